@@ -1,0 +1,5 @@
+import sys
+
+from colosseum.tui.cli import main
+
+sys.exit(main())

@@ -1,0 +1,42 @@
+"""The Colosseum rules engine: pure Python over frozen msgspec Structs.  No UI imports.
+
+Public API::
+
+    from colosseum.core import GameSetup, new_game, to_act, legal, apply, RuleError
+    state = new_game(GameSetup(players=("Becky", "Kat", "Laura"), seed=7))
+    choices = legal(state)                   # what the player to act may do
+    state, events = apply(state, choices.actions[0])
+    data = encode_state(state); decode_state(data) == state
+"""
+
+from .actions import ACTION_TYPES, Action, decode_action, encode_action
+from .actions import *  # noqa: F401,F403  (the action classes)
+from .catalog import Catalog, CatalogError, Spectacle, load_catalog
+from .engine import (
+    Breakdown,
+    apply,
+    breakdown,
+    catalog,
+    credit,
+    most_acclaimed,
+    least_acclaimed,
+    match,
+    new_game,
+    rank,
+    spectacle_by_key,
+    star_count,
+    to_act,
+    why_not_performable,
+)
+from .errors import RuleError
+from .legal import BidOption, Choices, legal, may_propose, performable
+from .model import Event, GameSetup, Player, Result, State, Transfer
+from .serial import decode_state, encode_state, replay
+
+__all__ = [
+    "ACTION_TYPES", "Action", "BidOption", "Breakdown", "Catalog", "CatalogError", "Choices", "Event",
+    "GameSetup", "Player", "Result", "RuleError", "Spectacle", "State", "Transfer", "apply", "breakdown",
+    "catalog", "credit", "decode_action", "decode_state", "encode_action", "encode_state", "legal",
+    "least_acclaimed", "load_catalog", "match", "may_propose", "most_acclaimed", "new_game", "performable",
+    "rank", "replay", "spectacle_by_key", "star_count", "to_act", "why_not_performable",
+]

@@ -1,0 +1,170 @@
+"""Every decision in the game, as a tagged union of frozen Structs.
+
+Each action names the ``player`` (seat, 0-based) who takes it; the engine checks it is theirs
+to take.  Tile kinds are given by code ('G', 'Co', ..., 'Bal'); spectacles by their key.
+Encoded as JSON the tag is the field ``"a"``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Union
+
+import msgspec
+
+from .model import Transfer
+
+
+class _Action(msgspec.Struct, frozen=True, tag_field="a", kw_only=True):
+    player: int
+
+
+# ---- setup (G-1.6)
+class PlaceStartGates(_Action, tag="start_gates"):
+    space: int  # the first space of a free starting pair
+
+
+# ---- Phase 1 (G-2; C-3, C-5)
+class BuildGate(_Action, tag="gate"):
+    space: int
+    extra: Literal["", "aquilas", "construction"] = ""
+
+
+class HirePromoter(_Action, tag="promoter"):
+    extra: Literal["", "aquilas", "construction"] = ""
+
+
+class PlanSpectacle(_Action, tag="plan"):
+    spectacle: str
+    extra: Literal["", "aquilas", "construction"] = ""
+
+
+class BuildTemple(_Action, tag="temple"):
+    extra: Literal["", "aquilas", "construction"] = ""
+
+
+class ExchangeAquilas(_Action, tag="exchange"):
+    count: int
+
+
+class ConstructionForAquila(_Action, tag="construction_aquila"):
+    """C-5 (classic): discard a construction tile for an Aquila, at any time."""
+
+
+# ---- Phase 2 (G-3)
+class OpenAuction(_Action, tag="open"):
+    market: int
+    bid: int
+
+
+class Raise(_Action, tag="raise"):
+    bid: int
+
+
+class PassBid(_Action, tag="pass_bid"):
+    pass
+
+
+# ---- Phase 3 (G-4)
+class ProposeDeal(_Action, tag="propose"):
+    transfers: tuple[Transfer, ...]
+
+
+class AcceptDeal(_Action, tag="accept"):
+    pass
+
+
+class RejectDeal(_Action, tag="reject"):
+    pass
+
+
+class CloseDeal(_Action, tag="close"):
+    pass
+
+
+class CancelDeal(_Action, tag="cancel"):
+    pass
+
+
+# ---- Phase 4 (G-5)
+class Roll(_Action, tag="roll"):
+    pass
+
+
+class ChooseDice(_Action, tag="dice"):
+    mode: Literal["split", "sum"]
+
+
+class MoveNoble(_Action, tag="move"):
+    noble: int          # 0 emperor, 1-2 consuls, 3-5 senators
+    die: int            # 0 or 1 (split mode), -1 for the sum
+    steps: int
+
+
+class AquilaMove(_Action, tag="aquila_move"):
+    noble: int
+    steps: int          # -3..-1 counter-clockwise, 1..3 clockwise
+
+
+class Perform(_Action, tag="perform"):
+    spectacle: str
+    aquilas: int = 0    # G-5.3 step 7
+
+
+# ---- Phase 5 (G-6)
+class Retire(_Action, tag="retire"):
+    tile: str
+
+
+class Steal(_Action, tag="steal"):
+    tile: str
+
+
+class ChooseFirstPlayer(_Action, tag="first"):
+    first: int
+
+
+# ---- any phase (G-0: a player may always skip their turn)
+class EndTurn(_Action, tag="end"):
+    pass
+
+
+Action = Union[
+    PlaceStartGates,
+    BuildGate,
+    HirePromoter,
+    PlanSpectacle,
+    BuildTemple,
+    ExchangeAquilas,
+    ConstructionForAquila,
+    OpenAuction,
+    Raise,
+    PassBid,
+    ProposeDeal,
+    AcceptDeal,
+    RejectDeal,
+    CloseDeal,
+    CancelDeal,
+    Roll,
+    ChooseDice,
+    MoveNoble,
+    AquilaMove,
+    Perform,
+    Retire,
+    Steal,
+    ChooseFirstPlayer,
+    EndTurn,
+]
+
+ACTION_TYPES: tuple[type, ...] = Action.__args__  # type: ignore[attr-defined]
+
+_encoder = msgspec.json.Encoder()
+_decoder = msgspec.json.Decoder(Action)
+
+
+def encode_action(action: Action) -> bytes:
+    return _encoder.encode(action)
+
+
+def decode_action(data: bytes | str) -> Action:
+    """Decode one action; raises msgspec.DecodeError / ValidationError on bad input."""
+    return _decoder.decode(data)

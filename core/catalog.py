@@ -1,0 +1,325 @@
+"""Static game data: tiles, spectacles, the noble track and the rules parameters of each variant.
+
+Loaded from ``core/data/*.toml`` with msgspec and validated on load; anything inconsistent
+raises :class:`CatalogError` naming the record.  The catalog is immutable and cached per variant.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from typing import Literal
+
+import msgspec
+
+
+class CatalogError(ValueError):
+    """The shipped game data is inconsistent."""
+
+
+# ---------------------------------------------------------------- raw records (file schema)
+
+
+class TileRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    code: str
+    name: str
+    short: str
+    name_2007: str
+    performer: bool
+    count: int
+    count_classic: int
+    starting: int
+    star: bool
+    star_classic: bool
+    source: str
+
+
+class SpectacleRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    key: str
+    name: str
+    size: Literal["small", "medium", "large"]
+    requirement: dict[str, int]
+    strip: list[int]
+    classic: bool
+    source: str
+    number: int = 0
+    cost: int = 0
+    pile: str = ""
+    icon: str = ""
+
+
+class GatePairs(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    players: int
+    pairs: list[list[int]]
+    source: str
+
+
+class TrackRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    spaces: int
+    emperor: list[int]
+    consuls: list[int]
+    senators: list[int]
+    aquila_spaces: list[int]
+    aquila_source: str
+    source: str
+    gate_pairs: list[GatePairs]
+
+
+class ComponentsFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    track: TrackRecord
+    tiles: list[TileRecord]
+    spectacles: list[SpectacleRecord]
+
+
+class VariantRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name: str
+    source: str
+    gifts: int
+    tile_count: Literal["count", "count_classic"]
+    star_column: Literal["star", "star_classic"]
+    small_deal: Literal["piles", "random2"]
+    spectacles_classic_only: bool
+    investments_per_turn: int
+    investment_kinds_distinct: bool
+    extra_investment_aquilas: int
+    construction_for_aquila: bool
+    dice: int
+    temple_dice: int
+    temple_ranges: bool
+    skip_occupied: bool
+    endgame_aquila_acclaim: int
+
+
+class CommonRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    source: str
+    starting_coins: int
+    gates: int
+    promoters: int
+    gate_cost: int
+    promoter_cost: int
+    temple_cost: int
+    min_opening_bid: int
+    aquila_coins: int
+    aquila_noble_steps: int
+    aquila_acclaim: int
+    promoter_acclaim: int
+    gift_acclaim: int
+    performed_acclaim: int
+    star_acclaim: int
+    star_minimum: int
+    emperor_acclaim: int
+    consul_acclaim: int
+    senator_acclaim: int
+    starting_tiles: dict[str, int]
+    gates_needed: dict[str, int]
+    min_short: dict[str, int]
+    max_deal_proposals: int
+
+
+class VariantsFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    grand: VariantRecord
+    classic: VariantRecord
+    common: CommonRecord
+
+
+# ---------------------------------------------------------------- the engine's view
+
+
+class Spectacle(msgspec.Struct, frozen=True):
+    """One spectacle tile.  ``need`` is the requirement as a count per tile kind index."""
+
+    id: int
+    key: str
+    name: str
+    size: str
+    number: int
+    cost: int
+    pile: str
+    icon: str
+    need: tuple[int, ...]
+    total: int
+    strip: tuple[int, ...]
+    gates: int
+    max_missing: int
+    source: str
+
+    def acclaim_for_missing(self, missing: int) -> int | None:
+        """G-5.3 step 1: the strip value, or None where the strip has no entry (G-5.2)."""
+        if 0 <= missing <= self.max_missing:
+            return self.strip[missing]
+        return None
+
+
+VARIANTS = ("grand", "classic")
+OPTIONS = ("auction-2007",)
+
+
+class Catalog(msgspec.Struct, frozen=True):
+    variant: str
+    rules: VariantRecord
+    common: CommonRecord
+    tiles: tuple[TileRecord, ...]
+    codes: tuple[str, ...]
+    index: dict[str, int]
+    performers: tuple[int, ...]     # tile kinds that are performers (the twelve types)
+    star_types: tuple[int, ...]     # performer kinds with a Star Performer in this variant
+    counts: tuple[int, ...]         # tiles of each kind in this variant
+    starting: tuple[int, ...]       # dark-backed starting tiles of each kind
+    spectacles: tuple[Spectacle, ...]
+    display: tuple[int, ...]        # medium and large spectacles of this variant
+    smalls: tuple[int, ...]         # small spectacles of this variant
+    track_spaces: int
+    noble_starts: tuple[int, ...]   # emperor, consul, consul, senator, senator, senator
+    noble_kinds: tuple[str, ...]
+    aquila_spaces: frozenset[int]
+    gate_pairs: dict[int, tuple[tuple[int, int], ...]]
+
+    @property
+    def balatro(self) -> int:
+        return self.index["Bal"]
+
+    @property
+    def aquila_tile(self) -> int:
+        return self.index["Aq"]
+
+    @property
+    def construction(self) -> int:
+        return self.index["Con"]
+
+    def name_of(self, kind: int, count: int = 1) -> str:
+        name = self.tiles[kind].name
+        if count == 1:
+            return name
+        if name.endswith("s"):
+            return name
+        return name + "s"
+
+
+def _read(name: str) -> bytes:
+    return resources.files("colosseum.core").joinpath("data", name).read_bytes()
+
+
+@lru_cache(maxsize=None)
+def _files() -> tuple[ComponentsFile, VariantsFile]:
+    try:
+        comps = msgspec.toml.decode(_read("components.toml"), type=ComponentsFile)
+        variants = msgspec.toml.decode(_read("variants.toml"), type=VariantsFile)
+    except msgspec.ValidationError as exc:  # pragma: no cover - shipped data is tested
+        raise CatalogError(f"game data: {exc}") from exc
+    return comps, variants
+
+
+@lru_cache(maxsize=None)
+def load_catalog(variant: str = "grand") -> Catalog:
+    """The validated catalog for ``variant`` ('grand' or 'classic')."""
+    if variant not in VARIANTS:
+        raise CatalogError(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
+    comps, variants = _files()
+    rules: VariantRecord = getattr(variants, variant)
+    common = variants.common
+    tiles = tuple(comps.tiles)
+    codes = tuple(t.code for t in tiles)
+    if len(set(codes)) != len(codes):
+        raise CatalogError("game data: duplicate tile codes")
+    for special in ("Bal", "Aq", "Con"):
+        if special not in codes:
+            raise CatalogError(f"game data: tile kind {special} missing")
+    index = {c: i for i, c in enumerate(codes)}
+    performers = tuple(i for i, t in enumerate(tiles) if t.performer)
+    counts = tuple(getattr(t, rules.tile_count) for t in tiles)
+    starting = tuple(t.starting for t in tiles)
+    for t, n, s in zip(tiles, counts, starting):
+        if n < 0 or s < 0 or s > n:
+            raise CatalogError(f"game data: tile {t.code}: bad counts ({n}, starting {s})")
+        if not t.source:
+            raise CatalogError(f"game data: tile {t.code} has no source")
+    star_types = tuple(i for i in performers if getattr(tiles[i], rules.star_column))
+
+    track = comps.track
+    n_space = track.spaces
+    limits = {"small": 1, "medium": common.min_short["medium"], "large": common.min_short["large"]}
+    specs: list[Spectacle] = []
+    keys: set[str] = set()
+    for rec in comps.spectacles:
+        if rec.key in keys:
+            raise CatalogError(f"game data: duplicate spectacle {rec.key}")
+        keys.add(rec.key)
+        if not rec.source:
+            raise CatalogError(f"game data: spectacle {rec.key} has no source")
+        need = [0] * len(tiles)
+        for code, n in rec.requirement.items():
+            if code not in index or not tiles[index[code]].performer or n <= 0:
+                raise CatalogError(f"game data: spectacle {rec.key}: bad requirement {code}={n}")
+            need[index[code]] = n
+        total = sum(need)
+        if any(a <= b for a, b in zip(rec.strip, rec.strip[1:])):
+            raise CatalogError(f"game data: spectacle {rec.key}: strip must fall")
+        if rec.size == "small":
+            max_missing = total - 1  # G-5.2: at least 1 matched performer
+        else:
+            max_missing = limits[rec.size]
+        max_missing = min(max_missing, len(rec.strip) - 1)
+        if rec.size != "small" and rec.cost <= 0:
+            raise CatalogError(f"game data: spectacle {rec.key} has no cost")
+        if rec.size == "small" and rec.pile not in ("A", "B", "C"):
+            raise CatalogError(f"game data: small spectacle {rec.key} has no pile")
+        specs.append(
+            Spectacle(
+                id=len(specs),
+                key=rec.key,
+                name=rec.name,
+                size=rec.size,
+                number=rec.number,
+                cost=rec.cost,
+                pile=rec.pile,
+                icon=rec.icon,
+                need=tuple(need),
+                total=total,
+                strip=tuple(rec.strip),
+                gates=common.gates_needed[rec.size],
+                max_missing=max_missing,
+                source=rec.source,
+            )
+        )
+    in_variant = [
+        s for s, rec in zip(specs, comps.spectacles) if rec.classic or not rules.spectacles_classic_only
+    ]
+    display = tuple(s.id for s in in_variant if s.size != "small")
+    smalls = tuple(s.id for s in in_variant if s.size == "small")
+
+    starts = (*track.emperor, *track.consuls, *track.senators)
+    if len(starts) != 6 or len(set(starts)) != 6 or not all(0 <= p < n_space for p in starts):
+        raise CatalogError("game data: noble start spaces must be six distinct spaces")
+    kinds = ("emperor",) * len(track.emperor) + ("consul",) * len(track.consuls) + (
+        "senator",
+    ) * len(track.senators)
+    pairs: dict[int, tuple[tuple[int, int], ...]] = {}
+    for gp in track.gate_pairs:
+        ps = []
+        for a, b in gp.pairs:
+            if (a + 1) % n_space != b:
+                raise CatalogError(f"game data: gate pair {a}-{b} is not adjacent")
+            ps.append((a, b))
+        if len(ps) < gp.players:
+            raise CatalogError(f"game data: too few gate pairs for {gp.players} players")
+        pairs[gp.players] = tuple(ps)
+    return Catalog(
+        variant=variant,
+        rules=rules,
+        common=common,
+        tiles=tiles,
+        codes=codes,
+        index=index,
+        performers=performers,
+        star_types=star_types,
+        counts=counts,
+        starting=starting,
+        spectacles=tuple(specs),
+        display=display,
+        smalls=smalls,
+        track_spaces=n_space,
+        noble_starts=starts,
+        noble_kinds=kinds,
+        aquila_spaces=frozenset(track.aquila_spaces),
+        gate_pairs=pairs,
+    )

@@ -1,0 +1,42 @@
+"""The engine is reachable without the UI (design: core/ never imports Textual)."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_core_imports_without_textual():
+    code = (
+        "import sys, colosseum.core, colosseum.core.bots, colosseum.core.legal;"
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('textual', 'rich') or m.startswith('colosseum.tui')];"
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_no_textual_import_in_core_sources():
+    for path in (ROOT / "core").rglob("*.py"):
+        for line in path.read_text().splitlines():
+            s = line.strip()
+            assert not s.startswith(("import textual", "from textual", "import rich", "from rich")), path
+
+
+def test_import_linter_contracts(tmp_path):
+    """Run import-linter (contracts in pyproject.toml) over the source tree laid out as the
+    installed package, whatever the install mode."""
+    pkg = tmp_path / "colosseum"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text((ROOT / "colosseum_pkg" / "__init__.py").read_text())
+    for sub in ("core", "tui", "themes"):
+        (pkg / sub).symlink_to(ROOT / sub, target_is_directory=True)
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    r = subprocess.run(
+        [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command; sys.exit(lint_imports_command())",
+         "--config", str(ROOT / "pyproject.toml"), "--no-cache"],
+        capture_output=True, text=True, env=env, cwd=tmp_path,
+    )
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
