@@ -55,6 +55,15 @@ def build_parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", help="print a readable record of a game")
     export.add_argument("file")
     export.add_argument("--format", choices=("text", "json"), default="text")
+
+    serve = sub.add_parser("serve", help="run an SSH server: one seat per connection")
+    serve.add_argument("--listen", default="127.0.0.1:2222", help="HOST:PORT")
+    serve.add_argument("--host-key", default=None, help="host key file (created on first start)")
+    serve.add_argument("--authorized-keys", default=None, help="OpenSSH authorized_keys file of known players")
+    serve.add_argument("--data", default=None, help="folder for tables and game logs")
+    serve.add_argument("--open", action="store_true", help="let anyone in (unknown keys too)")
+    serve.add_argument("--password", default=None, help="allow password login with this server password")
+    serve.add_argument("--bot-timeout", type=float, default=120.0, help="seconds before a bot plays for an absent player")
     return parser
 
 
@@ -65,6 +74,10 @@ def main(argv: list[str] | None = None) -> int:
         from ..core.simulate import main as run
 
         return run(args)
+    if cmd == "serve":
+        from .net.server import cmd_serve
+
+        return cmd_serve(args)
     if cmd in ("games", "export", "resume", "view"):
         from . import records
 
