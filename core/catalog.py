@@ -173,6 +173,9 @@ class Catalog(msgspec.Struct, frozen=True):
     noble_kinds: tuple[str, ...]
     aquila_spaces: frozenset[int]
     gate_pairs: dict[int, tuple[tuple[int, int], ...]]
+    # Tile kinds a player can hold, trade (G-4) and have stolen (G-6.2): the performers,
+    # balatros and, in the classic game, construction tiles (decision D-11).
+    holdable: tuple[int, ...] = ()
 
     @property
     def balatro(self) -> int:
@@ -322,4 +325,5 @@ def load_catalog(variant: str = "grand") -> Catalog:
         noble_kinds=kinds,
         aquila_spaces=frozenset(track.aquila_spaces),
         gate_pairs=pairs,
+        holdable=(*performers, index["Bal"]) + ((index["Con"],) if counts[index["Con"]] else ()),
     )

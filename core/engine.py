@@ -473,6 +473,8 @@ def _check_investment(ctx: _Ctx, kind: str, extra: str) -> None:
     rules = ctx.cat.rules
     normal = len(turn.made) - turn.extras
     if extra:
+        if extra not in ("aquilas", "construction"):
+            raise RuleError("C-3", "an extra investment is paid with 'aquilas' or 'construction'")
         if rules.extra_investment_aquilas <= 0:
             raise RuleError("C-3", "extra investments belong to the classic game")
         if normal < rules.investments_per_turn:
@@ -485,6 +487,12 @@ def _check_investment(ctx: _Ctx, kind: str, extra: str) -> None:
     else:
         if normal >= rules.investments_per_turn:
             n_inv = rules.investments_per_turn
+            if rules.extra_investment_aquilas > 0:  # classic: one investment, then extras
+                raise RuleError(
+                    "C-3",
+                    f"you have made your investment this turn; an extra one costs "
+                    f"{rules.extra_investment_aquilas} Aquilas or a construction tile",
+                )
             raise RuleError("G-2", f"you have made your {n_inv} investment{'s' if n_inv > 1 else ''} this turn")
         if rules.investment_kinds_distinct and kind in turn.made:
             raise RuleError("G-2", "your two investments must be of different kinds")
@@ -650,8 +658,13 @@ def _start_hire_turn(ctx: _Ctx) -> None:
 
 
 def _finish_hire_turn(ctx: _Ctx, advance: bool = True) -> None:
-    """End of an active player's turn (G-3): pillars back (not with A07-2), markets refilled."""
-    if "auction-2007" not in ctx.st.setup.options:
+    """End of an active player's turn (G-3): pillars back, markets refilled.  A07-2: the
+    pillars leave the markets for the centre of the Colosseum instead of going back to their
+    owners, so the emptied markets are refilled all the same."""
+    if "auction-2007" in ctx.st.setup.options:
+        if any(p != NOBODY for p in ctx.st.pillars):
+            ctx.set(pillars=(NOBODY,) * 5)
+    else:
         _return_pillars(ctx)
     _refill_markets(ctx)
     if advance:
@@ -863,7 +876,9 @@ TRADABLE_EXTRA = ("coins", "aquilas")
 
 
 def _tradable(cat: Catalog) -> set[str]:
-    return {cat.codes[k] for k in cat.performers} | {"Bal", *TRADABLE_EXTRA}
+    """G-4: performer tiles (balatros too; construction tiles in the classic game, D-11),
+    coins and Aquilas."""
+    return {cat.codes[k] for k in cat.holdable} | set(TRADABLE_EXTRA)
 
 
 def _holding(cat: Catalog, p: Player, item: str) -> int:
@@ -1242,7 +1257,8 @@ def _retire(ctx: _Ctx, a: Retire) -> None:
 
 
 def _stealable(cat: Catalog, p: Player) -> list[int]:
-    return [k for k in (*cat.performers, cat.balatro) if p.tiles[k] > 0]
+    """G-6.2: a tile of any type, balatros (and classic construction tiles, D-11) included."""
+    return [k for k in cat.holdable if p.tiles[k] > 0]
 
 
 def _closing_steal(ctx: _Ctx) -> None:

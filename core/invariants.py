@@ -82,6 +82,16 @@ def check(state: State, previous: State | None = None) -> list[str]:
                 out.append(f"G-7: {state.players[h].name} holds the {cat.codes[k]} star with {counts[h]} (max {m})")
         elif m >= cat.common.star_minimum and counts.count(m) == 1:
             out.append(f"G-7: the {cat.codes[k]} star is on the board but one player has {m}")
+    if previous is not None and previous.setup == state.setup:
+        # G-7 rule 1: a holder who still has the highest count (>= 3) keeps the star.
+        for k in cat.star_types:
+            h = previous.stars[k]
+            if h >= 0 and state.stars[k] != h:
+                counts = [p.tiles[k] for p in state.players]
+                if counts[h] == max(counts) and counts[h] >= cat.common.star_minimum:
+                    out.append(f"G-7: {state.players[h].name} lost the {cat.codes[k]} star on a tie")
+        if state.round < previous.round or state.gifts_left > previous.gifts_left:
+            out.append("the game went back in time")
     if state.promoters_left < 0 or state.gifts_left < 0:
         out.append("negative supply")
     promoters = sum(p.promoters for p in state.players) + state.promoters_left

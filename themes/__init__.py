@@ -1,0 +1,87 @@
+"""Colour themes of the Colosseum client, registered with the app at run time.
+
+Each theme defines the usual Textual colours plus one variable per seat (``$seat-0`` ..
+``$seat-4``) used for player letters, names and log lines.  Seat colours are picked so they
+stay apart when a terminal has only 16 colours (red, yellow, green, blue/cyan, magenta); the
+player's letter is always shown as well, so colour is never the only channel.
+"""
+
+from __future__ import annotations
+
+DEFAULT_THEME = "colosseum-dark"
+THEME_NAMES = ("colosseum-dark", "colosseum-light", "colosseum-contrast")
+
+_SPECS: dict[str, dict] = {
+    "colosseum-dark": dict(
+        primary="#d4a44c",       # gold
+        secondary="#b5533c",     # terracotta
+        accent="#e0c27a",
+        warning="#e0a030",
+        error="#e05545",
+        success="#6fbf73",
+        foreground="#ece3d0",
+        background="#17130f",
+        surface="#211b15",
+        panel="#2e261d",
+        dark=True,
+        seats=("#ef5d50", "#e8c547", "#5fbf6a", "#55a8e8", "#d174d8"),
+    ),
+    "colosseum-light": dict(
+        primary="#8a5a12",
+        secondary="#9c3b26",
+        accent="#6b4a10",
+        warning="#a86400",
+        error="#b3261e",
+        success="#2e7d32",
+        foreground="#2a2118",
+        background="#f4ecdc",
+        surface="#ebe0cb",
+        panel="#ded0b4",
+        dark=False,
+        seats=("#c0281c", "#8a6d00", "#1f7a2a", "#1d5fb0", "#8e2a99"),
+    ),
+    "colosseum-contrast": dict(
+        primary="#ffff00",
+        secondary="#00ffff",
+        accent="#ffffff",
+        warning="#ffff00",
+        error="#ff5555",
+        success="#55ff55",
+        foreground="#ffffff",
+        background="#000000",
+        surface="#000000",
+        panel="#1a1a1a",
+        dark=True,
+        seats=("#ff5555", "#ffff55", "#55ff55", "#55ffff", "#ff55ff"),
+    ),
+}
+
+
+def build_themes():
+    """The Textual Theme objects (imports Textual, so only the client calls this)."""
+    from textual.theme import Theme
+
+    themes = []
+    for name, spec in _SPECS.items():
+        spec = dict(spec)
+        seats = spec.pop("seats")
+        variables = {f"seat-{i}": c for i, c in enumerate(seats)}
+        variables.update(
+            {
+                "footer-key-foreground": spec["primary"],
+                "block-cursor-text-style": "bold reverse" if name == "colosseum-contrast" else "bold",
+                "input-cursor-text-style": "reverse",
+            }
+        )
+        themes.append(Theme(name=name, variables=variables, **spec))
+    return themes
+
+
+def register_themes(app) -> None:
+    for theme in build_themes():
+        app.register_theme(theme)
+
+
+def seat_colour(theme_name: str, seat: int) -> str:
+    spec = _SPECS.get(theme_name, _SPECS[DEFAULT_THEME])
+    return spec["seats"][seat % 5]

@@ -25,7 +25,13 @@ def _random(seed: int) -> Bot:
     return RandomBot(seed)
 
 
-BOTS = {"random": _random}
+def _greedy(seed: int) -> Bot:
+    from .greedy import GreedyBot
+
+    return GreedyBot(seed)
+
+
+BOTS = {"random": _random, "greedy": _greedy}
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:

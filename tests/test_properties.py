@@ -1,0 +1,112 @@
+"""Property tests: whole games of random bots, every state checked against the invariants
+(core/invariants.py) and the previous state.
+
+Default size keeps the suite fast; ``COLOSSEUM_SOAK=N`` plays N times as many games (and
+lets hypothesis pick fresh examples instead of the derandomized ones).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st_
+
+from colosseum.core import GameSetup, RuleError, apply, legal, new_game, rank, to_act
+from colosseum.core.bots.random_bot import RandomBot
+from colosseum.core.catalog import load_catalog
+from colosseum.core.invariants import check
+
+from conftest import SOAK
+
+PROPS = settings(
+    max_examples=30 * SOAK,
+    deadline=None,
+    derandomize=SOAK == 1,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+VARIANTS = st_.sampled_from(
+    [("grand", ()), ("classic", ()), ("grand", ("auction-2007",)), ("classic", ("auction-2007",))]
+)
+MAX_ACTIONS = 5000
+
+
+def play_checked(n: int, seed: int, variant: str, options: tuple[str, ...]):
+    """Play a random game, checking every state; return the final state and all events."""
+    st = new_game(GameSetup(players=tuple(f"P{i}" for i in range(n)), seed=seed, variant=variant, options=options))
+    problems = check(st)
+    assert not problems, problems
+    bots = [RandomBot(seed * 7 + i) for i in range(n)]
+    events = []
+    steps = 0
+    while st.phase != "over":
+        seat = to_act(st)
+        assert 0 <= seat < n
+        action = bots[seat].act(st)
+        prev = st
+        st, ev = apply(st, action)
+        events.extend(ev)
+        problems = check(st, prev)
+        assert not problems, (steps, action, problems)
+        steps += 1
+        assert steps < MAX_ACTIONS, "the game does not end"
+    return st, events
+
+
+@PROPS
+@given(n=st_.integers(3, 5), seed=st_.integers(0, 2**32), variant=VARIANTS)
+def test_random_games_keep_every_invariant_and_end_by_g9(n, seed, variant):
+    """Tiles accounted, no negative coins or Aquilas, markers never move back, G-7 holds,
+    gates at most 4 and adjacent; the game ends after the last round (4 grand, 5 classic)
+    with a G-9 result."""
+    name, options = variant
+    st, events = play_checked(n, seed, name, options)
+    cat = load_catalog(name)
+    assert st.round == cat.rules.gifts + 1 and st.gifts_left == 0
+    assert st.result == rank(st)
+    keys = [(-p.acclaim, -p.coins, -sum(1 for h in st.stars if h == i), p.seq) for i, p in enumerate(st.players)]
+    assert [s.seat for s in st.result.standings] == sorted(range(n), key=lambda i: keys[i])
+    assert st.result.winner == st.result.standings[0].seat
+    if cat.rules.endgame_aquila_acclaim == 0:
+        assert all(p.aquilas == 0 for p in st.players)
+    assert all(len(p.history) == cat.rules.gifts + 1 for p in st.players)
+    assert all(max(p.history, default=0) <= p.acclaim for p in st.players)
+    if "auction-2007" in options:
+        # A07-2: nobody wins two lots in one Phase 2
+        wins = Counter((e.round, e.seat) for e in events if e.kind == "win")
+        assert max(wins.values(), default=0) <= 1, wins
+
+
+@settings(max_examples=6 * SOAK, deadline=None, derandomize=SOAK == 1)
+@given(n=st_.integers(3, 5), seed=st_.integers(0, 2**32), variant=VARIANTS)
+def test_everything_legal_offers_is_accepted(n, seed, variant):
+    """Every concrete action ``legal`` lists, and both ends of every bid range, apply without
+    RuleError; an action by anyone but the player to act is refused."""
+    name, options = variant
+    st = new_game(GameSetup(players=tuple(f"P{i}" for i in range(n)), seed=seed, variant=name, options=options))
+    bots = [RandomBot(seed + i) for i in range(n)]
+    while st.phase != "over":
+        ch = legal(st)
+        seat = to_act(st)
+        assert ch.player == seat and len(ch) > 0
+        for a in ch.actions:
+            apply(st, a)
+        for b in ch.bids:
+            assert b.low <= b.high
+            apply(st, b.action(seat, b.low))
+            apply(st, b.action(seat, b.high))
+        other = (seat + 1) % n
+        for a in ch.actions[:1]:
+            if type(a).__name__ not in ("ProposeDeal", "CancelDeal", "ConstructionForAquila"):
+                try:
+                    apply(st, a.__class__(**{**_fields(a), "player": other}))
+                except RuleError as e:
+                    assert str(e).startswith("G-")
+                else:
+                    raise AssertionError(f"{a} accepted from seat {other}")
+        st, _ = apply(st, bots[seat].act(st))
+
+
+def _fields(a):
+    return {f: getattr(a, f) for f in a.__struct_fields__}

@@ -1,0 +1,270 @@
+"""The Textual application: ``run_app(args)`` (``colosseum`` / ``colosseum play``) and
+``run_session(session, ...)`` (also used by ``colosseum resume``).
+
+Screens and widgets are imported when first needed so the first screen comes up fast.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from typing import TYPE_CHECKING, Iterable
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+
+from ..themes import DEFAULT_THEME, THEME_NAMES, register_themes
+
+if TYPE_CHECKING:  # pragma: no cover
+    from textual.screen import Screen
+
+    from .session import GameSession
+    from .screens.game import GameScreen
+    from .screens.newgame import NewGameSettings
+
+DEFAULT_NAMES = ("Becky", "Kat", "Laura", "Marcus", "Titus")
+
+
+def _commands_provider():
+    from .commands import ColosseumCommands
+
+    return ColosseumCommands
+
+
+class ColosseumApp(App):
+    """The client.  With a ``session`` it opens the game at once; without, the new-game screen."""
+
+    TITLE = "Colosseum"
+    CSS_PATH = "app.tcss"
+    COMMANDS = App.COMMANDS | {_commands_provider}
+    BINDINGS = [
+        Binding("f1", "help", "Help", id="app.help"),
+        Binding("question_mark", "help", "Help", show=False, id="app.help-q"),
+        Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+    ]
+
+    def __init__(
+        self,
+        session: GameSession | None = None,
+        *,
+        bot_delay: float = 0.6,
+        theme: str | None = None,
+        exit_at_end: bool = False,
+        settings: NewGameSettings | None = None,
+        record: bool = False,
+        auto_dialogs: bool = True,
+    ) -> None:
+        super().__init__()
+        register_themes(self)
+        self.theme = theme or DEFAULT_THEME
+        self.session = session
+        self.bot_delay = bot_delay
+        self.exit_at_end = exit_at_end
+        self.settings = settings
+        self.record = record
+        self.auto_dialogs = auto_dialogs  # False: dialogs open only with a / Enter (tests, demos)
+
+    # ------------------------------------------------------------------ start-up
+    def on_mount(self) -> None:
+        try:
+            import asyncio
+
+            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._hangup)
+        except Exception:  # noqa: BLE001 - not on every platform
+            pass
+        if self.session is not None:
+            self._open_game(self.session)
+        else:
+            from .screens.newgame import NewGameScreen
+
+            self.push_screen(NewGameScreen(self.settings))
+
+    def _hangup(self) -> None:
+        """The terminal went away: leave cleanly (the game log is flushed after every action)."""
+        self.exit(return_code=0)
+
+    def _open_game(self, session: GameSession) -> None:
+        from .screens.game import GameScreen
+
+        screen = GameScreen(session, bot_delay=self.bot_delay, exit_at_end=self.exit_at_end,
+                            auto_dialogs=self.auto_dialogs)
+        self.push_screen(screen)
+
+    def start_game(self, names: tuple[str, ...], kinds: tuple[str, ...], *, seed: int, variant: str = "grand",
+                   options: tuple[str, ...] = ()) -> bool:
+        """Start a new game (from the new-game screen).  False, with a notification, if the
+        engine refuses the setup."""
+        try:
+            session = make_session(names, kinds, seed=seed, variant=variant, options=options)
+        except Exception as err:  # noqa: BLE001 - RuleError, CatalogError, ValueError: shown
+            self.notify(str(err), severity="error")
+            return False
+        self.session = session
+        if self.record:
+            start_recording(session, notify=self.notify)
+        # Replace whatever is on the stack (new-game screen, an old game) by the game.
+        from .screens.game import GameScreen
+
+        screen = GameScreen(session, bot_delay=self.bot_delay, exit_at_end=self.exit_at_end,
+                            auto_dialogs=self.auto_dialogs)
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        self.switch_screen(screen)
+        return True
+
+    # ------------------------------------------------------------------ helpers
+    def game_screen(self) -> GameScreen | None:
+        from .screens.game import GameScreen
+
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, GameScreen):
+                return screen
+        return None
+
+    def set_preview(self, spaces: Iterable[int] = frozenset()) -> None:
+        """Highlight track spaces on the board (dialogs use it for noble moves)."""
+        game = self.game_screen()
+        if game is not None:
+            game.set_preview(frozenset(spaces))
+
+    # ------------------------------------------------------------------ actions
+    def action_help(self) -> None:
+        from .screens.help import HelpScreen
+
+        if type(self.screen).__name__ == "HelpScreen":
+            self.pop_screen()
+            return
+        self.push_screen(HelpScreen(self.screen))
+
+    def action_rules(self) -> None:
+        from .screens.rules import RulesScreen
+
+        if type(self.screen).__name__ != "RulesScreen":
+            self.push_screen(RulesScreen())
+
+    def action_new_game(self) -> None:
+        from .screens.newgame import NewGameScreen
+
+        if type(self.screen).__name__ != "NewGameScreen":
+            self.record = True
+            self.push_screen(NewGameScreen(self.settings, can_cancel=True))
+
+    def action_set_theme(self, name: str) -> None:
+        if name in self.available_themes:
+            self.theme = name
+
+    def watch_theme(self, theme: str) -> None:
+        game = self.game_screen() if self.is_running else None
+        if game is not None and game.is_attached:
+            game.sync()
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        for cmd in super().get_system_commands(screen):
+            if cmd.title not in ("Quit", "Keys"):  # ours covers these
+                yield cmd
+
+
+# ====================================================================== sessions
+
+
+def make_session(names, kinds, *, seed: int, variant: str = "grand", options=()):
+    from ..core import GameSetup
+    from .session import LocalSession, Seat
+
+    setup = GameSetup(players=tuple(names), seed=seed, variant=variant, options=tuple(options))
+    return LocalSession(setup, tuple(Seat(kind=k) for k in kinds))
+
+
+def start_recording(session, notify=None) -> None:
+    """``colosseum.tui.records.start_recording(session)`` if that exists; never fatal."""
+    try:
+        from . import records
+    except Exception:  # noqa: BLE001 - not built yet
+        return
+    fn = getattr(records, "start_recording", None)
+    if fn is None:
+        return
+    try:
+        fn(session)
+    except Exception as err:  # noqa: BLE001
+        if notify is not None:
+            notify(f"The game is not being saved: {err}", severity="warning")
+
+
+def _bot_name(name: str) -> str:
+    from ..core.bots import BOTS
+
+    if name in BOTS:
+        return name
+    fallback = "random" if "random" in BOTS else sorted(BOTS)[0]
+    print(f"colosseum: bot {name!r} is not available yet; using {fallback!r}", file=sys.stderr)
+    return fallback
+
+
+def _check_theme(theme: str | None) -> bool:
+    if theme is None or theme in THEME_NAMES:
+        return True
+    try:
+        from textual.theme import BUILTIN_THEMES
+
+        if theme in BUILTIN_THEMES:
+            return True
+    except Exception:  # noqa: BLE001
+        pass
+    print(f"colosseum: unknown theme {theme!r}; choose one of {', '.join(THEME_NAMES)}", file=sys.stderr)
+    return False
+
+
+def run_session(session: GameSession, *, bot_delay: float = 0.6, theme: str | None = None,
+                exit_at_end: bool = False) -> int:
+    """Run the client on an existing session (a new game or a resumed one)."""
+    if not _check_theme(theme):
+        return 2
+    app = ColosseumApp(session, bot_delay=bot_delay, theme=theme, exit_at_end=exit_at_end)
+    app.run()
+    return app.return_code or 0
+
+
+def run_app(args) -> int:
+    """``colosseum`` (new-game screen) and ``colosseum play`` (straight into a game)."""
+    app = build_app(args)
+    if isinstance(app, int):
+        return app
+    app.run()
+    return app.return_code or 0
+
+
+def build_app(args, *, record: bool = True) -> ColosseumApp | int:
+    """The app ``run_app`` would run for ``args``, or an exit status for bad arguments."""
+    theme = getattr(args, "theme", None)
+    if not _check_theme(theme):
+        return 2
+    if getattr(args, "command", None) != "play":
+        return ColosseumApp(None, theme=theme, record=record)
+    n = args.players
+    humans = args.humans
+    if not 0 <= humans <= n:
+        print(f"colosseum: --humans must be 0 to {n}", file=sys.stderr)
+        return 2
+    if args.names:
+        names = tuple(x.strip() for x in args.names.split(","))
+        if len(names) != n:
+            print(f"colosseum: --names needs {n} names", file=sys.stderr)
+            return 2
+    else:
+        names = DEFAULT_NAMES[:n]
+    bot = _bot_name(args.bots)
+    kinds = ("human",) * humans + (bot,) * (n - humans)
+    seed = args.seed
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbelow(1_000_000)
+    try:
+        session = make_session(names, kinds, seed=seed, variant=args.variant, options=tuple(args.options))
+    except Exception as err:  # noqa: BLE001 - a bad setup is a message, not a traceback
+        print(f"colosseum: {err}", file=sys.stderr)
+        return 2
+    if record:
+        start_recording(session, notify=lambda msg, **kw: print(f"colosseum: {msg}", file=sys.stderr))
+    return ColosseumApp(session, bot_delay=args.bot_delay, theme=theme, exit_at_end=args.exit_at_end)

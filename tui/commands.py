@@ -1,0 +1,39 @@
+"""Command palette (ctrl+p): new game, theme, rules, help, view a player's board, quit."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from ..themes import THEME_NAMES
+
+
+class ColosseumCommands(Provider):
+    def _commands(self) -> list[tuple[str, object, str]]:
+        app = self.app
+        cmds: list[tuple[str, object, str]] = [
+            ("New game", app.action_new_game, "Open the new-game screen"),
+            ("Rules", app.action_rules, "The rules in short"),
+            ("Help", app.action_help, "Keys and panels of this screen"),
+        ]
+        for name in THEME_NAMES:
+            cmds.append((f"Theme: {name}", partial(app.action_set_theme, name), "Switch the colour theme"))
+        game = app.game_screen()
+        if game is not None:
+            for seat, p in enumerate(game.state.players):
+                cmds.append((f"View board of {p.name}", partial(game.action_view, seat), f"Show seat {seat + 1}'s board"))
+            cmds.append(("Follow the turn", game.action_follow, "The board shown follows who must act"))
+        cmds.append(("Quit", app.action_quit, "Leave the game (it is saved as you play)"))
+        return cmds
+
+    async def discover(self) -> Hits:
+        for name, cb, help_text in self._commands():
+            yield DiscoveryHit(name, cb, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, cb, help_text in self._commands():
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), cb, help=help_text)

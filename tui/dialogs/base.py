@@ -1,0 +1,325 @@
+"""The base of every decision dialog.
+
+A dialog is a ``ModalScreen`` anchored over the right-hand part of the screen (the arena and the
+markets on the left stay visible).  It serves one *decision* of one seat, named by a key that
+``decision_key(state, seat)`` computes; while the game's state still yields that key the dialog
+stays open and refreshes itself, and when the decision is over it dismisses itself.  It reads
+everything from the session's State and the engine's queries and acts only through
+``session.submit``; a rejected action is shown as an error notification and changes nothing.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Hashable, Iterable
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ...core import Choices, RuleError, State, catalog, legal, to_act
+from ...core.catalog import Catalog
+from ...core.model import PHASE_TITLES, Player
+
+
+class _Hub:
+    """One listener per session, fanning state changes out to the open dialogs (the session
+    has no way to remove a listener, so dialogs do not add their own)."""
+
+    def __init__(self) -> None:
+        self.dialogs: weakref.WeakSet[DecisionDialog] = weakref.WeakSet()
+
+    def __call__(self, state: State, events) -> None:
+        # Called from session.submit, possibly from a bot task or another thread:
+        # post to each dialog's own queue (thread-safe) and refresh there.
+        for dialog in list(self.dialogs):
+            dialog.call_later(dialog.sync)
+
+
+_HUBS: "weakref.WeakKeyDictionary[object, _Hub]" = weakref.WeakKeyDictionary()
+
+
+def _hub(session) -> _Hub:
+    hub = _HUBS.get(session)
+    if hub is None:
+        hub = _HUBS[session] = _Hub()
+        session.add_listener(hub)
+    return hub
+
+
+class ChoiceList(OptionList):
+    """An OptionList for dialog choices (Enter is handled by the dialog)."""
+
+    DEFAULT_CSS = """
+    ChoiceList {
+        height: auto;
+        max-height: 9;
+        border: none;
+        padding: 0;
+        background: $surface;
+        &:focus { border: none; background-tint: $foreground 0%; }
+    }
+    """
+
+    def set_choices(self, options: Iterable[Option], keep: str | None = None) -> None:
+        """Replace the options, keeping the highlight on the option with id ``keep`` (or on the
+        same id as before), else the same index, else the first enabled option."""
+        old = self.highlighted_option
+        old_id = keep if keep is not None else (old.id if old is not None else None)
+        old_index = self.highlighted
+        options = list(options)
+        self.set_options(options)
+        target = None
+        if old_id is not None:
+            target = next((i for i, o in enumerate(options) if o.id == old_id and not o.disabled), None)
+        if target is None and old_index is not None and old_index < len(options) and not options[old_index].disabled:
+            target = old_index
+        if target is None:
+            target = next((i for i, o in enumerate(options) if not o.disabled), None)
+        self.highlighted = target
+
+    @property
+    def chosen(self) -> str | None:
+        opt = self.highlighted_option
+        if opt is None or opt.disabled:
+            return None
+        return opt.id
+
+
+def option(oid: str, *parts, disabled: bool = False, why: str = "") -> Option:
+    """An option whose text is made of ``parts`` (str or (str, style)); a disabled option ends
+    with its reason so it reads without colour."""
+    text = Text.assemble(*parts)
+    if disabled and why:
+        text.append(f"  ({why})")
+    return Option(text, id=oid, disabled=disabled)
+
+
+class DecisionDialog(ModalScreen[None]):
+    """Base class: subclasses implement ``decision_key``, ``compose_body`` and ``refresh_view``."""
+
+    DEFAULT_CSS = """
+    DecisionDialog {
+        align: right top;
+        background: $background 0%;
+    }
+    DecisionDialog > #dialog {
+        width: 44;
+        height: auto;
+        max-height: 100%;
+        margin-top: 1;
+        border: round $primary;
+        border-title-color: $primary;
+        border-title-style: bold;
+        border-subtitle-color: $foreground;
+        background: $surface;
+        padding: 0 1;
+        overflow-y: auto;
+        scrollbar-size-vertical: 1;
+    }
+    DecisionDialog.-wide > #dialog { width: 60; }
+    DecisionDialog.-tall ChoiceList { max-height: 16; }
+    DecisionDialog #prompt { text-style: bold; }
+    DecisionDialog .info { color: $foreground; }
+    DecisionDialog .muted { color: $text-muted; }
+    DecisionDialog .gap { margin-top: 1; }
+    DecisionDialog .status { color: $warning; }
+    """
+
+    #: Escape closes the dialog without changing the game.  A subclass that binds Escape
+    #: itself (e.g. "back" from a sub-list) must list this binding after its own.
+    ESCAPE_CLOSE = Binding("escape", "close", "close", id="dialog.close", key_display="esc", priority=True)
+    BINDINGS = [ESCAPE_CLOSE]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
+
+    #: the dialog's border title (the decision in a few words)
+    heading = "Decision"
+
+    def __init__(self, session, seat: int) -> None:
+        super().__init__()
+        self.session = session
+        self.seat = seat
+        self.key: Hashable | None = self.decision_key(session.state, seat)
+        self._over = False
+        self._preview: frozenset[int] = frozenset()
+
+    # ------------------------------------------------------------------ the decision served
+
+    @classmethod
+    def decision_key(cls, state: State, seat: int) -> Hashable | None:
+        """A key naming the decision ``seat`` faces in ``state`` that this dialog serves, or
+        None.  The dialog stays open while the state yields the same key."""
+        raise NotImplementedError
+
+    def is_current(self, state: State | None = None) -> bool:
+        state = self.session.state if state is None else state
+        return self.key is not None and self.decision_key(state, self.seat) == self.key
+
+    @property
+    def over(self) -> bool:
+        return self._over
+
+    # ------------------------------------------------------------------ facts
+
+    @property
+    def state(self) -> State:
+        return self.session.state
+
+    @property
+    def cat(self) -> Catalog:
+        return catalog(self.session.state)
+
+    @property
+    def me(self) -> Player:
+        return self.session.state.players[self.seat]
+
+    def my_turn(self) -> bool:
+        return to_act(self.session.state) == self.seat
+
+    def choices(self) -> Choices:
+        """The engine's legal choices if this seat is to act, else none."""
+        if not self.my_turn():
+            return Choices(player=-1, actions=())
+        return legal(self.session.state)
+
+    def waiting_text(self) -> str:
+        seat = to_act(self.state)
+        if seat < 0:
+            return "The game is over."
+        return f"Waiting for {self.state.players[seat].name}..."
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog") as box:
+            box.border_title = self.heading
+            box.border_subtitle = self.phase_title()
+            yield Static(id="prompt")
+            yield from self.compose_body()
+        yield Footer()
+
+    def compose_body(self) -> ComposeResult:
+        yield from ()
+
+    def phase_title(self) -> str:
+        st = self.session.state
+        return f"Round {st.round} - {PHASE_TITLES.get(st.phase, st.phase)}"
+
+    def set_prompt(self, text: str | Text) -> None:
+        self.query_one("#prompt", Static).update(text)
+
+    def refresh_view(self) -> None:
+        """Redraw from the current state (subclasses)."""
+
+    # ------------------------------------------------------------------ life cycle
+
+    def on_mount(self) -> None:
+        _hub(self.session).dialogs.add(self)
+        if not self.is_current():
+            self.finish()
+            return
+        self.refresh_view()
+        self.focus_main()
+
+    def focus_main(self) -> None:
+        lists = self.query(ChoiceList)
+        for widget in lists:
+            if widget.display:
+                widget.focus()
+                return
+
+    def on_unmount(self) -> None:
+        hub = _HUBS.get(self.session)
+        if hub is not None:
+            hub.dialogs.discard(self)
+        if self._preview:
+            self._preview = frozenset()
+            try:
+                top = self.app.screen
+            except Exception:
+                top = None
+            if not isinstance(top, DecisionDialog):
+                self._send_preview(frozenset())
+
+    def on_screen_resume(self) -> None:
+        if self._over:
+            self.dismiss()
+            return
+        self._send_preview(self._preview)
+        self.sync()
+
+    def sync(self) -> None:
+        """The game state may have changed: dismiss if the decision is over, else redraw."""
+        if self._over or not self.is_attached:
+            return
+        if not self.is_current():
+            self.finish()
+            return
+        try:
+            self.refresh_view()
+        except Exception as err:  # never a traceback in front of the player
+            self.notify(f"Display problem: {err}", severity="error")
+        self.refresh_bindings()
+
+    def finish(self) -> None:
+        """Close the dialog (now if it is on top, else as soon as it is)."""
+        if self._over and not self.is_attached:
+            return
+        self._over = True
+        self.set_preview(())
+        if self.is_attached and self.app.screen is self:
+            self.dismiss()
+
+    def action_close(self) -> None:
+        """Escape: close without changing the game."""
+        self.finish()
+
+    # ------------------------------------------------------------------ acting
+
+    def submit(self, action) -> bool:
+        """Send ``action``; a rejected one shows the engine's message and changes nothing."""
+        try:
+            self.session.submit(action)
+        except RuleError as err:
+            self.notify(str(err), severity="error")
+            return False
+        except Exception as err:  # never a traceback in front of the player
+            self.notify(f"Could not do that: {err}", severity="error")
+            return False
+        self.sync()
+        return True
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Bindings show only when they do something: ``can_<action>()`` decides."""
+        if self._over:
+            return action == "close"
+        test = getattr(self, f"can_{action}", None)
+        if test is None:
+            return True
+        try:
+            return bool(test())
+        except Exception:
+            return False
+
+    # ------------------------------------------------------------------ board preview
+
+    def set_preview(self, spaces: Iterable[int]) -> None:
+        """Highlight track spaces on the board (if the app under us can)."""
+        self._preview = frozenset(spaces)
+        self._send_preview(self._preview)
+
+    def _send_preview(self, spaces: frozenset[int]) -> None:
+        try:
+            fn = getattr(self.app, "set_preview", None)
+        except Exception:
+            return
+        if callable(fn):
+            try:
+                fn(frozenset(spaces))
+            except Exception:
+                pass

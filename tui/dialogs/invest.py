@@ -1,0 +1,329 @@
+"""G-2 Phase 1: make investments (gate, promoter, spectacle, temple), exchange Aquilas, end
+the turn.  Classic extras (C-3) and construction tiles (C-5) appear when ``legal`` offers them."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import OptionList, Static
+
+from ...core.actions import (
+    BuildGate,
+    BuildTemple,
+    ConstructionForAquila,
+    EndTurn,
+    ExchangeAquilas,
+    HirePromoter,
+    PlanSpectacle,
+)
+from ...core.engine import gate_owner
+from ._text import coins, need_text, plural, progress, rule_error, space_text
+from .base import ChoiceList, DecisionDialog, option
+
+KIND_LABEL = {"gate": "gate", "promoter": "promoter", "spectacle": "spectacle", "temple": "temple"}
+EXTRA_LABEL = {"": "", "aquilas": "extra, pay 2 Aquilas", "construction": "extra, pay a construction tile"}
+
+
+class InvestDialog(DecisionDialog):
+    heading = "Investments"
+
+    BINDINGS = [
+        Binding("escape", "back", "back", id="dialog.back", key_display="esc", priority=True),
+        DecisionDialog.ESCAPE_CLOSE,
+        Binding("enter", "confirm", "select", id="dialog.confirm", key_display="enter", priority=True),
+        Binding("g", "pick('gate')", "gate", show=False, id="invest.gate"),
+        Binding("p", "pick('promoter')", "promoter", show=False, id="invest.promoter"),
+        Binding("s", "pick('plan')", "spectacle", show=False, id="invest.plan"),
+        Binding("t", "pick('temple')", "temple", show=False, id="invest.temple"),
+        Binding("x", "pick('exchange')", "exchange", show=False, id="invest.exchange"),
+        Binding("e", "end_turn", "end turn", id="invest.end"),
+    ]
+
+    def __init__(self, session, seat: int) -> None:
+        super().__init__(session, seat)
+        self.mode = "main"  # main | gate:<extra> | plan:<extra> | exchange
+        self._detail_for: dict[str, str] = {}
+
+    @classmethod
+    def decision_key(cls, state, seat):
+        if state.phase == "invest" and state.invest is not None and state.invest.player == seat:
+            return ("invest", state.round, seat)
+        return None
+
+    def compose_body(self) -> ComposeResult:
+        yield Static(classes="info", id="info")
+        yield ChoiceList(id="choices", classes="gap")
+        yield Static(classes="info gap", id="detail")
+
+    # ------------------------------------------------------------------ view
+
+    def refresh_view(self) -> None:
+        st = self.state
+        p = self.me
+        turn = st.invest
+        made = ", ".join(turn.made) if turn and turn.made else "none yet"
+        self.set_prompt(self._prompt())
+        self.query_one("#info", Static).update(
+            f"You have {coins(p.coins)} and {plural(p.aquilas, 'Aquila')} "
+            f"(6 coins each). Made this turn: {made}."
+        )
+        if self.mode == "main":
+            opts = self._main_options()
+        elif self.mode.startswith("gate:"):
+            opts = self._gate_options(self.mode.split(":", 1)[1])
+        elif self.mode.startswith("plan:"):
+            opts = self._plan_options(self.mode.split(":", 1)[1])
+        else:
+            opts = self._exchange_options()
+        self.query_one("#choices", ChoiceList).set_choices(opts)
+        self._show_detail()
+
+    def _prompt(self) -> str:
+        name = self.me.name
+        if self.mode.startswith("gate:"):
+            return f"{name}: build a gate on which space?"
+        if self.mode.startswith("plan:"):
+            return f"{name}: plan which spectacle?"
+        if self.mode == "exchange":
+            return f"{name}: exchange how many Aquilas?"
+        return f"{name}: make an investment or end the turn"
+
+    def _legal(self):
+        return self.choices().actions
+
+    def _main_options(self):
+        st = self.state
+        c = self.cat.common
+        acts = self._legal()
+        p = self.me
+        self._detail_for = {}
+        opts = []
+
+        def extras(cls):
+            found = []
+            for a in acts:
+                if isinstance(a, cls) and a.extra not in found:
+                    found.append(a.extra)
+            return found
+
+        def add(oid, key, label, price, offered, why, detail=""):
+            if offered:
+                for extra in offered:
+                    tail = f"  [{EXTRA_LABEL[extra]}]" if extra else ""
+                    opts.append(option(f"{oid}:{extra}", (f"{key}  ", "bold"), f"{label:<20}{price:>5}{tail}"))
+                    self._detail_for[f"{oid}:{extra}"] = detail
+            else:
+                opts.append(option(f"{oid}:", f"{key}  ", f"{label:<20}{price:>5}", disabled=True, why=why))
+
+        # gate
+        gates = extras(BuildGate)
+        why = ""
+        if not gates:
+            why = self._gate_why()
+        add("gate", "g", "Build a gate", coins(c.gate_cost), gates, why,
+            f"Gates built: {len(p.gates)} of {c.gates}. A gate goes next to one of yours; "
+            "nobles at your gates add Acclaim.")
+        # promoter
+        prom = extras(HirePromoter)
+        add("promoter", "p", "Hire a promoter", coins(c.promoter_cost), prom,
+            "" if prom else rule_error(st, HirePromoter(player=self.seat)) or "not now",
+            f"+{c.promoter_acclaim} Acclaim in every performance. {st.promoters_left} left in the supply.")
+        # spectacle
+        plans = extras(PlanSpectacle)
+        why = ""
+        if not plans:
+            if not st.display:
+                why = "the display is empty"
+            else:
+                cheapest = min(st.display, key=lambda i: self.cat.spectacles[i].cost)
+                why = rule_error(st, PlanSpectacle(player=self.seat, spectacle=self.cat.spectacles[cheapest].key)) or "not now"
+        add("plan", "s", "Plan a spectacle", "...", plans, why,
+            f"{len(st.display)} medium and large spectacles on the display. Medium ones need 3 gates, "
+            "large ones 4.")
+        # temple
+        temple = extras(BuildTemple)
+        add("temple", "t", "Build the Temple", coins(c.temple_cost), temple,
+            "" if temple else rule_error(st, BuildTemple(player=self.seat)) or "not now",
+            "Temple of Fortuna: each die may count as any value from 1 to its face.")
+        # Aquila exchange
+        ex = [a for a in acts if isinstance(a, ExchangeAquilas)]
+        if ex:
+            opts.append(option("exchange:", ("x  ", "bold"), f"Exchange Aquilas  {c.aquila_coins} coins each"))
+        else:
+            opts.append(option("exchange:", "x  ", "Exchange Aquilas", disabled=True, why="you have none"))
+        self._detail_for["exchange:"] = f"You have {plural(p.aquilas, 'Aquila')}; each is worth {c.aquila_coins} coins."
+        # C-5
+        if any(isinstance(a, ConstructionForAquila) for a in acts):
+            opts.append(option("construction:", "   ", "Construction tile -> 1 Aquila"))
+            self._detail_for["construction:"] = "Discard a construction tile for an Aquila (C-5)."
+        opts.append(option("end:", ("e  ", "bold"), "End the turn"))
+        self._detail_for["end:"] = "Finish your investments; the next player invests."
+        return opts
+
+    def _gate_why(self) -> str:
+        st = self.state
+        p = self.me
+        n_sp = self.cat.track_spaces
+        cands = sorted({s for g in p.gates for s in ((g + 1) % n_sp, (g - 1) % n_sp)})
+        free = [s for s in cands if gate_owner(st, s) < 0]
+        space = free[0] if free else (cands[0] if cands else 0)
+        why = rule_error(st, BuildGate(player=self.seat, space=space)) or "not now"
+        if not free and "holds a gate" in why:
+            return "no free space next to your gates"
+        return why
+
+    def _gate_options(self, extra: str):
+        spaces = [a.space for a in self._legal() if isinstance(a, BuildGate) and a.extra == extra]
+        return [option(str(s), space_text(self.state, s, self.seat)) for s in spaces]
+
+    def _plan_options(self, extra: str):
+        st = self.state
+        cat = self.cat
+        offered = {a.spectacle for a in self._legal() if isinstance(a, PlanSpectacle) and a.extra == extra}
+        opts = []
+        for sid in sorted(st.display, key=lambda i: (cat.spectacles[i].cost, cat.spectacles[i].number)):
+            spec = cat.spectacles[sid]
+            have, total = progress(cat, self.me.tiles, spec)
+            text = Text.assemble(
+                (f"{spec.name}", "bold"),
+                f"  {coins(spec.cost)} {spec.size}\n",
+                f"  needs {need_text(cat, spec)}; you have {have}/{total}",
+            )
+            if spec.key in offered:
+                opts.append(option(spec.key, text))
+            else:
+                why = rule_error(st, PlanSpectacle(player=self.seat, spectacle=spec.key, extra=extra)) or "not now"
+                why = why.replace(f"{spec.name} costs", "costs")
+                opts.append(option(spec.key, text, disabled=True, why=why))
+        return opts
+
+    def _exchange_options(self):
+        c = self.cat.common
+        p = self.me
+        return [
+            option(str(a.count), f"{plural(a.count, 'Aquila')} for {coins(a.count * c.aquila_coins)}"
+                   f"  (you will have {coins(p.coins + a.count * c.aquila_coins)})")
+            for a in self._legal()
+            if isinstance(a, ExchangeAquilas)
+        ]
+
+    def _show_detail(self) -> None:
+        detail = self.query_one("#detail", Static)
+        chosen = self.query_one("#choices", ChoiceList).chosen
+        self.set_preview(())
+        if chosen is None:
+            detail.update("")
+            return
+        if self.mode == "main":
+            detail.update(self._detail_for.get(chosen, ""))
+        elif self.mode.startswith("gate:"):
+            detail.update(f"Space {chosen} is highlighted on the board.")
+            self.set_preview({int(chosen)})
+        elif self.mode.startswith("plan:"):
+            cat = self.cat
+            from ...core import spectacle_by_key
+
+            spec = spectacle_by_key(cat, chosen)
+            m_have, total = progress(cat, self.me.tiles, spec)
+            strip = " ".join(str(v) for v in spec.strip[: spec.max_missing + 1])
+            now = spec.acclaim_for_missing(total - m_have)
+            score = f"Scores {now} with your performers now." if now is not None else (
+                f"You need at least {total - spec.max_missing} of its {total} performers to perform it."
+            )
+            detail.update(
+                f"{spec.name}: needs {spec.gates} gates (you have {len(self.me.gates)}). "
+                f"Acclaim by performers missing (0, 1, ...): {strip}. {score}"
+            )
+        else:
+            detail.update("")
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self._show_detail()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.action_confirm()
+
+    # ------------------------------------------------------------------ actions
+
+    def _go(self, mode: str) -> None:
+        self.mode = mode
+        self.refresh_view()
+        lst = self.query_one("#choices", ChoiceList)
+        first = next((i for i, o in enumerate(lst.options) if not o.disabled), None)
+        lst.highlighted = first
+        self._show_detail()
+        self.refresh_bindings()
+
+    def can_back(self) -> bool:
+        return self.mode != "main"
+
+    def action_back(self) -> None:
+        self._go("main")
+
+    def can_confirm(self) -> bool:
+        return self.my_turn() and self.query_one("#choices", ChoiceList).chosen is not None
+
+    def action_confirm(self) -> None:
+        chosen = self.query_one("#choices", ChoiceList).chosen
+        if chosen is None:
+            return
+        seat = self.seat
+        if self.mode == "main":
+            kind, extra = chosen.split(":", 1)
+            self._do_main(kind, extra)
+        elif self.mode.startswith("gate:"):
+            if self.submit(BuildGate(player=seat, space=int(chosen), extra=self.mode.split(":", 1)[1])):
+                self._back_if_open()
+        elif self.mode.startswith("plan:"):
+            if self.submit(PlanSpectacle(player=seat, spectacle=chosen, extra=self.mode.split(":", 1)[1])):
+                self._back_if_open()
+        elif self.mode == "exchange":
+            if self.submit(ExchangeAquilas(player=seat, count=int(chosen))):
+                self._back_if_open()
+
+    def _back_if_open(self) -> None:
+        if not self.over and self.is_current():
+            self._go("main")
+
+    def _do_main(self, kind: str, extra: str) -> None:
+        seat = self.seat
+        if kind == "gate":
+            self._go(f"gate:{extra}")
+        elif kind == "plan":
+            self._go(f"plan:{extra}")
+        elif kind == "exchange":
+            self._go("exchange")
+        elif kind == "promoter":
+            self.submit(HirePromoter(player=seat, extra=extra))
+        elif kind == "temple":
+            self.submit(BuildTemple(player=seat, extra=extra))
+        elif kind == "construction":
+            self.submit(ConstructionForAquila(player=seat))
+        elif kind == "end":
+            self.submit(EndTurn(player=seat))
+
+    def check_action(self, action, parameters):
+        if action == "pick" and parameters:
+            kind = str(parameters[0])
+            return self.mode == "main" and self._offered(kind)
+        return super().check_action(action, parameters)
+
+    def _offered(self, kind: str) -> bool:
+        lst = self.query_one("#choices", ChoiceList)
+        return any(o.id and o.id.split(":")[0] == kind and not o.disabled for o in lst.options)
+
+    def action_pick(self, kind: str) -> None:
+        """Shortcut letters: pick the first offered option of a kind."""
+        lst = self.query_one("#choices", ChoiceList)
+        for i, o in enumerate(lst.options):
+            if o.id and o.id.split(":")[0] == kind and not o.disabled:
+                lst.highlighted = i
+                self.action_confirm()
+                return
+
+    def can_end_turn(self) -> bool:
+        return self.my_turn() and any(isinstance(a, EndTurn) for a in self._legal())
+
+    def action_end_turn(self) -> None:
+        self.submit(EndTurn(player=self.seat))

@@ -1,0 +1,101 @@
+"""The client process the SSH server starts on each connection's pseudo-terminal:
+``python -m colosseum.tui.net.client`` (the table server's address and this player's token
+come in ``COLOSSEUM_NET_ADDRESS`` / ``COLOSSEUM_NET_TOKEN``).
+
+Lobby first (``lobby.LobbyApp``), then the game in the same client as local play
+(``colosseum.tui.app.ColosseumApp``) over a ``RemoteSession``; leaving the game (Ctrl+Q)
+returns to the lobby, the seat stays held.  Ctrl+T in the game: say something at the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from . import protocol as P
+from .remote import NetError, RemoteClient, RemoteSession
+
+
+def _game_app(session: RemoteSession, theme: str | None):
+    """The game client with a chat key; falls back to a minimal view without the app."""
+    from textual.binding import Binding
+    from textual.screen import ModalScreen
+    from textual.widgets import Input
+
+    from ..app import ColosseumApp
+
+    class Say(ModalScreen):
+        BINDINGS = [Binding("escape", "dismiss", "Cancel")]
+        DEFAULT_CSS = "Say { align: center bottom; } Say Input { width: 80%; margin-bottom: 2; }"
+
+        def compose(self):
+            yield Input(placeholder="say to the table (Enter to send, Escape to cancel)", max_length=300)
+
+        def on_input_submitted(self, event: Input.Submitted) -> None:
+            if event.value.strip():
+                session.say(event.value.strip())
+            self.dismiss()
+
+    from pathlib import Path
+
+    from .. import app as app_module
+
+    css = ColosseumApp.CSS_PATH
+    if isinstance(css, str):
+        css = str(Path(app_module.__file__).parent / css)
+
+    class NetGameApp(ColosseumApp):
+        CSS_PATH = css  # relative paths are taken from the subclass's module: pin the app's
+        BINDINGS = ColosseumApp.BINDINGS + [Binding("ctrl+t", "say", "Talk", id="net.say")]
+        hung_up = False
+
+        def action_say(self) -> None:
+            self.push_screen(Say())
+
+        def _hangup(self) -> None:
+            self.hung_up = True
+            super()._hangup()
+
+    title = "watching" if session.seat < 0 else f"seat {session.seat + 1}"
+    app = NetGameApp(session, bot_delay=0.0, theme=theme, exit_at_end=False)
+    app.sub_title = f"table {session.table_id} · {title}"
+    return app
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="colosseum-net-client")
+    ap.add_argument("--address", default=os.environ.get("COLOSSEUM_NET_ADDRESS"))
+    ap.add_argument("--theme", default=os.environ.get("COLOSSEUM_THEME") or None)
+    args = ap.parse_args(argv)
+    token = os.environ.pop("COLOSSEUM_NET_TOKEN", "")
+    if not args.address or not token:
+        print("colosseum: this program is started by `colosseum serve`", file=sys.stderr)
+        return 2
+    try:
+        client = RemoteClient(args.address, token)
+    except (OSError, NetError) as exc:
+        sys.stdout.write(f"\r\nColosseum: cannot reach the game server: {exc}\r\n")
+        return 1
+    from .lobby import LobbyApp
+
+    try:
+        while not client.closed.is_set():
+            lobby = LobbyApp(client, theme=args.theme)
+            lobby.run()
+            if lobby.hung_up or lobby.result is None:
+                break
+            joined: P.Joined = lobby.result
+            session = client.session_for(joined)
+            app = _game_app(session, args.theme)
+            app.run()
+            client.leave(joined.table.id)
+            if app.hung_up:
+                break
+    finally:
+        client.close()
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

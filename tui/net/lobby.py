@@ -1,0 +1,368 @@
+"""The lobby of a networked client: list tables, create one, join a seat, watch a game.
+
+``LobbyApp(client).run()`` leaves ``app.result`` set to the ``Joined`` of a table whose game
+has started (the caller then opens the game on ``client.session_for(result)``), or None when
+the player quits.  Keyboard only: arrows to choose, Enter to join, w to watch, n for a new
+table, r to refresh, q to quit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Label, OptionList, RichLog, Select, Static
+
+from ...core.bots import BOTS
+from ...core.catalog import OPTIONS, VARIANTS
+from . import protocol as P
+from .remote import NetError, RemoteClient
+
+SEAT_CHOICES = [("human (a player)", "human")] + [(f"{b} bot", b) for b in sorted(BOTS)] + [("— no seat", "")]
+
+
+def seats_text(t: P.TableInfo) -> str:
+    parts = []
+    for s in t.seats:
+        if s.kind == "human" and not s.holder:
+            parts.append("(free)")
+        elif s.holder:
+            mark = "" if s.present else ("*" if not s.standin else "+bot")
+            parts.append(f"{s.name}{mark}")
+        else:
+            parts.append(f"[{s.kind}]")
+    return ", ".join(parts)
+
+
+def free_seats(t: P.TableInfo) -> list[int]:
+    if t.status != "waiting":
+        return []
+    return [i for i, s in enumerate(t.seats) if s.kind == "human" and not s.holder]
+
+
+class LobbyScreen(Screen):
+    BINDINGS = [
+        Binding("enter", "join", "Join", show=True),
+        Binding("j", "join", "Join", show=False),
+        Binding("w", "watch", "Watch"),
+        Binding("n", "new", "New table"),
+        Binding("r", "refresh", "Refresh"),
+        Binding("q", "quit_lobby", "Quit"),
+    ]
+
+    DEFAULT_CSS = """
+    LobbyScreen { layout: vertical; }
+    #title { height: 3; content-align: left middle; padding: 0 1; text-style: bold; }
+    #tables { height: 1fr; }
+    #hint { height: 2; padding: 0 1; color: $text-muted; }
+    """
+
+    def compose(self) -> ComposeResult:
+        app: LobbyApp = self.app  # type: ignore[assignment]
+        yield Static(f"Colosseum lobby — you are {app.client.name}", id="title")
+        table = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+        table.add_columns("Table", "Name", "Variant", "Status", "Round", "Players", "Free", "Watching")
+        yield table
+        yield Static("Enter join · w watch · n new table · r refresh · q quit   (* away, +bot: a bot plays)",
+                     id="hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.action_refresh()
+        self.set_interval(2.0, self.action_refresh)
+        self.query_one(DataTable).focus()
+
+    def action_refresh(self) -> None:
+        app: LobbyApp = self.app  # type: ignore[assignment]
+        try:
+            tables = app.client.list_tables()
+        except NetError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        app.held = {tid: seat for tid, seat in app.client_held}
+        dt = self.query_one(DataTable)
+        keep = dt.cursor_row
+        dt.clear()
+        order = sorted(tables, key=lambda t: ({"waiting": 0, "playing": 1}.get(t.status, 2), t.id))
+        for t in order:
+            status = t.status
+            if t.id in app.held:
+                status += " (your seat)"
+            dt.add_row(
+                t.id, t.name, t.variant + ("+" + ",".join(t.options) if t.options else ""), status,
+                str(t.round or ""), seats_text(t), str(len(free_seats(t))), str(t.spectators), key=t.id,
+            )
+        if order:
+            dt.move_cursor(row=min(max(keep, 0), len(order) - 1))
+        self.tables = {t.id: t for t in order}
+
+    def selected(self) -> P.TableInfo | None:
+        dt = self.query_one(DataTable)
+        if dt.row_count == 0:
+            return None
+        try:
+            key = dt.coordinate_to_cell_key(dt.cursor_coordinate).row_key.value
+        except Exception:
+            return None
+        return getattr(self, "tables", {}).get(key)
+
+    def action_join(self) -> None:
+        app: LobbyApp = self.app  # type: ignore[assignment]
+        t = self.selected()
+        if t is None:
+            self.notify("No table chosen: press n to create one.")
+            return
+        if t.id in app.held:
+            app.enter(lambda: app.client.join(t.id, app.held[t.id]))
+            return
+        free = free_seats(t)
+        if free:
+            app.enter(lambda: app.client.join(t.id, free[0]))
+            return
+        if t.allow_takeover and t.status == "playing":
+            bots = [i for i, s in enumerate(t.seats) if s.kind != "human" and not s.holder]
+            if bots:
+                self.app.push_screen(SeatPicker(t, bots))
+                return
+        self.notify("No free seat at this table: press w to watch.", severity="warning")
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_join()
+
+    def action_watch(self) -> None:
+        app: LobbyApp = self.app  # type: ignore[assignment]
+        t = self.selected()
+        if t is not None:
+            app.enter(lambda: app.client.watch(t.id))
+
+    def action_new(self) -> None:
+        self.app.push_screen(CreateTable())
+
+    def action_quit_lobby(self) -> None:
+        self.app.exit()
+
+
+class SeatPicker(ModalScreen):
+    BINDINGS = [Binding("escape", "dismiss", "Back")]
+
+    def __init__(self, table: P.TableInfo, seats: list[int]) -> None:
+        super().__init__()
+        self.table = table
+        self.seats = seats
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="picker"):
+            yield Label(f"Take over a bot's seat at {self.table.name} (between its turns):")
+            yield OptionList(*[f"Seat {i + 1}: {self.table.seats[i].kind} bot" for i in self.seats])
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        app: LobbyApp = self.app  # type: ignore[assignment]
+        seat = self.seats[event.option_index]
+        self.dismiss()
+        app.enter(lambda: app.client.join(self.table.id, seat))
+
+
+class CreateTable(ModalScreen):
+    BINDINGS = [Binding("escape", "dismiss", "Cancel")]
+    DEFAULT_CSS = """
+    CreateTable { align: center middle; }
+    #form { width: 72; height: auto; border: round $accent; padding: 1 2; background: $surface; }
+    #form Horizontal { height: auto; }
+    #form Label { width: 12; padding: 1 0 0 0; }
+    #form Select { width: 1fr; }
+    #buttons { height: auto; margin-top: 1; }
+    """
+
+    def compose(self) -> ComposeResult:
+        defaults = ["human", "human", "human", "greedy" if "greedy" in BOTS else "random", ""]
+        with Vertical(id="form"):
+            yield Label("New table — seat 1 is yours (Enter in the name field creates it)")
+            yield Input(placeholder="table name (optional)", id="name", max_length=40)
+            for i in range(5):
+                with Horizontal():
+                    yield Label(f"Seat {i + 1}")
+                    yield Select(SEAT_CHOICES, value=defaults[i], allow_blank=False, id=f"seat{i}")
+            with Horizontal():
+                yield Label("Variant")
+                yield Select([(v, v) for v in VARIANTS], value="grand", allow_blank=False, id="variant")
+            for opt in OPTIONS:
+                yield Checkbox(f"option {opt}", id=f"opt-{opt}")
+            yield Checkbox("players may take over bot seats between turns", id="takeover")
+            with Horizontal(id="buttons"):
+                yield Button("Create", variant="primary", id="create")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#seat0", Select).disabled = True  # the creator's own seat
+        self.query_one("#name", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.create()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "cancel":
+            self.dismiss()
+            return
+        self.create()
+
+    def create(self) -> None:
+        seats = [self.query_one(f"#seat{i}", Select).value for i in range(5)]
+        seats = [s for s in seats if s]
+        if not 3 <= len(seats) <= 5:
+            self.notify("A table has 3 to 5 seats.", severity="error")
+            return
+        options = [o for o in OPTIONS if self.query_one(f"#opt-{o}", Checkbox).value]
+        kw = dict(
+            seats=seats,
+            variant=self.query_one("#variant", Select).value,
+            options=options,
+            allow_takeover=self.query_one("#takeover", Checkbox).value,
+            sit=0,
+            name=self.query_one("#name", Input).value.strip(),
+        )
+        app: LobbyApp = self.app  # type: ignore[assignment]
+        self.dismiss()
+        app.enter(lambda: app.client.create_table(**kw))
+
+
+class WaitingScreen(Screen):
+    """A table waiting for its players; chat meanwhile.  The creator may start at once."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "start", "Start now (bots for free seats)"),
+        Binding("escape", "back", "Lobby"),
+    ]
+    DEFAULT_CSS = """
+    #seats { height: auto; padding: 1 2; }
+    #chat { height: 1fr; border: round $panel; }
+    """
+
+    def __init__(self, joined: P.Joined) -> None:
+        super().__init__()
+        self.joined = joined
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="seats")
+        yield RichLog(id="chat", wrap=True, markup=False)
+        yield Input(placeholder="say something (Enter to send)", id="say", max_length=300)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show(self.joined.table)
+        log = self.query_one(RichLog)
+        for c in self.joined.chat:
+            log.write(f"{c.name}: {c.text}")
+        self.query_one(Input).focus()
+
+    def show(self, t: P.TableInfo) -> None:
+        lines = [f"Table {t.id} · {t.name} · {t.variant} — waiting for players", ""]
+        for i, s in enumerate(t.seats):
+            who = s.name if s.holder else ("free" if s.kind == "human" else f"{s.kind} bot")
+            you = "  ← you" if i == self.joined.seat else ""
+            lines.append(f"  Seat {i + 1}: {who}{you}")
+        lines.append("")
+        lines.append("The game starts when every human seat is taken.  Ctrl+S: start now with bots.")
+        self.query_one("#seats", Static).update("\n".join(lines))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if text:
+            app: LobbyApp = self.app  # type: ignore[assignment]
+            app.client.send(P.Say(table=self.joined.table.id, text=text))
+        event.input.value = ""
+
+    def action_start(self) -> None:
+        app: LobbyApp = self.app  # type: ignore[assignment]
+        app.client.start_table(self.joined.table.id)
+
+    def action_back(self) -> None:
+        app: LobbyApp = self.app  # type: ignore[assignment]
+        app.waiting = None
+        app.client.leave(self.joined.table.id)
+        self.app.pop_screen()
+
+
+class LobbyApp(App):
+    TITLE = "Colosseum lobby"
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+
+    def __init__(self, client: RemoteClient, *, theme: str | None = None) -> None:
+        super().__init__()
+        self.client = client
+        self.result: P.Joined | None = None
+        self.held: dict[str, int] = {}
+        self.waiting: WaitingScreen | None = None
+        self.hung_up = False
+        try:
+            from ...themes import DEFAULT_THEME, register_themes
+
+            register_themes(self)
+            self.theme = theme or DEFAULT_THEME
+        except Exception:  # pragma: no cover - themes are another part's
+            pass
+
+    @property
+    def client_held(self) -> list[tuple[str, int]]:
+        return [(t, s) for t, s in getattr(self.client, "last_held", [])]
+
+    def on_mount(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        try:
+            self._loop.add_signal_handler(signal.SIGHUP, self._hangup)
+        except Exception:  # pragma: no cover
+            pass
+        self.client.table_listeners.append(self._from_reader)
+        self.push_screen(LobbyScreen())
+
+    def _hangup(self) -> None:
+        self.hung_up = True
+        self.exit()
+
+    def _from_reader(self, msg: P._Msg) -> None:
+        """On the reader thread: hand over to the event loop without blocking."""
+        try:
+            self._loop.call_soon_threadsafe(self._table_message, msg)
+        except RuntimeError:
+            pass
+
+    def _table_message(self, msg: P._Msg) -> None:
+        if isinstance(msg, P.Error):
+            self.notify(msg.message, severity="warning")
+            return
+        w = self.waiting
+        if w is None or not isinstance(msg, P.TableChanged) or msg.table.id != w.joined.table.id:
+            return
+        if msg.state is not None:
+            # the game started: sit again to get the full picture, atomically with its updates
+            seat = w.joined.seat
+            self.enter(lambda: self.client.join(msg.table.id, seat) if seat >= 0 else self.client.watch(msg.table.id))
+        else:
+            w.show(msg.table)
+
+    def enter(self, request) -> None:
+        """Run a join/watch/create request; open the game or the waiting screen."""
+        try:
+            joined = request()
+        except NetError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        if joined.state is not None:
+            self.result = joined
+            self.exit()
+            return
+        if self.waiting is not None:
+            self.waiting.joined = joined
+            self.waiting.show(joined.table)
+            return
+        self.waiting = WaitingScreen(joined)
+        self.push_screen(self.waiting)
+
+    def on_unmount(self) -> None:
+        try:
+            self.client.table_listeners.remove(self._from_reader)
+        except ValueError:
+            pass

@@ -1,0 +1,433 @@
+"""The client side of the table protocol.
+
+``RemoteClient`` is one connection from a client process to the table server (a blocking
+socket and a reader thread, so that ``GameSession.submit`` can stay synchronous).
+``RemoteSession`` is the ``GameSession`` of one table over that connection: it never applies
+an action itself; it sends ``Act`` and takes the state the server pushes.  Listeners are called
+on the thread of the event loop that was running when they were added (the app's), never on
+the reader thread.
+
+``ProtoClient`` is an asyncio client of the same protocol for tests, bots and benchmarks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import queue
+import socket
+import threading
+from typing import Callable
+
+from ...core import Action, Event, RuleError, State, to_act
+from ..session import GameSession, Seat
+from . import protocol as P
+
+log = logging.getLogger("colosseum.net.client")
+
+REPLY_TIMEOUT = 15.0
+
+
+def connect_socket(address: str, timeout: float = 10.0) -> socket.socket:
+    kind, _, rest = address.partition(":")
+    if kind == "unix":
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(timeout)
+        s.connect(rest)
+    elif kind == "tcp":
+        host, _, port = rest.rpartition(":")
+        s = socket.create_connection((host, int(port)), timeout=timeout)
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    else:
+        raise ValueError(f"bad address {address!r} (unix:PATH or tcp:HOST:PORT)")
+    s.settimeout(None)
+    return s
+
+
+class NetError(Exception):
+    """The server refused a lobby request or could not be reached."""
+
+
+class RemoteClient:
+    def __init__(self, address: str, token: str, *, client: str = "tui") -> None:
+        self.address = address
+        self.sock = connect_socket(address)
+        self._send_lock = threading.Lock()
+        self._frames = P.FrameBuffer()
+        self._pending: list[P._Msg] = []
+        self.replies: "queue.Queue[P._Msg]" = queue.Queue()
+        self.acks: dict[int, tuple[threading.Event, list]] = {}
+        self.sessions: dict[str, RemoteSession] = {}
+        self.tables: dict[str, P.TableInfo] = {}
+        self.table_listeners: list[Callable[[P._Msg], None]] = []
+        self.closed = threading.Event()
+        self._refs = itertools.count(1)
+        self.send(P.Hello(version=P.PROTOCOL_VERSION, token=token, client=client))
+        first = self._read_one()
+        if isinstance(first, P.Error):
+            raise NetError(first.message)
+        if not isinstance(first, P.Welcome):
+            raise NetError(f"unexpected answer {type(first).__name__}")
+        self.welcome = first
+        self.player, self.name = first.player, first.name
+        self.last_held = [tuple(x) for x in first.seats]
+        self._thread = threading.Thread(target=self._reader, name="colosseum-net", daemon=True)
+        self._thread.start()
+
+    # ---------------------------------------------------------------- wire
+    def send(self, msg: P._Msg) -> None:
+        data = P.encode(msg)
+        with self._send_lock:
+            self.sock.sendall(data)
+
+    def _read_one(self) -> P._Msg:
+        while not self._pending:
+            data = self.sock.recv(65536)
+            if not data:
+                raise NetError("the server closed the connection")
+            self._pending.extend(P.decode(b) for b in self._frames.feed(data))
+        return self._pending.pop(0)
+
+    def _reader(self) -> None:
+        try:
+            while True:
+                self._route(self._read_one())
+        except (OSError, NetError, P.ProtocolError) as exc:
+            log.info("connection to the table server ended: %s", exc)
+        finally:
+            self.closed.set()
+            for ev, box in list(self.acks.values()):
+                box.append(P.Error(message="connection to the server lost", code="closed"))
+                ev.set()
+            self.replies.put(P.Error(message="connection to the server lost", code="closed"))
+            for s in list(self.sessions.values()):
+                s._post(None)
+
+    def _route(self, msg: P._Msg) -> None:
+        if isinstance(msg, (P.Ack, P.Error)) and msg.ref > 0 and msg.ref in self.acks:
+            ev, box = self.acks[msg.ref]
+            box.append(msg)
+            ev.set()
+            return
+        if isinstance(msg, (P.Update, P.ChatLine)):
+            s = self.sessions.get(msg.table)
+            if s is not None:
+                s._post(msg)
+            return
+        if isinstance(msg, P.TableChanged):
+            self.tables[msg.table.id] = msg.table
+            s = self.sessions.get(msg.table.id)
+            if s is not None:
+                s._post(msg)
+            for fn in list(self.table_listeners):
+                fn(msg)
+            return
+        if isinstance(msg, P.Joined) and msg.state is not None:
+            # registered here, on the reader thread, so no Update after it can be missed
+            self.sessions[msg.table.id] = RemoteSession(self, msg)
+        if isinstance(msg, P.Error) and msg.code == "moved":
+            for fn in list(self.table_listeners):
+                fn(msg)
+            return
+        self.replies.put(msg)
+
+    def request(self, msg: P._Msg, want: tuple[type, ...], timeout: float = REPLY_TIMEOUT) -> P._Msg:
+        while True:  # drop stale replies
+            try:
+                self.replies.get_nowait()
+            except queue.Empty:
+                break
+        self.send(msg)
+        while True:
+            try:
+                reply = self.replies.get(timeout=timeout)
+            except queue.Empty:
+                raise NetError("the server did not answer") from None
+            if isinstance(reply, P.Error):
+                raise NetError(reply.message)
+            if isinstance(reply, want):
+                return reply
+
+    # ---------------------------------------------------------------- lobby
+    def list_tables(self) -> list[P.TableInfo]:
+        reply = self.request(P.ListTables(), (P.Tables,))
+        for t in reply.tables:
+            self.tables[t.id] = t
+        self.last_held = [tuple(x) for x in reply.held]
+        return reply.tables
+
+    def create_table(self, **kw) -> P.Joined:
+        return self.request(P.CreateTable(**kw), (P.Joined,))
+
+    def join(self, table: str, seat: int) -> P.Joined:
+        return self.request(P.Join(table=table, seat=seat), (P.Joined,))
+
+    def watch(self, table: str) -> P.Joined:
+        return self.request(P.Watch(table=table), (P.Joined,))
+
+    def start_table(self, table: str) -> None:
+        self.send(P.Start(table=table))
+
+    def leave(self, table: str) -> None:
+        self.sessions.pop(table, None)
+        try:
+            self.send(P.Leave(table=table))
+        except OSError:
+            pass
+
+    def session_for(self, joined: P.Joined) -> "RemoteSession":
+        """The GameSession of a table whose game has started (``joined.state`` set)."""
+        s = self.sessions.get(joined.table.id)
+        if s is None or s.seat != joined.seat:
+            s = RemoteSession(self, joined)
+            self.sessions[joined.table.id] = s
+        return s
+
+    def close(self) -> None:
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()
+
+
+class RemoteSession(GameSession):
+    """A table's game, held by the server.  ``submit`` sends the action and waits for the
+    server's answer: the new state (pushed to every client) or a RuleError with the server's
+    message.  Chat lines arrive as events of kind ``"chat"``."""
+
+    def __init__(self, client: RemoteClient, joined: P.Joined) -> None:
+        if joined.state is None or joined.setup is None:
+            raise ValueError("the table's game has not started")
+        self.client = client
+        self.table = joined.table
+        self.table_id = joined.table.id
+        self.seat = joined.seat
+        self.setup = joined.setup
+        self.seats = tuple(Seat(kind=s.kind) for s in joined.table.seats)
+        self._state: State = joined.state
+        self._actions: list[Action] = list(joined.actions)
+        self._events: list[Event] = list(joined.events)
+        for c in joined.chat:
+            self._events.append(self._chat_event(c))
+        self._listeners: list[Callable[[State, list[Event]], None]] = []
+        self._table_listeners: list[Callable[[P.TableInfo], None]] = []
+        self._inbox: "queue.Queue[P._Msg | None]" = queue.Queue()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.lost = False
+
+    # ---------------------------------------------------------------- GameSession
+    @property
+    def state(self) -> State:
+        if self._loop is None:
+            self.drain()
+        return self._state
+
+    @property
+    def events(self) -> list[Event]:
+        return self._events
+
+    @property
+    def actions(self) -> list[Action]:
+        return self._actions
+
+    def add_listener(self, fn) -> None:
+        self._remember_loop()
+        self._listeners.append(fn)
+
+    def add_table_listener(self, fn: Callable[[P.TableInfo], None]) -> None:
+        self._remember_loop()
+        self._table_listeners.append(fn)
+
+    def local_seats(self) -> tuple[int, ...]:
+        return (self.seat,) if self.seat >= 0 else ()
+
+    def bot_to_act(self) -> bool:
+        return False  # the server plays every bot
+
+    async def run_bots(self, delay: float = 0.0) -> None:
+        return None
+
+    @property
+    def spectator(self) -> bool:
+        return self.seat < 0
+
+    def submit(self, action: Action) -> list[Event]:
+        if self.seat < 0:
+            raise RuleError("G-0", "spectators cannot act")
+        if self.lost or self.client.closed.is_set():
+            raise RuleError("G-0", "the connection to the server is lost")
+        self.drain()
+        ref = next(self.client._refs)
+        ev, box = threading.Event(), []
+        self.client.acks[ref] = (ev, box)
+        try:
+            self.client.send(P.Act(table=self.table_id, action=action, ref=ref, at=len(self._actions)))
+            if not ev.wait(REPLY_TIMEOUT):
+                raise RuleError("G-0", "the server did not answer")
+        finally:
+            self.client.acks.pop(ref, None)
+        reply = box[0]
+        if isinstance(reply, P.Error):
+            raise RuleError(reply.rule or "G-0", reply.message)
+        # the Update for this action came before the Ack on the same stream
+        return self.drain(until=reply.n)
+
+    def say(self, text: str) -> None:
+        self.client.send(P.Say(table=self.table_id, text=text))
+
+    # ---------------------------------------------------------------- incoming
+    def _remember_loop(self) -> None:
+        if self._loop is None:
+            try:
+                self._loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return
+            self._loop.call_soon(self.drain)  # what arrived before the loop was known
+
+    def _post(self, msg: P._Msg | None) -> None:
+        """Called on the reader thread."""
+        self._inbox.put(msg)
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(self.drain)
+            except RuntimeError:
+                pass
+
+    @staticmethod
+    def _chat_event(c: P.ChatLine) -> Event:
+        return Event(kind="chat", text=f"{c.name}: {c.text}", seat=c.seat)
+
+    def drain(self, until: int = -1) -> list[Event]:
+        """Take in what the server pushed; returns the events of the update reaching
+        ``until`` actions (for ``submit``)."""
+        mine: list[Event] = []
+        while True:
+            try:
+                msg = self._inbox.get_nowait()
+            except queue.Empty:
+                break
+            if msg is None:
+                self.lost = True
+                self._notify(self._state, [Event(kind="net", text="Connection to the server lost.")])
+                continue
+            if isinstance(msg, P.Update):
+                if msg.n <= len(self._actions):
+                    continue  # already have it
+                self._state = msg.state
+                self._actions.extend(msg.actions)
+                self._events.extend(msg.events)
+                if msg.n == until:
+                    mine = list(msg.events)
+                self._notify(msg.state, list(msg.events))
+            elif isinstance(msg, P.ChatLine):
+                ev = self._chat_event(msg)
+                self._events.append(ev)
+                self._notify(self._state, [ev])
+            elif isinstance(msg, P.TableChanged):
+                self.table = msg.table
+                self.seats = tuple(Seat(kind=s.kind) for s in msg.table.seats)
+                for fn in list(self._table_listeners):
+                    fn(msg.table)
+        return mine
+
+    def _notify(self, state: State, events: list[Event]) -> None:
+        for fn in list(self._listeners):
+            try:
+                fn(state, events)
+            except Exception:  # pragma: no cover - a widget's bug must not kill the session
+                log.exception("listener failed")
+
+    def waiting_for(self) -> int:
+        return to_act(self._state)
+
+
+# ---------------------------------------------------------------------------- asyncio client
+
+
+class ProtoClient:
+    """An asyncio client of the table protocol (tests, benchmarks, protocol-level bots).
+    A reader task queues every message, so waiting with a timeout never loses one."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.inbox: list[P._Msg] = []
+        self.queue: "asyncio.Queue[P._Msg | None]" = asyncio.Queue()
+        self.welcome: P.Welcome | None = None
+        self.closed = False
+        self._task = asyncio.get_running_loop().create_task(self._read())
+
+    async def _read(self) -> None:
+        try:
+            while True:
+                body = await P.read_frame(self.reader)
+                if body is None:
+                    break
+                self.queue.put_nowait(P.decode(body))
+        except (OSError, P.ProtocolError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            self.closed = True
+            self.queue.put_nowait(None)
+
+    @classmethod
+    async def connect(cls, address: str, token: str | None = None) -> "ProtoClient":
+        kind, _, rest = address.partition(":")
+        if kind == "unix":
+            r, w = await asyncio.open_unix_connection(rest, limit=P.MAX_MESSAGE + 16)
+        else:
+            host, _, port = rest.rpartition(":")
+            r, w = await asyncio.open_connection(host, int(port), limit=P.MAX_MESSAGE + 16)
+        c = cls(r, w)
+        if token is not None:
+            c.send(P.Hello(version=P.PROTOCOL_VERSION, token=token, client="proto"))
+            msg = await c.recv()
+            if not isinstance(msg, P.Welcome):
+                raise NetError(getattr(msg, "message", repr(msg)))
+            c.welcome = msg
+        return c
+
+    def send(self, msg: P._Msg) -> None:
+        self.writer.write(P.encode(msg))
+
+    def send_raw(self, data: bytes) -> None:
+        self.writer.write(data)
+
+    async def recv(self, timeout: float = 10.0) -> P._Msg:
+        if self.inbox:
+            return self.inbox.pop(0)
+        m = await asyncio.wait_for(self.queue.get(), timeout)
+        if m is None:
+            self.queue.put_nowait(None)
+            raise NetError("closed")
+        return m
+
+    async def expect(self, pred, timeout: float = 10.0) -> P._Msg:
+        """The first message (in order) for which ``pred`` is true; earlier ones are kept."""
+        for i, m in enumerate(self.inbox):
+            if pred(m):
+                return self.inbox.pop(i)
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            left = end - loop.time()
+            if left <= 0:
+                raise asyncio.TimeoutError("expected message did not arrive")
+            m = await asyncio.wait_for(self.queue.get(), left)
+            if m is None:
+                self.queue.put_nowait(None)
+                raise NetError("closed")
+            if pred(m):
+                return m
+            self.inbox.append(m)
+
+    async def close(self) -> None:
+        self._task.cancel()
+        self.writer.close()
+        try:
+            await self.writer.wait_closed()
+        except Exception:
+            pass

@@ -1,0 +1,1 @@
+"""Screens of the client: new game, main game, end, help and rules."""

@@ -1,0 +1,121 @@
+"""The end screen: the final ranking with the G-9 tie-breaks spelled out, and each player's
+Acclaim per round as a small text chart (``Player.history``)."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from ...core import State, rank
+from ..widgets.common import player_letters, seat_style
+
+ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
+
+
+def tie_break_text(state: State, standings, i: int) -> str:
+    """Why standing ``i`` is ahead of standing ``i + 1`` (G-9)."""
+    a, b = standings[i], standings[i + 1]
+    na, nb = state.players[a.seat].name, state.players[b.seat].name
+    by = a.decided_by
+    if by == "acclaim":
+        return f"{na} is ahead of {nb} on Acclaim ({a.acclaim} to {b.acclaim})."
+    if by == "coins":
+        return f"{na} and {nb} tie on Acclaim ({a.acclaim}); {na} has more coins ({a.coins} to {b.coins})."
+    if by == "stars":
+        return (
+            f"{na} and {nb} tie on Acclaim ({a.acclaim}) and coins ({a.coins}); "
+            f"{na} has more Star Performers ({a.stars} to {b.stars})."
+        )
+    if by == "stack":
+        return (
+            f"{na} and {nb} tie on Acclaim, coins and Star Performers; "
+            f"{na}'s marker is lower in the stack."
+        )
+    return f"{na} and {nb} cannot be separated."
+
+
+def result_text(state: State, theme: str, width: int = 76) -> Text:
+    result = state.result or rank(state)
+    standings = result.standings
+    letters = player_letters([p.name for p in state.players])
+    bold = Style(bold=True)
+    muted = Style(dim=True)
+    out = Text()
+    win = state.players[result.winner]
+    out.append(f"{win.name} wins with {win.acclaim} Acclaim.\n\n", bold + seat_style(theme, result.winner))
+    name_w = max(len(p.name) for p in state.players)
+    name_w = min(name_w, 14)
+    out.append(f"     {'':2}{'Player':<{name_w}}  Acclaim  Coins  Stars\n", muted)
+    for s in standings:
+        p = state.players[s.seat]
+        out.append(f"{ORDINALS[s.rank - 1]:<5}")
+        out.append(f"{letters[s.seat]} ", seat_style(theme, s.seat))
+        out.append(f"{p.name[:name_w]:<{name_w}}", seat_style(theme, s.seat, bold=s.rank == 1))
+        out.append(f"  {s.acclaim:>7}  {s.coins:>5}  {s.stars:>5}\n")
+    out.append("\nTie-breaks (G-9: Acclaim, then coins, then Star Performers, then lower in the stack)\n", muted)
+    for i in range(len(standings) - 1):
+        out.append(f"{ORDINALS[i]} over {ORDINALS[i + 1]}: ", muted)
+        out.append(tie_break_text(state, standings, i) + "\n")
+    rounds = max((len(p.history) for p in state.players), default=0)
+    top = max((v for p in state.players for v in p.history), default=0)
+    cell = max(4, (width - name_w - 2) // max(1, rounds) - 4)   # bar width per round
+    scale = max(1, -(-top // cell))
+    out.append(f"\nAcclaim scored per round ('#' = {scale} Acclaim)\n", muted)
+    out.append(" " * (name_w + 1))
+    for r in range(rounds):
+        out.append(f"{'Round ' + str(r + 1):<{cell + 4}}", muted)
+    out.append("\n")
+    for s in standings:
+        p = state.players[s.seat]
+        out.append(f"{p.name[:name_w]:<{name_w}} ", seat_style(theme, s.seat))
+        for r in range(rounds):
+            v = p.history[r] if r < len(p.history) else 0
+            bar = "#" * (v // scale) if v else ""
+            out.append(bar, seat_style(theme, s.seat, bold=False))
+            label = (" " if bar else "") + (str(v) if v else "-")
+            out.append(f"{label:<{cell + 4 - len(bar)}}")
+        out.append("\n")
+    out.append("\nFinal marker: " + ", ".join(f"{state.players[s.seat].name} {s.acclaim}" for s in standings))
+    return out
+
+
+class EndScreen(Screen):
+    BINDINGS = [
+        Binding("escape", "back", "Board", id="end.back"),
+        Binding("n", "app.new_game", "New game", id="end.new"),
+    ]
+    DEFAULT_CSS = """
+    EndScreen { align: center top; }
+    EndScreen > #end-title { height: 1; width: 1fr; background: $panel; color: $primary; text-style: bold; padding: 0 1; }
+    EndScreen > VerticalScroll { border: round $primary 60%; border-title-color: $primary; padding: 0 1; }
+    """
+
+    def __init__(self, state: State) -> None:
+        super().__init__()
+        self.state = state
+
+    def compose(self) -> ComposeResult:
+        yield Static(" COLOSSEUM  Game over: the final ranking", id="end-title")
+        scroll = VerticalScroll(id="end-body", can_focus=True)
+        scroll.border_title = "Result"
+        with scroll:
+            yield Static(id="end-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._draw()
+        self.query_one("#end-body").focus()
+
+    def on_resize(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        self.query_one("#end-text", Static).update(result_text(self.state, self.app.theme, self.size.width - 6))
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

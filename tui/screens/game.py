@@ -1,0 +1,278 @@
+"""The main game screen: header, arena, impresarios, the viewed hand, the log.
+
+Flow: bots act on their own in a worker (``session.run_bots``); when a local human must act the
+matching dialog opens (``colosseum.tui.dialogs.dialog_for``); Escape closes it and Enter or
+``a`` opens it again.  The hand follows the local player who must act (hot seat); keys 1-5 show
+any seat's board.
+"""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer
+
+from ...core import RuleError, State, to_act
+from ..widgets.board import BoardPanel
+from ..widgets.hand import HandPanel
+from ..widgets.header import GameHeader
+from ..widgets.log import LogPanel
+from ..widgets.players import PlayersPanel
+
+VIEW = Binding.Group("View board", compact=True)
+
+
+def decision_key(st: State) -> tuple:
+    """Identifies one decision (a dialog's lifetime), not each action within it."""
+    seat = to_act(st)
+    sub: tuple = ()
+    if st.phase == "hire" and st.hire is not None:
+        sub = (st.hire.active, st.hire.auctions, st.hire.auction is not None)
+    elif st.phase == "trade" and st.trade is not None:
+        sub = (st.trade.active, st.trade.deal is not None)
+    elif st.phase == "perform" and st.perform is not None:
+        sub = (st.perform.stage,)
+    elif st.phase == "closing" and st.closing is not None:
+        sub = (st.closing.stage,)
+    return (st.round, st.phase, st.turn, seat, sub)
+
+
+def load_dialog_for():
+    """``colosseum.tui.dialogs.dialog_for``, or None while the dialogs are not there."""
+    try:
+        from ..dialogs import dialog_for
+    except Exception:  # missing or broken: degrade to the generic chooser
+        return None
+    return dialog_for
+
+
+class GameScreen(Screen):
+    """One game.  Panels render from ``session.state``; actions go through ``session.submit``."""
+
+    BINDINGS = [
+        Binding("a", "act", "Act", id="game.act"),
+        Binding("enter", "act", "Act", show=False, id="game.act-enter"),
+        Binding("1", "view(0)", "1", group=VIEW, id="game.view-1"),
+        Binding("2", "view(1)", "2", group=VIEW, id="game.view-2"),
+        Binding("3", "view(2)", "3", group=VIEW, id="game.view-3"),
+        Binding("4", "view(3)", "4", group=VIEW, id="game.view-4"),
+        Binding("5", "view(4)", "5", group=VIEW, id="game.view-5"),
+        Binding("f", "follow", "Follow turn", id="game.follow"),
+        Binding("l", "focus_log", "Log", id="game.log"),
+        Binding("r", "rules", "Rules", id="game.rules"),
+        Binding("e", "end_screen", "Result", id="game.result"),
+    ]
+
+    def __init__(self, session, *, bot_delay: float = 0.6, exit_at_end: bool = False,
+                 auto_dialogs: bool = True) -> None:
+        super().__init__()
+        self.auto_dialogs = auto_dialogs
+        self.session = session
+        self.bot_delay = bot_delay
+        self.exit_at_end = exit_at_end
+        self.viewed: int | None = None        # seat chosen with 1-5; None: follow the turn
+        self._last_human = session.local_seats()[0] if session.local_seats() else 0
+        self._sync_pending = False
+        self._dialog_open: ModalScreen | None = None
+        self._dialog_key: tuple | None = None
+        self._suppressed_at: int | None = None
+        self._end_shown = False
+        self._warned_no_dialogs = False
+        self._preview: frozenset[int] = frozenset()
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        yield GameHeader(id="header")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield BoardPanel(id="board")
+                yield LogPanel(id="log")
+            with Vertical(id="right"):
+                yield PlayersPanel(id="players")
+                yield HandPanel(id="hand")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.session.add_listener(self._on_game_event)
+        self.sync()
+        self.call_after_refresh(self.advance)
+
+    def on_resize(self) -> None:
+        self.set_class(self.size.width >= 110 and self.size.height >= 32, "wide")
+
+    def on_screen_resume(self) -> None:
+        self.sync()
+        self.call_after_refresh(self.advance)
+
+    # ------------------------------------------------------------------ state -> panels
+    @property
+    def state(self) -> State:
+        return self.session.state
+
+    def view_seat(self) -> int:
+        st = self.state
+        actor = to_act(st)
+        local = self.session.local_seats()
+        if actor in local:
+            self._last_human = actor
+        if self.viewed is not None and 0 <= self.viewed < st.n:
+            return self.viewed
+        if actor in local:
+            return actor
+        if local:
+            return self._last_human
+        return actor if actor >= 0 else 0
+
+    def sync(self) -> None:
+        """Redraw every panel from the session's state."""
+        self._sync_pending = False
+        st = self.state
+        seat = self.view_seat()
+        self.query_one(GameHeader).show(st, seat)
+        board = self.query_one(BoardPanel)
+        board.preview = self._preview
+        board.show(st, seat)
+        self.query_one(PlayersPanel).show(st, seat)
+        self.query_one(HandPanel).show(st, seat)
+        self.query_one(LogPanel).show_events(self.session.events)
+        self.refresh_bindings()
+
+    def _on_game_event(self, state: State, events) -> None:
+        if not self._sync_pending:
+            self._sync_pending = True
+            self.call_later(self._sync_and_advance)
+
+    def _sync_and_advance(self) -> None:
+        if not self.is_attached:
+            return
+        self.sync()
+        self.advance()
+
+    def set_preview(self, spaces) -> None:
+        self._preview = frozenset(spaces)
+        self.query_one(BoardPanel).set_preview(self._preview)
+
+    # ------------------------------------------------------------------ flow
+    def advance(self) -> None:
+        """Start the bots, open the dialog a local human needs, or finish the game."""
+        if not self.is_attached:
+            return
+        st = self.state
+        if st.phase == "over":
+            self._game_over()
+            return
+        if self.session.bot_to_act():
+            self.run_bots()
+            return
+        seat = to_act(st)
+        if seat in self.session.local_seats() and self._suppressed_at != st.actions and self.auto_dialogs:
+            self.open_dialog()
+
+    @work(exclusive=True, group="bots")
+    async def run_bots(self) -> None:
+        try:
+            await self.session.run_bots(self.bot_delay)
+        except RuleError as err:  # a bot that cannot move must not crash the client
+            self.notify(str(err), severity="error", title="Bot")
+        except Exception as err:  # noqa: BLE001 - shown, never a traceback
+            self.notify(f"{type(err).__name__}: {err}", severity="error", title="Bot")
+            return
+        self.sync()
+        self.advance()
+
+    def open_dialog(self) -> None:
+        if self._dialog_open is not None or self.app.screen is not self:
+            return
+        st = self.state
+        seat = to_act(st)
+        if seat < 0 or seat not in self.session.local_seats():
+            return
+        dialog = None
+        dialog_for = load_dialog_for()
+        if dialog_for is not None:
+            try:
+                dialog = dialog_for(self.session, seat)
+            except Exception as err:  # noqa: BLE001
+                self.notify(f"dialog failed: {err}", severity="error")
+                dialog = None
+        if dialog is None:
+            from .choose import ActionChooser
+
+            if dialog_for is None and not self._warned_no_dialogs:
+                self._warned_no_dialogs = True
+            dialog = ActionChooser(self.session, seat)
+        self._dialog_open = dialog
+        self._dialog_key = decision_key(st)
+        self.app.push_screen(dialog, callback=self._dialog_closed)
+        self.refresh_bindings()
+
+    def _dialog_closed(self, result=None) -> None:
+        st = self.state
+        if self._dialog_key == decision_key(st) and st.phase != "over":
+            # closed while the decision it served is still open: Escape.  Wait for 'a'.
+            self._suppressed_at = st.actions
+        self._dialog_open = None
+        self._dialog_key = None
+        self.set_preview(frozenset())
+        self.sync()
+        self.call_after_refresh(self.advance)
+
+    def _game_over(self) -> None:
+        if self._end_shown:
+            return
+        self._end_shown = True
+        if self.exit_at_end:
+            self.app.exit(return_code=0)
+            return
+        self.action_end_screen()
+
+    # ------------------------------------------------------------------ actions
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        st = self.state
+        if action == "act":
+            seat = to_act(st)
+            return seat in self.session.local_seats() and self._dialog_open is None
+        if action == "view":
+            return bool(parameters) and int(parameters[0]) < st.n  # type: ignore[arg-type]
+        if action == "follow":
+            return self.viewed is not None
+        if action == "end_screen":
+            return st.phase == "over"
+        return True
+
+    def action_act(self) -> None:
+        self._suppressed_at = None
+        self.open_dialog()
+
+    def action_view(self, seat: int) -> None:
+        if 0 <= seat < self.state.n:
+            self.viewed = seat
+            self.sync()
+
+    def action_follow(self) -> None:
+        self.viewed = None
+        self.sync()
+
+    def action_focus_log(self) -> None:
+        self.query_one(LogPanel).focus()
+
+    def action_rules(self) -> None:
+        self.app.action_rules()
+
+    def action_end_screen(self) -> None:
+        from .end import EndScreen
+
+        if self.state.phase == "over":
+            self.app.push_screen(EndScreen(self.state))
+
+    def submit(self, action) -> bool:
+        """Submit for a widget: a rejected action shows its message and changes nothing."""
+        try:
+            self.session.submit(action)
+        except RuleError as err:
+            self.notify(str(err), severity="error")
+            return False
+        return True

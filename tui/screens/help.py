@@ -1,0 +1,101 @@
+"""Help for the screen below: its active key bindings (what works now) and a word on each
+panel."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
+
+PANELS = (
+    ("Header", "round, phase, and who must act with what to do"),
+    ("Arena", "the noble track as a ring, clockwise from the top-left corner (0-9 top, 10-17 right, "
+     "18-27 bottom, 28-35 left).  Each space: gate owner's letter, noble (E emperor, C consul, "
+     "S senator), '*' an Aquila space.  Inside: markets A-E; '>' marks the lot being auctioned, "
+     "|x| a pillar on an emptied market"),
+    ("Impresarios", "'>' who is to act, F the first player; Acc Acclaim, $ coins, Aq Aquilas, "
+     "St Star Performers, Pr promoters, G gates, T temple, g gifts.  Stacks: markers on each "
+     "Acclaim space, bottom of the stack first"),
+    ("Board", "the viewed player's tiles ('*' a Star Performer), money, gates and spectacles: "
+     "have = matched/needed, miss = performers missing, now = the Acclaim it would score now"),
+    ("Log", "every event, newest at the bottom; focus it with l and scroll with the arrows"),
+)
+
+
+def key_name(app, key: str, display: str | None) -> str:
+    if display:
+        return display
+    try:
+        return app.get_key_display(Binding(key, ""))
+    except Exception:  # noqa: BLE001
+        return key
+
+
+class HelpScreen(ModalScreen):
+    BINDINGS = [
+        Binding("escape", "close", "Close", id="help.close"),
+        Binding("f1", "close", "Close", show=False, id="help.close-f1"),
+        Binding("question_mark", "close", "Close", show=False, id="help.close-q"),
+    ]
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; background: $background 40%; }
+    HelpScreen > VerticalScroll { width: 90%; max-width: 96; height: 90%; border: thick $accent; background: $surface; padding: 0 1; }
+    """
+
+    def __init__(self, below: Screen | None = None) -> None:
+        super().__init__()
+        self.below = below
+
+    def compose(self) -> ComposeResult:
+        scroll = VerticalScroll(id="help-body", can_focus=True)
+        scroll.border_title = "Help"
+        scroll.border_subtitle = "Escape closes"
+        with scroll:
+            yield Static(self._text(), id="help-text")
+
+    def on_mount(self) -> None:
+        self.query_one("#help-body").focus()
+
+    def _text(self) -> Text:
+        bold = Style(bold=True)
+        muted = Style(dim=True)
+        out = Text()
+        out.append("Keys that work now\n", bold)
+        below = self.below
+        seen = set()
+        rows = []
+        if below is not None:
+            for key, active in below.active_bindings.items():
+                b = active.binding
+                if not active.enabled or not b.description:
+                    continue
+                desc = b.description
+                if b.group is not None and b.group.description:
+                    desc = b.group.description + " " + desc
+                if (b.action, desc) in seen:
+                    continue
+                seen.add((b.action, desc))
+                rows.append((key_name(self.app, key, b.key_display), desc))
+        rows.append(("ctrl+p", "command palette: new game, theme, rules, view a board, quit"))
+        rows.append(("tab", "move between panels and fields"))
+        for k, d in rows:
+            out.append(f"  {k:<12}", bold)
+            out.append(d + "\n")
+        if below is not None and type(below).__name__ == "GameScreen":
+            out.append("\nThe screen\n", bold)
+            for name, text in PANELS:
+                out.append(f"  {name}: ", bold)
+                out.append(text + "\n")
+            out.append(
+                "\nWhen it is your turn the decision's dialog opens by itself; Escape closes it "
+                "without changing the game and a or Enter opens it again.  Bots move on their own.\n",
+                muted,
+            )
+        return out
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,337 @@
+"""The game-log viewer: review a game move by move.
+
+``ViewerScreen(setup, actions, start_index=None)`` shows the position after any number of
+actions with the main game's panels (board, impresarios, a seat's board, the header) and a
+history of every action with the current one highlighted.  It opens from ``colosseum view FILE``
+(:func:`run_viewer`) and from inside a running game (push it on the app; it copies the action
+list, so the game goes on undisturbed, and Escape closes it).
+
+Keys: Left/Right one action, Up/Down one player turn, PgUp/PgDn one phase, [ and ] one round,
+Home/End the start and the end, 1-5 show that seat's board (0: follow the player who acted),
+Escape or q closes.
+
+Positions come from :class:`colosseum.core.gamelog.Timeline`, which replays each action once and
+keeps every state (they share structure), so any jump is a list lookup plus a redraw.
+"""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from typing import Iterable
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
+from textual.screen import Screen
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.widgets import Footer, Static
+
+from ..core import Action, GameSetup, State, to_act
+from ..core.actions import ChooseDice
+from ..core.gamelog import GameLog, GameLogError, Timeline, describe_action
+from ..themes import DEFAULT_THEME, THEME_NAMES, register_themes
+from .widgets.board import BoardPanel
+from .widgets.common import seat_style
+from .widgets.hand import HandPanel
+from .widgets.header import GameHeader
+from .widgets.players import PlayersPanel
+
+STEP = Binding.Group("Action", compact=True)
+TURN = Binding.Group("Turn", compact=True)
+PHASE = Binding.Group("Phase", compact=True)
+ROUND = Binding.Group("Round", compact=True)
+ENDS = Binding.Group("Start/End", compact=True)
+SEATS = Binding.Group("Board", compact=True)
+
+
+def history_entries(timeline: Timeline) -> list[tuple[int, str]]:
+    """(seat, text) for each position: 0 is the start, ``i`` the action leading to position i."""
+    st0 = timeline.state(0)
+    names = ", ".join(p.name for p in st0.players)
+    entries = [(-1, f"Start: {names}.")]
+    for i in range(1, len(timeline)):
+        action = timeline.actions[i - 1]
+        texts = [e.text for e in timeline.events(i)]
+        text = " ".join(texts) if texts else quiet_action_text(timeline.state(i - 1), action)
+        entries.append((action.player, f"{i}. {text}"))
+    return entries
+
+
+def quiet_action_text(state: State, action: Action) -> str:
+    """A sentence for an action the engine logged no event for."""
+    name = state.players[action.player].name if 0 <= action.player < state.n else f"Seat {action.player}"
+    if isinstance(action, ChooseDice):
+        return f"{name} uses the dice {'one by one' if action.mode == 'split' else 'as a sum'}."
+    return f"{name}: {describe_action(action)}."
+
+
+class HistoryPanel(ScrollView, can_focus=False):
+    """Every action as one entry (its events' sentences), the current one highlighted."""
+
+    DEFAULT_CSS = """
+    HistoryPanel { border: round $primary 60%; border-title-color: $primary; height: 1fr; scrollbar-size-vertical: 1; }
+    HistoryPanel:focus { border: round $accent; }
+    HistoryPanel > .history--current { background: $accent; color: $background; text-style: bold; }
+    HistoryPanel > .history--plain { color: $foreground; }
+    """
+    COMPONENT_CLASSES = {"history--current", "history--plain"}
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.entries: list[tuple[int, str]] = []
+        self.current = 0
+        self._lines: list[tuple[int, str]] = []  # (entry, one wrapped line)
+        self._first: list[int] = []               # first line of each entry
+        self._width = 0
+        self.border_title = "History"
+
+    def set_entries(self, entries: list[tuple[int, str]]) -> None:
+        self.entries = entries
+        self._width = 0
+        self._wrap()
+
+    def _wrap(self) -> None:
+        width = max(10, self.scrollable_content_region.width or 40)
+        if width == self._width and self._lines:
+            return
+        self._width = width
+        lines: list[tuple[int, str]] = []
+        first: list[int] = []
+        for k, (_, text) in enumerate(self.entries):
+            first.append(len(lines))
+            parts = textwrap.wrap(text, width, subsequent_indent="   ", break_long_words=True) or [""]
+            lines.extend((k, part) for part in parts)
+        self._lines, self._first = lines, first
+        self.virtual_size = Size(width, len(lines))
+        self.refresh()
+
+    def set_current(self, index: int) -> None:
+        self.current = index
+        self._reveal()
+        self.refresh()
+
+    def _reveal(self) -> None:
+        if not self._first or not 0 <= self.current < len(self._first):
+            return
+        top = self._first[self.current]
+        end = self._first[self.current + 1] if self.current + 1 < len(self._first) else len(self._lines)
+        height = max(1, self.scrollable_content_region.height)
+        y = self.scroll_offset.y
+        if top < y or end > y + height:
+            self.scroll_to(y=max(0, top - height // 3), animate=False, immediate=True)
+
+    def on_resize(self) -> None:
+        self._wrap()
+        self._reveal()
+
+    @property
+    def current_line(self) -> int:
+        return self._first[self.current] if self._first else 0
+
+    def render_line(self, y: int) -> Strip:
+        index = self.scroll_offset.y + y
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if index >= len(self._lines):
+            return Strip.blank(width, base)
+        entry, text = self._lines[index]
+        seat = self.entries[entry][0]
+        if entry == self.current:
+            style = base + self.get_component_rich_style("history--current", partial=True)
+            strip = Strip([Segment(text.ljust(width), style)], width)
+            return strip.crop_extend(0, width, style)
+        if seat >= 0:
+            style = base + seat_style(self.app.theme, seat, bold=False)
+        else:
+            style = base + self.get_component_rich_style("history--plain", partial=True)
+        strip = Strip([Segment(text, style)], len(text))
+        return strip.crop_extend(0, width, base)
+
+
+class ViewerScreen(Screen):
+    """Review a game: ``setup`` and ``actions`` (a prefix of a game, copied), opening at
+    ``start_index`` (default: the end)."""
+
+    DEFAULT_CSS = """
+    ViewerScreen { layout: vertical; }
+    ViewerScreen #v-main { height: 1fr; }
+    ViewerScreen #v-left { width: 41; height: 1fr; }
+    ViewerScreen #v-right { width: 1fr; height: 1fr; }
+    ViewerScreen #v-board { width: 41; }
+    ViewerScreen #v-history { height: 1fr; min-height: 4; }
+    ViewerScreen #v-hand { height: 1fr; min-height: 4; }
+    ViewerScreen #v-bar { height: 1; background: $primary 25%; color: $foreground; }
+    ViewerScreen.wide #v-left { width: 56; }
+    ViewerScreen.wide #v-board { width: 56; height: 12; }
+    """
+
+    BINDINGS = [
+        Binding("left", "step('action', -1)", "Back", group=STEP, key_display="←", priority=True, id="viewer.back"),
+        Binding("right", "step('action', 1)", "Forward", group=STEP, key_display="→", priority=True, id="viewer.forward"),
+        Binding("up", "step('turn', -1)", "Turn back", group=TURN, key_display="↑", priority=True, id="viewer.turn-back"),
+        Binding("down", "step('turn', 1)", "Next turn", group=TURN, key_display="↓", priority=True, id="viewer.turn-forward"),
+        Binding("pageup", "step('phase', -1)", "Phase back", group=PHASE, key_display="PgUp", priority=True, id="viewer.phase-back"),
+        Binding("pagedown", "step('phase', 1)", "Next phase", group=PHASE, key_display="PgDn", priority=True, id="viewer.phase-forward"),
+        Binding("left_square_bracket", "step('round', -1)", "Round back", group=ROUND, key_display="[", id="viewer.round-back"),
+        Binding("right_square_bracket", "step('round', 1)", "Next round", group=ROUND, key_display="]", id="viewer.round-forward"),
+        Binding("home", "jump(0)", "Start", group=ENDS, key_display="Home", priority=True, id="viewer.start"),
+        Binding("end", "jump(-1)", "End", group=ENDS, key_display="End", priority=True, id="viewer.end"),
+        Binding("h", "step('action', -1)", "Back", show=False, id="viewer.back-h"),
+        Binding("l", "step('action', 1)", "Forward", show=False, id="viewer.forward-l"),
+        Binding("k", "step('turn', -1)", "Turn back", show=False, id="viewer.turn-back-k"),
+        Binding("j", "step('turn', 1)", "Next turn", show=False, id="viewer.turn-forward-j"),
+        Binding("p", "step('phase', -1)", "Phase back", show=False, id="viewer.phase-back-p"),
+        Binding("n", "step('phase', 1)", "Next phase", show=False, id="viewer.phase-forward-n"),
+        Binding("g", "jump(0)", "Start", show=False, id="viewer.start-g"),
+        Binding("G", "jump(-1)", "End", show=False, id="viewer.end-G"),
+        Binding("1", "seat(0)", "1", group=SEATS, show=False, id="viewer.seat-1"),
+        Binding("2", "seat(1)", "2", group=SEATS, show=False, id="viewer.seat-2"),
+        Binding("3", "seat(2)", "3", group=SEATS, show=False, id="viewer.seat-3"),
+        Binding("4", "seat(3)", "4", group=SEATS, show=False, id="viewer.seat-4"),
+        Binding("5", "seat(4)", "5", group=SEATS, show=False, id="viewer.seat-5"),
+        Binding("0", "seat(-1)", "Follow", show=False, id="viewer.follow"),
+        Binding("escape", "close", "Close", id="viewer.close"),
+        Binding("q", "close", "Close", show=False, id="viewer.close-q"),
+    ]
+
+    def __init__(
+        self,
+        setup: GameSetup,
+        actions: Iterable[Action],
+        start_index: int | None = None,
+        *,
+        seats: Iterable[str] | None = None,
+        title: str = "",
+        error: GameLogError | str | None = None,
+        timeline: Timeline | None = None,
+    ) -> None:
+        super().__init__()
+        self.timeline = timeline if timeline is not None else Timeline(setup, list(actions))
+        self.seats = tuple(seats) if seats is not None else ()
+        self.title_text = title
+        self.error = error
+        n = self.timeline.end
+        self.index = n if start_index is None else max(0, min(start_index if start_index >= 0 else n + 1 + start_index, n))
+        self.viewed: int | None = None
+
+    @classmethod
+    def from_log(cls, log: GameLog, start_index: int | None = None) -> "ViewerScreen":
+        title = log.path.name if log.path is not None else ""
+        return cls(
+            log.setup, log.actions, start_index, seats=log.seats, title=title, error=log.error, timeline=log.timeline
+        )
+
+    # ------------------------------------------------------------------ layout
+    def compose(self) -> ComposeResult:
+        yield GameHeader(id="v-header")
+        with Horizontal(id="v-main"):
+            with Vertical(id="v-left"):
+                yield BoardPanel(id="v-board")
+                yield HistoryPanel(id="v-history")
+            with Vertical(id="v-right"):
+                yield PlayersPanel(id="v-players")
+                yield HandPanel(id="v-hand")
+        yield Static(id="v-bar")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(HistoryPanel).set_entries(history_entries(self.timeline))
+        self.go(self.index)
+
+    def on_resize(self) -> None:
+        self.set_class(self.size.width >= 110 and self.size.height >= 32, "wide")
+
+    # ------------------------------------------------------------------ position
+    @property
+    def state(self) -> State:
+        return self.timeline.state(self.index)
+
+    def seat_shown(self) -> int:
+        st = self.state
+        if self.viewed is not None and 0 <= self.viewed < st.n:
+            return self.viewed
+        if self.index > 0:
+            return self.timeline.actions[self.index - 1].player
+        actor = to_act(st)
+        return actor if actor >= 0 else 0
+
+    def go(self, index: int) -> None:
+        """Show the position after ``index`` actions (clamped to the game)."""
+        self.index = max(0, min(index, self.timeline.end))
+        st = self.state
+        seat = self.seat_shown()
+        self.query_one(GameHeader).show(st, seat)
+        self.query_one(BoardPanel).show(st, seat)
+        self.query_one(PlayersPanel).show(st, seat)
+        self.query_one(HandPanel).show(st, seat)
+        self.query_one(HistoryPanel).set_current(self.index)
+        self.query_one("#v-bar", Static).update(self.bar_text())
+
+    def bar_text(self) -> str:
+        n = self.timeline.end
+        where = "start" if self.index == 0 else ("end" if self.index == n else f"action {self.index}")
+        text = f" REVIEW  {where} ({self.index}/{n})"
+        if self.title_text:
+            text += f"  {self.title_text}"
+        if self.error is not None:
+            line = getattr(self.error, "line", None)
+            text += f"  - log damaged at line {line}" if line else "  - log damaged"
+        return text
+
+    def action_step(self, kind: str, direction: int) -> None:
+        tl = self.timeline
+        self.go(tl.next(kind, self.index) if direction > 0 else tl.prev(kind, self.index))
+
+    def action_jump(self, index: int) -> None:
+        self.go(self.timeline.end if index < 0 else index)
+
+    def action_seat(self, seat: int) -> None:
+        if seat >= self.state.n:
+            return
+        self.viewed = None if seat < 0 else seat
+        self.go(self.index)
+
+    def action_close(self) -> None:
+        self.dismiss(self.index)
+
+
+class ViewerApp(App):
+    """``colosseum view FILE``: the viewer on its own."""
+
+    TITLE = "Colosseum - review"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
+
+    def __init__(self, log: GameLog, *, theme: str | None = None, start_index: int | None = None) -> None:
+        super().__init__()
+        register_themes(self)
+        self.theme = theme or DEFAULT_THEME
+        self.log_file = log
+        self.start_index = start_index
+
+    def on_mount(self) -> None:
+        self.push_screen(ViewerScreen.from_log(self.log_file, self.start_index), callback=lambda _: self.exit(0))
+
+
+def _theme_ok(theme: str | None) -> bool:
+    if theme is None or theme in THEME_NAMES:
+        return True
+    from textual.theme import BUILTIN_THEMES
+
+    if theme in BUILTIN_THEMES:
+        return True
+    print(f"colosseum: unknown theme {theme!r}; choose one of {', '.join(THEME_NAMES)}", file=sys.stderr)
+    return False
+
+
+def run_viewer(log: GameLog, *, theme: str | None = None) -> int:
+    if not _theme_ok(theme):
+        return 2
+    app = ViewerApp(log, theme=theme)
+    app.run()
+    return app.return_code or 0

@@ -1,0 +1,162 @@
+"""The arena: the 36-space noble track drawn as a ring, the five markets inside it.
+
+Ring, clockwise from the top-left corner: 10 spaces along the top (0-9), 8 down the right
+(10-17), 10 along the bottom right to left (18-27), 8 up the left (28-35).  Each space is three
+cells: the gate owner's letter (in their colour) or '.', the noble (E, C, S) and '*' on an Aquila
+space, so the board reads without colour too.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.widget import Widget
+
+from ...core import State, catalog
+from .common import MARKETS, NOBLE_LETTERS, player_letters, seat_style
+
+SPACES = 36
+
+
+def ring_position(space: int) -> tuple[int, int]:
+    """(column index 0-9, row 0-9) of a track space on the ring."""
+    if space < 10:
+        return space, 0
+    if space < 18:
+        return 9, space - 9
+    if space < 28:
+        return 27 - space, 9
+    return 0, 36 - space
+
+
+def _wide_name(name: str) -> str:
+    return name if len(name) <= 10 else name.split()[0]
+
+
+class BoardPanel(Widget):
+    """Renders a State's track, nobles, gates and markets.  ``preview`` highlights spaces."""
+
+    DEFAULT_CSS = """
+    BoardPanel { height: 12; width: 41; border: round $primary 60%; border-title-color: $primary; padding: 0 0; }
+    BoardPanel > .board--space { background: $panel; }
+    BoardPanel > .board--preview { background: $accent; color: $background; text-style: bold reverse; }
+    BoardPanel > .board--noble { color: $warning; text-style: bold; }
+    BoardPanel > .board--market { color: $primary; }
+    BoardPanel > .board--dim { color: $text-muted; }
+    """
+
+    COMPONENT_CLASSES = {"board--space", "board--preview", "board--noble", "board--market", "board--dim"}
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.state: State | None = None
+        self.seat = -1
+        self.preview: frozenset[int] = frozenset()
+        self.border_title = "Arena"
+
+    def show(self, state: State, seat: int = -1) -> None:
+        self.state = state
+        self.seat = seat
+        self.refresh()
+
+    def set_preview(self, spaces: frozenset[int] | set[int] | tuple[int, ...]) -> None:
+        self.preview = frozenset(spaces)
+        self.refresh()
+
+    # ------------------------------------------------------------------ drawing
+    def _gap(self) -> int:
+        width = self.content_region.width or 39
+        return 2 if width >= 48 else 1
+
+    def render(self) -> Text:
+        st = self.state
+        if st is None:
+            return Text("")
+        cat = catalog(st)
+        theme = self.app.theme
+        gap = self._gap()
+        step = 3 + gap
+        ring_w = 10 * step - gap
+        width = max(self.content_region.width, ring_w)
+        pad = (width - ring_w) // 2
+        letters = player_letters([p.name for p in st.players])
+        owner = {}
+        for seat, p in enumerate(st.players):
+            for g in p.gates:
+                owner[g] = seat
+        nobles = {pos: i for i, pos in enumerate(st.nobles)}
+        space_style = self.get_component_rich_style("board--space", partial=True)
+        preview_style = self.get_component_rich_style("board--preview", partial=True)
+        noble_style = self.get_component_rich_style("board--noble", partial=True)
+        dim = self.get_component_rich_style("board--dim", partial=True)
+
+        rows = [Text(" " * width) for _ in range(10)]
+        cells: dict[tuple[int, int], Text] = {}
+        for space in range(SPACES):
+            col, row = ring_position(space)
+            t = Text()
+            base = preview_style if space in self.preview else space_style
+            o = owner.get(space, -1)
+            if o >= 0:
+                t.append(letters[o], base + seat_style(theme, o))
+            else:
+                t.append(".", base + dim)
+            if space in nobles:
+                t.append(NOBLE_LETTERS[nobles[space]], base + noble_style)
+            else:
+                t.append(" ", base)
+            t.append("*" if space in cat.aquila_spaces else " ", base)
+            cells[(col, row)] = t
+        lines: list[Text] = []
+        inner = self._inside(st, cat, letters, width - 2 * (pad + step) - 2, theme)
+        for row in range(10):
+            line = Text(" " * pad)
+            if row in (0, 9):
+                for col in range(10):
+                    line.append_text(cells[(col, row)])
+                    if col < 9:
+                        line.append(" " * gap)
+            else:
+                line.append_text(cells[(0, row)])
+                line.append(" " * (gap + 1))
+                body = inner[row - 1] if row - 1 < len(inner) else Text("")
+                room = ring_w - 2 * step - 2
+                body.truncate(room, pad=True)
+                line.append_text(body)
+                line.append(" " * (gap + 1))
+                line.append_text(cells[(9, row)])
+            lines.append(line)
+        return Text("\n").join(lines)
+
+    def _inside(self, st: State, cat, letters, room: int, theme: str) -> list[Text]:
+        """The eight lines inside the ring: markets A-E and a few supplies."""
+        market_style = self.get_component_rich_style("board--market", partial=True)
+        dim = self.get_component_rich_style("board--dim", partial=True)
+        wide = room >= 36
+        out: list[Text] = [Text("")]
+        auction = st.hire.auction if st.hire is not None else None
+        for i in range(5):
+            t = Text()
+            active = auction is not None and auction.market == i
+            t.append(">" if active else " ", Style(bold=True))
+            t.append(MARKETS[i], market_style + Style(bold=True))
+            t.append(" ")
+            lot = st.markets[i]
+            if lot:
+                names = [_wide_name(cat.tiles[k].name) if wide else cat.tiles[k].short for k in lot]
+                t.append(" ".join(f"{n:<3}" for n in names), Style(reverse=True) if active else Style())
+            pillar = st.pillars[i]
+            if pillar >= 0:
+                t.append("  |" + letters[pillar] + "| ", seat_style(theme, pillar))
+                t.append("pillar", dim)
+            elif not lot:
+                t.append("(empty)", dim)
+            if active:
+                t.append(f"  {auction.high} ")
+                t.append(letters[auction.bidder], seat_style(theme, auction.bidder))
+            out.append(t)
+        bag = sum(st.bag)
+        sup = Text(f"bag {bag}  promoters {st.promoters_left}  gifts {st.gifts_left}" if wide else f"bag {bag} promoters {st.promoters_left} gifts {st.gifts_left}", dim)
+        out.append(Text(""))
+        out.append(sup)
+        return out

@@ -1,0 +1,144 @@
+"""The hand: the impresario board of the viewed seat.
+
+Performers by type (a '*' marks a Star Performer held), coins, Aquilas, promoters, gifts,
+gates, temple, and each spectacle with what it needs, what is matched, what is missing and the
+Acclaim it would score now.  Matching and scores come from ``colosseum.core``
+(``match``, ``breakdown``, ``why_not_performable``); nothing is computed here.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from ...core import State, breakdown, catalog, match, to_act, why_not_performable
+from .common import seat_style
+
+
+class HandPanel(VerticalScroll, can_focus=True):
+    DEFAULT_CSS = """
+    HandPanel { border: round $primary 60%; border-title-color: $primary; height: 1fr; padding: 0 0; scrollbar-size-vertical: 1; }
+    HandPanel:focus { border: round $accent; }
+    HandPanel.acting { border: heavy $accent; border-title-style: bold; }
+    HandPanel > Static { width: 1fr; }
+    """
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.state: State | None = None
+        self.seat = -1
+        self.border_title = "Board"
+
+    def compose(self):
+        yield Static(id="hand-body")
+
+    def show(self, state: State, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self._draw()
+
+    def on_resize(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        st, seat = self.state, self.seat
+        if st is None or not 0 <= seat < st.n or not self.is_mounted:
+            return
+        p = st.players[seat]
+        acting = to_act(st) == seat
+        self.set_class(acting, "acting")
+        self.border_title = f"{p.name}'s board" + (" - to act" if acting else "")
+        try:
+            body = self.query_one("#hand-body", Static)
+        except Exception:
+            return
+        body.update(hand_text(st, seat, self.size.width - 1, self.app.theme))
+
+
+def hand_text(st: State, seat: int, width: int, theme: str) -> Text:
+    cat = catalog(st)
+    p = st.players[seat]
+    width = max(width, 30)
+    wide = width >= 50
+    muted = Style(dim=True)
+    bold = Style(bold=True)
+    out = Text()
+    gates_max = cat.common.gates
+    out.append(f"${p.coins}", bold)
+    out.append(f"  Aquilas {p.aquilas}  Promoters {p.promoters}  Gifts {p.gifts}\n")
+    out.append(f"Gates {len(p.gates)}/{gates_max}")
+    if p.gates:
+        out.append(" (" + " ".join(str(g) for g in sorted(p.gates)) + ")", muted)
+    out.append("  Temple " + ("built" if p.temple else "-"))
+    if not p.pillar:
+        out.append("  pillar out", muted)
+    out.append("\n")
+    # performers by type
+    parts = []
+    for k in (*cat.performers, cat.balatro, cat.construction):
+        n = p.tiles[k]
+        if not n:
+            continue
+        star = "*" if st.stars[k] == seat else ""
+        label = cat.tiles[k].name if wide else cat.tiles[k].short
+        parts.append((f"{label} {n}{star}", star != ""))
+    if parts:
+        line_len = 0
+        for text, is_star in parts:
+            if line_len and line_len + len(text) + 2 > width:
+                out.append("\n")
+                line_len = 0
+            elif line_len:
+                out.append("  ")
+                line_len += 2
+            out.append(text, bold if is_star else Style())
+            line_len += len(text)
+        out.append("\n")
+    else:
+        out.append("no performers\n", muted)
+    if any(h == seat for h in st.stars):
+        out.append("* Star Performer (+4 in spectacles needing it)\n", muted)
+    # spectacles
+    specs = []
+    if p.arena >= 0:
+        specs.append((p.arena, "arena"))
+    specs += [(i, "down") for i in p.face_down] + [(i, "up") for i in p.face_up]
+    if not specs:
+        out.append("no spectacles\n", muted)
+        return out
+    name_w = 24 if wide else 14
+    out.append(f"{'Spectacle':<{name_w}} have miss  now\n", muted)
+    for sid, where in specs:
+        spec = cat.spectacles[sid]
+        m = match(cat, p.tiles, spec)
+        name = spec.name[:name_w]
+        out.append(f"{name:<{name_w}}")
+        out.append(f" {m.matched:>2}/{spec.total:<2} ")
+        if where == "arena":
+            out.append(" performed this round\n", muted)
+            continue
+        why = why_not_performable(st, seat, spec)
+        out.append(f"{-m.missing if m.missing else 'full':>4} ")
+        if why is None:
+            score = breakdown(st, seat, spec).total
+            out.append(f"{score:>4}", bold)
+        else:
+            out.append("  --", muted)
+        tag = " up" if where == "up" else ""
+        if why is not None and len(p.gates) < spec.gates:
+            tag += f" {spec.gates}g"
+        out.append(tag + "\n", muted)
+        if wide:
+            need = " ".join(f"{cat.tiles[k].short}{n}" for k, n in enumerate(spec.need) if n)
+            missing = " ".join(
+                f"{cat.tiles[k].short}{n - m.used[k]}" for k, n in enumerate(spec.need) if n and m.used[k] < n
+            )
+            strip = " ".join(str(v) for v in spec.strip[: spec.max_missing + 1])
+            out.append(f"  needs {need}; strip {strip}", muted)
+            if missing and m.missing:
+                out.append(f"; lacks {missing}", muted)
+            out.append("\n")
+    out.rstrip()
+    return out

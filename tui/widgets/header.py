@@ -1,0 +1,49 @@
+"""The header line: round, phase, who must act and what to do."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.widget import Widget
+
+from ...core import State
+from ...core.model import PHASE_TITLES
+from .common import prompt, rounds_total, seat_style
+
+
+class GameHeader(Widget):
+    DEFAULT_CSS = """
+    GameHeader { height: 1; background: $panel; color: $foreground; }
+    GameHeader > .header--title { color: $primary; text-style: bold; }
+    """
+    COMPONENT_CLASSES = {"header--title"}
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.state: State | None = None
+        self.note = ""
+
+    def show(self, state: State, seat: int = -1) -> None:
+        self.state = state
+        self.refresh()
+
+    def render(self) -> Text:
+        t = Text(no_wrap=True, overflow="ellipsis")
+        t.append(" COLOSSEUM ", self.get_component_rich_style("header--title", partial=True))
+        st = self.state
+        if st is None:
+            return t
+        wide = (self.size.width or 80) >= 100
+        rnd = f"{min(st.round, rounds_total(st))}/{rounds_total(st)}"
+        t.append(f" Round {rnd}  " if wide else f" R{rnd} ")
+        t.append(PHASE_TITLES.get(st.phase, st.phase), Style(bold=True))
+        t.append("  |  " if wide else " | ")
+        seat, text = prompt(st)
+        t.append(text, seat_style(self.app.theme, seat) if seat >= 0 else Style(bold=True))
+        if seat >= 0:
+            p = st.players[seat]
+            t.append(f"   ${p.coins}" + (f" Aq{p.aquilas}" if p.aquilas else ""))
+        if self.note:
+            t.append("  " + self.note, Style(dim=True))
+        t.truncate(self.size.width or 80, overflow="ellipsis")
+        return t

@@ -1,0 +1,147 @@
+"""The game log: every event as a plain sentence, newest at the bottom, scrollable.
+
+A line-API widget (ScrollView + render_line): events are word-wrapped once per width and
+kept as an index of (event, line) pairs, so a long game stays fast to append to and scroll.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from ...core import Event
+from .common import seat_style
+
+
+class LogPanel(ScrollView, can_focus=True):
+    DEFAULT_CSS = """
+    LogPanel { border: round $primary 60%; border-title-color: $primary; height: 1fr; scrollbar-size-vertical: 1; }
+    LogPanel:focus { border: round $accent; }
+    LogPanel > .log--phase { color: $primary; text-style: bold; }
+    LogPanel > .log--plain { color: $foreground; }
+    """
+    COMPONENT_CLASSES = {"log--phase", "log--plain"}
+    BINDINGS = [
+        Binding("up", "scroll_up", "Scroll up", show=False, id="log.up"),
+        Binding("down", "scroll_down", "Scroll down", show=False, id="log.down"),
+        Binding("pageup", "page_up", "Page up", show=False, id="log.pageup"),
+        Binding("pagedown", "page_down", "Page down", show=False, id="log.pagedown"),
+        Binding("home", "scroll_home", "Oldest", show=False, id="log.home"),
+        Binding("end", "scroll_end", "Newest", show=False, id="log.end"),
+    ]
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.events: list[Event] = []
+        self._lines: list[tuple[int, str]] = []   # (event index, text of one wrapped line)
+        self._wrapped_width = 0
+        self._wrapped_count = 0
+        self.following = True
+        self.border_title = "Log"
+
+    # ------------------------------------------------------------------ data
+    def show_events(self, events: list[Event]) -> None:
+        """Show exactly ``events`` (appends when it extends what is shown)."""
+        n = self._wrapped_count
+        if len(events) < n or (n and events[n - 1] != self.events[n - 1]):
+            self._wrapped_count = 0
+            self._lines = []
+        self.events = list(events)
+        self._wrap()
+        if self.following:
+            self._follow()
+
+    def _follow(self) -> None:
+        height = self.scrollable_content_region.height
+        self.scroll_to(y=max(0, len(self._lines) - height), animate=False, immediate=True)
+        self.refresh()
+        self.call_after_refresh(self._follow_late)
+
+    def _follow_late(self) -> None:
+        if self.following and not self.is_vertical_scroll_end:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+            self.refresh()
+
+    # user scrolling decides whether the log follows new events
+    def _user_scrolled(self) -> None:
+        self.following = self.scroll_y >= self.max_scroll_y
+
+    def action_scroll_up(self) -> None:
+        super().action_scroll_up()
+        self.following = False
+
+    def action_page_up(self) -> None:
+        super().action_page_up()
+        self.following = False
+
+    def action_scroll_home(self) -> None:
+        super().action_scroll_home()
+        self.following = False
+
+    def action_scroll_down(self) -> None:
+        super().action_scroll_down()
+        self.call_after_refresh(self._user_scrolled)
+
+    def action_page_down(self) -> None:
+        super().action_page_down()
+        self.call_after_refresh(self._user_scrolled)
+
+    def action_scroll_end(self) -> None:
+        super().action_scroll_end()
+        self.following = True
+
+    def on_mouse_scroll_up(self, event) -> None:
+        self.following = False
+
+    def on_mouse_scroll_down(self, event) -> None:
+        self.call_after_refresh(self._user_scrolled)
+
+    def _text_width(self) -> int:
+        return max(10, self.scrollable_content_region.width or 40)
+
+    def _wrap(self) -> None:
+        width = self._text_width()
+        if width != self._wrapped_width:
+            self._wrapped_width = width
+            self._wrapped_count = 0
+            self._lines = []
+        for i in range(self._wrapped_count, len(self.events)):
+            text = self.events[i].text
+            parts = textwrap.wrap(text, width, subsequent_indent="  ", break_long_words=True) or [""]
+            self._lines.extend((i, part) for part in parts)
+        self._wrapped_count = len(self.events)
+        self.virtual_size = Size(width, len(self._lines))
+        self.refresh()
+
+    def on_resize(self) -> None:
+        self._wrap()
+        if self.following:
+            self._follow()
+
+    @property
+    def line_count(self) -> int:
+        return len(self._lines)
+
+    # ------------------------------------------------------------------ drawing
+    def render_line(self, y: int) -> Strip:
+        index = self.scroll_offset.y + y
+        width = self.scrollable_content_region.width
+        if index >= len(self._lines):
+            return Strip.blank(width, self.rich_style)
+        ev_index, text = self._lines[index]
+        ev = self.events[ev_index]
+        base = self.rich_style
+        if ev.kind in ("phase", "over"):
+            style = base + self.get_component_rich_style("log--phase", partial=True)
+        elif ev.seat >= 0:
+            style = base + seat_style(self.app.theme, ev.seat, bold=False)
+        else:
+            style = base + self.get_component_rich_style("log--plain", partial=True)
+        strip = Strip([Segment(text, style)], len(text))
+        return strip.crop_extend(0, width, base)

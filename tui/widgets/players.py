@@ -1,0 +1,90 @@
+"""The impresarios: Acclaim (with the stack order), coins, Aquilas, stars, promoters, gates,
+temple, gifts, the first player and who is to act."""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.widget import Widget
+
+from ...core import State, star_count, to_act
+from .common import player_letters, seat_style
+
+
+def stacks(state: State) -> list[tuple[int, list[int]]]:
+    """Acclaim positions with the seats on each, bottom of the stack first (lower seq)."""
+    by: dict[int, list[int]] = {}
+    for seat, p in enumerate(state.players):
+        by.setdefault(p.acclaim, []).append(seat)
+    return [(pos, sorted(seats, key=lambda s: state.players[s].seq)) for pos, seats in sorted(by.items(), reverse=True)]
+
+
+class PlayersPanel(Widget):
+    DEFAULT_CSS = """
+    PlayersPanel { height: auto; border: round $primary 60%; border-title-color: $primary; padding: 0 0; }
+    PlayersPanel > .players--act { background: $primary 30%; text-style: bold; }
+    PlayersPanel > .players--head { color: $text-muted; }
+    PlayersPanel > .players--view { text-style: underline; }
+    """
+    COMPONENT_CLASSES = {"players--act", "players--head", "players--view"}
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.state: State | None = None
+        self.seat = -1
+        self.border_title = "Impresarios"
+
+    def show(self, state: State, seat: int = -1) -> None:
+        self.state = state
+        self.seat = seat
+        self.refresh(layout=True)
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return (self.state.n + 2) if self.state is not None else 1
+
+    def render(self) -> Text:
+        st = self.state
+        if st is None:
+            return Text("")
+        theme = self.app.theme
+        width = self.content_region.width or 37
+        wide = width >= 50
+        name_w = 10 if wide else 7
+        letters = player_letters([p.name for p in st.players])
+        actor = to_act(st)
+        head = self.get_component_rich_style("players--head", partial=True)
+        act = self.get_component_rich_style("players--act", partial=True)
+        view = self.get_component_rich_style("players--view", partial=True)
+        lines = []
+        if wide:
+            cols = (("Acclaim", 8), ("Coins", 6), ("Aq", 4), ("Stars", 6), ("Prom", 5), ("Gates", 6), ("Tmp", 4), ("Gift", 5))[:8]
+        else:
+            cols = (("Acc", 4), ("$", 4), ("Aq", 3), ("St", 3), ("Pr", 3), ("G", 2), ("T", 2), ("g", 2))
+        hdr = "   " + f"{'Name':<{name_w + 1}}" + "".join(f"{h:>{w}}" for h, w in cols)
+        lines.append(Text(hdr, head))
+        for seat, p in enumerate(st.players):
+            t = Text()
+            t.append(">" if seat == actor else " ", Style(bold=True))
+            t.append(letters[seat], seat_style(theme, seat))
+            t.append(" ")
+            name = p.name[:name_w]
+            t.append(f"{name:<{name_w}}", seat_style(theme, seat, bold=seat == actor) + (view if seat == self.seat else Style()))
+            t.append("F" if seat == st.first else " ", Style(bold=True))
+            values = (p.acclaim, p.coins, p.aquilas, star_count(st, seat), p.promoters, len(p.gates),
+                      "T" if p.temple else "-", p.gifts)
+            t.append("".join(f"{v:>{w}}" for v, (_, w) in zip(values, cols)))
+            if seat == actor:
+                t.stylize(act)
+            lines.append(t)
+        track = Text("Stacks ", head)
+        for pos, seats in stacks(st):
+            track.append(f"{pos}:")
+            for s in seats:
+                track.append(letters[s], seat_style(theme, s))
+            track.append(" ")
+        if wide:
+            track.append(" (bottom of stack first)", head)
+        lines.append(track)
+        for line in lines:
+            line.truncate(width)
+        return Text("\n").join(lines)
