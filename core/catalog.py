@@ -142,6 +142,7 @@ class Spectacle(msgspec.Struct, frozen=True):
     gates: int
     max_missing: int
     source: str
+    req: tuple[tuple[int, int], ...] = ()  # (tile kind, count) for each required type
 
     def acclaim_for_missing(self, missing: int) -> int | None:
         """G-5.3 step 1: the strip value, or None where the strip has no entry (G-5.2)."""
@@ -176,18 +177,9 @@ class Catalog(msgspec.Struct, frozen=True):
     # Tile kinds a player can hold, trade (G-4) and have stolen (G-6.2): the performers,
     # balatros and, in the classic game, construction tiles (decision D-11).
     holdable: tuple[int, ...] = ()
-
-    @property
-    def balatro(self) -> int:
-        return self.index["Bal"]
-
-    @property
-    def aquila_tile(self) -> int:
-        return self.index["Aq"]
-
-    @property
-    def construction(self) -> int:
-        return self.index["Con"]
+    balatro: int = -1               # tile kind index of the balatro (Bal)
+    aquila_tile: int = -1           # ... of the Aquila tile (Aq)
+    construction: int = -1          # ... of the construction tile (Con)
 
     def name_of(self, kind: int, count: int = 1) -> str:
         name = self.tiles[kind].name
@@ -282,6 +274,7 @@ def load_catalog(variant: str = "grand") -> Catalog:
                 gates=common.gates_needed[rec.size],
                 max_missing=max_missing,
                 source=rec.source,
+                req=tuple((k, n) for k, n in enumerate(need) if n),
             )
         )
     in_variant = [
@@ -326,4 +319,7 @@ def load_catalog(variant: str = "grand") -> Catalog:
         aquila_spaces=frozenset(track.aquila_spaces),
         gate_pairs=pairs,
         holdable=(*performers, index["Bal"]) + ((index["Con"],) if counts[index["Con"]] else ()),
+        balatro=index["Bal"],
+        aquila_tile=index["Aq"],
+        construction=index["Con"],
     )

@@ -7,6 +7,7 @@ the state exactly as it was.  Rule ids refer to shared/rules/RULES.md (G-*, C-*,
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Callable
 
 from msgspec.structs import replace
@@ -125,7 +126,7 @@ def new_game(setup: GameSetup) -> State:
 
 def setup_order_seat(state: State) -> int:
     """G-1.6: starting gates are chosen in reverse turn order."""
-    n = state.n
+    n = len(state.players)
     return (state.first + n - 1 - state.turn) % n
 
 
@@ -135,20 +136,20 @@ def setup_order_seat(state: State) -> int:
 def to_act(state: State) -> int:
     """The seat whose decision the game waits for, or -1 when the game is over."""
     ph = state.phase
-    if ph == "invest":
-        return state.invest.player  # type: ignore[union-attr]
-    if ph == "hire":
-        h = state.hire
-        return h.auction.to_bid if h.auction else h.active  # type: ignore[union-attr]
     if ph == "trade":
         t = state.trade
         if t.deal is not None:  # type: ignore[union-attr]
-            pending = deal_pending(state)
+            pending = _pending(t.active, t.deal.answers)  # type: ignore[union-attr]
             if pending != NOBODY:
                 return pending
         return t.active  # type: ignore[union-attr]
     if ph == "perform":
         return state.perform.player  # type: ignore[union-attr]
+    if ph == "invest":
+        return state.invest.player  # type: ignore[union-attr]
+    if ph == "hire":
+        h = state.hire
+        return h.auction.to_bid if h.auction else h.active  # type: ignore[union-attr]
     if ph == "closing":
         return state.closing.player  # type: ignore[union-attr]
     if ph == "setup":
@@ -161,10 +162,15 @@ def deal_pending(state: State) -> int:
     t = state.trade
     if t is None or t.deal is None:
         return NOBODY
-    n = state.n
-    answers = t.deal.answers
+    return _pending(t.active, t.deal.answers)
+
+
+def _pending(active: int, answers: tuple[str, ...]) -> int:
+    if "pending" not in answers:
+        return NOBODY
+    n = len(answers)
     for k in range(n):
-        seat = (t.active + k) % n
+        seat = (active + k) % n
         if answers[seat] == "pending":
             return seat
     return NOBODY
@@ -180,7 +186,7 @@ def star_count(state: State, seat: int) -> int:
 
 
 def turn_order(state: State) -> list[int]:
-    n = state.n
+    n = len(state.players)
     return [(state.first + k) % n for k in range(n)]
 
 
@@ -199,12 +205,12 @@ def stack_key(p: Player) -> tuple[int, int]:
 
 def most_acclaimed(state: State) -> int:
     """Furthest along; tie: bottom marker of the stack (G-5.4, G-6.2)."""
-    return max(range(state.n), key=lambda s: stack_key(state.players[s]))
+    return max(range(len(state.players)), key=lambda s: stack_key(state.players[s]))
 
 
 def least_acclaimed(state: State) -> int:
     """Furthest back; tie: top marker of the stack (G-6.2)."""
-    return min(range(state.n), key=lambda s: stack_key(state.players[s]))
+    return min(range(len(state.players)), key=lambda s: stack_key(state.players[s]))
 
 
 class Match:
@@ -221,17 +227,27 @@ class Match:
 def match(cat: Catalog, tiles: tuple[int, ...], spec: Spectacle) -> Match:
     used = [0] * len(tiles)
     matched = 0
-    for k, need in enumerate(spec.need):
-        if need:
-            u = tiles[k] if tiles[k] < need else need
-            used[k] = u
-            matched += u
+    for k, need in spec.req:
+        u = tiles[k] if tiles[k] < need else need
+        used[k] = u
+        matched += u
     bal = cat.balatro
     gap = spec.total - matched
     wild = tiles[bal] if tiles[bal] < gap else gap
     used[bal] = wild
     matched += wild
     return Match(matched, spec.total - matched, tuple(used))
+
+
+def missing(cat: Catalog, tiles: tuple[int, ...], spec: Spectacle) -> int:
+    """How many performers ``tiles`` lack for ``spec`` (G-5.2), as ``match(...).missing``."""
+    matched = 0
+    for k, need in spec.req:
+        have = tiles[k]
+        matched += have if have < need else need
+    gap = spec.total - matched
+    bal = tiles[cat.balatro]
+    return gap - (bal if bal < gap else gap)
 
 
 def spectacle_by_key(cat: Catalog, key: str) -> Spectacle:
@@ -248,9 +264,10 @@ def why_not_performable(state: State, seat: int, spec: Spectacle) -> str | None:
         return f"{p.name} does not own {spec.name}"
     if len(p.gates) < spec.gates:
         return f"{spec.name} needs {spec.gates} gates; {p.name} has {len(p.gates)}"
-    m = match(catalog(state), p.tiles, spec)
-    if spec.acclaim_for_missing(m.missing) is None:
+    cat = catalog(state)
+    if missing(cat, p.tiles, spec) > spec.max_missing:
         least = spec.total - spec.max_missing
+        m = match(cat, p.tiles, spec)
         return f"{spec.name} needs at least {least} of its {spec.total} performers; {p.name} has {m.matched}"
     return None
 
@@ -366,7 +383,7 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     if state.phase == "over":
         raise RuleError("G-9", "the game is over")
     seat = action.player
-    if not isinstance(seat, int) or not 0 <= seat < state.n:
+    if not isinstance(seat, int) or not 0 <= seat < len(state.players):
         raise RuleError("G-0", f"there is no seat {seat!r}")
     if type(action) not in _ANY_SEAT:
         actor = to_act(state)
@@ -375,7 +392,10 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
                 "G-0", f"it is {state.players[actor].name}'s turn, not {state.players[seat].name}'s"
             )
     ctx = _Ctx(state, load_catalog(state.setup.variant))
-    handler(ctx, action)
+    try:
+        handler(ctx, action)
+    except TypeError as exc:  # a field of the wrong type (actions built in code, not decoded)
+        raise RuleError("G-0", f"malformed {type(action).__name__}: {exc}") from None
     ctx.st = replace(ctx.st, actions=state.actions + 1)
     return ctx.st, ctx.events
 
@@ -387,7 +407,7 @@ def _place_start_gates(ctx: _Ctx, a: PlaceStartGates) -> None:
     st = ctx.st
     if st.phase != "setup":
         raise RuleError("G-1.6", "starting gates are placed only during setup")
-    pairs = ctx.cat.gate_pairs[st.n]
+    pairs = ctx.cat.gate_pairs[len(st.players)]
     pair = next((p for p in pairs if p[0] == a.space), None)
     if pair is None:
         offered = ", ".join(f"{x}-{y}" for x, y in pairs)
@@ -397,7 +417,7 @@ def _place_start_gates(ctx: _Ctx, a: PlaceStartGates) -> None:
     ctx.set_player(a.player, gates=pair)
     ctx.log("gate", f"{ctx.name(a.player)} places starting gates on {pair[0]} and {pair[1]}.", a.player)
     ctx.set(turn=st.turn + 1)
-    if ctx.st.turn == st.n:
+    if ctx.st.turn == len(st.players):
         _deal(ctx)
 
 
@@ -405,7 +425,7 @@ def _deal(ctx: _Ctx) -> None:
     """G-1.7 to G-1.9: small spectacles, starting tiles, stars, markets."""
     cat = ctx.cat
     st = ctx.st
-    n = st.n
+    n = len(st.players)
     order = turn_order(st)
     s = st.rng
     smalls: dict[int, list[int]] = {seat: [] for seat in range(n)}
@@ -539,7 +559,7 @@ def _build_gate(ctx: _Ctx, a: BuildGate) -> None:
     if len(p.gates) >= c.gates:
         raise RuleError("G-2", f"{p.name} has built all {c.gates} gates")
     n_sp = ctx.cat.track_spaces
-    if not 0 <= a.space < n_sp:
+    if not isinstance(a.space, int) or not 0 <= a.space < n_sp:
         raise RuleError("G-2", f"there is no space {a.space} on the track")
     if gate_owner(ctx.st, a.space) != NOBODY:
         raise RuleError("G-2", f"space {a.space} already holds a gate")
@@ -617,8 +637,8 @@ def _construction_for_aquila(ctx: _Ctx, a: ConstructionForAquila) -> None:
 def _next_investor(ctx: _Ctx) -> None:
     st = ctx.st
     turn = st.turn + 1
-    if turn < st.n:
-        ctx.set(turn=turn, invest=InvestTurn(player=(st.first + turn) % st.n))
+    if turn < len(st.players):
+        ctx.set(turn=turn, invest=InvestTurn(player=(st.first + turn) % len(st.players)))
         return
     ctx.set(invest=None, phase="hire", turn=0)
     ctx.log("phase", "Phase 2: Hire Performers.")
@@ -644,10 +664,10 @@ def _start_hire_turn(ctx: _Ctx) -> None:
     passes at once (rulebook example: Laura 'must skip her auction')."""
     while True:
         st = ctx.st
-        if st.turn >= st.n:
+        if st.turn >= len(st.players):
             _end_hire_phase(ctx)
             return
-        seat = (st.first + st.turn) % st.n
+        seat = (st.first + st.turn) % len(st.players)
         ctx.set(hire=HireTurn(active=seat, had_pillar=st.players[seat].pillar))
         if can_open_auction(ctx.st, seat):
             return
@@ -719,8 +739,8 @@ def _open_auction(ctx: _Ctx, a: OpenAuction) -> None:
         raise RuleError("G-3.1", f"market {MARKET_NAMES[a.market]} does not hold 3 tiles")
     p = st.players[a.player]
     low = ctx.cat.common.min_opening_bid
-    if a.bid < low:
-        raise RuleError("G-3.2", f"opening bid must be at least {low}")
+    if not isinstance(a.bid, int) or a.bid < low:
+        raise RuleError("G-3.2", f"opening bid must be a whole number of at least {low}")
     if a.bid > credit(p):
         raise RuleError("G-3.4", f"{p.name} can bid at most {credit(p)} (coins + 6 per Aquila)")
     out = tuple(not q.pillar for q in st.players)
@@ -736,7 +756,7 @@ def _advance_auction(ctx: _Ctx, after: int) -> None:
     h = ctx.st.hire
     assert h is not None and h.auction is not None
     auc = h.auction
-    n = ctx.st.n
+    n = len(ctx.st.players)
     out = list(auc.out)
     seat = after
     for _ in range(n):
@@ -759,8 +779,8 @@ def _raise(ctx: _Ctx, a: Raise) -> None:
         raise RuleError("G-3.3", "there is no auction to bid in")
     auc = h.auction
     p = ctx.player(a.player)
-    if a.bid <= auc.high:
-        raise RuleError("G-3.3", f"a raise must be more than {auc.high}")
+    if not isinstance(a.bid, int) or a.bid <= auc.high:
+        raise RuleError("G-3.3", f"a raise must be a whole number more than {auc.high}")
     if a.bid > credit(p):
         raise RuleError("G-3.4", f"{p.name} can bid at most {credit(p)} (coins + 6 per Aquila)")
     ctx.log("bid", f"{p.name} raises to {a.bid}.", a.player)
@@ -875,10 +895,16 @@ def _end_turn(ctx: _Ctx, a: EndTurn) -> None:
 TRADABLE_EXTRA = ("coins", "aquilas")
 
 
-def _tradable(cat: Catalog) -> set[str]:
+def _tradable(cat: Catalog) -> frozenset[str]:
     """G-4: performer tiles (balatros too; construction tiles in the classic game, D-11),
     coins and Aquilas."""
-    return {cat.codes[k] for k in cat.holdable} | set(TRADABLE_EXTRA)
+    return _tradable_items(cat.variant)
+
+
+@lru_cache(maxsize=None)
+def _tradable_items(variant: str) -> frozenset[str]:
+    cat = load_catalog(variant)
+    return frozenset({cat.codes[k] for k in cat.holdable} | set(TRADABLE_EXTRA))
 
 
 def _holding(cat: Catalog, p: Player, item: str) -> int:
@@ -894,7 +920,7 @@ def check_deal(state: State, transfers: tuple[Transfer, ...], proposer: int) -> 
     cat = load_catalog(state.setup.variant)
     t = state.trade
     assert t is not None
-    n = state.n
+    n = len(state.players)
     if not transfers:
         raise RuleError("G-4", "a deal needs at least one transfer")
     if len(transfers) > MAX_TRANSFERS:
@@ -939,7 +965,7 @@ def _propose(ctx: _Ctx, a: ProposeDeal) -> None:
         raise RuleError("G-4", f"at most {limit} deals may be proposed in one trade turn")
     transfers = tuple(a.transfers)
     check_deal(st, transfers, a.player)
-    answers = [""] * st.n
+    answers = [""] * len(st.players)
     for tr in transfers:
         answers[tr.giver] = answers[tr.receiver] = "pending"
     answers[a.player] = "accepted"
@@ -1021,8 +1047,8 @@ def _cancel_deal(ctx: _Ctx, a: CancelDeal) -> None:
 def _next_trader(ctx: _Ctx) -> None:
     st = ctx.st
     turn = st.turn + 1
-    if turn < st.n:
-        ctx.set(turn=turn, trade=TradeTurn(active=(st.first + turn) % st.n))
+    if turn < len(st.players):
+        ctx.set(turn=turn, trade=TradeTurn(active=(st.first + turn) % len(st.players)))
         return
     ctx.set(trade=None, phase="perform", turn=0, perform=PerformTurn(player=st.first))
     ctx.log("phase", "Phase 4: Perform a Spectacle.")
@@ -1063,8 +1089,10 @@ def _choose_dice(ctx: _Ctx, a: ChooseDice) -> None:
     pt = _perform_turn(ctx, "mode", "G-5.1")
     if a.mode == "split":
         pt = replace(pt, stage="move", mode="split", used=(False,) * len(pt.dice))
-    else:
+    elif a.mode == "sum":
         pt = replace(pt, stage="move", mode="sum", used=(False,))
+    else:
+        raise RuleError("G-5.1", "choose 'split' (one noble per die) or 'sum' (one noble by the sum)")
     ctx.set(perform=pt)
 
 
@@ -1202,8 +1230,8 @@ def _perform(ctx: _Ctx, a: Perform) -> None:
 def _next_performer(ctx: _Ctx) -> None:
     st = ctx.st
     turn = st.turn + 1
-    if turn < st.n:
-        ctx.set(turn=turn, perform=PerformTurn(player=(st.first + turn) % st.n))
+    if turn < len(st.players):
+        ctx.set(turn=turn, perform=PerformTurn(player=(st.first + turn) % len(st.players)))
         return
     # everyone has performed or passed: fill the round's score history
     players = tuple(p if len(p.history) >= st.round else replace(p, history=p.history + (0,)) for p in st.players)
@@ -1226,8 +1254,8 @@ def _next_performer(ctx: _Ctx) -> None:
 def _closing_retire(ctx: _Ctx, start: int) -> None:
     """G-6.1: in turn order, each player who performed retires one matched tile."""
     st = ctx.st
-    for k in range(start, st.n):
-        seat = (st.first + k) % st.n
+    for k in range(start, len(st.players)):
+        seat = (st.first + k) % len(st.players)
         if st.players[seat].arena != NOBODY:
             ctx.set(turn=k, closing=ClosingTurn(stage="retire", player=seat))
             return
@@ -1299,8 +1327,8 @@ def _choose_first(ctx: _Ctx, a: ChooseFirstPlayer) -> None:
     cl = ctx.st.closing
     if ctx.st.phase != "closing" or cl is None or cl.stage != "first":
         raise RuleError("G-6.3", "the first player is chosen at the end of the Closing Ceremonies")
-    if not isinstance(a.first, int) or not 0 <= a.first < ctx.st.n:
-        raise RuleError("G-6.3", f"choose a seat from 0 to {ctx.st.n - 1}")
+    if not isinstance(a.first, int) or not 0 <= a.first < len(ctx.st.players):
+        raise RuleError("G-6.3", f"choose a seat from 0 to {len(ctx.st.players) - 1}")
     ctx.log("first", f"{ctx.name(a.player)} chooses {ctx.name(a.first)} as first player.", a.player)
     rnd = ctx.st.round + 1
     ctx.set(
@@ -1376,7 +1404,7 @@ def rank(state: State) -> Result:
         p = state.players[seat]
         return (-p.acclaim, -p.coins, -star_count(state, seat), p.seq)
 
-    order = sorted(range(state.n), key=key)
+    order = sorted(range(len(state.players)), key=key)
     standings = []
     for i, seat in enumerate(order):
         k = key(seat)

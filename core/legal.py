@@ -7,6 +7,8 @@ action built from them is legal when it is within the range and passes ``check_d
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import msgspec
 
 from .actions import (
@@ -43,6 +45,7 @@ from .engine import (
     deal_pending,
     gate_owner,
     match,
+    missing,
     noble_step_range,
     to_act,
 )
@@ -86,14 +89,87 @@ def performable(state: State, seat: int) -> list[int]:
     """Spectacle ids ``seat`` could perform now (G-5.2), ignoring the phase."""
     cat = load_catalog(state.setup.variant)
     p = state.players[seat]
+    tiles = p.tiles
+    n_gates = len(p.gates)
     out = []
     for sid in (*p.face_down, *p.face_up):
         spec = cat.spectacles[sid]
-        if len(p.gates) < spec.gates:
-            continue
-        if match(cat, p.tiles, spec).missing <= spec.max_missing:
+        if n_gates >= spec.gates and missing(cat, tiles, spec) <= spec.max_missing:
             out.append(sid)
     return out
+
+
+# Actions are immutable, so the few kinds offered again and again are built once and shared.
+
+
+@lru_cache(maxsize=None)
+def _simple(kind: type, seat: int) -> Action:
+    return kind(player=seat)
+
+
+@lru_cache(maxsize=None)
+def _roll_or_skip(seat: int) -> tuple[Action, ...]:
+    return (Roll(player=seat), EndTurn(player=seat))
+
+
+@lru_cache(maxsize=None)
+def _dice_modes(seat: int) -> tuple[Action, ...]:
+    return (ChooseDice(player=seat, mode="split"), ChooseDice(player=seat, mode="sum"))
+
+
+@lru_cache(maxsize=None)
+def _noble_moves(seat: int, die: int, lo: int, hi: int, moved: tuple[int, ...]) -> tuple[Action, ...]:
+    return tuple(
+        MoveNoble(player=seat, noble=noble, die=die, steps=s)
+        for noble in range(6)
+        if noble not in moved
+        for s in range(lo, hi + 1)
+    )
+
+
+@lru_cache(maxsize=None)
+def _aquila_moves(seat: int, reach: int) -> tuple[Action, ...]:
+    out: list[Action] = []
+    for noble in range(6):
+        for s in range(1, reach + 1):
+            out.append(AquilaMove(player=seat, noble=noble, steps=s))
+            out.append(AquilaMove(player=seat, noble=noble, steps=-s))
+    return tuple(out)
+
+
+@lru_cache(maxsize=None)
+def _performs(seat: int, key: str, aquilas: int) -> tuple[Action, ...]:
+    return tuple(Perform(player=seat, spectacle=key, aquilas=k) for k in range(aquilas + 1))
+
+
+@lru_cache(maxsize=None)
+def _plan(seat: int, key: str, extra: str) -> Action:
+    return PlanSpectacle(player=seat, spectacle=key, extra=extra)
+
+
+@lru_cache(maxsize=None)
+def _gate(seat: int, space: int, extra: str) -> Action:
+    return BuildGate(player=seat, space=space, extra=extra)
+
+
+@lru_cache(maxsize=None)
+def _investment(kind: type, seat: int, extra: str) -> Action:
+    return kind(player=seat, extra=extra)
+
+
+@lru_cache(maxsize=None)
+def _exchanges(seat: int, count: int) -> tuple[Action, ...]:
+    return tuple(ExchangeAquilas(player=seat, count=k) for k in range(1, count + 1))
+
+
+@lru_cache(maxsize=None)
+def _first_players(seat: int, n: int) -> tuple[Action, ...]:
+    return tuple(ChooseFirstPlayer(player=seat, first=i) for i in range(n))
+
+
+@lru_cache(maxsize=None)
+def _tile_action(kind: type, seat: int, code: str) -> Action:
+    return kind(player=seat, tile=code)
 
 
 def legal(state: State) -> Choices:
@@ -108,11 +184,37 @@ def legal(state: State) -> Choices:
     propose = False
     ph = state.phase
     if cat.rules.construction_for_aquila and p.tiles[cat.construction] > 0:
-        acts.append(ConstructionForAquila(player=seat))
-    if ph == "setup":
-        for a, b in cat.gate_pairs[state.n]:
-            if gate_owner(state, a) == NOBODY and gate_owner(state, b) == NOBODY:
-                acts.append(PlaceStartGates(player=seat, space=a))
+        acts.append(_simple(ConstructionForAquila, seat))
+    if ph == "perform":
+        pt = state.perform
+        assert pt is not None
+        stage = pt.stage
+        if stage == "roll":
+            acts += _roll_or_skip(seat)
+        elif stage == "mode":
+            acts += _dice_modes(seat)
+        elif stage == "move":
+            dice = (-1,) if pt.mode == "sum" else [i for i, u in enumerate(pt.used) if not u]
+            for die in dice:
+                lo, hi = noble_step_range(state, die)
+                acts += _noble_moves(seat, die, lo, hi, pt.moved)
+        else:
+            if p.aquilas:
+                acts += _aquila_moves(seat, cat.common.aquila_noble_steps)
+            for sid in performable(state, seat):
+                acts += _performs(seat, cat.spectacles[sid].key, p.aquilas)
+            acts.append(_simple(EndTurn, seat))
+    elif ph == "trade":
+        t = state.trade
+        assert t is not None
+        if t.deal is not None:
+            if deal_pending(state) == seat:
+                acts += (_simple(AcceptDeal, seat), _simple(RejectDeal, seat))
+            else:
+                acts += (_simple(CloseDeal, seat), _simple(CancelDeal, seat))
+        else:
+            propose = t.proposals < cat.common.max_deal_proposals
+            acts.append(_simple(EndTurn, seat))
     elif ph == "invest":
         turn = state.invest
         assert turn is not None
@@ -127,88 +229,56 @@ def legal(state: State) -> Choices:
                 pays.append("aquilas")
             if p.tiles[cat.construction] > 0:
                 pays.append("construction")
+        distinct = rules.investment_kinds_distinct
+        n_sp = cat.track_spaces
         for extra in pays:
-
-            def fresh(kind: str) -> bool:
-                return extra != "" or not rules.investment_kinds_distinct or kind not in turn.made
-
-            n_sp = cat.track_spaces
-            if fresh("gate") and len(p.gates) < c.gates and p.coins >= c.gate_cost:
+            made = turn.made if (extra == "" and distinct) else ()
+            if "gate" not in made and len(p.gates) < c.gates and p.coins >= c.gate_cost:
+                taken = {g for q in state.players for g in q.gates}
                 spaces = sorted(
-                    {s for g in p.gates for s in ((g + 1) % n_sp, (g - 1) % n_sp) if gate_owner(state, s) == NOBODY}
+                    {s for g in p.gates for s in ((g + 1) % n_sp, (g - 1) % n_sp) if s not in taken}
                 )
-                acts.extend(BuildGate(player=seat, space=s, extra=extra) for s in spaces)
-            if fresh("promoter") and state.promoters_left > 0 and p.coins >= c.promoter_cost:
-                acts.append(HirePromoter(player=seat, extra=extra))
-            if fresh("spectacle"):
+                acts.extend(_gate(seat, s, extra) for s in spaces)
+            if "promoter" not in made and state.promoters_left > 0 and p.coins >= c.promoter_cost:
+                acts.append(_investment(HirePromoter, seat, extra))
+            if "spectacle" not in made:
                 for sid in state.display:
                     spec = cat.spectacles[sid]
                     if spec.cost <= p.coins:
-                        acts.append(PlanSpectacle(player=seat, spectacle=spec.key, extra=extra))
-            if fresh("temple") and not p.temple and p.coins >= c.temple_cost:
-                acts.append(BuildTemple(player=seat, extra=extra))
-        acts.extend(ExchangeAquilas(player=seat, count=k) for k in range(1, p.aquilas + 1))
-        acts.append(EndTurn(player=seat))
+                        acts.append(_plan(seat, spec.key, extra))
+            if "temple" not in made and not p.temple and p.coins >= c.temple_cost:
+                acts.append(_investment(BuildTemple, seat, extra))
+        if p.aquilas:
+            acts += _exchanges(seat, p.aquilas)
+        acts.append(_simple(EndTurn, seat))
     elif ph == "hire":
         h = state.hire
         assert h is not None
         if h.auction is not None:
             bids.append(BidOption(market=-1, low=h.auction.high + 1, high=credit(p)))
-            acts.append(PassBid(player=seat))
+            acts.append(_simple(PassBid, seat))
         else:
             if can_open_auction(state, seat):
                 for i, m in enumerate(state.markets):
                     if len(m) == 3 and state.pillars[i] == NOBODY:
                         bids.append(BidOption(market=i, low=cat.common.min_opening_bid, high=credit(p)))
-            acts.append(EndTurn(player=seat))
-    elif ph == "trade":
-        t = state.trade
-        assert t is not None
-        if t.deal is not None:
-            if deal_pending(state) == seat:
-                acts += [AcceptDeal(player=seat), RejectDeal(player=seat)]
-            else:
-                acts += [CloseDeal(player=seat), CancelDeal(player=seat)]
-        else:
-            propose = may_propose(state, seat)
-            acts.append(EndTurn(player=seat))
-    elif ph == "perform":
-        pt = state.perform
-        assert pt is not None
-        if pt.stage == "roll":
-            acts += [Roll(player=seat), EndTurn(player=seat)]
-        elif pt.stage == "mode":
-            acts += [ChooseDice(player=seat, mode="split"), ChooseDice(player=seat, mode="sum")]
-        elif pt.stage == "move":
-            dice = [-1] if pt.mode == "sum" else [i for i, u in enumerate(pt.used) if not u]
-            for die in dice:
-                lo, hi = noble_step_range(state, die)
-                for noble in range(6):
-                    if noble in pt.moved:
-                        continue
-                    acts.extend(MoveNoble(player=seat, noble=noble, die=die, steps=s) for s in range(lo, hi + 1))
-        else:
-            if p.aquilas:
-                reach = cat.common.aquila_noble_steps
-                for noble in range(6):
-                    for s in range(1, reach + 1):
-                        acts.append(AquilaMove(player=seat, noble=noble, steps=s))
-                        acts.append(AquilaMove(player=seat, noble=noble, steps=-s))
-            for sid in performable(state, seat):
-                key = cat.spectacles[sid].key
-                acts.extend(Perform(player=seat, spectacle=key, aquilas=k) for k in range(p.aquilas + 1))
-            acts.append(EndTurn(player=seat))
+            acts.append(_simple(EndTurn, seat))
     elif ph == "closing":
         cl = state.closing
         assert cl is not None
         if cl.stage == "retire":
             for k, u in enumerate(p.arena_used):
                 if u and p.tiles[k]:
-                    acts.append(Retire(player=seat, tile=cat.codes[k]))
+                    acts.append(_tile_action(Retire, seat, cat.codes[k]))
         elif cl.stage == "steal":
             victim = state.players[cl.victim]
-            acts.extend(Steal(player=seat, tile=cat.codes[k]) for k in _stealable(cat, victim))
-            acts.append(EndTurn(player=seat))
+            acts.extend(_tile_action(Steal, seat, cat.codes[k]) for k in _stealable(cat, victim))
+            acts.append(_simple(EndTurn, seat))
         else:
-            acts.extend(ChooseFirstPlayer(player=seat, first=i) for i in range(state.n))
+            acts += _first_players(seat, state.n)
+    elif ph == "setup":
+        taken = {g for q in state.players for g in q.gates}
+        for a, b in cat.gate_pairs[state.n]:
+            if a not in taken and b not in taken:
+                acts.append(PlaceStartGates(player=seat, space=a))
     return Choices(player=seat, actions=tuple(acts), bids=tuple(bids), can_propose=propose)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from app_positions import human_session, play_until
-from colosseum.core import RuleError, replay
+from colosseum.core import replay, to_act
 from colosseum.core.actions import PassBid
 from colosseum.tui.app import ColosseumApp, build_app
 from colosseum.tui.cli import build_parser
@@ -32,6 +32,8 @@ async def wait_for_screen(pilot, name: str, timeout: float = 60.0) -> None:
     while type(pilot.app.screen).__name__ != name:
         assert loop.time() < end, f"{name} not reached; on {type(pilot.app.screen).__name__}"
         await pilot.pause(0.05)
+    await pilot.pause()
+    await pilot.pause()
 
 
 def ranking_on_screen(app) -> list[str]:
@@ -84,10 +86,11 @@ def test_rejected_action_is_a_notification_and_changes_nothing():
             await pilot.pause()
             game = app.game_screen()
             before = session.state
-            assert game.submit(PassBid(player=0)) is False   # no auction is running
+            seat = to_act(before)
+            assert game.submit(PassBid(player=seat)) is False   # no auction is running
             await pilot.pause()
             assert session.state is before
-            assert any("auction" in n.message for n in app._notifications)
+            assert any("G-3" in n.message and "auction" in n.message for n in app._notifications)
 
     run(go())
 

@@ -214,3 +214,26 @@ def test_a_rule_error_carries_its_rule_and_detail():
         apply(position("hire"), OpenAuction(player=B, market=0, bid=7))
     e = info.value
     assert e.rule == "G-3.2" and str(e) == f"G-3.2: {e.detail}" and "at least 8" in e.detail
+
+
+MALFORMED = [
+    ("hire", OpenAuction(player=B, market=0, bid=8.5), "G-3.2"),
+    ("hire", OpenAuction(player=B, market="A", bid=8), "G-3.1"),
+    ("auction", Raise(player=K, bid="12"), "G-3.3"),
+    ("invest", BuildGate(player=B, space="23"), "G-2"),
+    ("mode", ChooseDice(player=B, mode="both"), "G-5.1"),
+    ("move", MoveNoble(player=B, noble="consul", die=1, steps=4), "G-5.1"),
+    ("after", AquilaMove(player=B, noble=1, steps=1.5), "G-5.1"),
+    ("after", Perform(player=B, spectacle=NF, aquilas=-1), "G-5"),
+    ("retire", Retire(player=B, tile=["Co"]), "G-"),
+    ("trade", ProposeDeal(player=B, transfers=(Transfer(B, "Kat", "G", 1),)), "G-"),
+    ("trade", ProposeDeal(player=B, transfers=("G",)), "G-4"),
+    ("invest", HirePromoter(player="Becky"), "G-0"),
+]
+
+
+@pytest.mark.parametrize("where,action,rule", MALFORMED, ids=lambda x: type(x).__name__ if not isinstance(x, str) else x)
+def test_malformed_actions_built_in_code_are_rule_errors_too(where, action, rule):
+    """Actions decoded from JSON are type-checked by msgspec; ones built in code with a wrong
+    field type are refused with a RuleError all the same, and change nothing."""
+    assert_illegal(position(where), action, rule)

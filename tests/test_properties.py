@@ -110,3 +110,64 @@ def test_everything_legal_offers_is_accepted(n, seed, variant):
 
 def _fields(a):
     return {f: getattr(a, f) for f in a.__struct_fields__}
+
+
+def _candidates(st, seat):
+    """A broad universe of actions for ``seat`` in ``st``: every finite choice, bids at and
+    around the limits, but no deal proposals (their space is unbounded)."""
+    from colosseum.core import actions as A
+
+    cat = load_catalog(st.setup.variant)
+    p = st.players[seat]
+    keys = [s.key for s in cat.spectacles]
+    codes = list(cat.codes)
+    out = [A.EndTurn(player=seat), A.ConstructionForAquila(player=seat)]
+    out += [A.PlaceStartGates(player=seat, space=s) for s in range(36)]
+    for extra in ("", "aquilas", "construction"):
+        out += [A.BuildGate(player=seat, space=s, extra=extra) for s in range(36)]
+        out += [A.HirePromoter(player=seat, extra=extra), A.BuildTemple(player=seat, extra=extra)]
+        out += [A.PlanSpectacle(player=seat, spectacle=k, extra=extra) for k in keys]
+    out += [A.ExchangeAquilas(player=seat, count=c) for c in range(p.aquilas + 2)]
+    credit = p.coins + 6 * p.aquilas
+    high = st.hire.auction.high if st.hire and st.hire.auction else 8
+    for bid in sorted({7, 8, high, high + 1, credit, credit + 1}):
+        out += [A.OpenAuction(player=seat, market=m, bid=bid) for m in range(5)]
+        out.append(A.Raise(player=seat, bid=bid))
+    out += [A.PassBid(player=seat), A.AcceptDeal(player=seat), A.RejectDeal(player=seat)]
+    out += [A.CloseDeal(player=seat), A.CancelDeal(player=seat)]
+    out += [A.Roll(player=seat), A.ChooseDice(player=seat, mode="split"), A.ChooseDice(player=seat, mode="sum")]
+    out += [A.MoveNoble(player=seat, noble=nb, die=d, steps=s) for nb in range(6) for d in (-1, 0, 1) for s in range(14)]
+    out += [A.AquilaMove(player=seat, noble=nb, steps=s) for nb in range(6) for s in range(-4, 5)]
+    out += [A.Perform(player=seat, spectacle=k, aquilas=q) for k in keys for q in range(p.aquilas + 2)]
+    out += [A.Retire(player=seat, tile=c) for c in codes] + [A.Steal(player=seat, tile=c) for c in codes]
+    out += [A.ChooseFirstPlayer(player=seat, first=f) for f in range(st.n + 1)]
+    return out
+
+
+@settings(max_examples=4 * SOAK, deadline=None, derandomize=SOAK == 1)
+@given(n=st_.integers(3, 5), seed=st_.integers(0, 2**32), variant=VARIANTS)
+def test_legal_lists_exactly_what_apply_accepts(n, seed, variant):
+    """``legal`` and ``apply`` agree: of a broad universe of candidate actions, apply accepts
+    exactly those legal() lists (bids: those within a listed range)."""
+    from colosseum.core.actions import OpenAuction, Raise
+
+    name, options = variant
+    st = new_game(GameSetup(players=tuple(f"P{i}" for i in range(n)), seed=seed, variant=name, options=options))
+    bots = [RandomBot(seed + 5 + i) for i in range(n)]
+    while st.phase != "over":
+        ch = legal(st)
+        seat = ch.player
+        listed = set(ch.actions)
+        for a in _candidates(st, seat):
+            try:
+                apply(st, a)
+                ok = True
+            except RuleError:
+                ok = False
+            if isinstance(a, (OpenAuction, Raise)):
+                market = a.market if isinstance(a, OpenAuction) else -1
+                expect = any(b.market == market and b.low <= a.bid <= b.high for b in ch.bids)
+            else:
+                expect = a in listed
+            assert ok == expect, (st.phase, a, ok)
+        st, _ = apply(st, bots[seat].act(st))

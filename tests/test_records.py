@@ -358,3 +358,33 @@ def test_header_only_log_is_a_game_at_its_start(tmp_path, capsys):
     p.write_bytes(dump_log(make_header(GameSetup(players=NAMES, seed=1), ("human",) * 3), ()))
     assert cli(["export", str(p)]) == 0
     assert "Unfinished: round 1" in capsys.readouterr().out
+
+
+def test_a_rescued_log_is_not_resumed_twice(data_dir, fake_app, capsys):
+    s = session(seed=12)
+    path = start_recording(s)
+    play(s, 30)
+    s.recorder.close()
+    with open(path, "ab") as f:
+        f.write(b"\xff\xfe\n")  # corrupted bytes after the valid prefix
+    assert cli(["resume", "--bot-delay", "0"]) == 0
+    assert "line 32" in capsys.readouterr().err
+    rescued = path.with_name(path.stem + "-resumed-1.jsonl")
+    assert read_log(rescued).finished
+    assert cli(["resume"]) == 1  # the damaged original was continued already
+    assert cli(["games"]) == 0
+    out = capsys.readouterr().out
+    assert f"continued in {rescued.name}" in out
+
+
+def test_a_game_being_played_is_not_resumed_twice(tmp_path, fake_app, capsys):
+    s = session(seed=13)
+    path = start_recording(s, tmp_path / "busy.jsonl")
+    play(s, 10)
+    before = digest(path)
+    assert cli(["resume", str(path)]) == 1  # the game is still being recorded here
+    assert "another colosseum window" in capsys.readouterr().err
+    assert digest(path) == before and not fake_app
+    s.recorder.close()  # the other program ends: now it can be resumed
+    assert cli(["resume", str(path), "--bot-delay", "0"]) == 0
+    assert read_log(path).finished

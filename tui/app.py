@@ -31,6 +31,15 @@ def _commands_provider():
     return ColosseumCommands
 
 
+def _ascii_scrollbars() -> None:
+    """Scrollbar thumbs as plain cells (their colour shows them): Textual's partial-cell
+    glyphs are block elements, which some terminals draw double width."""
+    from textual.scrollbar import ScrollBarRender
+
+    ScrollBarRender.VERTICAL_BARS = [" "] * 8
+    ScrollBarRender.HORIZONTAL_BARS = [" "] * 8
+
+
 class ColosseumApp(App):
     """The client.  With a ``session`` it opens the game at once; without, the new-game screen."""
 
@@ -55,6 +64,7 @@ class ColosseumApp(App):
         auto_dialogs: bool = True,
     ) -> None:
         super().__init__()
+        _ascii_scrollbars()
         register_themes(self)
         self.theme = theme or DEFAULT_THEME
         self.session = session
@@ -72,23 +82,22 @@ class ColosseumApp(App):
             asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._hangup)
         except Exception:  # noqa: BLE001 - not on every platform
             pass
-        if self.session is not None:
-            self._open_game(self.session)
-        else:
-            from .screens.newgame import NewGameScreen
 
-            self.push_screen(NewGameScreen(self.settings))
+    def get_default_screen(self):
+        """The first screen is the game itself (or the new-game screen): no blank screen
+        below it to draw first."""
+        if self.session is not None:
+            from .screens.game import GameScreen
+
+            return GameScreen(self.session, bot_delay=self.bot_delay, exit_at_end=self.exit_at_end,
+                              auto_dialogs=self.auto_dialogs)
+        from .screens.newgame import NewGameScreen
+
+        return NewGameScreen(self.settings)
 
     def _hangup(self) -> None:
         """The terminal went away: leave cleanly (the game log is flushed after every action)."""
         self.exit(return_code=0)
-
-    def _open_game(self, session: GameSession) -> None:
-        from .screens.game import GameScreen
-
-        screen = GameScreen(session, bot_delay=self.bot_delay, exit_at_end=self.exit_at_end,
-                            auto_dialogs=self.auto_dialogs)
-        self.push_screen(screen)
 
     def start_game(self, names: tuple[str, ...], kinds: tuple[str, ...], *, seed: int, variant: str = "grand",
                    options: tuple[str, ...] = ()) -> bool:
@@ -107,9 +116,13 @@ class ColosseumApp(App):
 
         screen = GameScreen(session, bot_delay=self.bot_delay, exit_at_end=self.exit_at_end,
                             auto_dialogs=self.auto_dialogs)
-        while len(self.screen_stack) > 2:
+        for old in self.screen_stack:
+            if isinstance(old, GameScreen):
+                old.stop()
+        # the bottom screen (the first game or the new-game screen) stays below, dormant
+        while len(self.screen_stack) > 1:
             self.pop_screen()
-        self.switch_screen(screen)
+        self.push_screen(screen)
         return True
 
     # ------------------------------------------------------------------ helpers

@@ -108,11 +108,18 @@ class Recorder:
     recording and is kept in ``error``."""
 
     def __init__(self, path: Path, next_number: int, *, fsync: bool = False) -> None:
+        self._fd: int | None = None
         self.path = Path(path)
         self.number = next_number
         self.fsync = fsync
         self.error: OSError | None = None
-        self._fd: int | None = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+        try:
+            _lock(fd, self.path)
+        except BaseException:
+            os.close(fd)
+            raise
+        self._fd = fd
 
     def __call__(self, action: Action, state: State | None = None) -> None:
         if self._fd is None:
@@ -126,6 +133,8 @@ class Recorder:
             self.close()
             return
         self.number += 1
+        if state is not None and getattr(state, "phase", "") == "over":
+            self.close()  # nothing can follow the end of the game
 
     def close(self) -> None:
         if self._fd is not None:
@@ -137,6 +146,25 @@ class Recorder:
 
     def __del__(self) -> None:  # pragma: no cover - best effort
         self.close()
+
+
+class GameInUse(OSError):
+    """Another colosseum process is recording this game."""
+
+
+def _lock(fd: int, path: Path) -> None:
+    """Hold an exclusive lock on the log while recording, so two programs never append to the
+    same game; the system drops it when the process ends, however it ends."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise GameInUse(f"{path.name} is being played in another colosseum window") from None
+    except OSError:  # a file system without locks: record anyway
+        pass
 
 
 def _seat_kinds(session: GameSession) -> tuple[str, ...]:
@@ -203,7 +231,7 @@ def save_rescued(log: GameLog, folder: Path | None = None) -> Path:
     places = [folder] if folder else []
     if src is not None:
         places.append(src.parent)
-    places.append(games_dir(create=True))
+    places.append(games_dir())
     last: OSError | None = None
     for place in places:
         try:
@@ -304,11 +332,14 @@ def cmd_games(args) -> int:
         print(f"No saved games yet (games are saved in {folder}).")
         return 0
     rows = [("DATE", "PLAYERS", "ROUND", "RESULT", "FILE")]
+    continued = rescued_names(infos)
     for g in infos:
         if g.log is None:
             rows.append((_local_date(g.created), "?", "?", f"unreadable: {g.problem}", g.path.name))
             continue
         rnd, res = _status(g.log)
+        if g.path.name in continued:
+            res += f"; continued in {continued[g.path.name]}"
         rows.append((_local_date(g.created), _players_text(g.log.setup, g.log.seats), rnd, res, g.path.name))
     widths = [max(len(r[c]) for r in rows) for c in range(4)]
     out = [f"Saved games in {folder} (newest first):"]
@@ -465,11 +496,31 @@ def cmd_export(args) -> int:
 # ------------------------------------------------------------------------------ resume
 
 
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def rescued_names(infos: list[GameInfo]) -> dict[str, str]:
+    """Damaged logs already continued elsewhere: original file name -> the continuation's."""
+    out = {}
+    for g in infos:
+        if g.log is not None and g.log.header.resumed_from:
+            out[g.log.header.resumed_from] = g.path.name
+    return out
+
+
 def newest_unfinished() -> GameInfo | None:
-    for g in scan_games():
-        if g.log is not None and not g.log.finished and (g.log.actions or g.log.intact):
-            return g
-    return None
+    """The unfinished game played last (by the file's modification time), leaving out damaged
+    logs that were already continued in a ``-resumed-N`` file."""
+    infos = scan_games()
+    done = rescued_names(infos)
+    candidates = [g for g in infos if g.log is not None and not g.log.finished and g.path.name not in done]
+    if not candidates:
+        return None
+    return max(candidates, key=lambda g: (_mtime(g.path), g.created))
 
 
 def prepare_resume(name: str | None) -> tuple[object, Path] | int:
@@ -506,6 +557,9 @@ def prepare_resume(name: str | None) -> tuple[object, Path] | int:
         else:
             path = start_recording(session, save_rescued(log), append=True)
             print(f"The game continues in a new file: {path}", file=sys.stderr)
+    except GameInUse as e:
+        _err(f"{e}; not resuming it here")
+        return 1
     except (OSError, ValueError) as e:
         _err(f"cannot save the resumed game: {e}")
         return 1

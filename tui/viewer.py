@@ -133,22 +133,42 @@ class HistoryPanel(ScrollView, can_focus=False):
     def current_line(self) -> int:
         return self._first[self.current] if self._first else 0
 
+    def _style_cache(self) -> dict:
+        """Styles for this frame's theme (looking them up per line is a large part of a redraw)."""
+        key = (self.app.theme, id(self.styles))
+        if getattr(self, "_cache_key", None) != key:
+            self._cache_key = key
+            self._cache: dict = {}
+        return self._cache
+
+    def _style(self, seat: int, current: bool) -> tuple[Style, Style]:
+        cache = self._style_cache()
+        k = (seat, current)
+        if k not in cache:
+            base = self.rich_style
+            if current:
+                style = base + self.get_component_rich_style("history--current", partial=True)
+            elif seat >= 0:
+                style = base + seat_style(self.app.theme, seat, bold=False)
+            else:
+                style = base + self.get_component_rich_style("history--plain", partial=True)
+            cache[k] = (base, style)
+        return cache[k]
+
+    def notify_style_update(self) -> None:
+        self._cache_key = None
+        super().notify_style_update()
+
     def render_line(self, y: int) -> Strip:
         index = self.scroll_offset.y + y
         width = self.scrollable_content_region.width
-        base = self.rich_style
         if index >= len(self._lines):
-            return Strip.blank(width, base)
+            return Strip.blank(width, self.rich_style)
         entry, text = self._lines[index]
-        seat = self.entries[entry][0]
-        if entry == self.current:
-            style = base + self.get_component_rich_style("history--current", partial=True)
-            strip = Strip([Segment(text.ljust(width), style)], width)
-            return strip.crop_extend(0, width, style)
-        if seat >= 0:
-            style = base + seat_style(self.app.theme, seat, bold=False)
-        else:
-            style = base + self.get_component_rich_style("history--plain", partial=True)
+        current = entry == self.current
+        base, style = self._style(self.entries[entry][0], current)
+        if current:
+            return Strip([Segment(text.ljust(width)[:width], style)], width)
         strip = Strip([Segment(text, style)], len(text))
         return strip.crop_extend(0, width, base)
 
@@ -276,11 +296,12 @@ class ViewerScreen(Screen):
         n = self.timeline.end
         where = "start" if self.index == 0 else ("end" if self.index == n else f"action {self.index}")
         text = f" REVIEW  {where} ({self.index}/{n})"
-        if self.title_text:
-            text += f"  {self.title_text}"
         if self.error is not None:
             line = getattr(self.error, "line", None)
-            text += f"  - log damaged at line {line}" if line else "  - log damaged"
+            text += f"  log damaged at line {line}" if line else "  log damaged"
+        text += f"  1-{self.state.n}: boards"
+        if self.title_text:
+            text += f"  {self.title_text}"
         return text
 
     def action_step(self, kind: str, direction: int) -> None:

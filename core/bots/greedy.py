@@ -59,7 +59,7 @@ _SUM = [0.0, 0.0] + [min(i - 1, 13 - i) / 36 for i in range(2, 13)] + [0.0] * 24
 REACH = [min(1.0, _DIE[d] + _SUM[d]) for d in range(36)]
 
 AQUILA_VALUE = 3.5          # an Aquila token: 3 Acclaim at the end (G-9) or 6 coins, or a move
-MAX_PROPOSALS = 3           # deals the bot proposes per trade turn
+MAX_PROPOSALS = 3          # deals the bot proposes per trade turn
 
 
 def _noble_values(cat: Catalog) -> tuple[int, ...]:
@@ -255,9 +255,9 @@ class GreedyBot:
                 v += cat.common.star_acclaim
         return v
 
-    TILES_PER_ROUND = 2.0
-    RESERVE_FIRST = 8        # coins kept after round-1 investments (an opening bid)
-    RESERVE = 4
+    TILES_PER_ROUND = 1.0
+    RESERVE_FIRST = 12       # coins kept after round-1 investments (for auctions)
+    RESERVE = 8
 
     def _bundle_value(self, state: State, cat: Catalog, seat: int, fits: dict[int, float], specs: list[int],
                       ngates: int, promoters: int, temple: bool, spent: int) -> float:
@@ -294,8 +294,8 @@ class GreedyBot:
                 v -= 0.4 * (reserve - coins)
         return v
 
-    MONEY_STEPS = ((15, 0.7), (15, 0.45))
-    MONEY_REST = 0.3
+    MONEY_STEPS = ((15, 0.9), (15, 0.6))
+    MONEY_REST = 0.4
 
     def money(self, state: State, cat: Catalog, coins: int) -> float:
         """Acclaim-like value of holding ``coins`` (concave: the first coins matter most)."""

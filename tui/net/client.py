@@ -47,11 +47,21 @@ def _game_app(session: RemoteSession, theme: str | None):
 
     class NetGameApp(ColosseumApp):
         CSS_PATH = css  # relative paths are taken from the subclass's module: pin the app's
-        BINDINGS = ColosseumApp.BINDINGS + [Binding("ctrl+t", "say", "Talk", id="net.say")]
+        BINDINGS = ColosseumApp.BINDINGS + [
+            Binding("ctrl+t", "say", "Talk", id="net.say", priority=True),
+            Binding("ctrl+b", "autopilot", "Bot plays for me", id="net.autopilot", priority=True),
+        ]
         hung_up = False
 
         def action_say(self) -> None:
             self.push_screen(Say())
+
+        def action_autopilot(self) -> None:
+            if session.seat < 0:
+                return
+            on = not session.autopilot
+            session.set_autopilot(on)
+            self.notify("A bot plays your seat (Ctrl+B to take it back)." if on else "You play your seat again.")
 
         def _hangup(self) -> None:
             self.hung_up = True

@@ -334,7 +334,9 @@ class LobbyApp(App):
             self.notify(msg.message, severity="warning")
             return
         w = self.waiting
-        if w is None or not isinstance(msg, P.TableChanged) or msg.table.id != w.joined.table.id:
+        if self.result is not None or w is None or not isinstance(msg, P.TableChanged):
+            return
+        if msg.table.id != w.joined.table.id:
             return
         if msg.state is not None:
             # the game started: sit again to get the full picture, atomically with its updates
@@ -352,6 +354,7 @@ class LobbyApp(App):
             return
         if joined.state is not None:
             self.result = joined
+            self.waiting = None
             self.exit()
             return
         if self.waiting is not None:

@@ -96,6 +96,13 @@ class Say(_Msg, tag="say"):
     text: str
 
 
+class Autopilot(_Msg, tag="autopilot"):
+    """The seated player lets a bot play their seat (``on``) or takes it back."""
+
+    table: str
+    on: bool = True
+
+
 class Ping(_Msg, tag="ping"):
     ref: int = 0
 
@@ -195,11 +202,11 @@ class Pong(_Msg, tag="pong"):
 
 
 Message = Union[
-    Hello, ListTables, CreateTable, Join, Watch, Leave, Start, Act, Say, Ping,
+    Hello, ListTables, CreateTable, Join, Watch, Leave, Start, Act, Say, Autopilot, Ping,
     Welcome, Tables, Joined, Update, TableChanged, Ack, Error, ChatLine, Pong,
 ]
 
-CLIENT_MESSAGES = (Hello, ListTables, CreateTable, Join, Watch, Leave, Start, Act, Say, Ping)
+CLIENT_MESSAGES = (Hello, ListTables, CreateTable, Join, Watch, Leave, Start, Act, Say, Autopilot, Ping)
 
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(Message)

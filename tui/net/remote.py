@@ -241,7 +241,8 @@ class RemoteSession(GameSession):
         self._table_listeners.append(fn)
 
     def local_seats(self) -> tuple[int, ...]:
-        return (self.seat,) if self.seat >= 0 else ()
+        """This connection's seat (none for a spectator, or while a bot plays it for us)."""
+        return (self.seat,) if self.seat >= 0 and not self.autopilot else ()
 
     def bot_to_act(self) -> bool:
         return False  # the server plays every bot
@@ -276,6 +277,14 @@ class RemoteSession(GameSession):
 
     def say(self, text: str) -> None:
         self.client.send(P.Say(table=self.table_id, text=text))
+
+    @property
+    def autopilot(self) -> bool:
+        """A bot plays this seat for its (present) holder."""
+        return self.seat >= 0 and self.table.seats[self.seat].standin
+
+    def set_autopilot(self, on: bool) -> None:
+        self.client.send(P.Autopilot(table=self.table_id, on=on))
 
     # ---------------------------------------------------------------- incoming
     def _remember_loop(self) -> None:

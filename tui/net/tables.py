@@ -678,6 +678,21 @@ class TableServer:
                 self.refuse(conn, "you are not at this table")
                 return
             t.say(conn, msg.text)
+        elif isinstance(msg, P.Autopilot):
+            t = self.table_of(conn, msg.table)
+            if t is None:
+                return
+            seat = t.conns.get(conn, -1)
+            if seat < 0 or t.present.get(seat) is not conn:
+                self.refuse(conn, "only a seated player can hand their seat to a bot", table=t.id)
+                return
+            if msg.on:
+                t.standin.add(seat)
+            else:
+                t.standin.discard(seat)
+            log.info("table %s: seat %d autopilot %s", t.id, seat, "on" if msg.on else "off")
+            t.changed()
+            t.kick()
         elif isinstance(msg, P.Ping):
             conn.send(P.Pong(ref=msg.ref))
 

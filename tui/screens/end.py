@@ -9,7 +9,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+from ..widgets.keybar import KeyBar
 
 from ...core import State, rank
 from ..widgets.common import player_letters, seat_style
@@ -105,7 +106,7 @@ class EndScreen(Screen):
         scroll.border_title = "Result"
         with scroll:
             yield Static(id="end-text")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self._draw()

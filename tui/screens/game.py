@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer
+from ..widgets.keybar import KeyBar
 
 from ...core import RuleError, State, to_act
 from ..widgets.board import BoardPanel
@@ -82,6 +82,7 @@ class GameScreen(Screen):
         self._end_shown = False
         self._warned_no_dialogs = False
         self._preview: frozenset[int] = frozenset()
+        self._stopped = False
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -93,7 +94,7 @@ class GameScreen(Screen):
             with Vertical(id="right"):
                 yield PlayersPanel(id="players")
                 yield HandPanel(id="hand")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.session.add_listener(self._on_game_event)
@@ -138,15 +139,33 @@ class GameScreen(Screen):
         self.query_one(PlayersPanel).show(st, seat)
         self.query_one(HandPanel).show(st, seat)
         self.query_one(LogPanel).show_events(self.session.events)
-        self.refresh_bindings()
+        self._refresh_bindings_if_changed()
+
+    def _binding_signature(self) -> tuple:
+        st = self.state
+        return (to_act(st) in self.session.local_seats(), self._dialog_open is None, st.n,
+                self.viewed is None, st.phase == "over")
+
+    def _refresh_bindings_if_changed(self) -> None:
+        """The footer rebuilds itself on every bindings refresh: only ask when a key's
+        availability may have changed."""
+        sig = self._binding_signature()
+        if sig != getattr(self, "_bindings_sig", None):
+            self._bindings_sig = sig
+            self.refresh_bindings()
 
     def _on_game_event(self, state: State, events) -> None:
         if not self._sync_pending:
             self._sync_pending = True
             self.call_later(self._sync_and_advance)
 
+    def stop(self) -> None:
+        """This game is left (a new one started): stop its bots and its dialogs."""
+        self._stopped = True
+        self.workers.cancel_node(self)
+
     def _sync_and_advance(self) -> None:
-        if not self.is_attached:
+        if not self.is_attached or self._stopped:
             return
         self.sync()
         self.advance()
@@ -158,7 +177,7 @@ class GameScreen(Screen):
     # ------------------------------------------------------------------ flow
     def advance(self) -> None:
         """Start the bots, open the dialog a local human needs, or finish the game."""
-        if not self.is_attached:
+        if not self.is_attached or self._stopped:
             return
         st = self.state
         if st.phase == "over":
@@ -207,7 +226,7 @@ class GameScreen(Screen):
         self._dialog_open = dialog
         self._dialog_key = decision_key(st)
         self.app.push_screen(dialog, callback=self._dialog_closed)
-        self.refresh_bindings()
+        self._refresh_bindings_if_changed()
 
     def _dialog_closed(self, result=None) -> None:
         st = self.state

@@ -10,7 +10,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+
+from ..widgets.keybar import KeyBar
 
 DEFAULT_NAMES = ("Becky", "Kat", "Laura", "Marcus", "Titus")
 
@@ -112,7 +114,7 @@ class NewGameScreen(Screen):
                 "themselves; several human seats share this keyboard (hot seat).",
                 id="ng-hint",
             )
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         # Select draws its arrows with ambiguous-width triangles: use ASCII.

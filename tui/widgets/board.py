@@ -42,7 +42,7 @@ class BoardPanel(Widget):
     BoardPanel > .board--preview { background: $accent; color: $background; text-style: bold reverse; }
     BoardPanel > .board--noble { color: $warning; text-style: bold; }
     BoardPanel > .board--market { color: $primary; }
-    BoardPanel > .board--dim { color: $text-muted; }
+    BoardPanel > .board--dim { text-style: dim; }
     """
 
     COMPONENT_CLASSES = {"board--space", "board--preview", "board--noble", "board--market", "board--dim"}

@@ -22,8 +22,8 @@ def stacks(state: State) -> list[tuple[int, list[int]]]:
 class PlayersPanel(Widget):
     DEFAULT_CSS = """
     PlayersPanel { height: auto; border: round $primary 60%; border-title-color: $primary; padding: 0 0; }
-    PlayersPanel > .players--act { background: $primary 30%; text-style: bold; }
-    PlayersPanel > .players--head { color: $text-muted; }
+    PlayersPanel > .players--act { background: $primary-muted; text-style: bold; }
+    PlayersPanel > .players--head { text-style: dim; }
     PlayersPanel > .players--view { text-style: underline; }
     """
     COMPONENT_CLASSES = {"players--act", "players--head", "players--view"}
@@ -76,7 +76,8 @@ class PlayersPanel(Widget):
             if seat == actor:
                 t.stylize(act)
             lines.append(t)
-        track = Text("Stacks ", head)
+        track = Text()
+        track.append("Stacks ", head)
         for pos, seats in stacks(st):
             track.append(f"{pos}:")
             for s in seats:

@@ -1,0 +1,293 @@
+"""Load benchmark for `colosseum serve` (issue 6).  Prints figures; asserts nothing.
+
+Starts the SSH server in its own process on a random loopback port, opens N concurrent SSH
+sessions with a PTY (each gets its own Textual client process on the server side): per table
+``--players`` seated players who join from the lobby with the keyboard and then hand their seat
+to a bot (Ctrl+B, so the game runs on its own at ``--bot-delay`` seconds per move), the rest
+spectators spread over the tables, who pick their table in the lobby and press w.
+
+For every action a protocol-level observer at the table receives (t0), it looks for the
+action's log line on every SSH screen at that table and reports the time from t0 to its
+appearance there: per screen (median, p95, worst) and per action on every screen (median,
+worst).  Then the server's memory (its own RSS, and its client processes').
+
+    python benchmarks/bench_ssh_load.py [--sessions 50] [--tables 5] [--players 3] [--seconds 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import asyncssh
+
+from colosseum.tui.net import protocol as P
+from colosseum.tui.net.remote import ProtoClient
+from colosseum.tui.net.tables import load_secret, make_token
+from colosseum.tui.net.testing import free_port, plain
+
+
+GAME_MARK = r"Round \d+/\d+"  # the game header; the lobby has no such text
+
+
+class Screen:
+    """One SSH session with a PTY; keeps every output chunk with its arrival time."""
+
+    def __init__(self, name: str, proc) -> None:
+        self.name = name
+        self.proc = proc
+        self.chunks: list[tuple[float, str]] = []
+        self.text = ""  # recent plain text (for waiting on words)
+        self.table = ""
+        self.task = asyncio.get_running_loop().create_task(self._read())
+
+    async def _read(self) -> None:
+        try:
+            while True:
+                data = await self.proc.stdout.read(65536)
+                if not data:
+                    return
+                t = time.monotonic()
+                txt = plain(data)
+                self.chunks.append((t, txt))
+                self.text = (self.text + txt)[-20000:]
+        except Exception:
+            return
+
+    async def wait_for(self, word: str, timeout: float = 60.0, since: int = 0) -> None:
+        """Wait for ``word`` (a regular expression) on the screen."""
+        end = time.monotonic() + timeout
+        pat = re.compile(word)
+        while time.monotonic() < end:
+            if pat.search("".join(c for _, c in self.chunks[since:])):
+                return
+            await asyncio.sleep(0.05)
+        raise TimeoutError(f"{self.name}: {word!r} never appeared")
+
+    def send(self, keys: str) -> None:
+        self.proc.stdin.write(keys.encode())
+
+
+def rss_kb(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def children(pid: int) -> list[int]:
+    out = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            stat = (d / "stat").read_text()
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        if ppid == pid:
+            out.append(int(d.name))
+    return out
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+async def main(args) -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="colosseum-bench-"))
+    data = tmp / "data"
+    port = free_port()
+    env = dict(os.environ, COLOSSEUM_BOT_DELAY=str(args.bot_delay))
+    server = subprocess.Popen(
+        [sys.executable, "-m", "colosseum", "serve", "--open", "--listen", f"127.0.0.1:{port}", "--data", str(data),
+         "--bot-timeout", "3600"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+    )
+    while True:
+        line = server.stdout.readline().decode()
+        if "listening on" in line or not line:
+            break
+    print(f"server pid {server.pid} on 127.0.0.1:{port}, data {data}")
+    screens: list[Screen] = []
+    conns = []
+    try:
+        secret = load_secret(data)
+        address = f"unix:{data / 'tables.sock'}"
+        n_players = args.tables * args.players
+        n_spect = max(0, args.sessions - n_players)
+        # the tables, created by a host that watches each (the observer that timestamps actions)
+        observers: dict[str, ProtoClient] = {}
+        host = await ProtoClient.connect(address, make_token(secret, "key:bench-host", "host"))
+        tids = []
+        for i in range(args.tables):
+            seats = ["human"] * args.players + ["random"] * (args.seats - args.players)
+            host.send(P.CreateTable(seats=seats, sit=-1, name=f"bench {i + 1}", seed=1000 + i))
+            j = await host.expect(lambda m: isinstance(m, P.Joined))
+            tids.append(j.table.id)
+        for tid in tids:
+            o = await ProtoClient.connect(address, make_token(secret, f"key:obs-{tid}", f"obs-{tid}"))
+            o.send(P.Watch(table=tid))
+            await o.expect(lambda m: isinstance(m, P.Joined))
+            observers[tid] = o
+
+        # open every SSH session (each starts a client process on the server)
+        t_open = time.monotonic()
+        keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(args.sessions)]
+        sem = asyncio.Semaphore(args.batch)
+
+        async def open_one(i: int) -> Screen:
+            name = f"p{i:02d}" if i < n_players else f"s{i:02d}"
+            async with sem:
+                conn = await asyncssh.connect("127.0.0.1", port, username=name, client_keys=[keys[i]],
+                                              known_hosts=None, agent_path=None)
+                conns.append(conn)
+                proc = await conn.create_process(term_type="xterm-256color", term_size=(110, 32), encoding=None)
+                sc = Screen(name, proc)
+                await sc.wait_for("Colosseum lobby", timeout=180)
+                return sc
+
+        screens = list(await asyncio.gather(*(open_one(i) for i in range(args.sessions))))
+        print(f"{len(screens)} SSH sessions with a PTY in the lobby after {time.monotonic() - t_open:.1f} s")
+
+        # players join from the lobby, table after table (the first waiting table is row 0)
+        for i, sc in enumerate(screens[:n_players]):
+            tid = tids[i // args.players]
+            sc.table = tid
+            for attempt in range(5):
+                sc.send("r\r")
+                ok = False
+                for _ in range(100):
+                    msg = None
+                    try:
+                        msg = await observers[tid].expect(
+                            lambda m: isinstance(m, P.TableChanged) and any(s.name == sc.name for s in m.table.seats),
+                            timeout=0.1)
+                    except (asyncio.TimeoutError, TimeoutError):
+                        pass
+                    if msg is not None:
+                        ok = True
+                        break
+                if ok:
+                    break
+            else:
+                print(f"{sc.name} could not join table {tid}")
+        t_join = time.monotonic()
+        for sc in screens[:n_players]:
+            await sc.wait_for(GAME_MARK, timeout=120)
+            sc.send("\x02")  # Ctrl+B: a bot plays my seat
+        # spectators: lobby row k = table k (all tables playing, sorted by id)
+        order = sorted(tids)
+        for i, sc in enumerate(screens[n_players:]):
+            tid = tids[i % len(tids)]
+            sc.table = tid
+            sc.send("r" + "\x1b[B" * order.index(tid) + "w")
+        for sc in screens[n_players:]:
+            await sc.wait_for(GAME_MARK, timeout=120)
+        print(f"everyone at a table {time.monotonic() - t_join:.1f} s after the joins; measuring {args.seconds} s")
+
+        # measure
+        for o in observers.values():
+            o.inbox.clear()
+            while not o.queue.empty():
+                o.queue.get_nowait()
+        marks = {sc.name: len(sc.chunks) for sc in screens}
+        updates: list[tuple[str, float, str]] = []
+        end = time.monotonic() + args.seconds
+
+        async def observe(tid: str, o: ProtoClient) -> None:
+            while time.monotonic() < end:
+                try:
+                    m = await o.recv(timeout=0.5)
+                except (asyncio.TimeoutError, TimeoutError):
+                    continue
+                if isinstance(m, P.Update) and m.events:
+                    updates.append((tid, time.monotonic(), m.events[-1].text[:20]))
+
+        await asyncio.gather(*(observe(t, o) for t, o in observers.items()))
+        await asyncio.sleep(3)  # let the last frames arrive
+
+        per_screen: list[float] = []
+        per_action: list[float] = []
+        missed = 0
+        for tid, t0, needle in updates:
+            worst = 0.0
+            complete = True
+            for sc in screens:
+                if sc.table != tid:
+                    continue
+                acc = ""
+                seen = None
+                for t, txt in sc.chunks[marks[sc.name]:]:
+                    if t < t0:
+                        continue
+                    if t > t0 + 5:
+                        break
+                    acc += txt
+                    if needle in acc:
+                        seen = t - t0
+                        break
+                if seen is None:
+                    missed += 1
+                    complete = False
+                    continue
+                per_screen.append(seen)
+                worst = max(worst, seen)
+            if complete:
+                per_action.append(worst)
+        ms = 1000.0
+        print(f"actions observed: {len(updates)} on {len(tids)} tables; screens per table: "
+              f"{args.players} players + ~{n_spect / max(1, len(tids)):.0f} spectators")
+        if per_screen:
+            print(f"action -> appearance on a screen: median {statistics.median(per_screen) * ms:.0f} ms, "
+                  f"p95 {pct(per_screen, 0.95) * ms:.0f} ms, worst {max(per_screen) * ms:.0f} ms "
+                  f"({len(per_screen)} deliveries, {missed} not found within 5 s)")
+        if per_action:
+            print(f"action -> on every screen of its table: median {statistics.median(per_action) * ms:.0f} ms, "
+                  f"worst {max(per_action) * ms:.0f} ms")
+        srv_kb = rss_kb(server.pid)
+        kids = children(server.pid)
+        kids_kb = sum(rss_kb(k) for k in kids)
+        print(f"server memory: {srv_kb / 1024:.0f} MiB RSS (the SSH + table server process); "
+              f"{len(kids)} client processes {kids_kb / 1024:.0f} MiB RSS in all "
+              f"({kids_kb / 1024 / max(1, len(kids)):.0f} MiB each)")
+    finally:
+        for sc in screens:
+            sc.task.cancel()
+        for c in conns:
+            c.close()
+        await asyncio.sleep(1)
+        server.terminate()
+        try:
+            server.wait(15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        if not args.keep:
+            import shutil
+
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--sessions", type=int, default=50)
+    ap.add_argument("--tables", type=int, default=5)
+    ap.add_argument("--players", type=int, default=3, help="SSH players per table")
+    ap.add_argument("--seats", type=int, default=5, help="seats per table (the rest are bots)")
+    ap.add_argument("--seconds", type=float, default=30.0, help="how long to measure")
+    ap.add_argument("--bot-delay", type=float, default=0.7, help="seconds between moves at a table")
+    ap.add_argument("--batch", type=int, default=10, help="sessions opened at once")
+    ap.add_argument("--keep", action="store_true", help="keep the data folder")
+    asyncio.run(main(ap.parse_args()))

@@ -1,0 +1,105 @@
+"""The new-game screen: players, names, seat types, seed, variant, option; then the game."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual.widgets import Input, Select
+
+from colosseum.tui.app import ColosseumApp
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+async def type_into(pilot, selector: str, text: str) -> None:
+    inp = pilot.app.screen.query_one(selector, Input)
+    inp.value = text
+    await pilot.pause()
+
+
+def test_defaults_start_a_four_player_game_with_one_human():
+    app = ColosseumApp(None, bot_delay=0, auto_dialogs=False)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert type(app.screen).__name__ == "NewGameScreen"
+            await type_into(pilot, "#ng-seed", "11")
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert type(app.screen).__name__ == "GameScreen"
+            s = app.session
+            assert s.setup.players == ("Becky", "Kat", "Laura", "Marcus")
+            assert s.setup.seed == 11 and s.setup.variant == "grand" and s.setup.options == ()
+            assert s.seats[0].kind == "human" and all(seat.is_bot for seat in s.seats[1:])
+
+    run(go())
+
+
+def test_three_players_names_kinds_variant_and_option():
+    app = ColosseumApp(None, bot_delay=0, auto_dialogs=False)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            scr = app.screen
+            scr.query_one("#ng-players", Select).value = 3
+            await pilot.pause()
+            assert not scr.query_one("#ng-seat-3").display and scr.query_one("#ng-seat-2").display
+            await type_into(pilot, "#ng-name-0", "Ann")
+            await type_into(pilot, "#ng-name-1", "Bo")
+            scr.query_one("#ng-kind-1", Select).value = "human"
+            scr.query_one("#ng-kind-2", Select).value = "random"
+            scr.query_one("#ng-variant", Select).value = "classic"
+            scr.query_one("#ng-a07").value = True
+            await type_into(pilot, "#ng-seed", "5")
+            await pilot.pause()
+            scr.action_start()
+            await pilot.pause()
+            s = app.session
+            assert s.setup.players == ("Ann", "Bo", "Laura")
+            assert [x.kind for x in s.seats] == ["human", "human", "random"]
+            assert s.setup.variant == "classic" and s.setup.options == ("auction-2007",) and s.setup.seed == 5
+
+    run(go())
+
+
+def test_duplicate_or_empty_names_are_refused_with_a_message():
+    app = ColosseumApp(None, bot_delay=0, auto_dialogs=False)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await type_into(pilot, "#ng-name-1", "becky")
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert type(app.screen).__name__ == "NewGameScreen"
+            assert any("differ" in n.message for n in app._notifications)
+            await type_into(pilot, "#ng-name-1", "  ")
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert type(app.screen).__name__ == "NewGameScreen"
+            assert any("name" in n.message for n in app._notifications)
+
+    run(go())
+
+
+def test_keyboard_only_path_to_a_game():
+    """Tab through the form and press Enter on the button: no mouse needed."""
+    app = ColosseumApp(None, bot_delay=0, auto_dialogs=False)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for _ in range(40):
+                if app.focused is not None and app.focused.id == "ng-start":
+                    break
+                await pilot.press("tab")
+            assert app.focused is not None and app.focused.id == "ng-start"
+            await pilot.press("enter")
+            await pilot.pause()
+            assert type(app.screen).__name__ == "GameScreen"
+
+    run(go())

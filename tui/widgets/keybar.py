@@ -1,0 +1,76 @@
+"""A one-line footer of the keys that do something now.
+
+Like Textual's Footer (bindings the screen's ``check_action`` hides are left out), but a single
+widget that redraws text instead of rebuilding a row of widgets, so it is cheap to update on
+every move, and drawn in ASCII only.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.widget import Widget
+
+
+class KeyBar(Widget):
+    DEFAULT_CSS = """
+    KeyBar { height: 1; dock: bottom; background: $panel; color: $foreground; }
+    KeyBar > .keybar--key { color: $primary; text-style: bold; }
+    KeyBar > .keybar--desc { color: $foreground; }
+    """
+    COMPONENT_CLASSES = {"keybar--key", "keybar--desc"}
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self._changed)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _changed(self, screen) -> None:
+        self.refresh()
+
+    def items(self) -> list[tuple[str, str]]:
+        """(keys, description) pairs shown now, grouped bindings joined."""
+        out: list[tuple[str, str]] = []
+        seen_actions: set[str] = set()
+        group_keys: dict[object, list[str]] = {}
+        group_pos: dict[object, int] = {}
+        palette = None
+        for key, (_node, binding, enabled, _tip) in self.screen.active_bindings.items():
+            if key == self.app.COMMAND_PALETTE_BINDING and self.app.ENABLE_COMMAND_PALETTE:
+                palette = self.app.get_key_display(binding)
+                continue
+            if not binding.show or not enabled:
+                continue
+            display = self.app.get_key_display(binding)
+            if binding.group is not None:
+                g = binding.group
+                if g not in group_pos:
+                    group_pos[g] = len(out)
+                    group_keys[g] = []
+                    out.append(("", g.description))
+                group_keys[g].append(display)
+                continue
+            if binding.action in seen_actions:
+                continue
+            seen_actions.add(binding.action)
+            out.append((display, binding.description))
+        for g, pos in group_pos.items():
+            keys = group_keys[g]
+            joined = f"{keys[0]}-{keys[-1]}" if len(keys) > 2 and all(k.isdigit() for k in keys) else "".join(keys)
+            out[pos] = (joined, out[pos][1])
+        if palette:
+            out.append((palette, "palette"))
+        return out
+
+    def render(self) -> Text:
+        key_style = self.get_component_rich_style("keybar--key", partial=True)
+        desc_style = self.get_component_rich_style("keybar--desc", partial=True)
+        t = Text(no_wrap=True, overflow="crop")
+        for keys, desc in self.items():
+            t.append(" ")
+            t.append(keys, key_style)
+            t.append(" ")
+            t.append(desc, desc_style)
+            t.append(" ")
+        return t
