@@ -204,6 +204,14 @@ def main(argv: list[str] | None = None) -> int:
         log, times = timed(lambda: read_log(path))
         assert log.error is None and len(log.actions) == len(actions)
         print(f"  open (read + replay + check every action): median {ms(statistics.median(times))}, max {ms(max(times))}")
+        import tracemalloc
+
+        tracemalloc.start()
+        kept = read_log(path)
+        size, _ = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        print(f"  memory for all {len(kept.actions) + 1} positions (states share structure): {size / 1e6:.1f} MB")
+        del kept
         bench_timeline(setup, actions, args.jumps)
         if not args.no_viewer:
             for size in ((120, 40), (80, 24)):

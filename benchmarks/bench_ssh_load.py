@@ -101,6 +101,15 @@ def children(pid: int) -> list[int]:
     return out
 
 
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a process."""
+    try:
+        f = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def pct(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))]
@@ -137,6 +146,7 @@ async def main(args) -> None:
             host.send(P.CreateTable(seats=seats, sit=-1, name=f"bench {i + 1}", seed=1000 + i))
             j = await host.expect(lambda m: isinstance(m, P.Joined))
             tids.append(j.table.id)
+        tids.sort()  # the lobby lists waiting tables by id
         for tid in tids:
             o = await ProtoClient.connect(address, make_token(secret, f"key:obs-{tid}", f"obs-{tid}"))
             o.send(P.Watch(table=tid))
@@ -163,27 +173,28 @@ async def main(args) -> None:
         print(f"{len(screens)} SSH sessions with a PTY in the lobby after {time.monotonic() - t_open:.1f} s")
 
         # players join from the lobby, table after table (the first waiting table is row 0)
+        async def seated(tid: str, name: str) -> bool:
+            host.send(P.ListTables())
+            m = await host.expect(lambda m: isinstance(m, P.Tables), timeout=10)
+            t = next(t for t in m.tables if t.id == tid)
+            if os.environ.get("BENCH_DEBUG"):
+                print(name, [(s.name, s.holder) for s in t.seats])
+            return any(s.holder and s.name == name for s in t.seats)
+
         for i, sc in enumerate(screens[:n_players]):
             tid = tids[i // args.players]
             sc.table = tid
             for attempt in range(5):
                 sc.send("r\r")
-                ok = False
-                for _ in range(100):
-                    msg = None
-                    try:
-                        msg = await observers[tid].expect(
-                            lambda m: isinstance(m, P.TableChanged) and any(s.name == sc.name for s in m.table.seats),
-                            timeout=0.1)
-                    except (asyncio.TimeoutError, TimeoutError):
-                        pass
-                    if msg is not None:
-                        ok = True
+                for _ in range(40):
+                    await asyncio.sleep(0.05)
+                    if await seated(tid, sc.name):
                         break
-                if ok:
-                    break
+                else:
+                    continue
+                break
             else:
-                print(f"{sc.name} could not join table {tid}")
+                print(f"{sc.name} could not join table {tid}; its screen: {sc.text[-1500:]!r}")
         t_join = time.monotonic()
         for sc in screens[:n_players]:
             await sc.wait_for(GAME_MARK, timeout=120)
@@ -205,6 +216,9 @@ async def main(args) -> None:
                 o.queue.get_nowait()
         marks = {sc.name: len(sc.chunks) for sc in screens}
         updates: list[tuple[str, float, str]] = []
+        kids0 = {k: cpu_s(k) for k in children(server.pid)}
+        srv_cpu0 = cpu_s(server.pid)
+        t_meas = time.monotonic()
         end = time.monotonic() + args.seconds
 
         async def observe(tid: str, o: ProtoClient) -> None:
@@ -214,23 +228,34 @@ async def main(args) -> None:
                 except (asyncio.TimeoutError, TimeoutError):
                     continue
                 if isinstance(m, P.Update) and m.events:
-                    updates.append((tid, time.monotonic(), m.events[-1].text[:20]))
+                    updates.append((tid, time.monotonic(), m.events[-1].text[:14]))
 
         await asyncio.gather(*(observe(t, o) for t, o in observers.items()))
+        kids_cpu = sum(cpu_s(k) - c0 for k, c0 in kids0.items())
+        srv_cpu = cpu_s(server.pid) - srv_cpu0
+        wall = time.monotonic() - t_meas
         await asyncio.sleep(3)  # let the last frames arrive
 
-        per_screen: list[float] = []
-        per_action: list[float] = []
-        missed = 0
+        first_paint: list[float] = []   # first output on a screen after the action
+        per_screen: list[float] = []    # the action's log line on a screen
+        per_action: list[float] = []    # ... on every screen of its table
+        missed = busy = 0
         for tid, t0, needle in updates:
             worst = 0.0
             complete = True
             for sc in screens:
                 if sc.table != tid:
                     continue
+                chunks = sc.chunks[marks[sc.name]:]
+                if any(t0 - 0.3 <= t < t0 for t, _ in chunks):
+                    busy += 1  # still drawing something else: first output is ambiguous
+                else:
+                    nxt = next((t for t, _ in chunks if t >= t0), None)
+                    if nxt is not None and nxt - t0 < 5:
+                        first_paint.append(nxt - t0)
                 acc = ""
                 seen = None
-                for t, txt in sc.chunks[marks[sc.name]:]:
+                for t, txt in chunks:
                     if t < t0:
                         continue
                     if t > t0 + 5:
@@ -250,13 +275,23 @@ async def main(args) -> None:
         ms = 1000.0
         print(f"actions observed: {len(updates)} on {len(tids)} tables; screens per table: "
               f"{args.players} players + ~{n_spect / max(1, len(tids)):.0f} spectators")
+        if first_paint:
+            print(f"action -> first redraw on a screen: median {statistics.median(first_paint) * ms:.0f} ms, "
+                  f"p95 {pct(first_paint, 0.95) * ms:.0f} ms, worst {max(first_paint) * ms:.0f} ms "
+                  f"({len(first_paint)} deliveries; {busy} skipped, the screen was busy)")
         if per_screen:
-            print(f"action -> appearance on a screen: median {statistics.median(per_screen) * ms:.0f} ms, "
+            print(f"action -> its log line on a screen: median {statistics.median(per_screen) * ms:.0f} ms, "
                   f"p95 {pct(per_screen, 0.95) * ms:.0f} ms, worst {max(per_screen) * ms:.0f} ms "
-                  f"({len(per_screen)} deliveries, {missed} not found within 5 s)")
+                  f"({len(per_screen)} found, {missed} not found within 5 s: wrapped or scrolled past)")
         if per_action:
-            print(f"action -> on every screen of its table: median {statistics.median(per_action) * ms:.0f} ms, "
-                  f"worst {max(per_action) * ms:.0f} ms")
+            print(f"action -> its log line on every screen of its table: median "
+                  f"{statistics.median(per_action) * ms:.0f} ms, worst {max(per_action) * ms:.0f} ms "
+                  f"({len(per_action)} actions)")
+        screen_updates = sum(1 for tid, _, _ in updates for sc in screens if sc.table == tid)
+        print(f"CPU while measuring ({wall:.0f} s): server {srv_cpu:.1f} s "
+              f"({1000 * srv_cpu / max(1, len(updates)):.1f} ms per action), client processes {kids_cpu:.1f} s "
+              f"({1000 * kids_cpu / max(1, screen_updates):.0f} ms per screen update); "
+              f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
         srv_kb = rss_kb(server.pid)
         kids = children(server.pid)
         kids_kb = sum(rss_kb(k) for k in kids)

@@ -180,6 +180,7 @@ class Catalog(msgspec.Struct, frozen=True):
     balatro: int = -1               # tile kind index of the balatro (Bal)
     aquila_tile: int = -1           # ... of the Aquila tile (Aq)
     construction: int = -1          # ... of the construction tile (Con)
+    spectacle_index: dict[str, int] = {}  # spectacle key -> id
 
     def name_of(self, kind: int, count: int = 1) -> str:
         name = self.tiles[kind].name
@@ -322,4 +323,5 @@ def load_catalog(variant: str = "grand") -> Catalog:
         balatro=index["Bal"],
         aquila_tile=index["Aq"],
         construction=index["Con"],
+        spectacle_index={sp.key: sp.id for sp in specs},
     )

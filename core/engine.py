@@ -91,7 +91,7 @@ def new_game(setup: GameSetup) -> State:
         state_rng, first = rng.below(state_rng, n)
     else:
         first = setup.first_player
-        if not 0 <= first < n:
+        if not isinstance(first, int) or not 0 <= first < n:
             raise RuleError("G-1.4", f"first player must be a seat from 0 to {n - 1}")
     nk = len(cat.tiles)
     players = []
@@ -251,10 +251,10 @@ def missing(cat: Catalog, tiles: tuple[int, ...], spec: Spectacle) -> int:
 
 
 def spectacle_by_key(cat: Catalog, key: str) -> Spectacle:
-    for s in cat.spectacles:
-        if s.key == key:
-            return s
-    raise RuleError("G-5.2", f"there is no spectacle {key!r}")
+    sid = cat.spectacle_index.get(key) if isinstance(key, str) else None
+    if sid is None:
+        raise RuleError("G-5.2", f"there is no spectacle {key!r}")
+    return cat.spectacles[sid]
 
 
 def why_not_performable(state: State, seat: int, spec: Spectacle) -> str | None:
@@ -739,8 +739,10 @@ def _open_auction(ctx: _Ctx, a: OpenAuction) -> None:
         raise RuleError("G-3.1", f"market {MARKET_NAMES[a.market]} does not hold 3 tiles")
     p = st.players[a.player]
     low = ctx.cat.common.min_opening_bid
-    if not isinstance(a.bid, int) or a.bid < low:
-        raise RuleError("G-3.2", f"opening bid must be a whole number of at least {low}")
+    if not isinstance(a.bid, int):
+        raise RuleError("G-3.2", "a bid is a whole number of coins")
+    if a.bid < low:
+        raise RuleError("G-3.2", f"opening bid must be at least {low}")
     if a.bid > credit(p):
         raise RuleError("G-3.4", f"{p.name} can bid at most {credit(p)} (coins + 6 per Aquila)")
     out = tuple(not q.pillar for q in st.players)
@@ -779,8 +781,10 @@ def _raise(ctx: _Ctx, a: Raise) -> None:
         raise RuleError("G-3.3", "there is no auction to bid in")
     auc = h.auction
     p = ctx.player(a.player)
-    if not isinstance(a.bid, int) or a.bid <= auc.high:
-        raise RuleError("G-3.3", f"a raise must be a whole number more than {auc.high}")
+    if not isinstance(a.bid, int):
+        raise RuleError("G-3.3", "a bid is a whole number of coins")
+    if a.bid <= auc.high:
+        raise RuleError("G-3.3", f"a raise must be more than {auc.high}")
     if a.bid > credit(p):
         raise RuleError("G-3.4", f"{p.name} can bid at most {credit(p)} (coins + 6 per Aquila)")
     ctx.log("bid", f"{p.name} raises to {a.bid}.", a.player)

@@ -41,6 +41,7 @@ from .model import Event, GameSetup, State
 
 FORMAT = "colosseum-game-log"
 FORMAT_VERSION = 1
+MAX_LOG_BYTES = 64 << 20  # a 1,000-action game is about 100 kB
 
 try:  # the program version; core must not depend on the client, only on the package
     from colosseum import __version__ as PROGRAM_VERSION
@@ -418,6 +419,11 @@ def read_log(path: str | Path) -> GameLog:
     file cannot be read at all or has no usable header."""
     p = Path(path)
     try:
+        info = p.stat()
+        if p.is_dir():
+            raise IsADirectoryError
+        if info.st_size > MAX_LOG_BYTES:
+            raise GameLogError("unreadable", f"{p} is too large to be a game log ({info.st_size} bytes)")
         data = p.read_bytes()
     except FileNotFoundError:
         raise GameLogError("unreadable", f"no such file: {p}") from None

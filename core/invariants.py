@@ -25,6 +25,19 @@ def check(state: State, previous: State | None = None) -> list[str]:
             out.append(f"tile {cat.codes[k]}: negative count in bag or box")
     if any(len(m) > 3 for m in state.markets):
         out.append("a market holds more than 3 tiles")
+    # G-3.5: a pillar stands only in a market emptied by its owner's win; without the 2007
+    # option (A07-2) a missing pillar is always standing in a market.
+    for i, owner in enumerate(state.pillars):
+        if owner != NOBODY and (state.markets[i] or state.players[owner].pillar):
+            out.append(f"market {i}: pillar of seat {owner} in a market that is not theirs to hold")
+    if "auction-2007" not in state.setup.options:
+        for seat, p in enumerate(state.players):
+            if not p.pillar and seat not in state.pillars:
+                out.append(f"{p.name}'s pillar is nowhere")
+    # exactly the current phase has its turn record
+    for name in ("invest", "hire", "trade", "perform", "closing"):
+        if (getattr(state, name) is not None) != (state.phase == name):
+            out.append(f"phase {state.phase} with a {name} turn record")
     for seat, p in enumerate(state.players):
         who = f"{p.name}"
         if p.coins < 0:

@@ -168,7 +168,7 @@ def _text_line(rec: GameRecord) -> str:
     for s in range(len(rec.seats)):
         mark = "*" if s == rec.winner else " "
         parts.append(
-            f"{mark}{s}:{rec.seats[s]} {rec.acclaim[s]:>3} acc {rec.coins[s]:>3} c {rec.stars[s]} st"
+            f"{mark}{s}:{rec.seats[s]} {rec.acclaim[s]:>3} Acclaim {rec.coins[s]:>3} coins {rec.stars[s]} stars"
         )
     tie = f" (tie-break: {rec.decided_by})" if rec.decided_by and rec.decided_by != "acclaim" else ""
     return (

@@ -161,3 +161,64 @@ def test_help_rules_and_theme_switch():
                 assert app.theme == name
 
     run(go())
+
+
+async def play_by_keys(pilot, keys_for, *, limit: int = 3000, timeout: float = 90.0) -> None:
+    """Answer every decision with key presses until the end screen: whenever a dialog is
+    up, press ``keys_for(dialog)``; when the game waits on a local human with no dialog, press
+    ``a``.  Bots move by themselves meanwhile."""
+    from textual.screen import ModalScreen
+
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    for _ in range(limit):
+        screen = pilot.app.screen
+        name = type(screen).__name__
+        if name == "EndScreen":
+            return
+        assert loop.time() < end, f"game not finished; on {name}"
+        if isinstance(screen, ModalScreen):
+            await pilot.press(*keys_for(screen))
+        elif name == "GameScreen" and screen.check_action("act", ()):
+            await pilot.press("a")
+        else:
+            await pilot.pause(0.01)
+    raise AssertionError("too many key presses")
+
+
+def test_hot_seat_game_by_key_presses_through_the_chooser(monkeypatch):
+    """Two human seats (hot seat) and a bot; every human decision is made with Enter in the
+    plain action chooser, mostly End+Enter (pass), sometimes Enter (the decision dialogs are
+    switched off here; their own key-driven
+    game belongs with them).  The ranking shown equals the engine's."""
+    import colosseum.tui.screens.game as game_mod
+
+    monkeypatch.setattr(game_mod, "load_dialog_for", lambda: None)
+    app = app_for(["play", "--players", "3", "--humans", "2", "--bots", "random", "--seed", "4", "--bot-delay", "0"])
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            import random
+
+            rnd = random.Random(4)
+            # mostly the last choice (pass / end the turn), sometimes the first (act)
+            await play_by_keys(pilot, lambda dialog: ["enter"] if rnd.random() < 0.3 else ["end", "enter"])
+            await wait_for_screen(pilot, "EndScreen")
+            session = app.session
+            humans = [a for a in session.actions if a.player in (0, 1)]
+            assert len(humans) > 30, len(humans)   # the humans really played
+            final, _ = replay(session.setup, session.actions)
+            assert final.result == session.state.result
+            assert ranking_on_screen(app) == [final.players[s.seat].name for s in final.result.standings]
+
+    run(go())
+
+
+def test_unknown_bot_falls_back_to_random_and_bad_arguments_are_refused(capsys):
+    app = app_for(["play", "--players", "3", "--humans", "1", "--bots", "nosuchbot", "--seed", "1"])
+    assert [s.kind for s in app.session.seats] == ["human", "random", "random"]
+    assert "nosuchbot" in capsys.readouterr().err
+    assert build_app(build_parser().parse_args(["play", "--players", "3", "--humans", "4"]), record=False) == 2
+    assert build_app(build_parser().parse_args(["play", "--theme", "nope"]), record=False) == 2
+    themed = app_for(["play", "--theme", "colosseum-contrast", "--seed", "1"])
+    assert themed.theme == "colosseum-contrast"

@@ -102,7 +102,7 @@ def test_greedy_faces_every_decision_over_a_series():
             faced[situation(state)] += 1
 
     for i in range(6):
-        bots = ["greedy", "random", "greedy", "random"]
+        bots = ["greedy", "random", "greedy", "random"] if i % 2 else ["greedy"] * 4
         play_game(make_setup(4, 700 + i, bots), make_bots(bots, 700 + i), check=True, on_action=note)
     assert set(faced) == ALL_SITUATIONS, ALL_SITUATIONS - set(faced)
 
@@ -121,7 +121,6 @@ def _perform_state(variant: str, seed: int, temple: bool):
     state = new_game(make_setup(4, seed, names, variant))
     state = advance(state, bots, lambda s: s.phase == "perform" and s.perform.stage == "roll")
     seat = to_act(state)
-    p = state.players[seat]
     return replace(state, players=tuple(replace(q, temple=temple) if i == seat else q
                                         for i, q in enumerate(state.players))), seat
 
@@ -200,16 +199,29 @@ def test_greedy_refuses_to_hand_over_a_star_cheaply():
 
 
 def test_greedy_proposes_only_deals_it_would_take():
-    state = _trade_state(12)
-    bot = GreedyBot(1)
-    names = ["greedy", "random", "random", "random"]
-    bots = make_bots(names, 12)
-    state = advance(state, bots, lambda s: s.phase == "trade" and s.trade.deal is None and s.trade.active == 0)
+    """G-4: every deal greedy proposes is one it would accept itself, is legal, and the greedy
+    players it is offered to mostly take it."""
     cat = load_catalog("grand")
-    a = bot.act(state)
-    if isinstance(a, ProposeDeal):
-        assert bot.accepts(state, cat, 0, a.transfers)
-        apply(state, a)  # legal
+    proposals = []
+    answers = Counter()
+
+    for seed in (12, 13, 14):
+        names = ["greedy", "random", "greedy", "greedy"]
+        bots = make_bots(names, seed)
+
+        def note(state, action, _next):
+            seat = to_act(state)
+            if isinstance(action, ProposeDeal) and names[seat] == "greedy":
+                assert bots[seat].accepts(state, cat, seat, action.transfers)
+                proposals.append(action)
+            if isinstance(action, (AcceptDeal, RejectDeal)) and names[seat] == "greedy":
+                proposer = state.trade.deal.proposer
+                if names[proposer] == "greedy":
+                    answers[type(action).__name__] += 1
+
+        play_game(make_setup(4, seed, names), bots, check=True, on_action=note)
+    assert len(proposals) >= 5
+    assert answers["AcceptDeal"] > answers["RejectDeal"]
 
 
 def test_greedy_performs_its_best_spectacle():
@@ -233,3 +245,21 @@ def test_greedy_performs_its_best_spectacle():
                 checked += 1
             state, _ = apply(state, a)
     assert checked > 50
+
+
+def test_greedy_choices_are_always_legal(monkeypatch):
+    """The safety net in GreedyBot.act (fall back to a pass) is never needed in real games."""
+    fallbacks = []
+    real = GreedyBot._checked
+
+    def spy(ch, action):
+        out = real(ch, action)
+        if out is not action:
+            fallbacks.append(action)
+        return out
+
+    monkeypatch.setattr(GreedyBot, "_checked", staticmethod(spy))
+    for players, variant in ((3, "grand"), (5, "grand"), (4, "classic")):
+        bots = ["greedy"] * players
+        play_game(make_setup(players, 31, bots, variant), make_bots(bots, 31))
+    assert not fallbacks, fallbacks[:3]

@@ -213,7 +213,8 @@ def test_a_rule_error_carries_its_rule_and_detail():
     with pytest.raises(RuleError) as info:
         apply(position("hire"), OpenAuction(player=B, market=0, bid=7))
     e = info.value
-    assert e.rule == "G-3.2" and str(e) == f"G-3.2: {e.detail}" and "at least 8" in e.detail
+    assert e.rule == "G-3.2" and str(e) == f"G-3.2: {e.detail}"
+    assert str(e) == "G-3.2: opening bid must be at least 8", "as documented in README.md"
 
 
 MALFORMED = [

@@ -196,7 +196,7 @@ def test_pty_session_shows_the_lobby_creates_a_table_and_opens_the_game(tmp_path
     run(go(), 80)
 
 
-def _start_serve(tmp_path: Path, port: int, auth: Path) -> subprocess.Popen:
+def _start_serve(tmp_path: Path, port: int, auth: Path, lines: list | None = None) -> subprocess.Popen:
     env = dict(os.environ, COLOSSEUM_BOT_DELAY="0.01")
     proc = subprocess.Popen(
         [sys.executable, "-m", "colosseum", "serve", "--listen", f"127.0.0.1:{port}", "--data",
@@ -204,7 +204,7 @@ def _start_serve(tmp_path: Path, port: int, auth: Path) -> subprocess.Popen:
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
     )
     end = time.monotonic() + 30
-    lines = []
+    lines = [] if lines is None else lines
     while time.monotonic() < end:
         line = proc.stdout.readline().decode()
         lines.append(line)
@@ -219,11 +219,12 @@ def _start_serve(tmp_path: Path, port: int, auth: Path) -> subprocess.Popen:
 def test_restart_after_sigkill_resumes_every_acknowledged_action(tmp_path, keys):
     auth = write_authorized(tmp_path / "authorized_keys", keys)
     port = free_port()
-    server = _start_serve(tmp_path, port, auth)
+    out1: list[str] = []
+    server = _start_serve(tmp_path, port, auth, out1)
     data = tmp_path / "data"
     try:
-        fp = server  # noqa: F841
-        first = server.stdout.readline  # noqa: F841
+        fingerprint = next(x for x in out1 if "fingerprint" in x).split()[-1]
+        assert fingerprint.startswith("SHA256:") and any("created host key" in x for x in out1)
 
         async def phase1():
             secret = load_secret(data)
@@ -248,13 +249,16 @@ def test_restart_after_sigkill_resumes_every_acknowledged_action(tmp_path, keys)
                 if acked >= 15:
                     break
                 await asyncio.sleep(0.005)
-            return tid, acked, max(p.n for p in players)
+            best = max(players, key=lambda p: p.n)
+            return tid, acked, best.n, best.state
 
-        tid, acked, seen = run(phase1())
+        tid, acked, seen, seen_state = run(phase1())
         assert acked >= 5
         server.send_signal(signal.SIGKILL)  # no chance to tidy up
         server.wait(10)
-        server = _start_serve(tmp_path, port, auth)
+        out2: list[str] = []
+        server = _start_serve(tmp_path, port, auth, out2)
+        assert any(fingerprint in x for x in out2) and not any("created" in x for x in out2)  # same host key
 
         async def phase2():
             secret = load_secret(data)
@@ -268,6 +272,9 @@ def test_restart_after_sigkill_resumes_every_acknowledged_action(tmp_path, keys)
 
         j = run(phase2())
         assert j.state.actions == len(j.actions)
+        from colosseum.core import replay
+
+        assert replay(j.setup, j.actions[:seen])[0] == seen_state  # the very same actions
         # and the SSH side answers again
         async def ssh_again():
             async with connect(port, keys["bob"], user="bob") as conn:
@@ -278,3 +285,78 @@ def test_restart_after_sigkill_resumes_every_acknowledged_action(tmp_path, keys)
     finally:
         server.kill()
         server.wait(10)
+
+
+def test_three_ssh_players_a_spectator_and_the_same_final_ranking(tmp_path, keys):
+    """Three players over SSH (each with a PTY) join one table from the lobby with the
+    keyboard; a spectator picks the game mid-way and sees the current position; the players
+    hand their seats to bots (Ctrl+B) and every screen shows the same final ranking."""
+    import re
+
+    names = ("alice", "bob", "carol")
+
+    async def go():
+        keys2 = dict(keys, carol=asyncssh.generate_private_key("ssh-ed25519"),
+                     dave=asyncssh.generate_private_key("ssh-ed25519"))
+        auth = tmp_path / "authorized_keys"
+        write_authorized(auth, keys2, names=("alice", "bob", "carol", "dave"))
+        port = free_port()
+        srv = await start_server(listen=f"127.0.0.1:{port}", data=tmp_path / "data", authorized_keys=auth,
+                                 bot_delay=0.01, bot_timeout=60)
+        conns = []
+        try:
+            async def session(who):
+                conn = await connect(port, keys2[who], user=who).__aenter__()
+                conns.append(conn)
+                proc = await conn.create_process(term_type="xterm-256color", term_size=(120, 36), encoding=None)
+                return proc
+
+            procs = list(await asyncio.gather(*(session(n) for n in (*names, "dave"))))
+            outs = list(await asyncio.gather(*(read_until(p, lambda b: "Colosseum lobby" in plain(b))
+                                               for p in procs)))
+            alice, bob, carol, dave = procs
+            alice.stdin.write(b"n")
+            await read_until(alice, lambda b: "New table" in plain(b))
+            alice.stdin.write(b"Final\r")  # seats: alice + 2 free human seats + a greedy/random bot
+            await read_until(alice, lambda b: "waiting for players" in plain(b))
+            (tid, table), = srv.tables.tables.items()
+            for p, who in ((bob, "bob"), (carol, "carol")):
+                p.stdin.write(b"r\r")  # refresh, Enter: join the first free seat
+                for _ in range(200):
+                    if any(s.name == who for s in table.meta.seats):
+                        break
+                    await asyncio.sleep(0.05)
+                assert any(s.name == who for s in table.meta.seats), f"{who} did not sit down"
+            assert table.state is not None and table.meta.status == "playing"
+            for p in (alice, bob, carol):
+                await read_until(p, lambda b: re.search(r"Round \d+/\d+", plain(b)) is not None)
+            for _ in range(100):
+                if len(table.present) == 3:
+                    break
+                await asyncio.sleep(0.05)
+            assert set(table.present) == {0, 1, 2}
+            # the spectator: lobby, refresh, w on the (only) table
+            dave.stdin.write(b"rw")
+            await read_until(dave, lambda b: re.search(r"Round \d+/\d+", plain(b)) is not None
+                             and "alice" in plain(b) and "carol" in plain(b))
+            assert any(c.name == "dave" and s < 0 for c, s in table.conns.items())
+            # the players let bots play their seats: the game runs to its end
+            for p in (alice, bob, carol):
+                p.stdin.write(b"\x02")
+            for _ in range(600):
+                if table.meta.status == "over":
+                    break
+                await asyncio.sleep(0.05)
+            assert table.meta.status == "over", f"game stuck at {len(table.actions)} actions"
+            winner = table.state.players[table.state.result.winner].name
+            line = f"{winner} wins with {table.state.players[table.state.result.winner].acclaim} Acclaim"
+            for p in procs:
+                out = await read_until(p, lambda b: "wins with" in plain(b), timeout=30)
+                text = plain(out)
+                assert line in text, text[-1500:]
+        finally:
+            for c in conns:
+                c.close()
+            await srv.close()
+
+    run(go(), 85)

@@ -366,3 +366,26 @@ def test_restart_reloads_unfinished_tables_with_every_acknowledged_action(tmp_pa
             await srv2.close()
 
     run(go())
+
+
+def test_leaving_a_table_before_it_starts_frees_the_seat(tmp_path):
+    async def go():
+        srv = await server_at(tmp_path)
+        try:
+            a, b = await client(srv, "alice"), await client(srv, "bob")
+            a.send(P.CreateTable(seats=["human", "human", "random"], sit=0))
+            tid = (await a.expect(lambda m: isinstance(m, P.Joined))).table.id
+            b.send(P.Join(table=tid, seat=0))
+            assert "held by alice" in (await b.expect(lambda m: isinstance(m, P.Error))).message
+            a.send(P.Leave(table=tid))
+            for _ in range(100):
+                if not srv.tables[tid].meta.seats[0].holder:
+                    break
+                await asyncio.sleep(0.01)
+            b.send(P.Join(table=tid, seat=0))
+            j = await b.expect(lambda m: isinstance(m, (P.Joined, P.Error)))
+            assert isinstance(j, P.Joined) and j.seat == 0 and j.state is None  # still waiting for seat 1
+        finally:
+            await srv.close()
+
+    run(go())

@@ -12,7 +12,7 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 
-from colosseum.core import GameSetup, RuleError, apply, legal, new_game, rank, to_act
+from colosseum.core import GameSetup, RuleError, apply, encode_state, legal, new_game, rank, to_act
 from colosseum.core.bots.random_bot import RandomBot
 from colosseum.core.catalog import load_catalog
 from colosseum.core.invariants import check
@@ -158,6 +158,7 @@ def test_legal_lists_exactly_what_apply_accepts(n, seed, variant):
         ch = legal(st)
         seat = ch.player
         listed = set(ch.actions)
+        before = encode_state(st)
         for a in _candidates(st, seat):
             try:
                 apply(st, a)
@@ -170,4 +171,5 @@ def test_legal_lists_exactly_what_apply_accepts(n, seed, variant):
             else:
                 expect = a in listed
             assert ok == expect, (st.phase, a, ok)
+        assert encode_state(st) == before, "applying actions never changes the state applied to"
         st, _ = apply(st, bots[seat].act(st))

@@ -388,3 +388,22 @@ def test_a_game_being_played_is_not_resumed_twice(tmp_path, fake_app, capsys):
     s.recorder.close()  # the other program ends: now it can be resumed
     assert cli(["resume", str(path), "--bot-delay", "0"]) == 0
     assert read_log(path).finished
+
+
+@pytest.mark.parametrize("variant,n", [("grand", 5), ("classic", 4), ("classic", 3)])
+def test_export_every_variant(variant, n):
+    from colosseum.core.gamelog import parse_log
+    from colosseum.tui.records import export_json_chunks, export_text
+
+    s = LocalSession(
+        GameSetup(players=("Becky", "Kat", "Laura", "Mia", "Nora")[:n], seed=21, variant=variant),
+        tuple(Seat("random") for _ in range(n)),
+    )
+    play(s)
+    log = parse_log(dump_log(make_header(s.setup, [x.kind for x in s.seats]), s.actions))
+    text = export_text(log)
+    assert f"Variant:  {variant}" in text and "== Final ranking ==" in text
+    for e in s.events:
+        assert e.text in text
+    doc = json.loads(b"".join(export_json_chunks(log)))
+    assert len(doc["positions"]) == len(s.actions) + 1

@@ -228,3 +228,31 @@ def test_g3_player_without_credit_passes_automatically():
     st2 = set_player(hire_example_start(), KAT, coins=2, aquilas=1)  # credit 8
     st2, _ = play(st2, EndTurn(player=BECKY))
     assert st2.hire.active == KAT
+
+
+def test_g3_bidding_order_wraps_clockwise_from_the_opener_in_a_5_player_game():
+    """G-3.3: with Mia (seat 3) first, bidding goes 4, 0, 1, 2, then back to 3, skipping
+    whoever passed on this lot."""
+    st = skip_to(start(5, seed=7, first=3), "hire")
+    for seat in range(5):
+        st = set_player(st, seat, coins=50, aquilas=0)
+    assert st.hire.active == 3
+    st, _ = play(st, OpenAuction(player=3, market=0, bid=8))
+    order = []
+    bid = 8
+    for seat in (4, 0, 1, 2):
+        assert to_act(st) == seat
+        order.append(seat)
+        if seat in (0, 2):
+            st, _ = play(st, PassBid(player=seat))
+        else:
+            bid += 1
+            st, _ = play(st, Raise(player=seat, bid=bid))
+    assert to_act(st) == 3, "round again: the opener may raise"
+    st, _ = play(st, Raise(player=3, bid=20))
+    assert to_act(st) == 4
+    st, _ = play(st, PassBid(player=4))
+    assert to_act(st) == 1, "0 and 2 passed on this lot"
+    st, ev = play(st, PassBid(player=1))
+    assert "Mia wins market A" in texts(ev) and st.players[3].coins == 30
+    assert st.hire.active == 4

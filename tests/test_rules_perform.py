@@ -363,7 +363,7 @@ def test_g53_each_step_of_the_breakdown():
 # ---------------------------------------------------------------------------- G-5.4
 
 
-def finish_perform(st, skip=()):
+def finish_perform(st):
     """Everyone still to perform skips."""
     while st.phase == "perform":
         st, _ = play(st, EndTurn(player=to_act(st)))

@@ -30,7 +30,8 @@ def test_text_output(capsys):
     assert [g.split(":")[0] for g in games] == ["seed 7", "seed 8", "seed 9"]
     for g in games:
         assert "winner " in g and "(seat " in g and "actions" in g
-        assert g.count(" acc ") == 4 and g.count(" c ") == 4
+        assert g.count(" Acclaim ") == 4 and g.count(" coins ") == 4 and g.count(" stars") == 4
+        assert g.count("*") == 1  # the winner's seat is marked
     assert any(line.startswith("totals: 3 games, 4 players") for line in out)
     wins = next(line for line in out if line.startswith("wins by bot:"))
     assert "greedy" in wins and "random" in wins

@@ -23,6 +23,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .screens.newgame import NewGameSettings
 
 DEFAULT_NAMES = ("Becky", "Kat", "Laura", "Marcus", "Titus")
+ASCII_KEYS = {"up": "Up", "down": "Down", "left": "Left", "right": "Right", "enter": "Enter",
+              "backspace": "Bksp", "question_mark": "?", "escape": "esc"}
 
 
 def _commands_provider():
@@ -126,6 +128,15 @@ class ColosseumApp(App):
         return True
 
     # ------------------------------------------------------------------ helpers
+    def get_key_display(self, binding: Binding) -> str:
+        """Key names in ASCII (Textual draws arrows and Enter as symbols)."""
+        if binding.key_display:
+            return binding.key_display
+        key = binding.key.split(",")[0]
+        if key in ASCII_KEYS:
+            return ASCII_KEYS[key]
+        return super().get_key_display(binding)
+
     def game_screen(self) -> GameScreen | None:
         from .screens.game import GameScreen
 
@@ -141,6 +152,13 @@ class ColosseumApp(App):
             game.set_preview(frozenset(spaces))
 
     # ------------------------------------------------------------------ actions
+    def action_command_palette(self) -> None:
+        """Textual's palette with an ASCII placeholder."""
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(id="--command-palette", placeholder="Search for commands"))
+
     def action_help(self) -> None:
         from .screens.help import HelpScreen
 

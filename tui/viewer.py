@@ -246,6 +246,17 @@ class ViewerScreen(Screen):
             log.setup, log.actions, start_index, seats=log.seats, title=title, error=log.error, timeline=log.timeline
         )
 
+    @classmethod
+    def from_session(cls, session, start_index: int | None = None) -> "ViewerScreen":
+        """The viewer on a running game (a copy of its actions so far; the game is untouched)."""
+        return cls(
+            session.setup,
+            list(session.actions),
+            start_index,
+            seats=[s.kind for s in session.seats],
+            title="the game so far",
+        )
+
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         yield GameHeader(id="v-header")
@@ -353,6 +364,11 @@ def _theme_ok(theme: str | None) -> bool:
 def run_viewer(log: GameLog, *, theme: str | None = None) -> int:
     if not _theme_ok(theme):
         return 2
+    import gc
+
+    log.timeline.state(log.timeline.end)
+    gc.collect()
+    gc.freeze()  # the replayed positions live as long as the viewer: keep them out of GC passes
     app = ViewerApp(log, theme=theme)
     app.run()
     return app.return_code or 0

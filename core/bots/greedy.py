@@ -32,7 +32,6 @@ from ..actions import (
     CloseDeal,
     ConstructionForAquila,
     EndTurn,
-    ExchangeAquilas,
     HirePromoter,
     MoveNoble,
     OpenAuction,
@@ -48,7 +47,7 @@ from ..actions import (
     Steal,
 )
 from ..catalog import Catalog, Spectacle, load_catalog
-from ..engine import NOBODY, credit, gate_owner
+from ..engine import NOBODY, credit
 from ..legal import Choices, legal
 from ..model import State, Transfer
 
@@ -59,7 +58,7 @@ _SUM = [0.0, 0.0] + [min(i - 1, 13 - i) / 36 for i in range(2, 13)] + [0.0] * 24
 REACH = [min(1.0, _DIE[d] + _SUM[d]) for d in range(36)]
 
 AQUILA_VALUE = 3.5          # an Aquila token: 3 Acclaim at the end (G-9) or 6 coins, or a move
-MAX_PROPOSALS = 3          # deals the bot proposes per trade turn
+MAX_PROPOSALS = 3           # deals the bot proposes per trade turn
 
 
 def _noble_values(cat: Catalog) -> tuple[int, ...]:
@@ -78,11 +77,15 @@ class GreedyBot:
         self._proposed: set[tuple] = set()
         self._trade_key: tuple = ()
         self._moves_cache: dict[tuple, tuple[float, list]] = {}
+        self._util_cache: dict[tuple, tuple] = {}
 
     # ================================================================== entry point
 
     def act(self, state: State) -> Action:
         ch = legal(state)
+        return self._checked(ch, self._choose(state, ch))
+
+    def _choose(self, state: State, ch: Choices) -> Action:
         seat = ch.player
         cat = load_catalog(state.setup.variant)
         ph = state.phase
@@ -100,6 +103,25 @@ class GreedyBot:
         if ph == "closing":
             return self._closing(state, cat, seat, acts)
         return acts[-1]
+
+    @staticmethod
+    def _checked(ch: Choices, action: Action) -> Action:
+        """The chosen action if ``legal`` offers it; otherwise a safe legal one (a pass where
+        there is one), so that the bot never stalls a game."""
+        if isinstance(action, ProposeDeal):
+            if ch.can_propose:
+                return action
+        elif isinstance(action, (OpenAuction, Raise)):
+            market = action.market if isinstance(action, OpenAuction) else -1
+            if any(o.market == market and o.low <= action.bid <= o.high for o in ch.bids):
+                return action
+        elif action in ch.actions:
+            return action
+        for kind in (PassBid, EndTurn, RejectDeal, CancelDeal):
+            for a in ch.actions:
+                if isinstance(a, kind):
+                    return a
+        return ch.actions[0]
 
     # ================================================================== valuation helpers
 
@@ -162,51 +184,81 @@ class GreedyBot:
             left += 1
         return left
 
-    def tile_utility(self, state: State, cat: Catalog, seat: int, tiles, planning: bool = True) -> float:
-        """How much ``tiles`` are worth to ``seat``, in Acclaim-like units."""
+    def _util_context(self, state: State, cat: Catalog, seat: int):
+        """What ``tile_utility`` needs about ``seat`` in ``state``, computed once per state."""
+        key = (seat, cat.variant)
+        cached = self._util_cache.get(key)
+        if cached is not None and cached[0] is state:
+            return cached[1]
         p = state.players[seat]
         ngates = len(p.gates)
         left = self.rounds_left(state, cat)
         before_perform = state.phase in ("setup", "invest", "hire", "trade")
-        stars = self.stars_with(state, cat, seat, tiles)
-        star_acc = cat.common.star_acclaim
-        best = second = -99.0
-        now = -99.0
+        entries = []   # (need items, total, max_missing, strip, offset, now-eligible, need mask)
         for sid in self.owned_specs(state, seat):
             spec = cat.spectacles[sid]
             short = spec.gates - ngates
             if short > 0 and short > left - (0 if state.phase == "invest" else 1):
                 continue
-            v = self.strip_value(spec, self.missing(cat, tiles, spec))
-            for k in stars:
+            entries.append((self._needs(spec), spec, 0.0, before_perform and short <= 0))
+        if left >= 2 and state.display:
+            # spectacles that could still be planned (G-2), at a discount for their cost
+            coins = p.coins + 15
+            for sid in state.display:
+                spec = cat.spectacles[sid]
+                if spec.cost <= coins:
+                    entries.append((self._needs(spec), spec, -0.35 * spec.cost - 2.0, False))
+        minimum = cat.common.star_minimum
+        stars = []     # (kind, count needed to hold the star)
+        for k in cat.star_types:
+            other = max(q.tiles[k] for i, q in enumerate(state.players) if i != seat)
+            need = max(minimum, other if state.stars[k] == seat else other + 1)
+            stars.append((k, need))
+        ctx = (entries, stars, cat.balatro, cat.common.star_acclaim)
+        self._util_cache[key] = (state, ctx)
+        return ctx
+
+    _needs_cache: dict = {}
+
+    @classmethod
+    def _needs(cls, spec: Spectacle):
+        got = cls._needs_cache.get((spec.key, spec.total))
+        if got is None:
+            got = tuple((k, n) for k, n in enumerate(spec.need) if n)
+            cls._needs_cache[(spec.key, spec.total)] = got
+        return got
+
+    def tile_utility(self, state: State, cat: Catalog, seat: int, tiles) -> float:
+        """How much ``tiles`` are worth to ``seat``, in Acclaim-like units: the best spectacle it
+        owns (or could still plan) filled with them, a little of the second best and of the best
+        one performable this round, and the Star Performers they would hold (G-7)."""
+        entries, star_rules, bal, star_acc = self._util_context(state, cat, seat)
+        held = [k for k, need in star_rules if tiles[k] >= need]
+        best = second = now = -99.0
+        nbal = tiles[bal]
+        for needs, spec, offset, now_ok in entries:
+            matched = 0
+            for k, n in needs:
+                t = tiles[k]
+                matched += t if t < n else n
+            gap = spec.total - matched
+            miss = gap - (nbal if nbal < gap else gap)
+            mm = spec.max_missing
+            v = (spec.strip[miss] if miss <= mm else spec.strip[mm] - 3.0 * (miss - mm)) + offset
+            for k in held:
                 if spec.need[k]:
                     v += star_acc
             if v > best:
                 best, second = v, best
             elif v > second:
                 second = v
-            if before_perform and short <= 0 and v > now:
+            if now_ok and v > now:
                 now = v
-        if planning and left >= 2 and state.display:
-            # spectacles that could still be planned (G-2), at a discount for their cost
-            coins = p.coins + 15
-            for sid in state.display:
-                spec = cat.spectacles[sid]
-                if spec.cost > coins:
-                    continue
-                v = self.strip_value(spec, self.missing(cat, tiles, spec)) - 0.35 * spec.cost - 2.0
-                for k in stars:
-                    if spec.need[k]:
-                        v += star_acc
-                if v > best:
-                    best, second = v, best
-                elif v > second:
-                    second = v
         if best < -90:
             best = 0.0
         if second < -90:
             second = best
-        u = best + 0.2 * second + len(stars) * 1.0
+        u = best + 0.2 * second + len(held) * 1.0
         if now > -90:
             u += 0.35 * now
         return u
@@ -259,8 +311,8 @@ class GreedyBot:
     RESERVE_FIRST = 12       # coins kept after round-1 investments (for auctions)
     RESERVE = 8
 
-    def _bundle_value(self, state: State, cat: Catalog, seat: int, fits: dict[int, float], specs: list[int],
-                      ngates: int, promoters: int, temple: bool, spent: int) -> float:
+    def _bundle_value(self, state: State, cat: Catalog, seat: int, fits: dict[int, float], now_val: dict[int, float],
+                      specs: list[int], ngates: int, promoters: int, temple: bool, spent: int) -> float:
         """Acclaim-like value of owning ``specs`` with ``ngates`` gates after this turn's
         investments costing ``spent`` coins."""
         p = state.players[seat]
@@ -281,9 +333,7 @@ class GreedyBot:
             if sid not in p.face_up:
                 feasible += 1
             if short == 0:
-                miss = self.missing(cat, p.tiles, spec)
-                if miss <= spec.max_missing + 1:
-                    now = max(now, self.strip_value(spec, miss))
+                now = max(now, now_val[sid])
         v = final + 0.5 * now + c.performed_acclaim * min(feasible, max(0, left - 1))
         v += promoters * c.promoter_acclaim + (1.0 * left if temple else 0.0)
         v -= self.money(state, cat, p.coins) - self.money(state, cat, p.coins - spent)
@@ -317,10 +367,16 @@ class GreedyBot:
         classic_aq = cat.rules.endgame_aquila_acclaim == 0
         owned = self.owned_specs(state, seat)
         fits = {sid: self.spectacle_fit(state, cat, seat, cat.spectacles[sid]) for sid in (*owned, *state.display)}
+        now_val = {}
+        for sid in fits:
+            spec = cat.spectacles[sid]
+            miss = self.missing(cat, p.tiles, spec)
+            now_val[sid] = self.strip_value(spec, miss) if miss <= spec.max_missing + 1 else 0.0
+        ids = {cat.spectacles[sid].key: sid for sid in state.display}
         ngates = len(p.gates)
         # candidate investments from the legal ones (one gate space: the most attractive)
         cands: list[tuple[str, int, Action, float]] = []   # kind, cost, action, payment value
-        gate_best: dict[str, tuple[float, Action]] = {}
+        gate_best: dict[str, tuple[float, Action, float]] = {}
         for a in acts:
             extra = getattr(a, "extra", None)
             if extra is None:
@@ -333,16 +389,16 @@ class GreedyBot:
             if isinstance(a, BuildGate):
                 att = self.gate_attraction(state, cat, a.space) + self.rng.random() * 1e-6
                 if extra not in gate_best or att > gate_best[extra][0]:
-                    gate_best[extra] = (att, a)
+                    gate_best[extra] = (att, a, pay)
             elif isinstance(a, HirePromoter):
                 cands.append(("promoter", c.promoter_cost, a, pay))
             elif isinstance(a, BuildTemple):
                 cands.append(("temple", c.temple_cost, a, pay))
             elif isinstance(a, PlanSpectacle):
-                spec = next(x for x in cat.spectacles if x.key == a.spectacle)
+                spec = cat.spectacles[ids[a.spectacle]]
                 cands.append(("spectacle", spec.cost, a, pay))
-        for extra, (att, a) in gate_best.items():
-            cands.append(("gate", c.gate_cost, a, (0.0 if extra == "" else 0.0) - 0.02 * att))
+        for att, a, pay in gate_best.values():
+            cands.append(("gate", c.gate_cost, a, pay - 0.02 * att))
 
         def value(chosen) -> float:
             specs = list(owned)
@@ -357,15 +413,15 @@ class GreedyBot:
                 elif kind == "temple":
                     temple = True
                 else:
-                    specs.append(next(x.id for x in cat.spectacles if x.key == a.spectacle))
+                    specs.append(ids[a.spectacle])
             if spent > p.coins:
                 return -1e9
-            return self._bundle_value(state, cat, seat, fits, specs, g, prom, temple, spent) - paid
+            return self._bundle_value(state, cat, seat, fits, now_val, specs, g, prom, temple, spent) - paid
 
         base = value(())
         best_v, best_a = base + 0.3, None
         distinct = cat.rules.investment_kinds_distinct
-        for i, x in enumerate(cands):
+        for x in cands:
             v = value((x,))
             if v > best_v:
                 best_v, best_a = v, x[2]
@@ -513,7 +569,7 @@ class GreedyBot:
                     return a
             return acts[-1]
         if ch.can_propose and t.active == seat:
-            key = (state.round, seat)
+            key = (state.setup.seed, state.round, seat)
             if key != self._trade_key:
                 self._trade_key = key
                 self._proposed = set()
@@ -525,58 +581,58 @@ class GreedyBot:
         return next(a for a in acts if isinstance(a, EndTurn))
 
     def best_deal(self, state: State, cat: Catalog, seat: int) -> tuple[Transfer, ...] | None:
-        """A swap or a purchase that helps the bot and that the other side may accept."""
+        """A swap (one tile the bot can spare for one it wants) or a purchase (a wanted tile for
+        coins) that helps the bot and that the other side, judged as the bot would judge it,
+        should accept."""
         p = state.players[seat]
         kinds = [*cat.performers, cat.balatro]
-        base = self.tile_utility(state, cat, seat, p.tiles)
+        util = self.tile_utility
+        base = util(state, cat, seat, p.tiles)
         gain = {}
         for k in kinds:
             if any(q.tiles[k] for i, q in enumerate(state.players) if i != seat):
-                gain[k] = self.tile_utility(state, cat, seat, self.tiles_plus(p.tiles, (k,))) - base
+                gain[k] = util(state, cat, seat, self.tiles_plus(p.tiles, (k,))) - base
         wanted = sorted((k for k in gain if gain[k] > 1.0), key=lambda k: -gain[k])[:3]
         if not wanted:
             return None
         loss = {}
         for k in kinds:
             if p.tiles[k]:
-                loss[k] = base - self.tile_utility(state, cat, seat, self.tiles_plus(p.tiles, (k,), -1))
+                loss[k] = base - util(state, cat, seat, self.tiles_plus(p.tiles, (k,), -1))
         spare = sorted(loss, key=lambda k: loss[k])[:4]
         cr = self.coin_rate(state, cat)
-        best, best_v = None, 0.5
+        cands: list[tuple[float, tuple[Transfer, ...]]] = []
         for k in wanted:
             for o, q in enumerate(state.players):
                 if o == seat or not q.tiles[k]:
                     continue
-                qbase = self.tile_utility(state, cat, o, q.tiles)
-                qloss = qbase - self.tile_utility(state, cat, o, self.tiles_plus(q.tiles, (k,), -1))
-                # a swap
+                qbase = util(state, cat, o, q.tiles)
+                qloss = qbase - util(state, cat, o, self.tiles_plus(q.tiles, (k,), -1))
                 for j in spare:
-                    if j == k:
-                        continue
                     mine = gain[k] - loss[j]
+                    if j == k or mine <= 0.5:
+                        continue
                     q2 = self.tiles_plus(q.tiles, (j,))
                     q2[k] -= 1
-                    qgain = self.tile_utility(state, cat, o, q2) - qbase
-                    if qgain < 0.0:
+                    theirs = util(state, cat, o, q2) - qbase
+                    # both sides must like it (the same test as ``accepts``, roughly)
+                    if theirs <= 0.5 or mine < 0.6 * theirs - 1.0 or theirs < 0.6 * mine - 1.0:
                         continue
                     tr = (Transfer(seat, o, cat.codes[j], 1), Transfer(o, seat, cat.codes[k], 1))
-                    if mine <= best_v or tr in self._proposed:
-                        continue
-                    if not self.accepts(state, cat, seat, tr) or not self.accepts(state, cat, o, tr):
-                        continue
-                    if mine > best_v:
-                        best, best_v = tr, mine
-                # a purchase
+                    if tr not in self._proposed:
+                        cands.append((mine, tr))
                 price = max(2, int((qloss + 1.0) / max(cr, 0.1)) + 1)
                 if price <= p.coins:
                     mine = gain[k] - price * cr
                     tr = (Transfer(seat, o, "coins", price), Transfer(o, seat, cat.codes[k], 1))
-                    if mine <= best_v or tr in self._proposed:
-                        continue
-                    if not self.accepts(state, cat, seat, tr) or not self.accepts(state, cat, o, tr):
-                        continue
-                    best, best_v = tr, mine
-        return best
+                    if mine > 0.5 and tr not in self._proposed:
+                        cands.append((mine, tr))
+        cands.sort(key=lambda x: -x[0])
+        for _, tr in cands[:4]:
+            o = tr[0].receiver
+            if self.accepts(state, cat, seat, tr) and self.accepts(state, cat, o, tr):
+                return tr
+        return None
 
     # ================================================================== Phase 4 (G-5)
 

@@ -84,6 +84,12 @@ class LobbyScreen(Screen):
             self.notify(str(exc), severity="error")
             return
         app.held = {tid: seat for tid, seat in app.client_held}
+        import msgspec
+
+        sig = msgspec.msgpack.encode([tables, sorted(app.held.items())])
+        if sig == getattr(self, "_shown", None):
+            return  # nothing changed: no redraw
+        self._shown = sig
         dt = self.query_one(DataTable)
         keep = dt.cursor_row
         dt.clear()

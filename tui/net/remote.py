@@ -15,6 +15,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import os
+import time
 import queue
 import socket
 import threading
@@ -25,6 +27,10 @@ from ..session import GameSession, Seat
 from . import protocol as P
 
 log = logging.getLogger("colosseum.net.client")
+
+_TRACE = None
+if os.environ.get("COLOSSEUM_NET_TRACE"):  # timing of pushed updates, for the load benchmark
+    _TRACE = open(os.environ["COLOSSEUM_NET_TRACE"], "a", buffering=1)
 
 REPLY_TIMEOUT = 15.0
 
@@ -216,6 +222,7 @@ class RemoteSession(GameSession):
         self._inbox: "queue.Queue[P._Msg | None]" = queue.Queue()
         self._loop: asyncio.AbstractEventLoop | None = None
         self.lost = False
+        self._arrived: dict[int, float] = {}
 
     # ---------------------------------------------------------------- GameSession
     @property
@@ -297,6 +304,8 @@ class RemoteSession(GameSession):
 
     def _post(self, msg: P._Msg | None) -> None:
         """Called on the reader thread."""
+        if _TRACE is not None and isinstance(msg, P.Update):
+            self._arrived[msg.n] = time.monotonic()
         self._inbox.put(msg)
         loop = self._loop
         if loop is not None and not loop.is_closed():
@@ -330,7 +339,12 @@ class RemoteSession(GameSession):
                 self._events.extend(msg.events)
                 if msg.n == until:
                     mine = list(msg.events)
+                t1 = time.monotonic()
                 self._notify(msg.state, list(msg.events))
+                if _TRACE is not None:
+                    t0 = self._arrived.pop(msg.n, t1)
+                    _TRACE.write(f"{os.getpid()} {msg.n} queued {1000 * (t1 - t0):.1f} ms "
+                                 f"listeners {1000 * (time.monotonic() - t1):.1f} ms\n")
             elif isinstance(msg, P.ChatLine):
                 ev = self._chat_event(msg)
                 self._events.append(ev)

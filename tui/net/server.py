@@ -178,17 +178,26 @@ async def handle_process(hub: Hub, process: asyncssh.SSHServerProcess) -> None:
     conn = process.get_extra_info("connection")
     owner: _SSHServer = conn.get_owner()
     term = process.get_terminal_type()
+    if term is not None:
+        term = "".join(ch for ch in term if ch.isalnum() or ch in "._+-")[:64] or "xterm"
     if not term:
         hub.refused("session without a PTY from %s (%s)", owner.peer, owner.identity)
         process.stdout.write(NO_PTY_MESSAGE)
         process.exit(1)
         return
-    owner.sessions += 1
-    if owner.sessions > MAX_SESSIONS_PER_CONNECTION or len(hub.clients) >= MAX_CLIENTS:
+    if owner.sessions >= MAX_SESSIONS_PER_CONNECTION or len(hub.clients) >= MAX_CLIENTS:
         hub.refused("too many sessions (%s)", owner.identity)
         process.stdout.write(b"Too many sessions; try again later.\r\n")
         process.exit(1)
         return
+    owner.sessions += 1
+    try:
+        await _run_client(hub, process, owner, term)
+    finally:
+        owner.sessions -= 1
+
+
+async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess, owner: "_SSHServer", term: str) -> None:
     name = display_name(process.get_extra_info("username") or "player")
     cols, rows, xpix, ypix = process.get_terminal_size()
     env = {
@@ -202,8 +211,9 @@ async def handle_process(hub: Hub, process: asyncssh.SSHServerProcess) -> None:
         "COLOSSEUM_NET_NAME": name,
         "PYTHONUNBUFFERED": "1",
     }
-    if "PYTHONPATH" in os.environ:
-        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    for var in ("PYTHONPATH", "COLOSSEUM_NET_TRACE"):
+        if var in os.environ:
+            env[var] = os.environ[var]
     client_env = process.env or {}
     for var in ("COLORTERM", "NO_COLOR"):
         if var in client_env:

@@ -299,6 +299,14 @@ class Table:
 
     def left_seat(self, seat: int) -> None:
         self.present.pop(seat, None)
+        if self.meta.status == "waiting":
+            # nothing has been played yet: the seat is free again
+            s = self.meta.seats[seat]
+            log.info("table %s: %s leaves seat %d", self.id, s.name, seat)
+            s.holder = s.name = ""
+            self.save_meta()
+            self.changed()
+            return
         self.absent_since[seat] = time.monotonic()
         log.info("table %s: seat %d absent", self.id, seat)
         self.arm_timer(seat)

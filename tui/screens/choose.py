@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
-from ...core import RuleError, catalog, legal, to_act
+from ...core import RuleError, catalog, legal
 from ...core import actions as A
 from ..widgets.common import NOBLE_NAMES, prompt
 
@@ -90,7 +90,7 @@ def choices(state) -> list:
 class ActionChooser(ModalScreen):
     DEFAULT_CSS = """
     ActionChooser { align: right bottom; background: $background 0%; }
-    ActionChooser > Vertical { width: 39; height: auto; max-height: 70%; border: thick $accent; background: $surface; padding: 0 1; margin: 0 0 1 0; }
+    ActionChooser > Vertical { width: 39; height: auto; max-height: 70%; border: heavy $accent; background: $surface; padding: 0 1; margin: 0 0 1 0; }
     ActionChooser OptionList { height: auto; max-height: 16; border: none; }
     ActionChooser Label { width: 1fr; }
     """

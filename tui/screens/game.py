@@ -60,6 +60,7 @@ class GameScreen(Screen):
         Binding("3", "view(2)", "3", group=VIEW, id="game.view-3"),
         Binding("4", "view(3)", "4", group=VIEW, id="game.view-4"),
         Binding("5", "view(4)", "5", group=VIEW, id="game.view-5"),
+        Binding("d", "deal", "Propose a deal", id="game.deal"),
         Binding("f", "follow", "Follow turn", id="game.follow"),
         Binding("l", "focus_log", "Log", id="game.log"),
         Binding("r", "rules", "Rules", id="game.rules"),
@@ -144,7 +145,7 @@ class GameScreen(Screen):
     def _binding_signature(self) -> tuple:
         st = self.state
         return (to_act(st) in self.session.local_seats(), self._dialog_open is None, st.n,
-                self.viewed is None, st.phase == "over")
+                self.viewed, st.phase, self._deal_seat())
 
     def _refresh_bindings_if_changed(self) -> None:
         """The footer rebuilds itself on every bindings refresh: only ask when a key's
@@ -167,8 +168,11 @@ class GameScreen(Screen):
     def _sync_and_advance(self) -> None:
         if not self.is_attached or self._stopped:
             return
-        self.sync()
-        self.advance()
+        try:
+            self.sync()
+            self.advance()
+        except Exception as err:  # noqa: BLE001 - a drawing fault must not end the game
+            self.notify(f"{type(err).__name__}: {err}", severity="error", title="Display")
 
     def set_preview(self, spaces) -> None:
         self._preview = frozenset(spaces)
@@ -223,14 +227,25 @@ class GameScreen(Screen):
             if dialog_for is None and not self._warned_no_dialogs:
                 self._warned_no_dialogs = True
             dialog = ActionChooser(self.session, seat)
+        self.viewed = None   # the hand follows the player who must decide
         self._dialog_open = dialog
         self._dialog_key = decision_key(st)
+        self.sync()
         self.app.push_screen(dialog, callback=self._dialog_closed)
         self._refresh_bindings_if_changed()
 
     def _dialog_closed(self, result=None) -> None:
         st = self.state
-        if self._dialog_key == decision_key(st) and st.phase != "over":
+        dialog = self._dialog_open
+        is_current = getattr(dialog, "is_current", None)
+        if callable(is_current):  # the dialog knows which decision it serves
+            try:
+                escaped = bool(is_current())
+            except Exception:  # noqa: BLE001
+                escaped = False
+        else:
+            escaped = self._dialog_key == decision_key(st)
+        if escaped and st.phase != "over":
             # closed while the decision it served is still open: Escape.  Wait for 'a'.
             self._suppressed_at = st.actions
         self._dialog_open = None
@@ -256,11 +271,45 @@ class GameScreen(Screen):
             return seat in self.session.local_seats() and self._dialog_open is None
         if action == "view":
             return bool(parameters) and int(parameters[0]) < st.n  # type: ignore[arg-type]
+        if action == "deal":
+            return self._deal_seat() is not None
         if action == "follow":
             return self.viewed is not None
         if action == "end_screen":
             return st.phase == "over"
         return True
+
+    def _deal_seat(self) -> int | None:
+        """The viewed local seat, if it may propose a deal to the active player now (G-4:
+        anyone may), it is not that seat's turn anyway, and the trade dialog exists."""
+        st = self.state
+        if st.phase != "trade" or self._dialog_open is not None:
+            return None
+        seat = self.view_seat()
+        if seat == to_act(st) or seat not in self.session.local_seats():
+            return None
+        from ...core import may_propose
+
+        if not may_propose(st, seat) or load_dialog_for() is None:
+            return None
+        return seat
+
+    def action_deal(self) -> None:
+        seat = self._deal_seat()
+        dialog_for = load_dialog_for()
+        if seat is None or dialog_for is None:
+            return
+        try:
+            dialog = dialog_for(self.session, seat)
+        except Exception as err:  # noqa: BLE001
+            self.notify(f"dialog failed: {err}", severity="error")
+            return
+        if dialog is None:
+            return
+        self._dialog_open = dialog
+        self._dialog_key = decision_key(self.state)
+        self.app.push_screen(dialog, callback=self._dialog_closed)
+        self._refresh_bindings_if_changed()
 
     def action_act(self) -> None:
         self._suppressed_at = None

@@ -26,6 +26,10 @@ PANELS = (
 )
 
 
+GENERIC = {"Scroll Left", "Scroll Right", "Page Left", "Page Right", "Focus Next", "Focus Previous",
+           "Copy selected text", "Scroll Up", "Scroll Down", "Scroll Home", "Scroll End"}
+
+
 def key_name(app, key: str, display: str | None) -> str:
     if display:
         return display
@@ -43,7 +47,7 @@ class HelpScreen(ModalScreen):
     ]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; background: $background 40%; }
-    HelpScreen > VerticalScroll { width: 90%; max-width: 96; height: 90%; border: thick $accent; background: $surface; padding: 0 1; }
+    HelpScreen > VerticalScroll { width: 90%; max-width: 96; height: 90%; border: heavy $accent; background: $surface; padding: 0 1; }
     """
 
     def __init__(self, below: Screen | None = None) -> None:
@@ -67,24 +71,36 @@ class HelpScreen(ModalScreen):
         out.append("Keys that work now\n", bold)
         below = self.below
         seen = set()
-        rows = []
+        rows: list[tuple[str, str]] = []
+        panel_rows: list[tuple[str, str]] = []
+        panel_name = ""
         if below is not None:
-            for key, active in below.active_bindings.items():
-                b = active.binding
-                if not active.enabled or not b.description:
+            for key, (node, b, enabled, _tip) in below.active_bindings.items():
+                if not enabled or not b.description or b.description in GENERIC:
                     continue
                 desc = b.description
+                if key == self.app.COMMAND_PALETTE_BINDING:
+                    desc = "command palette: new game, theme, rules, view a board, quit"
                 if b.group is not None and b.group.description:
-                    desc = b.group.description + " " + desc
+                    desc = f"{b.group.description} {desc}"
                 if (b.action, desc) in seen:
                     continue
                 seen.add((b.action, desc))
-                rows.append((key_name(self.app, key, b.key_display), desc))
-        rows.append(("ctrl+p", "command palette: new game, theme, rules, view a board, quit"))
+                row = (key_name(self.app, key, b.key_display), desc)
+                if node is below or node is self.app:
+                    rows.append(row)
+                else:
+                    panel_rows.append(row)
+                    panel_name = getattr(node, "border_title", "") or type(node).__name__
         rows.append(("tab", "move between panels and fields"))
         for k, d in rows:
             out.append(f"  {k:<12}", bold)
             out.append(d + "\n")
+        if panel_rows:
+            out.append(f"\nIn the focused panel ({panel_name})\n", bold)
+            for k, d in panel_rows:
+                out.append(f"  {k:<12}", bold)
+                out.append(d + "\n")
         if below is not None and type(below).__name__ == "GameScreen":
             out.append("\nThe screen\n", bold)
             for name, text in PANELS:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Center, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
@@ -56,7 +56,7 @@ class NewGameScreen(Screen):
         Binding("escape", "cancel", "Back", id="newgame.back"),
     ]
     DEFAULT_CSS = """
-    NewGameScreen { align: center top; }
+    NewGameScreen #ng-center { height: 1fr; }
     NewGameScreen #ng-title { height: 1; width: 1fr; background: $panel; color: $primary; text-style: bold; padding: 0 1; }
     NewGameScreen #ng-body { width: 1fr; max-width: 80; height: 1fr; border: round $primary 60%; border-title-color: $primary; padding: 0 1; }
     NewGameScreen .row { height: 1; margin: 0 0 1 0; }
@@ -85,8 +85,9 @@ class NewGameScreen(Screen):
         kinds = [("human", "human")] + [(f"bot: {b}", b) for b in bots]
         yield Static(" COLOSSEUM  New game", id="ng-title")
         body = VerticalScroll(id="ng-body")
+        body.styles.margin = 0
         body.border_title = "The Grand Spectacle"
-        with body:
+        with Center(id="ng-center"), body:
             with Horizontal(classes="row"):
                 yield Label("Players", classes="lbl")
                 yield Select([(str(n), n) for n in (3, 4, 5)], value=s.players, allow_blank=False, compact=True, id="ng-players")

@@ -79,7 +79,7 @@ class RulesScreen(ModalScreen):
     ]
     DEFAULT_CSS = """
     RulesScreen { align: center middle; background: $background 40%; }
-    RulesScreen > VerticalScroll { width: 90%; max-width: 96; height: 90%; border: thick $accent; background: $surface; padding: 0 1; }
+    RulesScreen > VerticalScroll { width: 90%; max-width: 96; height: 90%; border: heavy $accent; background: $surface; padding: 0 1; }
     """
 
     def compose(self) -> ComposeResult:

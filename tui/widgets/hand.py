@@ -14,7 +14,6 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from ...core import State, breakdown, catalog, match, to_act, why_not_performable
-from .common import seat_style
 
 
 class HandPanel(VerticalScroll, can_focus=True):
@@ -40,7 +39,8 @@ class HandPanel(VerticalScroll, can_focus=True):
         self._draw()
 
     def on_resize(self) -> None:
-        self._draw()
+        # after this layout pass, so the body's new height is laid out too
+        self.call_after_refresh(self._draw)
 
     def _draw(self) -> None:
         st, seat = self.state, self.seat
@@ -54,7 +54,8 @@ class HandPanel(VerticalScroll, can_focus=True):
             body = self.query_one("#hand-body", Static)
         except Exception:
             return
-        body.update(hand_text(st, seat, self.size.width - 1, self.app.theme))
+        text = hand_text(st, seat, self.size.width - 1, self.app.theme)
+        body.update(text)
 
 
 def hand_text(st: State, seat: int, width: int, theme: str) -> Text:

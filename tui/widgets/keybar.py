@@ -7,7 +7,6 @@ every move, and drawn in ASCII only.
 
 from __future__ import annotations
 
-from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import textwrap
 
 from rich.segment import Segment
-from rich.style import Style
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
