@@ -43,8 +43,6 @@ from .engine import (
     can_open_auction,
     credit,
     deal_pending,
-    gate_owner,
-    match,
     missing,
     noble_step_range,
     to_act,

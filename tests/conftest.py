@@ -16,7 +16,7 @@ from msgspec.structs import replace
 from colosseum.core import GameSetup, RuleError, apply, encode_state, legal, new_game, to_act
 from colosseum.core.actions import EndTurn
 from colosseum.core.catalog import load_catalog
-from colosseum.core.engine import NOBODY, _Ctx, _recheck_stars, spectacle_by_key
+from colosseum.core.engine import _Ctx, _recheck_stars, spectacle_by_key
 from colosseum.core.invariants import check
 
 NAMES = ("Becky", "Kat", "Laura", "Mia", "Nora")

@@ -6,7 +6,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 import pytest
-from msgspec.structs import replace
 
 from colosseum.core import RuleError, Transfer, apply, to_act
 from colosseum.core.actions import (

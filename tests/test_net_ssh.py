@@ -139,7 +139,13 @@ def test_pty_session_shows_the_lobby_creates_a_table_and_opens_the_game(tmp_path
         try:
             async with connect(port, keys["alice"]) as conn:
                 proc = await conn.create_process(term_type="xterm-256color", term_size=(110, 34), encoding=None)
-                await read_until(proc, lambda b: "Colosseum lobby" in plain(b) and "alice" in plain(b))
+                out = await read_until(proc, lambda b: "Colosseum lobby" in plain(b) and "alice" in plain(b))
+                assert b"\x1b[38;5;" in out and b"\x1b[38;2;" not in out  # 256 colours, as TERM says
+                # a second session of the same connection asks for true colour: it gets it
+                tc = await conn.create_process(term_type="xterm-256color", term_size=(80, 24), encoding=None,
+                                               env={"COLORTERM": "truecolor"})
+                await read_until(tc, lambda b: "Colosseum lobby" in plain(b) and b"\x1b[38;2;" in b)
+                tc.close()
                 proc.stdin.write(b"n")
                 await read_until(proc, lambda b: "New table" in plain(b))
                 proc.stdin.write(b"Arena\r")  # the name; Enter creates the table

@@ -54,9 +54,11 @@ async def three_at_a_table(srv, seats=("human", "human", "human", "random", "ran
     return tid, players
 
 
-def test_three_players_play_to_the_end_and_see_the_same_ranking(tmp_path):
+@pytest.mark.parametrize("address", ["unix", "tcp:127.0.0.1:0"])
+def test_three_players_play_to_the_end_and_see_the_same_ranking(tmp_path, address):
     async def go():
-        srv = await server_at(tmp_path)
+        srv = await server_at(tmp_path, address=None if address == "unix" else address)
+        assert srv.address.startswith("unix:" if address == "unix" else "tcp:127.0.0.1:")
         try:
             tid, players = await three_at_a_table(srv)
             await play_to_end(players, timeout=40)

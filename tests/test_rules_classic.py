@@ -21,7 +21,6 @@ from colosseum.core.actions import (
     AcceptDeal,
     CloseDeal,
     Roll,
-    Steal,
 )
 from colosseum.core.catalog import load_catalog
 from colosseum.core.engine import NOBODY
@@ -31,7 +30,6 @@ from conftest import (
     assert_ok,
     code_index,
     play,
-    set_market,
     set_player,
     set_tiles,
     skip_to,

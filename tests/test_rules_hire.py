@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from colosseum.core import RuleError, legal, to_act
+from colosseum.core import legal, to_act
 from colosseum.core.actions import EndTurn, OpenAuction, PassBid, Raise
 from colosseum.core.engine import NOBODY
 
@@ -256,3 +256,21 @@ def test_g3_bidding_order_wraps_clockwise_from_the_opener_in_a_5_player_game():
     st, ev = play(st, PassBid(player=1))
     assert "Mia wins market A" in texts(ev) and st.players[3].coins == 30
     assert st.hire.active == 4
+
+
+def test_g3_active_player_with_no_full_market_left_ends_the_turn():
+    """G-3.7 / D-1: after losing the only full market the active player cannot open another
+    auction, so the turn ends at once (refill, pillars back)."""
+    st = hire_example_start()
+    # only market A is full: B..E go back to the bag
+    bag = list(st.bag)
+    for m in st.markets[1:]:
+        for k in m:
+            bag[k] += 1
+    st = replace(st, bag=tuple(bag), markets=(st.markets[0], (), (), (), ()))
+    assert_ok(st)
+    st, ev = play(st, OpenAuction(player=BECKY, market=0, bid=8), PassBid(player=KAT), Raise(player=LAURA, bid=9))
+    st, ev = play(st, PassBid(player=BECKY))
+    assert "Becky cannot open another auction; the turn ends" in texts(ev)
+    assert st.hire.active == KAT and all(len(m) == 3 for m in st.markets)
+    assert st.players[LAURA].pillar

@@ -18,7 +18,6 @@ from conftest import (
     set_player,
     set_tiles,
     skip_to,
-    spec_id,
     start,
     texts,
     with_dice,
@@ -156,7 +155,7 @@ def test_g51_kat_example_exact_dice_without_temple():
     # The same noble cannot take the other die; the used die cannot be used again.
     assert_illegal(st, MoveNoble(player=KAT, noble=EMPEROR, die=0, steps=3), "G-5.1")
     assert_illegal(st, MoveNoble(player=KAT, noble=SENATOR2, die=1, steps=5), "G-5.1")
-    # The 3 takes a senator from 19 past Becky's gates 21-22.
+    # The 3 cannot bring another noble to her gates; she moves a senator 19 -> 22.
     st, _ = play(st, MoveNoble(player=KAT, noble=SENATOR2, die=0, steps=3))
     assert st.nobles[SENATOR2] == 22
     assert st.perform.stage == "after"
@@ -206,19 +205,19 @@ def test_g51_aquila_space_pays_on_dice_moves_only_and_only_the_final_space():
     landed, ev = play(st, MoveNoble(player=KAT, noble=SENATOR2, die=-1, steps=5))
     assert landed.nobles[SENATOR2] == 19 and landed.players[KAT].aquilas == 1
     # split: each die move ending on an Aquila space earns one (two here)
-    st = replace(kat_example(), nobles=(3, 10, 26, 6, 16, 30))
+    st = replace(kat_example(), nobles=(3, 9, 26, 6, 16, 30))
     st = with_dice(st, 3, 3)
     st, _ = play(st, Roll(player=KAT), ChooseDice(player=KAT, mode="split"))
     st, _ = play(
         st,
         MoveNoble(player=KAT, noble=SENATOR2, die=0, steps=3),  # 16 -> 19
-        MoveNoble(player=KAT, noble=CONSUL1, die=1, steps=3),  # 10 -> 11, 12, 13
+        MoveNoble(player=KAT, noble=CONSUL1, die=1, steps=3),  # 9 -> 10, 11, 12
     )
-    assert st.nobles[SENATOR2] == 19 and st.nobles[CONSUL1] == 13
-    assert st.players[KAT].aquilas == 1
-    # an Aquila spent to move a noble onto an Aquila space earns nothing
-    st, ev = play(st, AquilaMove(player=KAT, noble=CONSUL1, steps=-1))
-    assert st.nobles[CONSUL1] == 12 and st.players[KAT].aquilas == 0
+    assert st.nobles[SENATOR2] == 19 and st.nobles[CONSUL1] == 12
+    assert st.players[KAT].aquilas == 2
+    # an Aquila spent to move a noble onto an Aquila space earns nothing: emperor 3 -> 0
+    st, ev = play(st, AquilaMove(player=KAT, noble=EMPEROR, steps=-3))
+    assert st.nobles[EMPEROR] == 0 and st.players[KAT].aquilas == 1
     assert "takes an Aquila" not in texts(ev)
 
 

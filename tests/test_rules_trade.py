@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from msgspec.structs import replace
-
 from colosseum.core import Transfer, legal, may_propose, to_act
 from colosseum.core.actions import (
     AcceptDeal,

@@ -65,7 +65,7 @@ class AuctionDialog(DecisionDialog):
     def __init__(self, session, seat: int) -> None:
         super().__init__(session, seat)
         self.amount = Amount()
-        self._context: tuple | None = None
+        self._bid_ctx: tuple | None = None
 
     @classmethod
     def decision_key(cls, state, seat):
@@ -196,16 +196,16 @@ class AuctionDialog(DecisionDialog):
         opt = self._bid_option()
         bid = self.query_one("#bid", Static)
         if opt is None:
-            self._context = None
+            self._bid_ctx = None
             bid.update("" if self.running is None or self.my_turn() else "")
             return
         auc = self.running
         context = (auc.high, auc.bidder) if auc is not None else ("open", opt.low)
-        reset = context != self._context
+        reset = context != self._bid_ctx
         if reset:
             self.amount.value = opt.low
             self.amount.typing = False
-        self._context = context
+        self._bid_ctx = context
         self.amount.set_range(opt.low, opt.high)
         verb = "Raise to" if auc is not None else "Opening bid"
         text = Text()

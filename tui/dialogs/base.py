@@ -61,6 +61,7 @@ class ChoiceList(OptionList):
         border: none;
         padding: 0;
         background: $surface;
+        scrollbar-size-vertical: 1;
         &:focus { border: none; background-tint: $foreground 0%; }
     }
     """

@@ -76,12 +76,11 @@ class TradeDialog(DecisionDialog):
         return None
 
     def compose_body(self) -> ComposeResult:
-        yield Static(classes="info", id="info")
-        yield Static(classes="gap", id="partners")
-        yield Static(id="header")
+        yield Static(id="partners")
+        yield Static(classes="gap", id="header")
         yield TradeGrid(id="grid")
         yield Static(classes="gap", id="deal")
-        yield Static(classes="status gap", id="status")
+        yield Static(classes="status", id="status")
 
     # ------------------------------------------------------------------ facts
 
@@ -117,6 +116,11 @@ class TradeDialog(DecisionDialog):
         if item == "aquilas":
             return "Aquila" if count == 1 else "Aquilas"
         return self.cat.name_of(self.cat.index[item], count)
+
+    def item_short(self, item: str, count: int = 1) -> str:
+        if item in EXTRA_ITEMS:
+            return self.item_name(item, count)
+        return self.cat.tiles[self.cat.index[item]].short
 
     def transfers(self) -> tuple[Transfer, ...]:
         out = []
@@ -179,24 +183,20 @@ class TradeDialog(DecisionDialog):
         else:
             self.set_prompt(f"Waiting for {st.players[self.active].name} to close the deal...")
         limit = self.cat.common.max_deal_proposals
-        who = "your" if self.active == self.seat else f"{st.players[self.active].name}'s"
-        self.query_one("#info", Static).update(
-            f"Deals proposed in {who} trade turn: {t.proposals} of {limit}. "
-            "Performers, balatros, coins and Aquilas can be traded."
-        )
-        # partners line
-        line = Text("With: " if deal is None else "Parties: ")
+        # partners line (and each party's answer beside their name)
+        line = Text("With " if deal is None else "Parties ")
         shown = self.partners if deal is None else [s for s, a in enumerate(deal.answers) if a]
         for s in shown:
             nm = "you" if s == self.seat else st.players[s].name
             if deal is None and s == self.partner:
                 line.append(f"[{nm}]", "reverse bold")
             else:
-                line.append(nm, "bold" if deal is not None else "")
+                line.append(f" {nm} " if deal is None else nm, "bold" if deal is not None else "")
             ans = self.last_answers.get(s)
             if ans and (deal is not None or s in self.partners):
                 line.append(f" {ans}")
-            line.append("  ")
+            line.append(" ")
+        line.append(f" deals {t.proposals}/{limit}", "italic")
         self.query_one("#partners", Static).update(line)
         grid = self.query_one("#grid", TradeGrid)
         header = self.query_one("#header", Static)
@@ -220,11 +220,10 @@ class TradeDialog(DecisionDialog):
             or self.offer.get((q, item, 0)) or self.offer.get((q, item, 1))
         ]
         qn = st.players[q].name
-        wide = self.has_class("-wide")
-        w = 16 if wide else 12
+        w = 16 if self.has_class("-wide") else 12
         head = Text()
-        head.append(f"{'':<{w}}{qn[:10]:^12}{'holds':>10}\n", "bold")
-        head.append(f"{'Item':<{w}}{'gives':>6}{'gets':>6}{'you':>5}{qn[:4]:>5}", "bold")
+        head.append(f"{qn[: w - 1]:<{w}}", "bold reverse")
+        head.append(f"{'gives':>6}{'gets':>6}{'you':>5}{qn[:4]:>5}", "bold")
         self.query_one("#header", Static).update(head)
         grid = self.query_one("#grid", TradeGrid)
         if rows != self._rows or grid.option_count != len(rows):
@@ -234,8 +233,7 @@ class TradeDialog(DecisionDialog):
 
     def _row_text(self, item: str, cursor: bool) -> Text:
         q = self.partner
-        wide = self.has_class("-wide")
-        w = 16 if wide else 12
+        w = 16 if self.has_class("-wide") else 12
         label = self.item_name(item, 2).capitalize() if item in EXTRA_ITEMS else self.item_name(item)
         text = Text(f"{label[: w - 1]:<{w}}")
         for col in (0, 1):
@@ -256,34 +254,36 @@ class TradeDialog(DecisionDialog):
         text = Text()
         trs = self.transfers()
         if not trs:
-            text.append("Nothing offered yet: +/- on a row; left/right switch gives/gets; tab the next player.",
-                        "italic")
+            text.append("+/- change the cell, left/right gives or gets, tab another player.", "italic")
             return text
-        text.append("Your deal:\n", "bold")
         text.append(self._parties_text(trs))
         try:
             check_deal(st, trs, self.seat)
         except RuleError as err:
-            text.append(f"\nNot valid yet: {err.detail}", "italic")
+            text.append(f"\nNot valid: {err.detail}", "italic")
         return text
 
     def _parties_text(self, trs, answers=None) -> Text:
+        """One line per party: '<name> (answer): gives ...; gets ...'."""
         st = self.state
         parties = []
         for tr in trs:
             for s in (tr.giver, tr.receiver):
                 if s not in parties:
                     parties.append(s)
+        if answers is None:  # composing: the partners only, from their side
+            parties = [s for s in parties if s != self.seat]
         text = Text()
-        for s in parties:
+        for i, s in enumerate(parties):
+            if i:
+                text.append("\n")
             nm = "You" if s == self.seat else st.players[s].name
             text.append(nm, "bold")
             if answers is not None and answers[s]:
                 text.append(f" ({answers[s]})")
-            gives = [f"{tr.count} {self.item_name(tr.item, tr.count)}" for tr in trs if tr.giver == s]
-            gets = [f"{tr.count} {self.item_name(tr.item, tr.count)}" for tr in trs if tr.receiver == s]
-            text.append(f"\n  gives: {', '.join(gives) or 'nothing'}")
-            text.append(f"\n  gets:  {', '.join(gets) or 'nothing'}\n")
+            gives = [f"{tr.count} {self.item_short(tr.item, tr.count)}" for tr in trs if tr.giver == s]
+            gets = [f"{tr.count} {self.item_short(tr.item, tr.count)}" for tr in trs if tr.receiver == s]
+            text.append(f" gives {', '.join(gives) or 'nothing'}; gets {', '.join(gets) or 'nothing'}")
         return text
 
     def _deal_text(self, deal) -> Text:

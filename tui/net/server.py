@@ -112,14 +112,12 @@ class Hub:
         open_to_all: bool,
         password: str | None,
         client_cmd: list[str] | None = None,
-        client_log: Path | None = None,
     ) -> None:
         self.tables = tables
         self.authorized_keys = authorized_keys
         self.open = open_to_all
         self.password = password
         self.client_cmd = client_cmd or [sys.executable, "-m", "colosseum.tui.net.client"]
-        self.client_log = client_log
         self.clients: set[asyncio.subprocess.Process] = set()
         self.refusals = 0
 
@@ -208,7 +206,6 @@ async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess, owner: "_SSH
         "TERM": term,
         "COLOSSEUM_NET_ADDRESS": hub.tables.address,
         "COLOSSEUM_NET_TOKEN": hub.tables.token_for(owner.identity, name),
-        "COLOSSEUM_NET_NAME": name,
         "PYTHONUNBUFFERED": "1",
     }
     for var in ("PYTHONPATH", "COLOSSEUM_NET_TRACE"):
@@ -217,7 +214,7 @@ async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess, owner: "_SSH
     client_env = process.env or {}
     for var in ("COLORTERM", "NO_COLOR"):
         if var in client_env:
-            env[var] = str(client_env[var])[:40]
+            env[var] = "".join(ch for ch in str(client_env[var]) if ch.isalnum() or ch in "._-")[:40]
     master, slave = os.openpty()
     _set_winsize(slave, cols, rows, xpix, ypix)
     try:
@@ -237,8 +234,6 @@ async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess, owner: "_SSH
         os.close(slave)
         process.exit(1)
         return
-    finally:
-        pass
     os.close(slave)
     hub.clients.add(proc)
     log.info("client pid %d for %s (%s) from %s, %s %dx%d", proc.pid, name, owner.identity[:30], owner.peer, term,
@@ -346,10 +341,6 @@ async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess, owner: "_SSH
             pass
 
 
-def subprocess_devnull():
-    return open(os.devnull, "wb")
-
-
 async def _stop(proc: asyncio.subprocess.Process) -> None:
     """SIGHUP (the terminal went away: the client leaves cleanly), then SIGKILL."""
     for sig, wait in ((signal.SIGHUP, 2.0), (signal.SIGTERM, 1.0), (signal.SIGKILL, 2.0)):
@@ -407,7 +398,6 @@ async def start_server(
         open_to_all=open_to_all,
         password=password,
         client_cmd=client_cmd,
-        client_log=data / "clients.log",
     )
     host, _, port = listen.rpartition(":")
     host = host.strip("[]") or "127.0.0.1"

@@ -478,7 +478,9 @@ class TableServer:
         self.secret = load_secret(self.data)
         self.bot_timeout = bot_timeout
         self.bot_delay = bot_delay
-        self.address = address or f"unix:{self.data / 'tables.sock'}"
+        sock = (self.data / "tables.sock").resolve()
+        # a unix socket path is limited to ~107 bytes: loopback TCP (tokens still required) beyond
+        self.address = address or (f"unix:{sock}" if len(str(sock)) < 100 else "tcp:127.0.0.1:0")
         self.tables: dict[str, Table] = {}
         self.conns: set[Conn] = set()
         self._ids = itertools.count(1)
