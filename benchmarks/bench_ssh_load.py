@@ -322,7 +322,7 @@ if __name__ == "__main__":
     ap.add_argument("--players", type=int, default=3, help="SSH players per table")
     ap.add_argument("--seats", type=int, default=5, help="seats per table (the rest are bots)")
     ap.add_argument("--seconds", type=float, default=30.0, help="how long to measure")
-    ap.add_argument("--bot-delay", type=float, default=0.7, help="seconds between moves at a table")
+    ap.add_argument("--bot-delay", type=float, default=2.0, help="seconds between moves at a table (a brisk human pace)")
     ap.add_argument("--batch", type=int, default=10, help="sessions opened at once")
     ap.add_argument("--keep", action="store_true", help="keep the data folder")
     asyncio.run(main(ap.parse_args()))

@@ -186,11 +186,9 @@ async def play_by_keys(pilot, keys_for, *, limit: int = 3000, timeout: float = 9
     raise AssertionError("too many key presses")
 
 
-def test_hot_seat_game_by_key_presses_through_the_chooser(monkeypatch):
-    """Two human seats (hot seat) and a bot; every human decision is made with Enter in the
-    plain action chooser, mostly End+Enter (pass), sometimes Enter (the decision dialogs are
-    switched off here; their own key-driven
-    game belongs with them).  The ranking shown equals the engine's."""
+def test_fallback_chooser_when_no_dialog_is_available(monkeypatch):
+    """Without the decision dialogs every decision still has a keyboard path: the plain
+    chooser over the engine's legal actions (Enter takes the highlighted one)."""
     import colosseum.tui.screens.game as game_mod
 
     monkeypatch.setattr(game_mod, "load_dialog_for", lambda: None)
@@ -198,18 +196,19 @@ def test_hot_seat_game_by_key_presses_through_the_chooser(monkeypatch):
 
     async def go():
         async with app.run_test(size=(80, 24)) as pilot:
-            import random
-
-            rnd = random.Random(4)
-            # mostly the last choice (pass / end the turn), sometimes the first (act)
-            await play_by_keys(pilot, lambda dialog: ["enter"] if rnd.random() < 0.3 else ["end", "enter"])
-            await wait_for_screen(pilot, "EndScreen")
             session = app.session
-            humans = [a for a in session.actions if a.player in (0, 1)]
-            assert len(humans) > 30, len(humans)   # the humans really played
-            final, _ = replay(session.setup, session.actions)
-            assert final.result == session.state.result
-            assert ranking_on_screen(app) == [final.players[s.seat].name for s in final.result.standings]
+            for _ in range(8):
+                for _ in range(40):
+                    if type(app.screen).__name__ == "ActionChooser":
+                        break
+                    await pilot.pause(0.02)
+                chooser = app.screen
+                assert type(chooser).__name__ == "ActionChooser"
+                assert chooser.seat == to_act(session.state) and chooser.seat in (0, 1)
+                before = len(session.actions)
+                await pilot.press("end", "enter")
+                await pilot.pause()
+                assert len(session.actions) > before
 
     run(go())
 
@@ -222,3 +221,85 @@ def test_unknown_bot_falls_back_to_random_and_bad_arguments_are_refused(capsys):
     assert build_app(build_parser().parse_args(["play", "--theme", "nope"]), record=False) == 2
     themed = app_for(["play", "--theme", "colosseum-contrast", "--seed", "1"])
     assert themed.theme == "colosseum-contrast"
+
+
+def test_log_shows_the_newest_events_while_a_dialog_is_open():
+    session = human_session(play_until(lambda st: st.phase == "invest"), n=4, humans=1)
+    app = ColosseumApp(session, bot_delay=0)
+
+    async def go():
+        from textual.screen import ModalScreen
+
+        from colosseum.core.actions import EndTurn
+        from colosseum.tui.widgets.log import LogPanel
+
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(40):   # bots move until the human's dialog is up
+                if isinstance(app.screen, ModalScreen):
+                    break
+                await pilot.pause(0.05)
+            assert isinstance(app.screen, ModalScreen)
+            log = app.game_screen().query_one(LogPanel)
+            height = log.scrollable_content_region.height
+            last = log.render_line(height - 1).text.strip()
+            assert last and last in session.events[-1].text
+            app.screen.dismiss()   # Escape-like; then the human ends the turn by hand
+            await pilot.pause()
+            session.submit(EndTurn(player=to_act(session.state)))
+            await pilot.pause(0.2)
+            last = log.render_line(height - 1).text.strip()
+            assert last and last.split()[-1] in session.events[-1].text
+
+    run(go())
+
+
+# The human's policy in the dialog-driven game: the first of these actions a dialog offers.
+DIALOG_PREFERENCE = ("end_turn", "pass_turn", "pass_bid", "skip", "nothing", "decline", "reject",
+                     "confirm", "move", "perform", "close")
+
+
+def dialog_keys(dialog) -> list[str]:
+    """The key of the most preferred enabled binding of ``dialog`` (else Enter)."""
+    offered = {}
+    for key, (_node, binding, enabled, _tip) in dialog.active_bindings.items():
+        if enabled:
+            offered.setdefault(binding.action.split("(")[0], key)
+    for action in DIALOG_PREFERENCE:
+        if action in offered:
+            return [offered[action]]
+    return ["enter"]
+
+
+def dialog_game(argv: list[str], humans: tuple[int, ...]) -> None:
+    import pytest
+
+    from colosseum.tui.screens.game import load_dialog_for
+
+    if load_dialog_for() is None:
+        pytest.skip("decision dialogs not available")
+    app = app_for(argv)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await play_by_keys(pilot, dialog_keys)
+            await wait_for_screen(pilot, "EndScreen")
+            session = app.session
+            for seat in humans:
+                assert sum(1 for a in session.actions if a.player == seat) >= 12, seat
+            final, _ = replay(session.setup, session.actions)
+            assert final.result == session.state.result
+            assert ranking_on_screen(app) == [final.players[s.seat].name for s in final.result.standings]
+
+    run(go())
+
+
+def test_one_human_plays_a_whole_game_by_keys_through_the_dialogs():
+    """One human seat against three bots, every decision made with key presses in the real
+    decision dialogs (the human mostly passes); the ranking shown equals the engine's."""
+    dialog_game(["play", "--players", "4", "--humans", "1", "--bots", "random", "--seed", "5", "--bot-delay", "0"], (0,))
+
+
+def test_hot_seat_game_with_two_humans_by_keys():
+    """Hot seat: two human seats share the keyboard (the dialogs follow whoever must act)
+    against a bot, to the end screen; the ranking shown equals the engine's."""
+    dialog_game(["play", "--players", "3", "--humans", "2", "--bots", "random", "--seed", "2", "--bot-delay", "0"], (0, 1))

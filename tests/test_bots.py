@@ -137,9 +137,13 @@ def test_greedy_noble_moves_are_best(variant, temple, seed):
     if state.perform.stage == "mode":
         state, _ = apply(state, bot.act(state))
 
+    w = bot.noble_weight(state, cat, seat)
+    later = {g for k in range(state.turn + 1, state.n) for g in state.players[(state.first + k) % state.n].gates}
+    vals = (7, 5, 5, 3, 3, 3)
+
     def value(st) -> float:
-        w = bot.noble_weight(st, cat, seat)
-        return w * bot.noble_score(st, cat, seat, st.nobles) + 3.5 * st.players[seat].aquilas
+        denied = sum(v for v, pos in zip(vals, st.nobles) if pos in later)
+        return w * bot.noble_score(st, cat, seat, st.nobles) + 3.5 * st.players[seat].aquilas - bot.DENIAL * denied
 
     def best_from(st) -> float:
         if st.perform is None or st.perform.stage != "move":

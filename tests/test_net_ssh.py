@@ -309,11 +309,11 @@ def test_three_ssh_players_a_spectator_and_the_same_final_ranking(tmp_path, keys
         port = free_port()
         srv = await start_server(listen=f"127.0.0.1:{port}", data=tmp_path / "data", authorized_keys=auth,
                                  bot_delay=0.01, bot_timeout=60)
-        conns = []
+        conns = {}
         try:
             async def session(who):
                 conn = await connect(port, keys2[who], user=who).__aenter__()
-                conns.append(conn)
+                conns[who] = conn
                 proc = await conn.create_process(term_type="xterm-256color", term_size=(120, 36), encoding=None)
                 return proc
 
@@ -341,6 +341,20 @@ def test_three_ssh_players_a_spectator_and_the_same_final_ranking(tmp_path, keys
                     break
                 await asyncio.sleep(0.05)
             assert set(table.present) == {0, 1, 2}
+            # bob's connection is cut: his seat is kept; he reconnects and is back in his game
+            conns["bob"].close()
+            for _ in range(200):
+                if 1 not in table.present:
+                    break
+                await asyncio.sleep(0.05)
+            assert 1 not in table.present and table.meta.seats[1].name == "bob"
+            procs[1] = bob = await session("bob")
+            await read_until(bob, lambda b: re.search(r"Round \d+/\d+", plain(b)) is not None, timeout=40)
+            for _ in range(100):
+                if 1 in table.present:
+                    break
+                await asyncio.sleep(0.05)
+            assert 1 in table.present
             # the spectator: lobby, refresh, w on the (only) table
             dave.stdin.write(b"rw")
             await read_until(dave, lambda b: re.search(r"Round \d+/\d+", plain(b)) is not None
@@ -361,7 +375,7 @@ def test_three_ssh_players_a_spectator_and_the_same_final_ranking(tmp_path, keys
                 text = plain(out)
                 assert line in text, text[-1500:]
         finally:
-            for c in conns:
+            for c in conns.values():
                 c.close()
             await srv.close()
 

@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from colosseum.core import RuleError, apply, legal, replay, to_act
-from colosseum.core.actions import EndTurn, PassBid, ProposeDeal
+from colosseum.core.actions import EndTurn, PassBid
 from colosseum.tui.net import gamelog_io
 from colosseum.tui.net import protocol as P
 from colosseum.tui.net.remote import ProtoClient
@@ -391,3 +391,43 @@ def test_leaving_a_table_before_it_starts_frees_the_seat(tmp_path):
             await srv.close()
 
     run(go())
+
+
+def test_a_table_of_bots_starts_at_once_for_its_watchers(tmp_path):
+    async def go():
+        srv = await server_at(tmp_path)
+        try:
+            a = await client(srv, "alice")
+            a.send(P.CreateTable(seats=["random", "random", "random"], sit=-1, seed=2))
+            j = await a.expect(lambda m: isinstance(m, P.Joined))
+            assert j.seat == -1 and j.state is not None
+            for _ in range(300):
+                if srv.tables[j.table.id].meta.status == "over":
+                    break
+                await asyncio.sleep(0.01)
+            assert srv.tables[j.table.id].meta.status == "over"
+            last = await a.expect(lambda m: isinstance(m, P.Update) and m.state.result is not None)
+            assert last.state == srv.tables[j.table.id].state
+        finally:
+            await srv.close()
+
+    run(go())
+
+
+def test_a_flooding_client_is_cut_off_and_others_are_served(tmp_path, caplog):
+    caplog.set_level(logging.WARNING, logger="colosseum.net")
+
+    async def go():
+        srv = await server_at(tmp_path)
+        try:
+            a, b = await client(srv, "alice"), await client(srv, "bob")
+            a.send_raw(P.encode(P.Ping(ref=1)) * 3000)
+            err = await a.expect(lambda m: isinstance(m, P.Error), timeout=10)
+            assert err.code == "flood"
+            b.send(P.Ping(ref=7))
+            assert (await b.expect(lambda m: isinstance(m, P.Pong))).ref == 7
+        finally:
+            await srv.close()
+
+    run(go())
+    assert "too many messages" in caplog.text

@@ -173,3 +173,106 @@ def test_legal_lists_exactly_what_apply_accepts(n, seed, variant):
             assert ok == expect, (st.phase, a, ok)
         assert encode_state(st) == before, "applying actions never changes the state applied to"
         st, _ = apply(st, bots[seat].act(st))
+
+
+# ---------------------------------------------------------------------------- a referee
+
+def _walk(cat, nobles, i, steps):
+    """Independent G-5.1 / C-4 noble walk."""
+    pos = nobles[i]
+    others = {p for j, p in enumerate(nobles) if j != i}
+    d = 1 if steps > 0 else -1
+    left = abs(steps)
+    while left:
+        pos = (pos + d) % cat.track_spaces
+        if not cat.rules.skip_occupied or pos not in others:
+            left -= 1
+    return pos
+
+
+def _score(cat, st, seat, spec, aquilas):
+    """Independent G-5.3 total."""
+    p = st.players[seat]
+    matched = sum(min(p.tiles[k], n) for k, n in enumerate(spec.need))
+    matched += min(p.tiles[cat.index["Bal"]], spec.total - matched)
+    total = spec.strip[spec.total - matched]
+    total += 5 * sum(1 for s in p.face_up if s != spec.id)
+    total += 4 * sum(1 for k, h in enumerate(st.stars) if h == seat and spec.need[k])
+    worth = {"emperor": 7, "consul": 5, "senator": 3}
+    total += sum(worth[cat.noble_kinds[i]] for i, pos in enumerate(st.nobles) if pos in p.gates)
+    return total + 5 * p.promoters + 3 * p.gifts + 3 * aquilas
+
+
+def referee(prev, action, st):
+    """What each kind of action must have done, computed independently of the engine."""
+    from colosseum.core import actions as A
+
+    cat = load_catalog(prev.setup.variant)
+    seat = action.player
+    before, after = prev.players[seat], st.players[seat]
+    if isinstance(action, A.Perform):
+        spec = cat.spectacles[cat.spectacle_index[action.spectacle]]
+        total = _score(cat, prev, seat, spec, action.aquilas)
+        assert after.coins == before.coins + total
+        if st.phase == "over":  # the last performance of the game: G-9 follows at once
+            return
+        assert after.acclaim == max(before.acclaim, total)
+        assert after.aquilas == before.aquilas - action.aquilas
+        if total > before.acclaim:  # G-5.3: on top of any stack
+            assert all(q.seq < after.seq for i, q in enumerate(st.players) if i != seat)
+    elif isinstance(action, A.MoveNoble):
+        dest = _walk(cat, prev.nobles, action.noble, action.steps)
+        assert st.nobles[action.noble] == dest
+        gained = 1 if dest in cat.aquila_spaces else 0
+        assert after.aquilas == before.aquilas + gained
+    elif isinstance(action, A.AquilaMove):
+        assert st.nobles[action.noble] == _walk(cat, prev.nobles, action.noble, action.steps)
+        assert after.aquilas == before.aquilas - 1
+    elif isinstance(action, (A.BuildGate, A.HirePromoter, A.BuildTemple, A.PlanSpectacle)):
+        cost = {A.BuildGate: 10, A.HirePromoter: 7, A.BuildTemple: 7}.get(type(action))
+        if cost is None:
+            cost = cat.spectacles[cat.spectacle_index[action.spectacle]].cost
+        assert after.coins == before.coins - cost
+        assert after.aquilas == before.aquilas - (2 if action.extra == "aquilas" else 0)
+    if prev.phase == "perform" and st.phase in ("closing", "over") and prev.gifts_left:
+        # G-5.4: the furthest along, tie: the bottom marker, takes the gift
+        best = max(range(st.n), key=lambda i: (st.players[i].acclaim, -st.players[i].seq))
+        assert st.players[best].gifts == prev.players[best].gifts + 1
+    if st.closing is not None and st.closing.stage == "steal" and (prev.closing is None or prev.closing.stage != "steal"):
+        least = min(range(st.n), key=lambda i: (st.players[i].acclaim, -st.players[i].seq))
+        most = max(range(st.n), key=lambda i: (st.players[i].acclaim, -st.players[i].seq))
+        assert (st.closing.player, st.closing.victim) == (least, most)
+    if isinstance(action, (A.OpenAuction, A.Raise, A.PassBid)) and (st.hire is None or st.hire.auction is None):
+        # G-3.5 / G-3.6: the auction just ended; the last bid won
+        if isinstance(action, A.OpenAuction):
+            winner, price, market = seat, action.bid, action.market
+        elif isinstance(action, A.Raise):
+            winner, price, market = seat, action.bid, prev.hire.auction.market
+        else:
+            auc = prev.hire.auction
+            winner, price, market = auc.bidder, auc.high, auc.market
+        w0, w1 = prev.players[winner], st.players[winner]
+        lot = prev.markets[market]
+        aq = sum(1 for k in lot if k == cat.aquila_tile)
+        sold = max(0, -(-(price - w0.coins) // 6))
+        assert w1.aquilas == w0.aquilas - sold + aq
+        assert w1.coins == w0.coins + 6 * sold - price
+        assert sum(w1.tiles) == sum(w0.tiles) + len(lot) - aq
+        if "auction-2007" in st.setup.options and st.phase == "hire":
+            assert not w1.pillar, "A07-2: no pillar back until Phase 2 ends"
+
+
+@PROPS
+@given(n=st_.integers(3, 5), seed=st_.integers(0, 2**32), variant=VARIANTS)
+def test_a_referee_agrees_with_every_transition(n, seed, variant):
+    """Scores (G-5.3), noble walks and Aquila spaces (G-5.1, C-4), investment costs (G-2,
+    C-3), gifts (G-5.4), thief and victim (G-6.2) and auction payments (G-3.5, G-3.6)
+    recomputed independently of the engine for every action of random games."""
+    name, options = variant
+    st = new_game(GameSetup(players=tuple(f"P{i}" for i in range(n)), seed=seed, variant=name, options=options))
+    bots = [RandomBot(seed * 3 + i) for i in range(n)]
+    while st.phase != "over":
+        action = bots[to_act(st)].act(st)
+        prev = st
+        st, _ = apply(st, action)
+        referee(prev, action, st)

@@ -4,14 +4,23 @@ It sees only what the engine offers (the state, ``legal``, and the engine's quer
 never deep-copies a state.  The plan, in short:
 
 * Acclaim is the best *single* performance (G-0) plus 3 per Aquila at the end (G-9), so the bot
-  builds towards one big final performance: promoters every round (+5 each), enough gates for
-  the spectacles it owns (medium 3, large 4), a medium/large spectacle that fits its performers,
-  and a new spectacle performed each round (+5 per earlier performance, G-5.3).
+  builds towards one big final performance.  Phase 1 picks the best pair of investments (G-2:
+  different kinds) by their effect on that performance: a medium/large spectacle that fits its
+  performers, the gates it needs (medium 3, large 4), promoters (+5 each), a new spectacle to
+  perform each round (+5 per earlier performance, G-5.3), with coins valued concavely and a
+  reserve kept for auctions.  Classic extras (C-3) are paid with construction tiles or Aquilas
+  when worth it.
 * Tiles are valued by ``tile_utility``: how well they fill the spectacles the player owns (or
   could still plan), including Star Performers they would win (G-7).  Lots, trades, steals and
   retirements are all judged by differences of that utility.
-* Phase 4: every legal noble move (both dice modes) is scored by the Acclaim of nobles at its
-  own gates plus Aquilas won; Aquila moves are made when a noble is worth more than the Aquila.
+* Phase 2: a lot is worth the utility it adds; the bot opens the lot with the largest margin at
+  the minimum bid and raises by 1 up to its value (never into its Aquilas in the Grand Spectacle).
+* Phase 3: it proposes swaps and purchases both sides should like, and accepts a deal only if
+  it gains and does not hand another player more (a Star Performer must be paid in full).
+* Phase 4: every legal noble move sequence (both dice modes, Temple ranges) is scored by the
+  Acclaim of nobles at its own gates, Aquilas won, and nobles left at the gates of players still
+  to perform; Aquila moves are made when a noble is worth more than the Aquila.  It performs
+  its best spectacle (preferring a new one), spending Aquilas only where that can pay.
 
 Deterministic given its seed (the seed only breaks exact ties).
 """
@@ -692,13 +701,16 @@ class GreedyBot:
         vals = _noble_values(cat)
         return float(sum(vals[i] for i, pos in enumerate(nobles) if pos in gates))
 
+    DENIAL = 0.3             # weight of nobles left at the gates of players still to perform
+
     def best_moves(self, state: State, cat: Catalog, seat: int, mode: str) -> tuple[float, list[tuple[int, int, int]]]:
         """The best sequence of dice moves in ``mode`` from the current state: (value,
         [(noble, die, steps), ...]).  Value: nobles at the bot's gates (weighted by what this
         performance is worth) plus Aquilas won by ending on Aquila spaces (G-5.1)."""
         pt = state.perform
         assert pt is not None
-        key = (state.round, seat, pt.dice, pt.used, pt.moved, state.nobles, mode)
+        key = (state.setup.seed, state.round, seat, pt.dice, pt.used, pt.moved, state.nobles, mode,
+               state.players[seat].gates, state.players[seat].tiles)
         cached = self._moves_cache.get(key)
         if cached is not None:
             return cached
@@ -709,11 +721,19 @@ class GreedyBot:
         vals = _noble_values(cat)
         nobles = state.nobles
         walk = self.walk
+        # gates of the players who perform after the bot this round: a noble left there helps them
+        later = set()
+        if self.DENIAL:
+            for k in range(state.turn + 1, state.n):
+                later.update(state.players[(state.first + k) % state.n].gates)
+
         # value of a noble standing on a space: its Acclaim at the bot's gates, an Aquila won
         def on(noble: int, dest: int) -> float:
-            return (w * vals[noble] if dest in gates else 0.0) + (AQUILA_VALUE if dest in aq_spaces else 0.0)
+            v = w * vals[noble] if dest in gates else -self.DENIAL * vals[noble] if dest in later else 0.0
+            return v + (AQUILA_VALUE if dest in aq_spaces else 0.0)
 
-        base = [w * vals[i] if pos in gates else 0.0 for i, pos in enumerate(nobles)]
+        base = [w * vals[i] if pos in gates else -self.DENIAL * vals[i] if pos in later else 0.0
+                for i, pos in enumerate(nobles)]
         total0 = sum(base)
         best_v, best_seq = -1e9, []
         movable = [i for i in range(6) if i not in pt.moved]

@@ -150,6 +150,26 @@ def lot_effects(state: State, seat: int, market: int) -> list[str]:
     return lines
 
 
+def gate_nobles_acclaim(state: State, seat: int) -> int | None:
+    """G-5.3 step 4 for ``seat`` in ``state`` (the engine's breakdown line), or None if the
+    seat owns no spectacle to ask about."""
+    from ...core import breakdown
+
+    specs = my_spectacles(state, seat)
+    if not specs:
+        return None
+    lines = breakdown(state, seat, catalog(state).spectacles[specs[0]]).lines
+    return next((v for label, v in lines if label.startswith("Nobles")), None)
+
+
+def after(state: State, action) -> State | None:
+    """The state after ``action`` (None if the engine rejects it); nothing changes."""
+    try:
+        return apply(state, action)[0]
+    except Exception:
+        return None
+
+
 def rule_error(state: State, action) -> str | None:
     """The engine's reason for rejecting ``action`` in ``state`` (None if it would be accepted).
     ``apply`` is pure: nothing changes."""

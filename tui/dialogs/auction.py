@@ -56,8 +56,8 @@ class AuctionDialog(DecisionDialog):
     BINDINGS = [
         Binding("enter", "bid", "open", id="auction.open", key_display="enter", priority=True),
         Binding("enter", "raise_bid", "raise", id="auction.raise", key_display="enter", priority=True),
-        Binding("plus,equals_sign,right", "change(1)", "bid +1", id="auction.more", key_display="+"),
-        Binding("minus,left", "change(-1)", "bid -1", id="auction.less", key_display="-"),
+        Binding("plus,equals_sign,right", "change(1)", "bid", id="auction.more", key_display="+/-"),
+        Binding("minus,left", "change(-1)", "lower bid", id="auction.less", show=False),
         Binding("p", "pass_bid", "pass", id="auction.pass"),
         Binding("p", "pass_turn", "pass turn", id="auction.pass_turn"),
     ]
@@ -156,18 +156,19 @@ class AuctionDialog(DecisionDialog):
     def _show_lot(self) -> None:
         st = self.state
         m = self._market()
-        lot = self.query_one("#lot", Static)
         if m is None:
-            lot.update("")
+            self.show("lot", "")
             return
         effects = lot_effects(st, self.seat, m)
         text = Text()
         text.append(f"Market {market_name(m)}: {lot_text(st, m)}\n", "bold")
         if effects:
-            text.append("For you: " + "; ".join(effects))
+            text.append("For you:")
+            for line in effects:
+                text.append(f"\n  {line}")
         else:
             text.append("For you: helps none of your spectacles")
-        lot.update(text)
+        self.show("lot", text)
 
     def _show_bidders(self) -> None:
         st = self.state
@@ -194,10 +195,9 @@ class AuctionDialog(DecisionDialog):
 
     def _show_bid(self) -> None:
         opt = self._bid_option()
-        bid = self.query_one("#bid", Static)
         if opt is None:
             self._bid_ctx = None
-            bid.update("" if self.running is None or self.my_turn() else "")
+            self.show("bid", "")
             return
         auc = self.running
         context = (auc.high, auc.bidder) if auc is not None else ("open", opt.low)
@@ -215,7 +215,7 @@ class AuctionDialog(DecisionDialog):
         if not self.amount.in_range:
             text.append(" out of range", "bold")
         text.append("\n+/- change, digits type, Enter bids", "italic")
-        bid.update(text)
+        self.show("bid", text)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self._show_lot()

@@ -129,6 +129,8 @@ class DecisionDialog(ModalScreen[None]):
     DecisionDialog .muted { color: $text-muted; }
     DecisionDialog .gap { margin-top: 1; }
     DecisionDialog .status { color: $warning; }
+    DecisionDialog.-short .tall-only { display: none; }
+    DecisionDialog .-empty { display: none; }
     """
 
     #: Escape closes the dialog without changing the game.  A subclass that binds Escape
@@ -214,6 +216,13 @@ class DecisionDialog(ModalScreen[None]):
     def set_prompt(self, text: str | Text) -> None:
         self.query_one("#prompt", Static).update(text)
 
+    def show(self, widget_id: str, text) -> None:
+        """Update a Static by id; an empty one is hidden (so it takes no space)."""
+        widget = self.query_one(f"#{widget_id}", Static)
+        widget.update(text)
+        plain = text.plain if isinstance(text, Text) else str(text)
+        widget.set_class(not plain.strip(), "-empty")
+
     def refresh_view(self) -> None:
         """Redraw from the current state (subclasses)."""
 
@@ -231,8 +240,15 @@ class DecisionDialog(ModalScreen[None]):
         lists = self.query(ChoiceList)
         for widget in lists:
             if widget.display:
-                widget.focus()
-                return
+                widget.focus(scroll_visible=False)
+                break
+        self.call_after_refresh(self._scroll_top)
+
+    def _scroll_top(self) -> None:
+        try:
+            self.query_one("#dialog").scroll_home(animate=False)
+        except Exception:
+            pass
 
     def on_unmount(self) -> None:
         hub = _HUBS.get(self.session)
@@ -251,8 +267,19 @@ class DecisionDialog(ModalScreen[None]):
         if self._over:
             self.dismiss()
             return
+        self._box_visible(True)
         self._send_preview(self._preview)
         self.sync()
+
+    def on_screen_suspend(self) -> None:
+        # Another screen is on top: do not let two dialog boxes overlap.
+        self._box_visible(False)
+
+    def _box_visible(self, visible: bool) -> None:
+        try:
+            self.query_one("#dialog").display = visible
+        except Exception:
+            pass
 
     def sync(self) -> None:
         """The game state may have changed: dismiss if the decision is over, else redraw."""

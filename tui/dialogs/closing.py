@@ -8,8 +8,7 @@ from textual.binding import Binding
 from textual.widgets import OptionList, Static
 
 from ...core.actions import ChooseFirstPlayer, EndTurn, Retire, Steal
-from ...core.engine import gate_owner  # noqa: F401  (kept for symmetry with other dialogs)
-from ._text import coins, name, plural, star_changes
+from ._text import coins, name, star_changes
 from .base import ChoiceList, DecisionDialog, option
 
 
@@ -33,7 +32,7 @@ class _ListDialog(DecisionDialog):
 
     def _show_detail(self) -> None:
         chosen = self.chosen()
-        self.query_one("#detail", Static).update(self.detail_for(chosen) if chosen is not None else "")
+        self.show("detail", self.detail_for(chosen) if chosen is not None else "")
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self._show_detail()
@@ -56,7 +55,10 @@ class _ListDialog(DecisionDialog):
         won, lost = star_changes(self.state, self.seat, deltas)
         notes = [f"you take the {self.cat.tiles[k].name} star" for k in won]
         notes += [f"you lose the {self.cat.tiles[k].name} star" for k in lost]
-        return ("; ".join(notes).capitalize() + ".") if notes else ""
+        if not notes:
+            return ""
+        text = "; ".join(notes) + "."
+        return text[0].upper() + text[1:]
 
 
 class RetireDialog(_ListDialog):

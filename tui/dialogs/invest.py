@@ -25,6 +25,14 @@ KIND_LABEL = {"gate": "gate", "promoter": "promoter", "spectacle": "spectacle", 
 EXTRA_LABEL = {"": "", "aquilas": "extra, pay 2 Aquilas", "construction": "extra, pay a construction tile"}
 
 
+class _Shown:
+    def __init__(self, dialog, wid):
+        self.dialog, self.wid = dialog, wid
+
+    def update(self, text) -> None:
+        self.dialog.show(self.wid, text)
+
+
 class InvestDialog(DecisionDialog):
     heading = "Investments"
 
@@ -62,11 +70,10 @@ class InvestDialog(DecisionDialog):
         st = self.state
         p = self.me
         turn = st.invest
-        made = ", ".join(turn.made) if turn and turn.made else "none yet"
+        made = ", ".join(turn.made) if turn and turn.made else "nothing yet"
         self.set_prompt(self._prompt())
         self.query_one("#info", Static).update(
-            f"You have {coins(p.coins)} and {plural(p.aquilas, 'Aquila')} "
-            f"(6 coins each). Made this turn: {made}."
+            f"You have {coins(p.coins)} and {plural(p.aquilas, 'Aquila')}. Made this turn: {made}."
         )
         if self.mode == "main":
             opts = self._main_options()
@@ -138,7 +145,8 @@ class InvestDialog(DecisionDialog):
             else:
                 cheapest = min(st.display, key=lambda i: self.cat.spectacles[i].cost)
                 why = rule_error(st, PlanSpectacle(player=self.seat, spectacle=self.cat.spectacles[cheapest].key)) or "not now"
-        add("plan", "s", "Plan a spectacle", "...", plans, why,
+        cheapest_cost = min((self.cat.spectacles[i].cost for i in st.display), default=0)
+        add("plan", "s", "Plan a spectacle", f"{coins(cheapest_cost)}+" if st.display else "", plans, why,
             f"{len(st.display)} medium and large spectacles on the display. Medium ones need 3 gates, "
             "large ones 4.")
         # temple
@@ -187,8 +195,8 @@ class InvestDialog(DecisionDialog):
             have, total = progress(cat, self.me.tiles, spec)
             text = Text.assemble(
                 (f"{spec.name}", "bold"),
-                f"  {coins(spec.cost)} {spec.size}\n",
-                f"  needs {need_text(cat, spec)}; you have {have}/{total}",
+                f"  {coins(spec.cost)}, you have {have}/{total}\n",
+                f"  needs {need_text(cat, spec)}",
             )
             if spec.key in offered:
                 opts.append(option(spec.key, text))
@@ -209,9 +217,9 @@ class InvestDialog(DecisionDialog):
         ]
 
     def _show_detail(self) -> None:
-        detail = self.query_one("#detail", Static)
         chosen = self.query_one("#choices", ChoiceList).chosen
         self.set_preview(())
+        detail = _Shown(self, "detail")
         if chosen is None:
             detail.update("")
             return
@@ -228,11 +236,11 @@ class InvestDialog(DecisionDialog):
             m_have, total = progress(cat, self.me.tiles, spec)
             strip = " ".join(str(v) for v in spec.strip[: spec.max_missing + 1])
             now = spec.acclaim_for_missing(total - m_have)
-            score = f"Scores {now} with your performers now." if now is not None else (
+            score = f"With your performers now it would score {now}." if now is not None else (
                 f"You need at least {total - spec.max_missing} of its {total} performers to perform it."
             )
             detail.update(
-                f"{spec.name}: needs {spec.gates} gates (you have {len(self.me.gates)}). "
+                f"{spec.name} ({spec.size}) needs {spec.gates} gates; you have {len(self.me.gates)}. "
                 f"Acclaim by performers missing (0, 1, ...): {strip}. {score}"
             )
         else:

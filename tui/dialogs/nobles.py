@@ -11,8 +11,18 @@ from textual.widgets import OptionList, Static
 from ...core.actions import AquilaMove, ChooseDice, EndTurn, MoveNoble, Roll
 from ...core.engine import noble_step_range, walk
 from ...core.legal import performable
-from ._text import noble_title, plural, space_text
+from ._text import after, gate_nobles_acclaim, noble_title, plural, space_text
 from .base import ChoiceList, DecisionDialog, option
+
+
+def _gates_note(state, seat, action) -> str:
+    """' Nobles at your gates: 3 -> 8 Acclaim.' if the move changes it."""
+    now = gate_nobles_acclaim(state, seat)
+    nxt = after(state, action)
+    then = gate_nobles_acclaim(nxt, seat) if nxt is not None else None
+    if now is None or then is None or now == then:
+        return ""
+    return f" Nobles at your gates: {now} -> {then} Acclaim."
 
 
 class NobleDialog(DecisionDialog):
@@ -25,8 +35,8 @@ class NobleDialog(DecisionDialog):
         Binding("enter", "move", "move noble", id="nobles.move", key_display="enter", priority=True),
         Binding("r", "roll", "roll", id="nobles.roll"),
         Binding("s", "skip", "skip", id="nobles.skip"),
-        Binding("plus,equals_sign,right", "change(1)", "farther", id="nobles.more", key_display="+"),
-        Binding("minus,left", "change(-1)", "nearer", id="nobles.less", key_display="-"),
+        Binding("plus,equals_sign,right", "change(1)", "distance", id="nobles.more", key_display="+/-"),
+        Binding("minus,left", "change(-1)", "nearer", id="nobles.less", show=False),
         Binding("d", "next_die", "other die", id="nobles.die"),
     ]
 
@@ -94,7 +104,7 @@ class NobleDialog(DecisionDialog):
                 ("Temple of Fortuna: each die counts 1 to its face. " if temple else "No temple: dice count in full. ")
                 + (f"You can perform now: {', '.join(can)}." if can else "You cannot perform any spectacle yet.")
             )
-            dice.update("")
+            self.show("dice", "")
             lst.set_choices([
                 option("roll", ("r  ", "bold"), "Roll the dice"),
                 option("skip", ("s  ", "bold"), "Skip: perform nothing this round"),
@@ -103,13 +113,13 @@ class NobleDialog(DecisionDialog):
             d = pt.dice
             self.set_prompt(f"{p.name} rolled {' and '.join(map(str, d))}")
             info.update("Move two different nobles, one by each die, or one noble by the sum.")
-            dice.update("")
+            self.show("dice", "")
             lo_hi = [noble_step_range(st, i) for i in range(len(d))]
-            split = ", ".join(f"{lo}-{hi}" if lo != hi else f"{hi}" for lo, hi in lo_hi)
+            split = " and another ".join(f"{lo}-{hi}" if lo != hi else f"{hi}" for lo, hi in lo_hi)
             lo, hi = noble_step_range(st, -1)
             lst.set_choices([
-                option("split", f"Split: two nobles, {split}"),
-                option("sum", f"Sum: one noble, {f'{lo}-{hi}' if lo != hi else hi}"),
+                option("split", ("Split", "bold"), f": one noble {split}"),
+                option("sum", ("Sum", "bold"), f":   one noble {f'{lo}-{hi}' if lo != hi else hi}"),
             ])
         else:
             self._refresh_move()
@@ -152,7 +162,7 @@ class NobleDialog(DecisionDialog):
             text.append(f"\nDistance: ")
             text.append(f" {self.steps} ", "reverse bold")
             text.append(f"  ({lo} to {hi}, +/- to change)" if lo != hi else "  (fixed)")
-        self.query_one("#dice", Static).update(text)
+        self.show("dice", text)
         opts = []
         for noble in range(6):
             pos = st.nobles[noble]
@@ -166,22 +176,19 @@ class NobleDialog(DecisionDialog):
         self.query_one("#choices", ChoiceList).set_choices(opts)
 
     def _show_detail(self) -> None:
-        detail = self.query_one("#detail", Static)
-        if self.stage != "move":
-            detail.update("")
+        if self.stage != "move" or self._noble() is None:
+            self.show("detail", "")
             self.set_preview(())
             return
         noble = self._noble()
-        if noble is None:
-            detail.update("")
-            self.set_preview(())
-            return
         st = self.state
         dest = walk(st, noble, self.steps)
         text = f"{noble_title(st, noble)} lands on {space_text(st, dest, self.seat)}"
         if dest in self.cat.aquila_spaces:
             text += ": you take an Aquila"
-        detail.update(text + ". Highlighted on the board.")
+        text += ". Highlighted on the board."
+        text += _gates_note(st, self.seat, MoveNoble(player=self.seat, noble=noble, die=self.die, steps=self.steps))
+        self.show("detail", text)
         self.set_preview({dest})
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -261,8 +268,8 @@ class AquilaMoveDialog(DecisionDialog):
 
     BINDINGS = [
         Binding("enter", "move", "spend Aquila", id="aquila.move", key_display="enter", priority=True),
-        Binding("plus,equals_sign,right", "change(1)", "clockwise", id="aquila.more", key_display="+"),
-        Binding("minus,left", "change(-1)", "counter", id="aquila.less", key_display="-"),
+        Binding("plus,equals_sign,right", "change(1)", "steps", id="aquila.more", key_display="+/-"),
+        Binding("minus,left", "change(-1)", "fewer steps", id="aquila.less", show=False),
         Binding("escape", "close", "done", id="dialog.close", key_display="esc", priority=True),
     ]
 
@@ -333,7 +340,10 @@ class AquilaMoveDialog(DecisionDialog):
             return
         st = self.state
         dest = walk(st, noble, self.steps)
-        detail.update(f"{noble_title(st, noble)} lands on {space_text(st, dest, self.seat)}. Highlighted on the board.")
+        detail.update(
+            f"{noble_title(st, noble)} lands on {space_text(st, dest, self.seat)}. Highlighted on the board."
+            + _gates_note(st, self.seat, AquilaMove(player=self.seat, noble=noble, steps=self.steps))
+        )
         self.set_preview({dest})
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:

@@ -21,10 +21,10 @@ class PerformDialog(DecisionDialog):
 
     BINDINGS = [
         Binding("enter", "perform", "perform", id="perform.confirm", key_display="enter", priority=True),
-        Binding("plus,equals_sign,right", "aquilas(1)", "Aquila +1", id="perform.more", key_display="+"),
-        Binding("minus,left", "aquilas(-1)", "Aquila -1", id="perform.less", key_display="-"),
+        Binding("plus,equals_sign,right", "aquilas(1)", "Aquilas", id="perform.more", key_display="+/-"),
+        Binding("minus,left", "aquilas(-1)", "fewer Aquilas", id="perform.less", show=False),
         Binding("a", "aquila_move", "move noble", id="perform.aquila_move"),
-        Binding("n", "nothing", "perform nothing", id="perform.nothing"),
+        Binding("n", "nothing", "pass", id="perform.nothing"),
     ]
 
     def __init__(self, session, seat: int) -> None:
@@ -42,6 +42,7 @@ class PerformDialog(DecisionDialog):
         yield Static(classes="info", id="info")
         yield ChoiceList(id="choices", classes="gap")
         yield Static(classes="gap", id="breakdown")
+        yield Static(classes="muted tall-only", id="hint")
 
     def _performable(self) -> set[str]:
         return {a.spectacle for a in self.choices().actions if isinstance(a, Perform)}
@@ -59,36 +60,39 @@ class PerformDialog(DecisionDialog):
         self.set_prompt(
             f"{p.name}: choose a spectacle to perform" if ok else f"{p.name}: nothing can be performed; pass"
         )
-        self.query_one("#info", Static).update(
-            f"Acclaim marker at {p.acclaim}. You have {plural(p.aquilas, 'Aquila')}"
-            + (" (a: move a noble with one; +/-: spend for +3 each)." if p.aquilas else ".")
+        self.show("info", f"Your Acclaim marker is at {p.acclaim}; you have {plural(p.aquilas, 'Aquila')}.")
+        self.show(
+            "hint",
+            "n: perform nothing this round."
+            + (" a: move a noble with an Aquila. +/-: Aquilas to spend, +3 Acclaim each." if p.aquilas else ""),
         )
         opts = []
         for sid in (*p.face_down, *p.face_up):
             spec = cat.spectacles[sid]
-            side = "face up" if sid in p.face_up else "face down"
+            up = " (up)" if sid in p.face_up else ""
+            label = f"{spec.name}{up}"
             if spec.key in ok:
                 total = breakdown(st, self.seat, spec, self.spend).total
-                opts.append(option(spec.key, (spec.name, "bold"), f"  {spec.size}, {side}  = {total}"))
+                w = 30 if self.has_class("-narrow") else 44
+                opts.append(option(spec.key, (f"{label:<{w}}", "bold"), f"{total:>4}"))
             else:
                 why = why_not_performable(st, self.seat, spec) or "not now"
                 why = why.replace(f"{spec.name} needs", "needs").replace(f" {p.name} has", " you have")
-                opts.append(option(spec.key, spec.name, f"  {spec.size}", disabled=True, why=why))
+                opts.append(option(spec.key, label, disabled=True, why=why))
         self.query_one("#choices", ChoiceList).set_choices(opts)
         self._show_breakdown()
 
     def _show_breakdown(self) -> None:
         spec = self._spec()
-        out = self.query_one("#breakdown", Static)
         if spec is None:
-            out.update("")
+            self.show("breakdown", "")
             return
         st = self.state
         p = self.me
         b = breakdown(st, self.seat, spec, self.spend)
         text = Text()
-        text.append("G-5.3 breakdown\n", "bold underline")
         width = 34 if self.has_class("-narrow") else 48
+        text.append(f"{'Acclaim (G-5.3)':<{width}}\n", "bold underline")
         for label, value in b.lines:
             text.append(f"{label[: width - 6]:<{width - 6}}{value:>6}\n", "" if value else "dim")
         text.append(f"{'Total':<{width - 6}}{b.total:>6}\n", "bold")
@@ -96,9 +100,7 @@ class PerformDialog(DecisionDialog):
             text.append(f"Marker moves {p.acclaim} -> {b.total}; you take {b.total} coins.")
         else:
             text.append(f"Marker stays at {p.acclaim}; you take {b.total} coins.")
-        if p.aquilas:
-            text.append(f"\nAquilas to spend: {self.spend} of {p.aquilas} (+/-)", "italic")
-        out.update(text)
+        self.show("breakdown", text)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self._show_breakdown()

@@ -8,7 +8,7 @@ from textual.widgets import OptionList, Static
 
 from ...core.actions import PlaceStartGates
 from ...core.engine import gate_owner
-from ._text import name, space_text
+from ._text import name, noble_title
 from .base import ChoiceList, DecisionDialog, option
 
 
@@ -59,19 +59,21 @@ class SetupDialog(DecisionDialog):
 
     def _show_detail(self) -> None:
         pair = self._pair()
-        detail = self.query_one("#detail", Static)
         if pair is None:
-            detail.update("")
+            self.show("detail", "")
             self.set_preview(())
             return
         st = self.state
-        nobles = []
-        for i, pos in enumerate(st.nobles):
-            for s in pair:
-                if pos == s:
-                    nobles.append(f"a noble stands on {s}")
-        lines = [space_text(st, s, self.seat) for s in pair]
-        detail.update("Highlighted on the board: " + "; ".join(lines) + (". " + ", ".join(nobles) if nobles else ""))
+        n_sp = self.cat.track_spaces
+        near = [
+            f"{noble_title(st, i)} on {pos}"
+            for i, pos in enumerate(st.nobles)
+            if min((pos - pair[0]) % n_sp, (pair[1] - pos) % n_sp) <= 3
+        ]
+        text = f"Spaces {pair[0]} and {pair[1]} are highlighted on the board."
+        if near:
+            text += " Nobles near: " + ", ".join(near) + "."
+        self.show("detail", text)
         self.set_preview(pair)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:

@@ -37,8 +37,8 @@ class TradeDialog(DecisionDialog):
         Binding("y", "accept", "accept", show=False, id="trade.accept_y"),
         Binding("n", "reject", "reject", id="trade.reject"),
         Binding("w", "withdraw", "withdraw", id="trade.withdraw"),
-        Binding("plus,equals_sign", "change(1)", "+1", id="trade.more", key_display="+"),
-        Binding("minus", "change(-1)", "-1", id="trade.less", key_display="-"),
+        Binding("plus,equals_sign", "change(1)", "count", id="trade.more", key_display="+/-"),
+        Binding("minus", "change(-1)", "less", id="trade.less", show=False),
         Binding("left,right", "column", "gives/gets", id="trade.column", key_display="<>", show=False),
         Binding("tab", "partner(1)", "next player", id="trade.next", key_display="tab"),
         Binding("shift+tab", "partner(-1)", "previous player", show=False, id="trade.prev"),
@@ -183,20 +183,16 @@ class TradeDialog(DecisionDialog):
         else:
             self.set_prompt(f"Waiting for {st.players[self.active].name} to close the deal...")
         limit = self.cat.common.max_deal_proposals
-        # partners line (and each party's answer beside their name)
-        line = Text("With " if deal is None else "Parties ")
-        shown = self.partners if deal is None else [s for s, a in enumerate(deal.answers) if a]
-        for s in shown:
-            nm = "you" if s == self.seat else st.players[s].name
-            if deal is None and s == self.partner:
-                line.append(f"[{nm}]", "reverse bold")
-            else:
-                line.append(f" {nm} " if deal is None else nm, "bold" if deal is not None else "")
+        # partners line: who the grid shows; the answers of the last deal beside their names
+        line = Text("With")
+        for s in self.partners:
+            nm = st.players[s].name
+            line.append(f" {nm} ", "reverse bold" if s == self.partner else "")
             ans = self.last_answers.get(s)
-            if ans and (deal is not None or s in self.partners):
-                line.append(f" {ans}")
-            line.append(" ")
-        line.append(f" deals {t.proposals}/{limit}", "italic")
+            if ans:
+                line.append(f"({ans})")
+        line.append(f"  deals {t.proposals}/{limit}", "italic")
+        self.query_one("#partners", Static).display = deal is None
         self.query_one("#partners", Static).update(line)
         grid = self.query_one("#grid", TradeGrid)
         header = self.query_one("#header", Static)
@@ -209,7 +205,7 @@ class TradeDialog(DecisionDialog):
             grid.display = False
             header.display = False
             self.query_one("#deal", Static).update(self._deal_text(deal))
-        self.query_one("#status", Static).update(self._status_text())
+        self.show("status", self._status_text())
 
     def _fill_grid(self) -> None:
         st = self.state
@@ -222,7 +218,8 @@ class TradeDialog(DecisionDialog):
         qn = st.players[q].name
         w = 16 if self.has_class("-wide") else 12
         head = Text()
-        head.append(f"{qn[: w - 1]:<{w}}", "bold reverse")
+        head.append(f"{qn[: w - 2]}:", "bold underline")
+        head.append(" " * (w - len(qn[: w - 2]) - 1))
         head.append(f"{'gives':>6}{'gets':>6}{'you':>5}{qn[:4]:>5}", "bold")
         self.query_one("#header", Static).update(head)
         grid = self.query_one("#grid", TradeGrid)
@@ -280,7 +277,7 @@ class TradeDialog(DecisionDialog):
             nm = "You" if s == self.seat else st.players[s].name
             text.append(nm, "bold")
             if answers is not None and answers[s]:
-                text.append(f" ({answers[s]})")
+                text.append(f" ({answers[s]}):", "bold")
             gives = [f"{tr.count} {self.item_short(tr.item, tr.count)}" for tr in trs if tr.giver == s]
             gets = [f"{tr.count} {self.item_short(tr.item, tr.count)}" for tr in trs if tr.receiver == s]
             text.append(f" gives {', '.join(gives) or 'nothing'}; gets {', '.join(gets) or 'nothing'}")
@@ -292,6 +289,12 @@ class TradeDialog(DecisionDialog):
         who = "you" if deal.proposer == self.seat else st.players[deal.proposer].name
         text.append(f"Deal proposed by {who}:\n", "bold")
         text.append(self._parties_text(deal.transfers, deal.answers))
+        items = []
+        for tr in deal.transfers:
+            if tr.item not in items:
+                items.append(tr.item)
+        have = ", ".join(f"{self.holding(self.seat, i)} {self.item_short(i, 2)}" for i in items)
+        text.append(f"\nYou have {have}.", "italic")
         return text
 
     def _status_text(self) -> str:
@@ -305,7 +308,8 @@ class TradeDialog(DecisionDialog):
         pass
 
     def focus_main(self) -> None:
-        self.query_one("#grid", TradeGrid).focus()
+        self.query_one("#grid", TradeGrid).focus(scroll_visible=False)
+        self.call_after_refresh(self._scroll_top)
 
     # ------------------------------------------------------------------ composing
 

@@ -89,9 +89,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     from .lobby import LobbyApp
 
+    first = True
     try:
         while not client.closed.is_set():
-            lobby = LobbyApp(client, theme=args.theme)
+            lobby = LobbyApp(client, theme=args.theme, rejoin=first)  # reconnect: back to one's game
+            first = False
             lobby.run()
             if lobby.hung_up or lobby.result is None:
                 break

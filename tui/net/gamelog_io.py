@@ -2,7 +2,7 @@
 view``/``export``/``games`` read it): a header line, then one numbered action per line, each
 written and flushed before the action is acknowledged or broadcast.
 
-Chat lines are kept beside it, in ``<log>.chat.jsonl`` (one JSON object per line), because the
+Chat lines are kept beside it, in ``<id>.chat`` (JSON lines), because the
 game-log format has no line kind for chat (a chat line would end the log's valid prefix).
 
 A SIGKILL can leave a partial last line: ``load`` keeps the valid prefix and ``LogWriter.reopen``
@@ -24,7 +24,7 @@ _enc = msgspec.json.Encoder()
 
 
 def chat_path(path: Path) -> Path:
-    return Path(path).with_suffix(".chat.jsonl")
+    return Path(path).with_suffix(".chat")  # JSON lines; not *.jsonl, which is for game logs
 
 
 @dataclass

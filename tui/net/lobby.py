@@ -296,9 +296,10 @@ class LobbyApp(App):
     TITLE = "Colosseum lobby"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
-    def __init__(self, client: RemoteClient, *, theme: str | None = None) -> None:
+    def __init__(self, client: RemoteClient, *, theme: str | None = None, rejoin: bool = False) -> None:
         super().__init__()
         self.client = client
+        self.rejoin = rejoin
         self.result: P.Joined | None = None
         self.held: dict[str, int] = {}
         self.waiting: WaitingScreen | None = None
@@ -323,6 +324,21 @@ class LobbyApp(App):
             pass
         self.client.table_listeners.append(self._from_reader)
         self.push_screen(LobbyScreen())
+        if self.rejoin:
+            self.call_after_refresh(self._rejoin)
+
+    def _rejoin(self) -> None:
+        """Back after a dropped connection: straight to the game where we hold a seat."""
+        try:
+            tables = {t.id: t for t in self.client.list_tables()}
+        except NetError:
+            return
+        for tid, seat in self.client.last_held:
+            t = tables.get(tid)
+            if t is not None and t.status == "playing":
+                self.notify(f"Back at table {t.name}, seat {seat + 1}.")
+                self.enter(lambda: self.client.join(tid, seat))
+                return
 
     def _hangup(self) -> None:
         self.hung_up = True

@@ -350,10 +350,13 @@ class RemoteSession(GameSession):
                 self._events.append(ev)
                 self._notify(self._state, [ev])
             elif isinstance(msg, P.TableChanged):
+                mine_before = self.local_seats()
                 self.table = msg.table
                 self.seats = tuple(Seat(kind=s.kind) for s in msg.table.seats)
                 for fn in list(self._table_listeners):
                     fn(msg.table)
+                if self.local_seats() != mine_before:
+                    self._notify(self._state, [])  # e.g. autopilot off: the screen offers our move again
         return mine
 
     def _notify(self, state: State, events: list[Event]) -> None:

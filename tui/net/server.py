@@ -25,7 +25,6 @@ import signal
 import struct
 import sys
 import termios
-import time
 from pathlib import Path
 
 import asyncssh

@@ -52,6 +52,8 @@ ANY_SEAT_ACTIONS = ("ProposeDeal", "CancelDeal", "ConstructionForAquila")
 MAX_CHAT = 400
 MAX_TABLES = 500
 WRITE_BUFFER_LIMIT = 4 << 20  # a client this far behind is dropped
+HELLO_TIMEOUT = 10.0
+MAX_MESSAGES_PER_SECOND = 1000  # a client process sends a few per second; test drivers more
 
 
 def default_bot() -> str:
@@ -581,7 +583,11 @@ class TableServer:
     async def _session(self, conn: Conn, reader: asyncio.StreamReader) -> None:
         hello = None
         while hello is None:
-            body = await P.read_frame(reader)
+            try:
+                body = await asyncio.wait_for(P.read_frame(reader), HELLO_TIMEOUT)
+            except asyncio.TimeoutError:
+                self.refuse(conn, "no hello", code="auth")
+                return
             if body is None:
                 return
             try:
@@ -605,10 +611,18 @@ class TableServer:
                 for i, s in enumerate(t.meta.seats) if s.holder == conn.player]
         conn.send(P.Welcome(version=P.PROTOCOL_VERSION, player=conn.player, name=conn.name, seats=held))
         log.info("conn %s: %s (%s) connected", conn.id, conn.name, conn.player[:24])
+        window, count = time.monotonic(), 0
         while not conn.closed:
             body = await P.read_frame(reader)
             if body is None:
                 return
+            count += 1
+            if count > MAX_MESSAGES_PER_SECOND:
+                now = time.monotonic()
+                if now - window < 1.0:
+                    self.refuse(conn, "too many messages", code="flood")
+                    return
+                window, count = now, 1
             try:
                 msg = P.decode(body)
             except P.ProtocolError as exc:
@@ -743,5 +757,7 @@ class TableServer:
             conn.send(t.joined(msg.sit))
         else:
             t.watch(conn)
+            if all(k != "human" for k in msg.seats):
+                t.start()  # bots only: a game to watch
             conn.send(t.joined(-1))
         t.kick()

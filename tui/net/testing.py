@@ -6,7 +6,7 @@ import asyncio
 import re
 import socket
 
-from ...core import RuleError, legal, to_act
+from ...core import legal, to_act
 from ...core.bots import make_bot
 from . import protocol as P
 from .remote import ProtoClient

@@ -141,6 +141,16 @@ class GameScreen(Screen):
         self.query_one(HandPanel).show(st, seat)
         self.query_one(LogPanel).show_events(self.session.events)
         self._refresh_bindings_if_changed()
+        top = self.app.screen
+        if top is not self:
+            # Under a dialog: Textual does not pass a background screen's re-layout (the log
+            # grew and scrolled) on to the screen on top; repaint that one after this frame.
+            self.call_after_refresh(self._repaint_top)
+
+    def _repaint_top(self) -> None:
+        top = self.app.screen
+        if top is not self and self.is_attached:
+            top.refresh()
 
     def _binding_signature(self) -> tuple:
         st = self.state

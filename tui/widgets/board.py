@@ -155,8 +155,15 @@ class BoardPanel(Widget):
                 t.append(f"  {auction.high} ")
                 t.append(letters[auction.bidder], seat_style(theme, auction.bidder))
             out.append(t)
+        temples = [seat for seat, p in enumerate(st.players) if p.temple]
         bag = sum(st.bag)
         sup = Text(f"bag {bag}  promoters {st.promoters_left}  gifts {st.gifts_left}" if wide else f"bag {bag} promoters {st.promoters_left} gifts {st.gifts_left}", dim)
-        out.append(Text(""))
+        line = Text("")
+        if temples:
+            line.append("temples ", dim)
+            for seat in temples:
+                line.append(letters[seat], seat_style(theme, seat))
+                line.append(" ")
+        out.append(line)
         out.append(sup)
         return out

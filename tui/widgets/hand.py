@@ -118,7 +118,7 @@ def hand_text(st: State, seat: int, width: int, theme: str) -> Text:
         out.append(f"{name:<{name_w}}")
         out.append(f" {m.matched:>2}/{spec.total:<2} ")
         if where == "arena":
-            out.append(" performed this round\n", muted)
+            out.append(" performed\n", muted)
             continue
         why = why_not_performable(st, seat, spec)
         out.append(f"{-m.missing if m.missing else 'full':>4} ")

@@ -129,8 +129,14 @@ class LogPanel(ScrollView, can_focus=True):
 
     # ------------------------------------------------------------------ drawing
     def render_line(self, y: int) -> Strip:
-        index = self.scroll_offset.y + y
         width = self.scrollable_content_region.width
+        if self.following:
+            # Draw the newest lines whatever the scroll state: a screen under a dialog is
+            # repainted, but its scrolling is not applied until it is on top again.
+            top = max(0, len(self._lines) - self.scrollable_content_region.height)
+        else:
+            top = self.scroll_offset.y
+        index = top + y
         if index >= len(self._lines):
             return Strip.blank(width, self.rich_style)
         ev_index, text = self._lines[index]

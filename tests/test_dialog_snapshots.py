@@ -1,0 +1,62 @@
+"""Snapshots of every decision dialog at 80x24 and 120x40 (pytest-textual-snapshot).
+
+Positions come from seeded games played by random bots; seat 0 is the human to act, so no bot
+moves while the screenshot is taken.  Update with ``pytest --snapshot-update`` and look at every
+changed SVG before accepting it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from dialog_harness import Harness, find_position, make_session
+
+from colosseum.core.legal import performable
+
+CASES = {
+    "setup": (lambda s: s.phase == "setup", dict(first_player=1), ()),
+    "invest": (lambda s: s.phase == "invest", {}, ()),
+    "invest_plan": (lambda s: s.phase == "invest", {}, ("s", "down")),
+    "auction_open": (lambda s: s.phase == "hire" and s.hire.auction is None and s.players[0].coins >= 12, {}, ()),
+    "auction_bid": (
+        lambda s: s.phase == "hire" and s.hire.auction is not None and s.hire.active != 0,
+        {},
+        ("plus",),
+    ),
+    "trade_compose": (
+        lambda s: s.phase == "trade" and s.trade.deal is None and s.trade.active == 0,
+        {},
+        ("plus", "right", "down", "plus", "down"),
+    ),
+    "trade_answer": (lambda s: s.phase == "trade" and s.trade.deal is not None and s.trade.active != 0, {}, ()),
+    "nobles_roll": (lambda s: s.phase == "perform" and s.perform.stage == "roll", {}, ()),
+    "nobles_mode": (lambda s: s.phase == "perform" and s.perform.stage == "roll" and s.players[0].temple, {}, ("r",)),
+    "nobles_move": (
+        lambda s: s.phase == "perform" and s.perform.stage == "roll" and s.players[0].temple,
+        {},
+        ("r", "enter", "minus", "down"),
+    ),
+    "perform": (
+        lambda s: s.phase == "perform" and s.perform.stage == "after" and s.players[0].aquilas > 0 and performable(s, 0),
+        {},
+        ("plus",),
+    ),
+    "aquila_move": (
+        lambda s: s.phase == "perform" and s.perform.stage == "after" and s.players[0].aquilas > 0,
+        {},
+        ("a", "down"),
+    ),
+    "retire": (lambda s: s.phase == "closing" and s.closing.stage == "retire", {}, ()),
+    "steal": (lambda s: s.phase == "closing" and s.closing.stage == "steal", {}, ()),
+    "first_player": (lambda s: s.phase == "closing" and s.closing.stage == "first", {}, ()),
+}
+
+SIZES = {"80x24": (80, 24), "120x40": (120, 40)}
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("case", list(CASES))
+def test_dialog_snapshot(snap_compare, case, size):
+    pred, kw, keys = CASES[case]
+    setup, actions = find_position(pred, **kw)
+    app = Harness(make_session(setup, actions), auto=False)
+    assert snap_compare(app, press=keys, terminal_size=SIZES[size])
