@@ -193,5 +193,4 @@ def with_dice(state, *faces):
 @pytest.fixture(autouse=True)
 def _private_data_dir(tmp_path_factory, monkeypatch):
     """Games saved during tests go to a temporary folder, never the user's data folder."""
-    if "COLOSSEUM_DATA_DIR" not in os.environ or os.environ.get("COLOSSEUM_TEST_SHARED_DATA") != "1":
-        monkeypatch.setenv("COLOSSEUM_DATA_DIR", str(tmp_path_factory.mktemp("colosseum-data")))
+    monkeypatch.setenv("COLOSSEUM_DATA_DIR", str(tmp_path_factory.mktemp("colosseum-data")))
