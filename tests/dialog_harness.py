@@ -19,9 +19,10 @@ from colosseum.tui.session import LocalSession, Seat
 NAMES = ("Kat", "Becky", "Laura", "Mia", "Nora")
 
 
-def find_position(pred, *, n=4, seed=1, tries=60, first_player=None, variant="grand", max_actions=3000):
-    """(setup, actions) of the first position, over seeds seed, seed+1, ..., where seat 0 is to
-    act and ``pred(state)`` holds, reached by random bots playing every seat."""
+def find_position(pred, *, n=4, seed=1, tries=60, first_player=None, variant="grand", max_actions=3000, actor=0):
+    """(setup, actions) of the first position, over seeds seed, seed+1, ..., where seat ``actor``
+    is to act (any seat if None) and ``pred(state)`` holds, reached by random bots playing
+    every seat."""
     for s in range(seed, seed + tries):
         setup = GameSetup(players=NAMES[:n], seed=s, first_player=first_player, variant=variant)
         st = new_game(setup)
@@ -30,7 +31,7 @@ def find_position(pred, *, n=4, seed=1, tries=60, first_player=None, variant="gr
         for _ in range(max_actions):
             if st.phase == "over":
                 break
-            if to_act(st) == 0 and pred(st):
+            if (actor is None or to_act(st) == actor) and pred(st):
                 return setup, actions
             a = bots[to_act(st)].act(st)
             try:

@@ -303,3 +303,29 @@ def test_hot_seat_game_with_two_humans_by_keys():
     """Hot seat: two human seats share the keyboard (the dialogs follow whoever must act)
     against a bot, to the end screen; the ranking shown equals the engine's."""
     dialog_game(["play", "--players", "3", "--humans", "2", "--bots", "random", "--seed", "2", "--bot-delay", "0"], (0, 1))
+
+
+def test_new_game_from_the_palette_replaces_the_running_game(monkeypatch, tmp_path):
+    monkeypatch.setenv("COLOSSEUM_DATA_DIR", str(tmp_path))   # the new game is recorded
+    session = human_session(play_until(lambda st: st.phase == "invest"), humans=4)
+    app = ColosseumApp(session, bot_delay=0, auto_dialogs=False)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            old = app.game_screen()
+            app.action_new_game()
+            await pilot.pause()
+            assert type(app.screen).__name__ == "NewGameScreen"
+            await pilot.press("escape")          # back to the game, nothing changed
+            assert app.screen is old
+            app.action_new_game()
+            await pilot.pause()
+            app.screen.query_one("#ng-seed").value = "9"
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert app.session is not session and app.session.setup.seed == 9
+            assert app.game_screen() is not old and app.game_screen().session is app.session
+            assert old._stopped
+
+    run(go())

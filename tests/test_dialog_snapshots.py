@@ -16,6 +16,7 @@ CASES = {
     "setup": (lambda s: s.phase == "setup", dict(first_player=1), ()),
     "invest": (lambda s: s.phase == "invest", {}, ()),
     "invest_plan": (lambda s: s.phase == "invest", {}, ("s", "down")),
+    "invest_gate": (lambda s: s.phase == "invest", {}, ("g",)),
     "auction_open": (lambda s: s.phase == "hire" and s.hire.auction is None and s.players[0].coins >= 12, {}, ()),
     "auction_bid": (
         lambda s: s.phase == "hire" and s.hire.auction is not None and s.hire.active != 0,

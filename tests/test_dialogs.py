@@ -620,11 +620,8 @@ def test_classic_extra_investment_paid_with_aquilas():
 
 
 def test_a_deal_without_the_active_player_is_rejected_with_a_notification():
-    pred = lambda s: s.phase == "trade" and s.trade.deal is None and s.trade.active == 1  # noqa: E731
-
     async def go():
-        setup, actions = find_position(lambda s: True, seed=1)  # any game; bend below
-        session = session_at(lambda s: s.phase == "trade" and s.trade.deal is None and s.trade.active != 0)
+        session = session_at(lambda s: s.phase == "trade" and s.trade.deal is None and s.trade.active != 0, actor=None)
         active = session.state.trade.active
         dlg = dialog_for(session, 0)  # seat 0 is not to act but may propose
         assert isinstance(dlg, TradeDialog) and dlg.key[0] == "propose"
@@ -651,7 +648,6 @@ def test_a_deal_without_the_active_player_is_rejected_with_a_notification():
             notes = list(app._notifications)
             assert notes and notes[-1].severity == "error" and "G-4" in notes[-1].message
             assert app.screen is dlg
-        del setup, actions, pred
 
     run(go())
 

@@ -202,6 +202,20 @@ def test_pty_session_shows_the_lobby_creates_a_table_and_opens_the_game(tmp_path
     run(go(), 80)
 
 
+def _ppid(d: Path) -> int:
+    try:
+        return int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return -1
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def _start_serve(tmp_path: Path, port: int, auth: Path, lines: list | None = None) -> subprocess.Popen:
     env = dict(os.environ, COLOSSEUM_BOT_DELAY="0.01")
     proc = subprocess.Popen(
@@ -225,6 +239,7 @@ def _start_serve(tmp_path: Path, port: int, auth: Path, lines: list | None = Non
 def test_restart_after_sigkill_resumes_every_acknowledged_action(tmp_path, keys):
     auth = write_authorized(tmp_path / "authorized_keys", keys)
     port = free_port()
+    clients: list[int] = []
     out1: list[str] = []
     server = _start_serve(tmp_path, port, auth, out1)
     data = tmp_path / "data"
@@ -233,6 +248,13 @@ def test_restart_after_sigkill_resumes_every_acknowledged_action(tmp_path, keys)
         assert fingerprint.startswith("SHA256:") and any("created host key" in x for x in out1)
 
         async def phase1():
+            # a player in the lobby over SSH: their client process must not outlive the server
+            conn = await connect(port, keys["alice"]).__aenter__()
+            term = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
+            await read_until(term, lambda b: "Colosseum lobby" in plain(b))
+            kids = [int(d.name) for d in Path("/proc").iterdir() if d.name.isdigit() and _ppid(d) == server.pid]
+            assert kids
+            clients.extend(kids)
             secret = load_secret(data)
             address = f"unix:{data / 'tables.sock'}"
             cs = [await ProtoClient.connect(address, make_token(secret, f"key:{n}", n)) for n in ("a", "b", "c")]
@@ -262,6 +284,11 @@ def test_restart_after_sigkill_resumes_every_acknowledged_action(tmp_path, keys)
         assert acked >= 5
         server.send_signal(signal.SIGKILL)  # no chance to tidy up
         server.wait(10)
+        for _ in range(200):  # the client lost its terminal (SIGHUP) and its table server: it ends
+            if not any(_alive(pid) for pid in clients):
+                break
+            time.sleep(0.05)
+        assert not any(_alive(pid) for pid in clients)
         out2: list[str] = []
         server = _start_serve(tmp_path, port, auth, out2)
         assert any(fingerprint in x for x in out2) and not any("created" in x for x in out2)  # same host key

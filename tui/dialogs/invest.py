@@ -18,7 +18,7 @@ from ...core.actions import (
     PlanSpectacle,
 )
 from ...core.engine import gate_owner
-from ._text import coins, need_text, plural, progress, rule_error, space_text
+from ._text import after, coins, gate_nobles_acclaim, need_text, plural, progress, rule_error, space_text
 from .base import ChoiceList, DecisionDialog, option
 
 KIND_LABEL = {"gate": "gate", "promoter": "promoter", "spectacle": "spectacle", "temple": "temple"}
@@ -183,7 +183,7 @@ class InvestDialog(DecisionDialog):
 
     def _gate_options(self, extra: str):
         spaces = [a.space for a in self._legal() if isinstance(a, BuildGate) and a.extra == extra]
-        return [option(str(s), space_text(self.state, s, self.seat)) for s in spaces]
+        return [option(str(s), "S" + space_text(self.state, s, self.seat)[1:]) for s in spaces]
 
     def _plan_options(self, extra: str):
         st = self.state
@@ -195,8 +195,8 @@ class InvestDialog(DecisionDialog):
             have, total = progress(cat, self.me.tiles, spec)
             text = Text.assemble(
                 (f"{spec.name}", "bold"),
-                f"  {coins(spec.cost)}, you have {have}/{total}\n",
-                f"  needs {need_text(cat, spec)}",
+                f"  {coins(spec.cost)}\n",
+                f"  {need_text(cat, spec)}  (have {have}/{total})",
             )
             if spec.key in offered:
                 opts.append(option(spec.key, text))
@@ -226,8 +226,16 @@ class InvestDialog(DecisionDialog):
         if self.mode == "main":
             detail.update(self._detail_for.get(chosen, ""))
         elif self.mode.startswith("gate:"):
-            detail.update(f"Space {chosen} is highlighted on the board.")
-            self.set_preview({int(chosen)})
+            space = int(chosen)
+            text = f"Space {space} is highlighted on the board."
+            gate = BuildGate(player=self.seat, space=space, extra=self.mode.split(":", 1)[1])
+            now = gate_nobles_acclaim(self.state, self.seat)
+            nxt = after(self.state, gate)
+            then = gate_nobles_acclaim(nxt, self.seat) if nxt is not None else None
+            if now is not None and then is not None and then != now:
+                text += f" Nobles at your gates: {now} -> {then} Acclaim."
+            detail.update(text)
+            self.set_preview({space})
         elif self.mode.startswith("plan:"):
             cat = self.cat
             from ...core import spectacle_by_key

@@ -81,6 +81,9 @@ class LobbyScreen(Screen):
         try:
             tables = app.client.list_tables()
         except NetError as exc:
+            if app.client.closed.is_set():
+                app.exit()  # the server is gone: nothing to do here
+                return
             self.notify(str(exc), severity="error")
             return
         app.held = {tid: seat for tid, seat in app.client_held}

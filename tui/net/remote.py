@@ -69,6 +69,7 @@ class RemoteClient:
         self.table_listeners: list[Callable[[P._Msg], None]] = []
         self.closed = threading.Event()
         self._refs = itertools.count(1)
+        self._in_request = False
         self.send(P.Hello(version=P.PROTOCOL_VERSION, token=token, client=client))
         first = self._read_one()
         if isinstance(first, P.Error):
@@ -132,8 +133,8 @@ class RemoteClient:
         if isinstance(msg, P.Joined) and msg.state is not None:
             # registered here, on the reader thread, so no Update after it can be missed
             self.sessions[msg.table.id] = RemoteSession(self, msg)
-        if isinstance(msg, P.Error) and msg.code == "moved":
-            for fn in list(self.table_listeners):
+        if isinstance(msg, P.Error) and (msg.code == "moved" or not self._in_request):
+            for fn in list(self.table_listeners):  # shown to the player by the lobby
                 fn(msg)
             return
         self.replies.put(msg)
@@ -144,16 +145,30 @@ class RemoteClient:
                 self.replies.get_nowait()
             except queue.Empty:
                 break
-        self.send(msg)
-        while True:
+        if self.closed.is_set():
+            raise NetError("the connection to the server is lost")
+        self._in_request = True
+        try:
             try:
-                reply = self.replies.get(timeout=timeout)
-            except queue.Empty:
-                raise NetError("the server did not answer") from None
-            if isinstance(reply, P.Error):
-                raise NetError(reply.message)
-            if isinstance(reply, want):
-                return reply
+                self.send(msg)
+            except OSError as exc:
+                raise NetError(f"the connection to the server is lost ({exc})") from None
+            end = time.monotonic() + timeout
+            while True:
+                try:
+                    reply = self.replies.get(timeout=0.2)
+                except queue.Empty:
+                    if self.closed.is_set():
+                        raise NetError("the connection to the server is lost") from None
+                    if time.monotonic() > end:
+                        raise NetError("the server did not answer") from None
+                    continue
+                if isinstance(reply, P.Error):
+                    raise NetError(reply.message)
+                if isinstance(reply, want):
+                    return reply
+        finally:
+            self._in_request = False
 
     # ---------------------------------------------------------------- lobby
     def list_tables(self) -> list[P.TableInfo]:

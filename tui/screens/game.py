@@ -237,10 +237,12 @@ class GameScreen(Screen):
             if dialog_for is None and not self._warned_no_dialogs:
                 self._warned_no_dialogs = True
             dialog = ActionChooser(self.session, seat)
+        refollow = self.viewed is not None
         self.viewed = None   # the hand follows the player who must decide
         self._dialog_open = dialog
         self._dialog_key = decision_key(st)
-        self.sync()
+        if refollow:
+            self.sync()
         self.app.push_screen(dialog, callback=self._dialog_closed)
         self._refresh_bindings_if_changed()
 
