@@ -662,7 +662,7 @@ def test_hot_seat_deal_between_two_humans():
     async def go():
         setup, actions = find_position(pred)
         session = make_session(setup, actions, humans=(0, 1))
-        app = Harness(session, auto=True)
+        app = Harness(session, auto=False)  # the dialogs hand over between local seats
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
             kat = app.screen

@@ -37,7 +37,7 @@ class _Hub:
         # Called from session.submit, possibly from a bot task or another thread:
         # post to each dialog's own queue (thread-safe) and refresh there.
         for dialog in list(self.dialogs):
-            dialog.call_later(dialog.sync)
+            dialog.call_later(dialog.sync, True)
 
 
 _HUBS: "weakref.WeakKeyDictionary[object, _Hub]" = weakref.WeakKeyDictionary()
@@ -269,7 +269,7 @@ class DecisionDialog(ModalScreen[None]):
             return
         self._box_visible(True)
         self._send_preview(self._preview)
-        self.sync()
+        self.sync(False)
 
     def on_screen_suspend(self) -> None:
         # Another screen is on top: do not let two dialog boxes overlap.
@@ -281,7 +281,7 @@ class DecisionDialog(ModalScreen[None]):
         except Exception:
             pass
 
-    def sync(self) -> None:
+    def sync(self, changed: bool = True) -> None:
         """The game state may have changed: dismiss if the decision is over, else redraw."""
         if self._over or not self.is_attached:
             return
@@ -293,6 +293,29 @@ class DecisionDialog(ModalScreen[None]):
         except Exception as err:  # never a traceback in front of the player
             self.notify(f"Display problem: {err}", severity="error")
         self.refresh_bindings()
+        if changed:
+            self._hand_over()
+
+    def _hand_over(self) -> None:
+        """Hot seat: this dialog's decision goes on while another local seat must act (an
+        answer to a deal, a bid): open that seat's dialog on top of this one, unless one is
+        open already.  When it closes, this dialog is back."""
+        try:
+            seat = to_act(self.session.state)
+            if seat < 0 or seat == self.seat or seat not in self.session.local_seats():
+                return
+            if self.app.screen is not self:
+                return
+            for screen in self.app.screen_stack:
+                if isinstance(screen, DecisionDialog) and screen.seat == seat and not screen.over and screen.is_current():
+                    return
+            from . import dialog_for
+
+            dialog = dialog_for(self.session, seat)
+            if dialog is not None:
+                self.app.push_screen(dialog)
+        except Exception as err:  # never a traceback in front of the player
+            self.notify(f"Could not open the next dialog: {err}", severity="error")
 
     def finish(self) -> None:
         """Close the dialog (now if it is on top, else as soon as it is)."""
@@ -319,7 +342,7 @@ class DecisionDialog(ModalScreen[None]):
         except Exception as err:  # never a traceback in front of the player
             self.notify(f"Could not do that: {err}", severity="error")
             return False
-        self.sync()
+        self.sync(False)
         return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -38,7 +38,8 @@ NO_PTY_MESSAGE = (
     b"pseudo-terminal is allocated.\r\n"
 )
 MAX_SESSIONS_PER_CONNECTION = 2
-MAX_CLIENTS = 300
+MAX_SESSIONS_PER_IDENTITY = 4   # client processes per player at once
+MAX_CLIENTS = 300               # client processes in all (about 45 MiB each)
 MAX_NAME = 24
 
 
@@ -118,6 +119,7 @@ class Hub:
         self.password = password
         self.client_cmd = client_cmd or [sys.executable, "-m", "colosseum.tui.net.client"]
         self.clients: set[asyncio.subprocess.Process] = set()
+        self.per_identity: dict[str, int] = {}
         self.refusals = 0
 
     def refused(self, what: str, *args) -> None:
@@ -182,16 +184,24 @@ async def handle_process(hub: Hub, process: asyncssh.SSHServerProcess) -> None:
         process.stdout.write(NO_PTY_MESSAGE)
         process.exit(1)
         return
-    if owner.sessions >= MAX_SESSIONS_PER_CONNECTION or len(hub.clients) >= MAX_CLIENTS:
+    mine = hub.per_identity.get(owner.identity, 0)
+    if (owner.sessions >= MAX_SESSIONS_PER_CONNECTION or mine >= MAX_SESSIONS_PER_IDENTITY
+            or len(hub.clients) >= MAX_CLIENTS):
         hub.refused("too many sessions (%s)", owner.identity)
         process.stdout.write(b"Too many sessions; try again later.\r\n")
         process.exit(1)
         return
     owner.sessions += 1
+    hub.per_identity[owner.identity] = mine + 1
     try:
         await _run_client(hub, process, owner, term)
     finally:
         owner.sessions -= 1
+        left = hub.per_identity.get(owner.identity, 1) - 1
+        if left > 0:
+            hub.per_identity[owner.identity] = left
+        else:
+            hub.per_identity.pop(owner.identity, None)
 
 
 async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess, owner: "_SSHServer", term: str) -> None:
@@ -429,7 +439,9 @@ def cmd_serve(args) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     data = Path(args.data) if args.data else default_data_dir()
     data.mkdir(parents=True, exist_ok=True)
-    fh = logging.FileHandler(data / "server.log")
+    from logging.handlers import RotatingFileHandler
+
+    fh = RotatingFileHandler(data / "server.log", maxBytes=10 << 20, backupCount=3)
     fh.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logging.getLogger().addHandler(fh)
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
