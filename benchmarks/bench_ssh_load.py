@@ -164,7 +164,9 @@ async def main(args) -> None:
                 conn = await asyncssh.connect("127.0.0.1", port, username=name, client_keys=[keys[i]],
                                               known_hosts=None, agent_path=None)
                 conns.append(conn)
-                proc = await conn.create_process(term_type="xterm-256color", term_size=(110, 32), encoding=None)
+                env = {"COLORTERM": args.colorterm} if args.colorterm else {}
+                proc = await conn.create_process(term_type=args.term, term_size=(args.cols, args.rows),
+                                                 encoding=None, env=env)
                 sc = Screen(name, proc)
                 await sc.wait_for("Colosseum lobby", timeout=180)
                 return sc
@@ -324,5 +326,9 @@ if __name__ == "__main__":
     ap.add_argument("--seconds", type=float, default=30.0, help="how long to measure")
     ap.add_argument("--bot-delay", type=float, default=2.0, help="seconds between moves at a table (a brisk human pace)")
     ap.add_argument("--batch", type=int, default=10, help="sessions opened at once")
+    ap.add_argument("--term", default="xterm-256color", help="terminal type the SSH clients ask for")
+    ap.add_argument("--colorterm", default="", help="COLORTERM the SSH clients send (e.g. truecolor)")
+    ap.add_argument("--cols", type=int, default=110)
+    ap.add_argument("--rows", type=int, default=32)
     ap.add_argument("--keep", action="store_true", help="keep the data folder")
     asyncio.run(main(ap.parse_args()))

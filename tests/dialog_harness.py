@@ -4,8 +4,6 @@ local seat needs.  Also finds game positions by letting random bots play a seede
 
 from __future__ import annotations
 
-import random
-
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Footer, Static
@@ -70,7 +68,7 @@ class Board(Static):
 class Harness(App):
     CSS = """
     #top { height: 1; background: $panel; }
-    #board { width: 36; border: round $secondary; height: 1fr; }
+    #board { width: 51%; border: round $secondary; height: 1fr; }
     #right { width: 1fr; border: round $secondary; height: 1fr; }
     """
 

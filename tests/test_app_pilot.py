@@ -159,6 +159,14 @@ def test_help_rules_and_theme_switch():
                 app.action_set_theme(name)
                 await pilot.pause()
                 assert app.theme == name
+            # dialogs highlight track spaces on the board through the app
+            from colosseum.tui.widgets.board import BoardPanel
+
+            board = app.game_screen().query_one(BoardPanel)
+            app.set_preview({5, 17})
+            assert board.preview == frozenset({5, 17})
+            app.set_preview(())
+            assert board.preview == frozenset()
 
     run(go())
 

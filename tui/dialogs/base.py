@@ -142,6 +142,10 @@ class DecisionDialog(ModalScreen[None]):
 
     #: the dialog's border title (the decision in a few words)
     heading = "Decision"
+    #: the box takes the columns right of the board (a widget with id "board" on the screen
+    #: below, if there is one), within these bounds; else the CSS width (44, 60 when wide)
+    MIN_WIDTH = 38
+    MAX_WIDTH = 64
 
     def __init__(self, session, seat: int) -> None:
         super().__init__()
@@ -228,8 +232,36 @@ class DecisionDialog(ModalScreen[None]):
 
     # ------------------------------------------------------------------ life cycle
 
+    def on_resize(self) -> None:
+        self._fit_width()
+
+    def _fit_width(self) -> None:
+        """Leave the board visible: take the columns to its right."""
+        right = None
+        try:
+            for screen in reversed(self.app.screen_stack):
+                if screen is self or isinstance(screen, DecisionDialog):
+                    continue
+                hits = screen.query("#board")
+                if hits:
+                    region = hits.first().region
+                    if region.width:
+                        right = region.right
+                break
+        except Exception:
+            right = None
+        if right is None:
+            return
+        free = self.size.width - right
+        width = max(self.MIN_WIDTH, min(free, self.MAX_WIDTH))
+        try:
+            self.query_one("#dialog").styles.width = width
+        except Exception:
+            pass
+
     def on_mount(self) -> None:
         _hub(self.session).dialogs.add(self)
+        self._fit_width()
         if not self.is_current():
             self.finish()
             return

@@ -60,7 +60,7 @@ class PerformDialog(DecisionDialog):
         self.set_prompt(
             f"{p.name}: choose a spectacle to perform" if ok else f"{p.name}: nothing can be performed; pass"
         )
-        self.show("info", f"Your Acclaim marker is at {p.acclaim}; you have {plural(p.aquilas, 'Aquila')}.")
+        self.show("info", f"Acclaim marker at {p.acclaim}; {plural(p.aquilas, 'Aquila')}.")
         self.show(
             "hint",
             "n: perform nothing this round."
@@ -73,7 +73,7 @@ class PerformDialog(DecisionDialog):
             label = f"{spec.name}{up}"
             if spec.key in ok:
                 total = breakdown(st, self.seat, spec, self.spend).total
-                w = 30 if self.has_class("-narrow") else 44
+                w = 29 if self.has_class("-narrow") else 44
                 opts.append(option(spec.key, (f"{label:<{w}}", "bold"), f"{total:>4}"))
             else:
                 why = why_not_performable(st, self.seat, spec) or "not now"
@@ -91,15 +91,15 @@ class PerformDialog(DecisionDialog):
         p = self.me
         b = breakdown(st, self.seat, spec, self.spend)
         text = Text()
-        width = 34 if self.has_class("-narrow") else 48
+        width = 33 if self.has_class("-narrow") else 48
         text.append(f"{'Acclaim (G-5.3)':<{width}}\n", "bold underline")
         for label, value in b.lines:
             text.append(f"{label[: width - 6]:<{width - 6}}{value:>6}\n", "" if value else "dim")
         text.append(f"{'Total':<{width - 6}}{b.total:>6}\n", "bold")
         if b.total > p.acclaim:
-            text.append(f"Marker moves {p.acclaim} -> {b.total}; you take {b.total} coins.")
+            text.append(f"Marker moves {p.acclaim} -> {b.total}; +{b.total} coins.")
         else:
-            text.append(f"Marker stays at {p.acclaim}; you take {b.total} coins.")
+            text.append(f"Marker stays at {p.acclaim}; +{b.total} coins.")
         self.show("breakdown", text)
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:

@@ -9,12 +9,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import OptionList, Static
 
-from ...core import Transfer, may_propose
+from ...core import RuleError, Transfer, may_propose
 from ...core.actions import AcceptDeal, CancelDeal, CloseDeal, EndTurn, ProposeDeal, RejectDeal
 from ...core.engine import check_deal, deal_pending
-from ._text import plural
 from .base import ChoiceList, DecisionDialog, option
-from ...core import RuleError
 
 EXTRA_ITEMS = ("coins", "aquilas")
 

@@ -84,6 +84,7 @@ class GameScreen(Screen):
         self._warned_no_dialogs = False
         self._preview: frozenset[int] = frozenset()
         self._stopped = False
+        self._bots_worker = None
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -198,7 +199,9 @@ class GameScreen(Screen):
             self._game_over()
             return
         if self.session.bot_to_act():
-            self.run_bots()
+            worker = self._bots_worker
+            if worker is None or worker.is_finished:
+                self._bots_worker = self.run_bots()
             return
         seat = to_act(st)
         if seat in self.session.local_seats() and self._suppressed_at != st.actions and self.auto_dialogs:
