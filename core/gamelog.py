@@ -18,6 +18,12 @@ Format (version 1): UTF-8 JSON lines, each a JSON object encoded with msgspec.
 
   ``"i"`` is optional when reading; if present it must count up from 1 (a swapped, duplicated or
   missing line is reported).  Blank lines are ignored.
+* Chat lines (table talk in a networked game) may stand between actions; they are not actions
+  and change nothing in the game::
+
+    {"chat":"I'll give you a lion for 5","name":"Becky","seat":0,"time":1795961702.5,"after":12}
+
+  ``after`` is the number of actions played when it was said.
 
 Nothing derived is stored: :func:`parse_log` replays the actions with the engine, and the first
 line that cannot be read or is illegal in the replayed position ends the valid prefix;
@@ -59,6 +65,16 @@ class Header(msgspec.Struct, kw_only=True, omit_defaults=True):
     setup: GameSetup
     seats: tuple[str, ...]              # "human" or a bot name, per seat
     resumed_from: str | None = None     # file name of the damaged log this game continues
+
+
+class ChatLine(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A line of table talk kept in the log (not an action)."""
+
+    chat: str
+    name: str = ""
+    seat: int = -1                      # -1: a spectator
+    time: float = 0.0                   # seconds since the epoch
+    after: int = 0                      # actions played when it was said
 
 
 class GameLogError(ValueError):
@@ -110,6 +126,11 @@ def encode_action_line(action: Action, number: int) -> bytes:
     fields = msgspec.to_builtins(action)
     line = {"i": number, "a": fields.pop("a"), "player": fields.pop("player")}
     line.update(fields)
+    return _enc.encode(line) + b"\n"
+
+
+def encode_chat_line(line: ChatLine) -> bytes:
+    """One chat line, with its newline."""
     return _enc.encode(line) + b"\n"
 
 
@@ -229,7 +250,9 @@ class GameLog:
         lines: int,
         terminated: bool,
         path: Path | None = None,
+        chat: list[ChatLine] | None = None,
     ) -> None:
+        self.chat: list[ChatLine] = chat or []   # table talk, in file order
         self.header = header
         self.timeline = timeline
         self.error = error
@@ -279,10 +302,12 @@ def _probe(line: str) -> Any:
 
 _header_dec = msgspec.json.Decoder(Header)
 _action_dec = msgspec.json.Decoder(Action)
+_chat_dec = msgspec.json.Decoder(ChatLine)
 
 
 class _Number(msgspec.Struct):
     i: Any = None
+    chat: Any = None
 
 
 _number_dec = msgspec.json.Decoder(_Number)
@@ -353,6 +378,7 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
     states: list[State] = [state]
     events: list[list[Event]] = [[]]
     error: GameLogError | None = None
+    chat: list[ChatLine] = []
     version_note = (
         f" (the file was written by colosseum {header.program}; this is {PROGRAM_VERSION})"
         if header.program != PROGRAM_VERSION
@@ -373,6 +399,16 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
         if not text.strip():
             continue
         number = len(actions) + 1
+        if text.lstrip().startswith('{"chat"'):
+            try:
+                chat.append(_chat_dec.decode(text))
+                continue
+            except Exception as e:
+                if is_cut:
+                    error = GameLogError("truncated", "the last line is incomplete (the game stopped while saving it)", lineno)
+                else:
+                    error = GameLogError("malformed", f"not a valid chat line ({_first_error_text(e)})", lineno)
+                break
         try:
             action = _action_dec.decode(text)
             tag = _number_dec.decode(text).i
@@ -411,7 +447,7 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
         events.append(ev)
 
     timeline = Timeline(header.setup, actions, _states=states, _events=events)
-    return GameLog(header, timeline, error, lines=total, terminated=terminated, path=path)
+    return GameLog(header, timeline, error, lines=total, terminated=terminated, path=path, chat=chat)
 
 
 def read_log(path: str | Path) -> GameLog:

@@ -464,3 +464,26 @@ def test_random_seeds_shuffle_soak():
         buf = bytearray(data)
         buf[rnd.randrange(len(buf))] = rnd.randrange(256)
         check_parse(bytes(buf), sample_game(3)[2])
+
+
+def test_chat_lines_are_kept_and_change_nothing():
+    """Issue 6: table talk is kept in the game log; it is not an action and the replay ignores it."""
+    from colosseum.core import GameSetup
+    from colosseum.core import gamelog as GL
+    from colosseum.core.actions import PlaceStartGates
+
+    setup = GameSetup(players=("Becky", "Kat", "Laura"), seed=3, first_player=0)
+    header = GL.make_header(setup, ["human", "human", "human"])
+    data = (
+        GL.encode_header(header)
+        + GL.encode_chat_line(GL.ChatLine(chat="good luck", name="Becky", seat=0, after=0))
+        + GL.encode_action_line(PlaceStartGates(player=2, space=8), 1)
+        + GL.encode_chat_line(GL.ChatLine(chat="thanks", name="Laura", seat=2, after=1))
+    )
+    log = GL.parse_log(data)
+    assert log.intact
+    assert len(log.actions) == 1
+    assert [c.chat for c in log.chat] == ["good luck", "thanks"]
+    assert log.chat[1].after == 1
+    broken = GL.parse_log(data + b'{"chat": 5}\n')
+    assert broken.error is not None and broken.error.kind == "malformed" and broken.error.line == 5

@@ -113,7 +113,7 @@ class AuctionDialog(DecisionDialog):
         self.query_one("#bidders", Static).display = auc is not None
         cred = credit(p)
         self.query_one("#info", Static).update(
-            f"Your credit: {cred} = {coins(p.coins)} + {plural(p.aquilas, 'Aquila')} x 6."
+            f"Credit {cred} = {coins(p.coins)} + {plural(p.aquilas, 'Aquila')} x 6."
             + ("" if p.pillar else " Your pillar is out: you cannot bid.")
         )
         if auc is None:

@@ -195,8 +195,8 @@ class InvestDialog(DecisionDialog):
             have, total = progress(cat, self.me.tiles, spec)
             text = Text.assemble(
                 (f"{spec.name}", "bold"),
-                f"  {coins(spec.cost)}\n",
-                f"  {need_text(cat, spec)}  (have {have}/{total})",
+                f" {coins(spec.cost)} ({have}/{total})\n",
+                f"  {need_text(cat, spec)}",
             )
             if spec.key in offered:
                 opts.append(option(spec.key, text))
@@ -249,6 +249,7 @@ class InvestDialog(DecisionDialog):
             )
             detail.update(
                 f"{spec.name} ({spec.size}) needs {spec.gates} gates; you have {len(self.me.gates)}. "
+                f"You have {m_have} of its {total} performers. "
                 f"Acclaim by performers missing (0, 1, ...): {strip}. {score}"
             )
         else:

@@ -2,8 +2,7 @@
 view``/``export``/``games`` read it): a header line, then one numbered action per line, each
 written and flushed before the action is acknowledged or broadcast.
 
-Chat lines are kept beside it, in ``<id>.chat`` (JSON lines), because the
-game-log format has no line kind for chat (a chat line would end the log's valid prefix).
+Chat lines are kept in the same file as the game log's chat lines (``core.gamelog.ChatLine``).
 
 A SIGKILL can leave a partial last line: ``load`` keeps the valid prefix and ``LogWriter.reopen``
 cuts the partial line off, so every complete (and therefore acknowledged) action is kept.
@@ -23,10 +22,6 @@ from ...core import gamelog as GL
 _enc = msgspec.json.Encoder()
 
 
-def chat_path(path: Path) -> Path:
-    return Path(path).with_suffix(".chat")  # JSON lines; not *.jsonl, which is for game logs
-
-
 @dataclass
 class Loaded:
     setup: GameSetup
@@ -37,27 +32,14 @@ class Loaded:
     damaged: str = ""
 
 
-def _read_chat(path: Path) -> list[dict]:
-    out = []
-    try:
-        data = chat_path(path).read_bytes()
-    except FileNotFoundError:
-        return out
-    for raw in data.split(b"\n"):
-        try:
-            c = msgspec.json.decode(raw)
-            out.append({k: c[k] for k in ("name", "text", "seat", "time") if k in c})
-        except Exception:
-            continue  # a partial last line
-    return out
-
-
 def load(path: Path) -> Loaded:
     """The valid prefix of the log at ``path`` (raises GL.GameLogError without a header)."""
     path = Path(path)
     data = path.read_bytes()
     log = GL.parse_log(data, path=path)
-    out = Loaded(setup=log.setup, seats=list(log.seats), actions=list(log.actions), chat=_read_chat(path))
+    out = Loaded(setup=log.setup, seats=list(log.seats), actions=list(log.actions), chat=[
+        {"name": c.name, "text": c.chat, "seat": c.seat, "time": c.time} for c in log.chat
+    ])
     if log.error is None or log.error.kind == "truncated":
         out.good_bytes = data.rfind(b"\n") + 1 if log.error is not None else len(data)
     else:
@@ -70,7 +52,6 @@ class LogWriter:
         self.path = Path(path)
         self.f = f
         self.count = count
-        self.chat_f = open(chat_path(path), "ab")
 
     @classmethod
     def create(cls, path: Path, setup: GameSetup, seats: list[str], actions: list[Action] = (),
@@ -104,14 +85,15 @@ class LogWriter:
         self.f.flush()  # in the kernel now: survives a SIGKILL of the server
 
     def chat(self, line) -> None:
-        if self.chat_f.closed:
+        if self.f.closed:
             return
-        self.chat_f.write(
-            _enc.encode({"name": line.name, "text": line.text, "seat": line.seat, "time": line.time}) + b"\n"
+        self.f.write(
+            GL.encode_chat_line(
+                GL.ChatLine(chat=line.text, name=line.name, seat=line.seat, time=float(line.time), after=self.count)
+            )
         )
-        self.chat_f.flush()
+        self.f.flush()
 
     def close(self) -> None:
-        for f in (self.f, self.chat_f):
-            if not f.closed:
-                f.close()
+        if not self.f.closed:
+            self.f.close()

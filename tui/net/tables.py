@@ -392,7 +392,7 @@ class Table:
         self.broadcast(P.Update(table=self.id, n=len(self.actions), actions=[action], events=events, state=state))
         if to_act(state) < 0:
             self.meta.status = "over"
-            self.log.f.close()  # the chat file stays open: talk after the game is kept too
+            self.log.close()  # the game is complete; talk after it is not recorded
             for t in self.timers.values():
                 t.cancel()
             self.timers.clear()

@@ -21,7 +21,8 @@ PANELS = (
      "St Star Performers, Pr promoters, G gates, T temple, g gifts.  Stacks: markers on each "
      "Acclaim space, bottom of the stack first"),
     ("Board", "the viewed player's tiles ('*' a Star Performer), money, gates and spectacles: "
-     "have = matched/needed, miss = performers missing, now = the Acclaim it would score now"),
+     "have = matched/needed, miss = performers missing, now = the Acclaim it would score now "
+     "(-- cannot be performed yet), up = face up (performed before), 3g/4g = gates it needs"),
     ("Log", "every event, newest at the bottom; focus it with l and scroll with the arrows"),
 )
 

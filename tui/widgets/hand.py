@@ -137,9 +137,13 @@ def hand_text(st: State, seat: int, width: int, theme: str) -> Text:
                 f"{cat.tiles[k].short}{n - m.used[k]}" for k, n in enumerate(spec.need) if n and m.used[k] < n
             )
             strip = " ".join(str(v) for v in spec.strip[: spec.max_missing + 1])
-            out.append(f"  needs {need}; strip {strip}", muted)
+            line = f"  needs {need}; strip {strip}"
             if missing and m.missing:
-                out.append(f"; lacks {missing}", muted)
-            out.append("\n")
+                more = f"; lacks {missing}"
+                if len(line) + len(more) <= width:
+                    line += more
+                else:
+                    line += "\n  lacks " + missing
+            out.append(line + "\n", muted)
     out.rstrip()
     return out
