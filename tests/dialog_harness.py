@@ -103,6 +103,8 @@ class Harness(App):
             dialog = dialog_for(self.session, self.seat)
             if dialog is not None:
                 self.push_screen(dialog)
+        if self.auto:
+            self.call_later(self.changed)
 
     def set_preview(self, spaces: frozenset[int]) -> None:
         self.previews.append(frozenset(spaces))

@@ -337,3 +337,31 @@ def test_new_game_from_the_palette_replaces_the_running_game(monkeypatch, tmp_pa
             assert old._stopped
 
     run(go())
+
+
+def test_hot_seat_player_not_to_act_can_propose_a_deal_with_d():
+    """G-4: anyone may propose a deal to the active player; in hot seat the viewed human opens
+    the trade dialog with d (shown only when it applies)."""
+    import pytest
+
+    from colosseum.tui.screens.game import load_dialog_for
+
+    if load_dialog_for() is None:
+        pytest.skip("decision dialogs not available")
+    session = human_session(play_until(lambda st: st.phase == "trade" and st.trade.deal is None), humans=4)
+    app = ColosseumApp(session, bot_delay=0, auto_dialogs=False)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            game = app.game_screen()
+            actor = to_act(session.state)
+            assert not game.check_action("deal", ())       # the active player uses a / Enter
+            other = (actor + 1) % 4
+            await pilot.press(str(other + 1))
+            assert game.check_action("deal", ())
+            await pilot.press("d")
+            await pilot.pause()
+            assert type(app.screen).__name__ == "TradeDialog" and app.screen.seat == other
+
+    run(go())

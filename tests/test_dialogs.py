@@ -688,3 +688,127 @@ def test_hot_seat_deal_between_two_humans():
             assert app.screen is kat and session.state.trade.deal is None
 
     run(go())
+
+
+# ---------------------------------------------------------------------- a whole game by keys
+
+
+def _keys_for(dlg, session) -> list[str]:
+    """A simple player at the keyboard: what to press in the dialog on top."""
+    st = session.state
+    if isinstance(dlg, SetupDialog):
+        return ["enter"]
+    if isinstance(dlg, InvestDialog):
+        return ["p"] if dlg._offered("promoter") and not st.invest.made else ["e"]
+    if isinstance(dlg, AuctionDialog):
+        if st.hire.auction is None and dlg.can_bid() and st.hire.auctions == 0:
+            return ["enter"]  # open at the minimum
+        return ["p"]
+    if isinstance(dlg, TradeDialog):
+        if dlg.can_accept():
+            return ["n"]
+        if dlg.can_close_deal():
+            return ["enter"]
+        if dlg.can_withdraw():
+            return ["w"]
+        return ["e"]
+    if isinstance(dlg, NobleDialog):
+        return ["r"] if st.perform.stage == "roll" else ["enter"]
+    if isinstance(dlg, PerformDialog):
+        return ["enter"] if dlg.can_perform() else ["n"]
+    if isinstance(dlg, AquilaMoveDialog):
+        return ["escape"]
+    return ["enter"]  # retire, steal, first player
+
+
+def test_a_whole_game_through_the_dialogs():
+    """Seat 0 plays a complete 3-player game with keys only; the dialogs follow the game
+    (ensure_dialog pushes the next one) and the game reaches its end."""
+
+    async def go():
+        from colosseum.core import GameSetup
+
+        setup = GameSetup(players=("Kat", "Becky", "Laura"), seed=11)
+        session = make_session(setup, [])
+        app = Harness(session, auto=True)
+        performed = 0
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            for _ in range(600):
+                if session.state.phase == "over":
+                    break
+                dlg = app.screen
+                if not isinstance(dlg, DecisionDialog):  # bots still playing
+                    await settle(pilot, 10)
+                    dlg = app.screen
+                assert isinstance(dlg, DecisionDialog), f"no dialog at {session.state.phase}"
+                assert dlg.is_current()
+                before = session.state.actions
+                if isinstance(dlg, PerformDialog) and dlg.can_perform():
+                    performed += 1
+                await pilot.press(*_keys_for(dlg, session))
+                await settle(pilot, 4)
+                if session.state.actions == before and app.screen is dlg:
+                    raise AssertionError(f"stuck in {type(dlg).__name__} at {session.state.phase}")
+            assert session.state.phase == "over"
+            assert session.state.result is not None
+            assert not list(app._notifications)  # no rejected action on the way
+        assert performed >= 1
+
+    run(go())
+
+
+def test_exchange_aquilas_for_coins():
+    session = session_at(lambda s: s.phase == "invest" and s.players[0].aquilas > 0)
+
+    async def go():
+        app = Harness(session, auto=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            dlg = app.screen
+            p = session.state.players[0]
+            await pilot.press("x")
+            await settle(pilot)
+            assert dlg.mode == "exchange"
+            start = len(session.actions)
+            await pilot.press("enter")
+            await settle(pilot)
+            assert [type(a).__name__ for a in mine(session, start)] == ["ExchangeAquilas"]
+            q = session.state.players[0]
+            assert (q.aquilas, q.coins) == (p.aquilas - 1, p.coins + 6)
+            assert dlg.mode == "main" and app.screen is dlg
+
+    run(go())
+
+
+def test_hot_seat_auction_keeps_the_openers_dialog_and_hands_over():
+    """Kat opens an auction; Becky (also human) must answer: her dialog opens on top; Kat's
+    stays underneath, waiting, with no bid keys; when Becky passes Kat's dialog is back."""
+    pred = lambda s: (  # noqa: E731
+        s.phase == "hire" and s.hire.auction is None and s.hire.active == 0 and s.players[1].pillar
+        and s.players[1].coins > 8
+    )
+
+    async def go():
+        setup, actions = find_position(pred)
+        session = make_session(setup, actions, humans=(0, 1))
+        app = Harness(session, auto=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            kat = app.screen
+            assert isinstance(kat, AuctionDialog)
+            await pilot.press("enter")  # open at the minimum
+            await settle(pilot, 10)
+            if to_act(session.state) != 1:
+                raise AssertionError("position does not reach Becky")
+            becky = app.screen
+            assert isinstance(becky, AuctionDialog) and becky.seat == 1
+            assert kat.is_current() and not kat.my_turn()
+            assert "enter" not in footer_keys(kat) and "p" not in footer_keys(kat)
+            assert footer_keys(becky).get("enter") == "raise_bid"
+            await pilot.press("p")
+            await settle(pilot, 10)
+            assert PassBid(player=1) in session.actions
+            assert app.screen is kat or not kat.is_current()
+
+    run(go())

@@ -7,8 +7,22 @@ dismisses itself when its decision is over.  While its decision lasts it stays o
 another seat is to act (an auction the seat takes part in, a deal waiting for answers) and shows
 what happens as it happens.
 
-``ensure_dialog(app, session)`` is an optional helper for the app: push the dialog for the
-local seat to act unless one serving that decision is already open.
+For the app:
+
+- ``dialog.seat``, ``dialog.key`` and ``dialog.is_current()`` tell which decision an open
+  dialog serves (``is_current()`` is False once it is over).
+- Hot seat: when a dialog's decision goes on while another *local* seat must act (an answer to
+  a deal, a bid), the dialog pushes that seat's dialog on top of itself; when that one closes it
+  is back.  Dialog boxes never overlap: a dialog under another screen hides its box.
+- The box is anchored right: if the screen below has a widget with id ``board`` the box takes
+  the columns to its right (38 to 64 wide); otherwise 44 columns (60 from 100 columns up).
+- Noble moves and gate choices call ``app.set_preview(frozenset[int])`` if the app has it
+  (``frozenset()`` clears it).
+- ``ensure_dialog(app, session)`` is an optional helper: push the dialog for the local seat to
+  act unless one serving that decision is already open.
+
+Modules: ``setup`` (G-1.6), ``invest`` (G-2, C-3, C-5), ``auction`` (G-3), ``trade`` (G-4),
+``nobles`` (G-5.1, dice and Aquila moves), ``perform`` (G-5.2/5.3), ``closing`` (G-6).
 """
 
 from __future__ import annotations

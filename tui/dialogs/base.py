@@ -153,6 +153,7 @@ class DecisionDialog(ModalScreen[None]):
         self.seat = seat
         self.key: Hashable | None = self.decision_key(session.state, seat)
         self._over = False
+        self._dismissed = False
         self._preview: frozenset[int] = frozenset()
 
     # ------------------------------------------------------------------ the decision served
@@ -297,7 +298,7 @@ class DecisionDialog(ModalScreen[None]):
 
     def on_screen_resume(self) -> None:
         if self._over:
-            self.dismiss()
+            self._dismiss_now()
             return
         self._box_visible(True)
         self._send_preview(self._preview)
@@ -355,8 +356,19 @@ class DecisionDialog(ModalScreen[None]):
             return
         self._over = True
         self.set_preview(())
-        if self.is_attached and self.app.screen is self:
-            self.dismiss()
+        self._dismiss_now()
+
+    def _dismiss_now(self) -> None:
+        """Dismiss once, and only from the top of the stack (else when it gets there)."""
+        if self._dismissed or not self.is_attached:
+            return
+        try:
+            if self.app.screen is not self:
+                return
+        except Exception:
+            return
+        self._dismissed = True
+        self.dismiss()
 
     def action_close(self) -> None:
         """Escape: close without changing the game."""

@@ -86,7 +86,7 @@ class RetireDialog(_ListDialog):
         for a in self.choices().actions:
             if isinstance(a, Retire):
                 k = cat.index[a.tile]
-                opts.append(option(a.tile, (cat.tiles[k].name, "bold"), f"  you have {p.tiles[k]}"))
+                opts.append(option(a.tile, (f"{cat.tiles[k].name:<16}", "bold"), f"you have {p.tiles[k]}"))
         self.query_one("#choices", ChoiceList).set_choices(opts)
         self._show_detail()
 

@@ -161,7 +161,7 @@ class NobleDialog(DecisionDialog):
             lo, hi = rng
             text.append(f"\nDistance: ")
             text.append(f" {self.steps} ", "reverse bold")
-            text.append(f"  ({lo} to {hi}, +/- to change)" if lo != hi else "  (fixed)")
+            text.append(f"  ({lo} to {hi}, +/-)" if lo != hi else "  (fixed)")
         self.show("dice", text)
         opts = []
         for noble in range(6):
@@ -318,7 +318,7 @@ class AquilaMoveDialog(DecisionDialog):
         way = "clockwise" if self.steps > 0 else "counter-clockwise"
         text = Text("Steps: ")
         text.append(f" {self.steps:+d} ", "reverse bold")
-        text.append(f"  {way}  (+/- to change)")
+        text.append(f" {way} (+/-)")
         self.query_one("#steps", Static).update(text)
         legal_nobles = {a.noble for a in self._moves() if a.steps == self.steps}
         opts = []

@@ -278,7 +278,7 @@ class TradeDialog(DecisionDialog):
                 text.append(f" ({answers[s]}):", "bold")
             gives = [f"{tr.count} {self.item_short(tr.item, tr.count)}" for tr in trs if tr.giver == s]
             gets = [f"{tr.count} {self.item_short(tr.item, tr.count)}" for tr in trs if tr.receiver == s]
-            text.append(f" gives {', '.join(gives) or 'nothing'}; gets {', '.join(gets) or 'nothing'}")
+            text.append(f"\n  gives {', '.join(gives) or 'nothing'}; gets {', '.join(gets) or 'nothing'}")
         return text
 
     def _deal_text(self, deal) -> Text:

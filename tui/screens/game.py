@@ -81,7 +81,6 @@ class GameScreen(Screen):
         self._dialog_key: tuple | None = None
         self._suppressed_at: int | None = None
         self._end_shown = False
-        self._warned_no_dialogs = False
         self._preview: frozenset[int] = frozenset()
         self._stopped = False
         self._bots_worker = None
@@ -107,8 +106,7 @@ class GameScreen(Screen):
         self.set_class(self.size.width >= 110 and self.size.height >= 32, "wide")
 
     def on_screen_resume(self) -> None:
-        self.sync()
-        self.call_after_refresh(self.advance)
+        self._schedule()
 
     # ------------------------------------------------------------------ state -> panels
     @property
@@ -167,6 +165,10 @@ class GameScreen(Screen):
             self.refresh_bindings()
 
     def _on_game_event(self, state: State, events) -> None:
+        self._schedule()
+
+    def _schedule(self) -> None:
+        """Redraw and move the game on once, however many changes arrive before then."""
         if not self._sync_pending:
             self._sync_pending = True
             self.call_later(self._sync_and_advance)
@@ -234,11 +236,9 @@ class GameScreen(Screen):
             except Exception as err:  # noqa: BLE001
                 self.notify(f"dialog failed: {err}", severity="error")
                 dialog = None
-        if dialog is None:
+        if dialog is None:  # no dialog for this decision (or none built yet): the plain chooser
             from .choose import ActionChooser
 
-            if dialog_for is None and not self._warned_no_dialogs:
-                self._warned_no_dialogs = True
             dialog = ActionChooser(self.session, seat)
         refollow = self.viewed is not None
         self.viewed = None   # the hand follows the player who must decide
@@ -266,8 +266,7 @@ class GameScreen(Screen):
         self._dialog_open = None
         self._dialog_key = None
         self.set_preview(frozenset())
-        self.sync()
-        self.call_after_refresh(self.advance)
+        self._schedule()
 
     def _game_over(self) -> None:
         if self._end_shown:

@@ -44,8 +44,8 @@ class HandPanel(VerticalScroll, can_focus=True):
 
     def _draw(self) -> None:
         st, seat = self.state, self.seat
-        if st is None or not 0 <= seat < st.n or not self.is_mounted:
-            return
+        if st is None or not 0 <= seat < st.n or not self.is_mounted or not self.size.width:
+            return  # not laid out yet: on_resize draws it at its real width
         p = st.players[seat]
         acting = to_act(st) == seat
         self.set_class(acting, "acting")

@@ -28,7 +28,7 @@ class GameHeader(Widget):
         self.refresh()
 
     def render(self) -> Text:
-        t = Text(no_wrap=True, overflow="ellipsis")
+        t = Text(no_wrap=True, overflow="crop")
         t.append(" COLOSSEUM ", self.get_component_rich_style("header--title", partial=True))
         st = self.state
         if st is None:
@@ -40,10 +40,13 @@ class GameHeader(Widget):
         t.append("  |  " if wide else " | ")
         seat, text = prompt(st)
         t.append(text, seat_style(self.app.theme, seat) if seat >= 0 else Style(bold=True))
+        width = self.size.width or 80
         if seat >= 0:
             p = st.players[seat]
-            t.append(f"   ${p.coins}" + (f" Aq{p.aquilas}" if p.aquilas else ""))
+            money = f"   ${p.coins}" + (f" Aq{p.aquilas}" if p.aquilas else "")
+            if t.cell_len + len(money) <= width:
+                t.append(money)
         if self.note:
             t.append("  " + self.note, Style(dim=True))
-        t.truncate(self.size.width or 80, overflow="ellipsis")
+        t.truncate(width, overflow="crop")
         return t

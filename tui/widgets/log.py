@@ -52,6 +52,8 @@ class LogPanel(ScrollView, can_focus=True):
             self._wrapped_count = 0
             self._lines = []
         self.events = list(events)
+        if not self.scrollable_content_region.width:
+            return  # not laid out yet: on_resize wraps at the real width
         self._wrap()
         if self.following:
             self._follow()

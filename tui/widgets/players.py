@@ -19,6 +19,40 @@ def stacks(state: State) -> list[tuple[int, list[int]]]:
     return [(pos, sorted(seats, key=lambda s: state.players[s].seq)) for pos, seats in sorted(by.items(), reverse=True)]
 
 
+def number_line(st: State, letters, width: int, theme: str, head: Style) -> list[Text]:
+    """The Acclaim track as a number line: a ruler every 10 and each stack's letters (bottom
+    of the stack first) at its position.  Stacks too close to fit are pushed right."""
+    label = "Track "
+    room = max(20, width - len(label) - 1)
+    top = max(30, -(-max(p.acclaim for p in st.players) // 10) * 10)
+
+    def col(pos: int) -> int:
+        return round(pos * (room - 3) / top)
+
+    ruler = [" "] * room
+    for v in range(0, top + 1, 10):
+        c = col(v)
+        for i, ch in enumerate(str(v)):
+            if c + i < room:
+                ruler[c + i] = ch
+    marks = Text(" " * len(label))
+    cursor = 0
+    for pos, seats in sorted(stacks(st)):
+        c = max(col(pos), cursor)
+        if c + len(seats) > room:
+            break
+        marks.append(" " * (c - cursor))
+        for s in seats:
+            marks.append(letters[s], seat_style(theme, s))
+        cursor = c + len(seats)
+        if cursor < room:
+            marks.append(" ")
+            cursor += 1
+    ruler_text = Text(label, head)
+    ruler_text.append("".join(ruler).rstrip(), head)
+    return [ruler_text, marks]
+
+
 class PlayersPanel(Widget):
     DEFAULT_CSS = """
     PlayersPanel { height: auto; border: round $primary 60%; border-title-color: $primary; padding: 0 0; }
@@ -40,7 +74,9 @@ class PlayersPanel(Widget):
         self.refresh(layout=True)
 
     def get_content_height(self, container, viewport, width: int) -> int:
-        return (self.state.n + 2) if self.state is not None else 1
+        if self.state is None:
+            return 1
+        return self.state.n + (4 if width >= 50 else 2)
 
     def render(self) -> Text:
         st = self.state
@@ -86,6 +122,8 @@ class PlayersPanel(Widget):
         if wide:
             track.append(" (bottom of stack first)", head)
         lines.append(track)
+        if wide:
+            lines.extend(number_line(st, letters, width, theme, head))
         for line in lines:
             line.truncate(width)
         return Text("\n").join(lines)
