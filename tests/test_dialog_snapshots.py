@@ -28,6 +28,11 @@ CASES = {
         {},
         ("plus", "right", "down", "plus", "down"),
     ),
+    "trade_answered": (
+        lambda s: s.phase == "trade" and s.trade.deal is None and s.trade.active == 0,
+        {},
+        ("plus", "enter"),
+    ),
     "trade_answer": (lambda s: s.phase == "trade" and s.trade.deal is not None and s.trade.active != 0, {}, ()),
     "nobles_roll": (lambda s: s.phase == "perform" and s.perform.stage == "roll", {}, ()),
     "nobles_mode": (lambda s: s.phase == "perform" and s.perform.stage == "roll" and s.players[0].temple, {}, ("r",)),

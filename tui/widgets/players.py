@@ -69,9 +69,12 @@ class PlayersPanel(Widget):
         self.border_title = "Impresarios"
 
     def show(self, state: State, seat: int = -1) -> None:
+        # The height depends only on the number of players: re-layout only when that changes
+        # (a full layout on every move is the costliest part of a redraw).
+        relayout = self.state is None or self.state.n != state.n
         self.state = state
         self.seat = seat
-        self.refresh(layout=True)
+        self.refresh(layout=relayout)
 
     def get_content_height(self, container, viewport, width: int) -> int:
         if self.state is None:
