@@ -8,7 +8,7 @@ from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Footer, Static
 
-from colosseum.core import GameSetup, RuleError, apply, legal, new_game, to_act
+from colosseum.core import GameSetup, RuleError, apply, decode_action, encode_action, legal, new_game, to_act
 from colosseum.core.bots import make_bot
 from colosseum.core.engine import MARKET_NAMES
 from colosseum.tui.dialogs import dialog_for, ensure_dialog
@@ -125,3 +125,42 @@ async def settle(pilot, rounds: int = 6) -> None:
     """Let bots, listeners and dialogs catch up."""
     for _ in range(rounds):
         await pilot.pause()
+
+
+# ---------------------------------------------------------------------- recorded positions
+
+POSITIONS_FILE = __import__("pathlib").Path(__file__).with_name("data") / "dialog_positions.json"
+
+
+def record_positions(cases: dict) -> None:
+    """Write the setup and action list of each case's position (``{name: (pred, kwargs)}``) so
+    snapshots replay the same game whatever the bots do later.  Run by hand after a rules
+    change: ``python -c "import test_dialog_snapshots as t; t.record()"`` from tests/."""
+    import json
+
+    import msgspec
+
+    out = {}
+    for name, (pred, kw) in cases.items():
+        setup, actions = find_position(pred, **kw)
+        out[name] = {
+            "setup": msgspec.to_builtins(setup),
+            "actions": [json.loads(encode_action(a)) for a in actions],
+        }
+    POSITIONS_FILE.write_text(json.dumps(out, indent=0, sort_keys=True) + "\n")
+
+
+def load_position(name: str, pred=None, **kw):
+    """(setup, actions) recorded for ``name``; found afresh if it was never recorded."""
+    import json
+
+    import msgspec
+
+    if POSITIONS_FILE.exists():
+        data = json.loads(POSITIONS_FILE.read_text())
+        if name in data:
+            rec = data[name]
+            setup = msgspec.convert(rec["setup"], GameSetup)
+            actions = [decode_action(json.dumps(a)) for a in rec["actions"]]
+            return setup, actions
+    return find_position(pred, **kw)

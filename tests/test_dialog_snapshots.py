@@ -1,14 +1,15 @@
 """Snapshots of every decision dialog at 80x24 and 120x40 (pytest-textual-snapshot).
 
-Positions come from seeded games played by random bots; seat 0 is the human to act, so no bot
-moves while the screenshot is taken.  Update with ``pytest --snapshot-update`` and look at every
+Positions come from seeded games played by random bots, recorded as action lists in
+``data/dialog_positions.json`` (``record()`` rewrites it) so that they replay the same whatever
+the bots do later; seat 0 is the human to act.  Update with ``pytest --snapshot-update`` and look at every
 changed SVG before accepting it.
 """
 
 from __future__ import annotations
 
 import pytest
-from dialog_harness import Harness, find_position, make_session
+from dialog_harness import Harness, load_position, make_session, record_positions
 
 from colosseum.core.legal import performable
 
@@ -63,6 +64,12 @@ SIZES = {"80x24": (80, 24), "120x40": (120, 40)}
 @pytest.mark.parametrize("case", list(CASES))
 def test_dialog_snapshot(snap_compare, case, size):
     pred, kw, keys = CASES[case]
-    setup, actions = find_position(pred, **kw)
+    setup, actions = load_position(case, pred, **kw)
     app = Harness(make_session(setup, actions), auto=False)
     assert snap_compare(app, press=keys, terminal_size=SIZES[size])
+
+
+def record() -> None:
+    """Re-record the positions of every case (after a rules change); then update and look at
+    the snapshots."""
+    record_positions({name: (pred, kw) for name, (pred, kw, _keys) in CASES.items()})

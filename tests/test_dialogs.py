@@ -812,3 +812,19 @@ def test_hot_seat_auction_keeps_the_openers_dialog_and_hands_over():
             assert app.screen is kat or not kat.is_current()
 
     run(go())
+
+
+def test_help_key_over_a_dialog():
+    async def go():
+        session = session_at(lambda s: s.phase == "invest")
+        app = Harness(session, auto=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            dlg = app.screen
+            await pilot.press("question_mark")
+            await settle(pilot)
+            notes = list(app._notifications)
+            assert notes and "end turn" in notes[-1].message  # the harness has no help screen
+            assert app.screen is dlg
+
+    run(go())

@@ -66,6 +66,9 @@ class ChoiceList(OptionList):
     }
     """
 
+    def on_mount(self) -> None:
+        self.border_title = "the list"  # (no border is drawn; the help screen names the panel)
+
     def set_choices(self, options: Iterable[Option], keep: str | None = None) -> None:
         """Replace the options, keeping the highlight on the option with id ``keep`` (or on the
         same id as before), else the same index, else the first enabled option."""
@@ -136,7 +139,10 @@ class DecisionDialog(ModalScreen[None]):
     #: Escape closes the dialog without changing the game.  A subclass that binds Escape
     #: itself (e.g. "back" from a sub-list) must list this binding after its own.
     ESCAPE_CLOSE = Binding("escape", "close", "close", id="dialog.close", key_display="esc", priority=True)
-    BINDINGS = [ESCAPE_CLOSE]
+    BINDINGS = [
+        ESCAPE_CLOSE,
+        Binding("f1,question_mark", "help", "help", show=False, id="dialog.help"),
+    ]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
 
@@ -373,6 +379,19 @@ class DecisionDialog(ModalScreen[None]):
     def action_close(self) -> None:
         """Escape: close without changing the game."""
         self.finish()
+
+    def action_help(self) -> None:
+        """F1 / ?: the app's help for this screen (its keys), else the keys in a notification."""
+        fn = getattr(self.app, "action_help", None)
+        if callable(fn):
+            fn()
+            return
+        keys = [
+            f"{ab.binding.key_display or key}: {ab.binding.description}"
+            for key, ab in self.active_bindings.items()
+            if ab.enabled and ab.binding.description and ab.binding.action != "help"
+        ]
+        self.notify("; ".join(keys), title="Keys")
 
     # ------------------------------------------------------------------ acting
 

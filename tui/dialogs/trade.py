@@ -57,7 +57,6 @@ class TradeDialog(DecisionDialog):
         self._seen = len(session.events)
         self.status = ""
         self.last_answers: dict[int, str] = {}
-        self._deal_shown = None
         self._rows: list[str] = []
 
     @classmethod
