@@ -4,7 +4,8 @@ local seat needs.  Also finds game positions by letting random bots play a seede
 
 from __future__ import annotations
 
-from textual.app import App, ComposeResult
+from colosseum.tui.base import BaseApp
+from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Footer, Static
 
@@ -65,7 +66,7 @@ class Board(Static):
         self.update("\n".join(lines))
 
 
-class Harness(App):
+class Harness(BaseApp):
     CSS = """
     #top { height: 1; background: $panel; }
     #board { width: 51%; border: round $secondary; height: 1fr; }
@@ -90,13 +91,6 @@ class Harness(App):
         yield Footer()
 
     def on_mount(self) -> None:
-        try:
-            from colosseum.themes import DEFAULT_THEME, register_themes
-
-            register_themes(self)
-            self.theme = DEFAULT_THEME
-        except Exception:
-            pass
         self.session.add_listener(lambda state, events: self.call_later(self.changed))
         self.query_one(Board).show(self.session.state)
         if self.push:

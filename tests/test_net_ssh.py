@@ -39,7 +39,7 @@ def keys():
 
 
 def write_authorized(path: Path, keys, names=("alice", "bob")) -> Path:
-    lines = ["# players", *(f'no-pty,command="x" ' + keys[n].export_public_key().decode().strip() + f" {n}" for n in names)]
+    lines = ["# players", *('no-pty,command="x" ' + keys[n].export_public_key().decode().strip() + f" {n}" for n in names)]
     path.write_text("\n".join(lines) + "\n")
     return path
 

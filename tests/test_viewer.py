@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 from textual.app import App
+
+from colosseum.tui.base import BaseApp
 from textual.widgets import Static
 
 from colosseum.core import GameSetup, encode_state
@@ -172,12 +174,8 @@ async def test_opens_from_a_running_game_without_disturbing_it():
         s.step_bot()
     before = encode_state(s.state)
 
-    class Host(App):
-        def on_mount(self):
-            from colosseum.themes import register_themes
-
-            register_themes(self)
-            self.theme = "colosseum-dark"
+    class Host(BaseApp):
+        pass
 
     app = Host()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Iterable
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 
-from ..themes import DEFAULT_THEME, THEME_NAMES, register_themes
+from ..themes import THEME_NAMES
+from .base import BaseApp
 
 if TYPE_CHECKING:  # pragma: no cover
     from textual.screen import Screen
@@ -23,8 +24,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from .screens.newgame import NewGameSettings
 
 DEFAULT_NAMES = ("Becky", "Kat", "Laura", "Marcus", "Titus")
-ASCII_KEYS = {"up": "Up", "down": "Down", "left": "Left", "right": "Right", "enter": "Enter",
-              "backspace": "Bksp", "question_mark": "?", "escape": "esc"}
 
 
 def _commands_provider():
@@ -33,16 +32,7 @@ def _commands_provider():
     return ColosseumCommands
 
 
-def _ascii_scrollbars() -> None:
-    """Scrollbar thumbs as plain cells (their colour shows them): Textual's partial-cell
-    glyphs are block elements, which some terminals draw double width."""
-    from textual.scrollbar import ScrollBarRender
-
-    ScrollBarRender.VERTICAL_BARS = [" "] * 8
-    ScrollBarRender.HORIZONTAL_BARS = [" "] * 8
-
-
-class ColosseumApp(App):
+class ColosseumApp(BaseApp):
     """The client.  With a ``session`` it opens the game at once; without, the new-game screen."""
 
     TITLE = "Colosseum"
@@ -65,10 +55,7 @@ class ColosseumApp(App):
         record: bool = False,
         auto_dialogs: bool = True,
     ) -> None:
-        super().__init__()
-        _ascii_scrollbars()
-        register_themes(self)
-        self.theme = theme or DEFAULT_THEME
+        super().__init__(theme=theme)
         self.session = session
         self.bot_delay = bot_delay
         self.exit_at_end = exit_at_end
@@ -128,15 +115,6 @@ class ColosseumApp(App):
         return True
 
     # ------------------------------------------------------------------ helpers
-    def get_key_display(self, binding: Binding) -> str:
-        """Key names in ASCII (Textual draws arrows and Enter as symbols)."""
-        if binding.key_display:
-            return binding.key_display
-        key = binding.key.split(",")[0]
-        if key in ASCII_KEYS:
-            return ASCII_KEYS[key]
-        return super().get_key_display(binding)
-
     def game_screen(self) -> GameScreen | None:
         from .screens.game import GameScreen
 

@@ -22,7 +22,7 @@ from typing import Iterable
 
 from rich.segment import Segment
 from rich.style import Style
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.geometry import Size
@@ -34,7 +34,8 @@ from textual.widgets import Footer, Static
 from ..core import Action, GameSetup, State, to_act
 from ..core.actions import ChooseDice
 from ..core.gamelog import GameLog, GameLogError, Timeline, describe_action
-from ..themes import DEFAULT_THEME, THEME_NAMES, register_themes
+from ..themes import THEME_NAMES
+from .base import BaseApp
 from .widgets.board import BoardPanel
 from .widgets.common import seat_style
 from .widgets.hand import HandPanel
@@ -191,10 +192,10 @@ class ViewerScreen(Screen):
     """
 
     BINDINGS = [
-        Binding("left", "step('action', -1)", "Back", group=STEP, key_display="←", priority=True, id="viewer.back"),
-        Binding("right", "step('action', 1)", "Forward", group=STEP, key_display="→", priority=True, id="viewer.forward"),
-        Binding("up", "step('turn', -1)", "Turn back", group=TURN, key_display="↑", priority=True, id="viewer.turn-back"),
-        Binding("down", "step('turn', 1)", "Next turn", group=TURN, key_display="↓", priority=True, id="viewer.turn-forward"),
+        Binding("left", "step('action', -1)", "Back", group=STEP, key_display="Left", priority=True, id="viewer.back"),
+        Binding("right", "step('action', 1)", "Forward", group=STEP, key_display="Right", priority=True, id="viewer.forward"),
+        Binding("up", "step('turn', -1)", "Turn back", group=TURN, key_display="Up", priority=True, id="viewer.turn-back"),
+        Binding("down", "step('turn', 1)", "Next turn", group=TURN, key_display="Down", priority=True, id="viewer.turn-forward"),
         Binding("pageup", "step('phase', -1)", "Phase back", group=PHASE, key_display="PgUp", priority=True, id="viewer.phase-back"),
         Binding("pagedown", "step('phase', 1)", "Next phase", group=PHASE, key_display="PgDn", priority=True, id="viewer.phase-forward"),
         Binding("left_square_bracket", "step('round', -1)", "Round back", group=ROUND, key_display="[", id="viewer.round-back"),
@@ -332,7 +333,7 @@ class ViewerScreen(Screen):
         self.dismiss(self.index)
 
 
-class ViewerApp(App):
+class ViewerApp(BaseApp):
     """``colosseum view FILE``: the viewer on its own."""
 
     TITLE = "Colosseum - review"
@@ -340,9 +341,7 @@ class ViewerApp(App):
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
 
     def __init__(self, log: GameLog, *, theme: str | None = None, start_index: int | None = None) -> None:
-        super().__init__()
-        register_themes(self)
-        self.theme = theme or DEFAULT_THEME
+        super().__init__(theme=theme)
         self.log_file = log
         self.start_index = start_index
 

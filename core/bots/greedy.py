@@ -372,7 +372,6 @@ class GreedyBot:
     def _invest(self, state: State, cat: Catalog, seat: int, acts) -> Action:
         p = state.players[seat]
         c = cat.common
-        left = self.rounds_left(state, cat)
         classic_aq = cat.rules.endgame_aquila_acclaim == 0
         owned = self.owned_specs(state, seat)
         fits = {sid: self.spectacle_fit(state, cat, seat, cat.spectacles[sid]) for sid in (*owned, *state.display)}

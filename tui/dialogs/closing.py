@@ -72,7 +72,6 @@ class RetireDialog(_ListDialog):
         return None
 
     def refresh_view(self) -> None:
-        st = self.state
         p = self.me
         cat = self.cat
         spec = cat.spectacles[p.arena] if p.arena >= 0 else None

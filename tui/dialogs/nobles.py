@@ -94,7 +94,6 @@ class NobleDialog(DecisionDialog):
         p = self.me
         cat = self.cat
         info = self.query_one("#info", Static)
-        dice = self.query_one("#dice", Static)
         lst = self.query_one("#choices", ChoiceList)
         temple = cat.rules.temple_ranges and p.temple
         if self.stage == "roll":
@@ -159,7 +158,7 @@ class NobleDialog(DecisionDialog):
                 text.append(" used  " if used else "  ")
         if rng:
             lo, hi = rng
-            text.append(f"\nDistance: ")
+            text.append("\nDistance: ")
             text.append(f" {self.steps} ", "reverse bold")
             text.append(f"  ({lo} to {hi}, +/-)" if lo != hi else "  (fixed)")
         self.show("dice", text)

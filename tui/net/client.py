@@ -69,7 +69,7 @@ def _game_app(session: RemoteSession, theme: str | None):
 
     title = "watching" if session.seat < 0 else f"seat {session.seat + 1}"
     app = NetGameApp(session, bot_delay=0.0, theme=theme, exit_at_end=False)
-    app.sub_title = f"table {session.table_id} · {title}"
+    app.sub_title = f"table {session.table_id} | {title}"
     return app
 
 

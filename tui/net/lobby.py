@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import signal
 
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
@@ -19,10 +19,11 @@ from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Label, O
 
 from ...core.bots import BOTS
 from ...core.catalog import OPTIONS, VARIANTS
+from ..base import BaseApp
 from . import protocol as P
 from .remote import NetError, RemoteClient
 
-SEAT_CHOICES = [("human (a player)", "human")] + [(f"{b} bot", b) for b in sorted(BOTS)] + [("— no seat", "")]
+SEAT_CHOICES = [("human (a player)", "human")] + [(f"{b} bot", b) for b in sorted(BOTS)] + [("- no seat", "")]
 
 
 def seats_text(t: P.TableInfo) -> str:
@@ -63,11 +64,11 @@ class LobbyScreen(Screen):
 
     def compose(self) -> ComposeResult:
         app: LobbyApp = self.app  # type: ignore[assignment]
-        yield Static(f"Colosseum lobby — you are {app.client.name}", id="title")
+        yield Static(f"Colosseum lobby - you are {app.client.name}", id="title")
         table = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         table.add_columns("Table", "Name", "Variant", "Status", "Round", "Players", "Free", "Watching")
         yield table
-        yield Static("Enter join · w watch · n new table · r refresh · q quit   (* away, +bot: a bot plays)",
+        yield Static("Enter join | w watch | n new table | r refresh | q quit   (* away, +bot: a bot plays)",
                      id="hint")
         yield Footer()
 
@@ -189,7 +190,7 @@ class CreateTable(ModalScreen):
     def compose(self) -> ComposeResult:
         defaults = ["human", "human", "human", "greedy" if "greedy" in BOTS else "random", ""]
         with Vertical(id="form"):
-            yield Label("New table — seat 1 is yours (Enter in the name field creates it)")
+            yield Label("New table - seat 1 is yours (Enter in the name field creates it)")
             yield Input(placeholder="table name (optional)", id="name", max_length=40)
             for i in range(5):
                 with Horizontal():
@@ -268,10 +269,10 @@ class WaitingScreen(Screen):
         self.query_one(Input).focus()
 
     def show(self, t: P.TableInfo) -> None:
-        lines = [f"Table {t.id} · {t.name} · {t.variant} — waiting for players", ""]
+        lines = [f"Table {t.id} | {t.name} | {t.variant} - waiting for players", ""]
         for i, s in enumerate(t.seats):
             who = s.name if s.holder else ("free" if s.kind == "human" else f"{s.kind} bot")
-            you = "  ← you" if i == self.joined.seat else ""
+            you = "  <- you" if i == self.joined.seat else ""
             lines.append(f"  Seat {i + 1}: {who}{you}")
         lines.append("")
         lines.append("The game starts when every human seat is taken.  Ctrl+S: start now with bots.")
@@ -295,25 +296,18 @@ class WaitingScreen(Screen):
         self.app.pop_screen()
 
 
-class LobbyApp(App):
+class LobbyApp(BaseApp):
     TITLE = "Colosseum lobby"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
     def __init__(self, client: RemoteClient, *, theme: str | None = None, rejoin: bool = False) -> None:
-        super().__init__()
+        super().__init__(theme=theme)
         self.client = client
         self.rejoin = rejoin
         self.result: P.Joined | None = None
         self.held: dict[str, int] = {}
         self.waiting: WaitingScreen | None = None
         self.hung_up = False
-        try:
-            from ...themes import DEFAULT_THEME, register_themes
-
-            register_themes(self)
-            self.theme = theme or DEFAULT_THEME
-        except Exception:  # pragma: no cover - themes are another part's
-            pass
 
     @property
     def client_held(self) -> list[tuple[str, int]]:

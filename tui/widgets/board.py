@@ -90,7 +90,6 @@ class BoardPanel(Widget):
         noble_style = self.get_component_rich_style("board--noble", partial=True)
         dim = self.get_component_rich_style("board--dim", partial=True)
 
-        rows = [Text(" " * width) for _ in range(10)]
         cells: dict[tuple[int, int], Text] = {}
         for space in range(SPACES):
             col, row = ring_position(space)
