@@ -365,3 +365,27 @@ def test_hot_seat_player_not_to_act_can_propose_a_deal_with_d():
             assert type(app.screen).__name__ == "TradeDialog" and app.screen.seat == other
 
     run(go())
+
+
+def test_review_opens_the_viewer_over_a_running_game_without_disturbing_it():
+    """Issue 4: `v` looks back over the game so far; stepping in the viewer changes nothing in
+    the game, and closing it returns to the same decision."""
+    session = human_session(play_until(lambda st: st.phase == "hire"), humans=4)
+    before = len(session.actions)
+    app = ColosseumApp(session, bot_delay=0, auto_dialogs=False)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("v")
+            await pilot.pause()
+            assert type(app.screen).__name__ == "ViewerScreen"
+            await pilot.press("home", "right", "right", "pagedown")
+            await pilot.pause()
+            assert len(session.actions) == before
+            await pilot.press("escape")
+            await pilot.pause()
+            assert type(app.screen).__name__ == "GameScreen"
+            assert len(session.actions) == before
+
+    run(go())

@@ -64,6 +64,7 @@ class GameScreen(Screen):
         Binding("f", "follow", "Follow turn", id="game.follow"),
         Binding("l", "focus_log", "Log", id="game.log"),
         Binding("r", "rules", "Rules", id="game.rules"),
+        Binding("v", "review", "Review", id="game.review"),
         Binding("e", "end_screen", "Result", id="game.result"),
     ]
 
@@ -343,6 +344,13 @@ class GameScreen(Screen):
 
     def action_rules(self) -> None:
         self.app.action_rules()
+
+    def action_review(self) -> None:
+        """Look back over the game so far (issue 4) without disturbing it: the viewer works on
+        a copy of the actions; bots keep playing; a human's dialog waits until it closes."""
+        from ..viewer import ViewerScreen
+
+        self.app.push_screen(ViewerScreen.from_session(self.session))
 
     def action_end_screen(self) -> None:
         from .end import EndScreen
