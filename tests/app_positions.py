@@ -10,9 +10,9 @@ from colosseum.tui.session import LocalSession, Seat
 NAMES = ("Becky", "Kat", "Laura", "Marcus", "Titus")
 
 
-def play_until(until, *, n: int = 4, seed: int = 3, bot: str = "random", limit: int = 5000) -> list:
+def play_until(until, *, n: int = 4, seed: int = 3, bot: str = "random", limit: int = 5000, **game) -> list:
     """Actions of a bot game from ``seed`` up to the first state where ``until(state)``."""
-    setup = GameSetup(players=NAMES[:n], seed=seed)
+    setup = GameSetup(players=NAMES[:n], seed=seed, **game)
     s = LocalSession(setup, (Seat(bot),) * n)
     for _ in range(limit):
         if until(s.state):
@@ -22,9 +22,9 @@ def play_until(until, *, n: int = 4, seed: int = 3, bot: str = "random", limit: 
     raise AssertionError("position not reached")
 
 
-def human_session(actions, *, n: int = 4, seed: int = 3, humans: int | None = None) -> LocalSession:
+def human_session(actions, *, n: int = 4, seed: int = 3, humans: int | None = None, **game) -> LocalSession:
     """A session at the position after ``actions``; every seat human unless ``humans`` given."""
-    setup = GameSetup(players=NAMES[:n], seed=seed)
+    setup = GameSetup(players=NAMES[:n], seed=seed, **game)
     h = n if humans is None else humans
     seats = (Seat("human"),) * h + (Seat("random"),) * (n - h)
     return LocalSession(setup, seats, actions=actions)

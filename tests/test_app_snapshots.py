@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from app_positions import position
+from app_positions import human_session, play_until, position
 from colosseum.tui.app import ColosseumApp
 
 SIZES = {"80x24": (80, 24), "120x40": (120, 40)}
@@ -53,3 +53,13 @@ class TestEndScreen:
             await settle(pilot)
 
         assert snap_compare(app, terminal_size=SIZES[size], run_before=until_end)
+
+
+@pytest.mark.parametrize("size", SIZES)
+class TestClassicGame:
+    def test_main_screen_in_a_classic_game(self, snap_compare, size):
+        """Issue 5: the variant and option are shown; five rounds; construction tiles appear."""
+        game = dict(variant="classic", options=("auction-2007",))
+        until = lambda st: st.phase == "hire" and st.round == 2  # noqa: E731
+        session = human_session(play_until(until, seed=5, **game), seed=5, **game)
+        assert snap_compare(game_app(session), terminal_size=SIZES[size], run_before=settle)

@@ -11,6 +11,16 @@ from ...core.model import PHASE_TITLES
 from .common import prompt, rounds_total, seat_style
 
 
+def variant_tag(state: State, wide: bool = False) -> str:
+    """How this game differs from The Grand Spectacle (issue 5: shown on the main screen)."""
+    parts = []
+    if state.setup.variant == "classic":
+        parts.append("Classic 2007" if wide else "Classic")
+    if "auction-2007" in state.setup.options:
+        parts.append("2007 auctions" if wide else "A07")
+    return " + ".join(parts) if wide else "+".join(parts)
+
+
 class GameHeader(Widget):
     DEFAULT_CSS = """
     GameHeader { height: 1; background: $panel; color: $foreground; }
@@ -34,6 +44,9 @@ class GameHeader(Widget):
         if st is None:
             return t
         wide = (self.size.width or 80) >= 100
+        tag = variant_tag(st, wide)
+        if tag:
+            t.append(f"[{tag}] ", Style(bold=True))
         rnd = f"{min(st.round, rounds_total(st))}/{rounds_total(st)}"
         t.append(f" Round {rnd}  " if wide else f" R{rnd} ")
         t.append(PHASE_TITLES.get(st.phase, st.phase), Style(bold=True))
