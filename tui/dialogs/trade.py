@@ -97,7 +97,7 @@ class TradeDialog(DecisionDialog):
 
     def items(self) -> list[str]:
         cat = self.cat
-        return [cat.codes[k] for k in cat.performers] + [cat.codes[cat.balatro], *EXTRA_ITEMS]
+        return [cat.codes[k] for k in cat.holdable] + [*EXTRA_ITEMS]  # D-11: construction tiles too (classic)
 
     def holding(self, seat: int, item: str) -> int:
         p = self.state.players[seat]
