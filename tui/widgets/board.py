@@ -57,11 +57,34 @@ class BoardPanel(Widget):
     def show(self, state: State, seat: int = -1) -> None:
         self.state = state
         self.seat = seat
-        self.refresh()
+        # Most actions (bids, deals, investments) leave the arena as it was: repaint only when
+        # something it draws changed, so a move costs a screen little to show (SSH tables).
+        key = (self._drawn_from(state), self.preview)
+        if key != getattr(self, "_key", None):
+            self._key = key
+            self.refresh()
+
+    @staticmethod
+    def _drawn_from(st: State) -> tuple:
+        """Everything render() reads from the state."""
+        auction = st.hire.auction if st.hire is not None else None
+        return (
+            st.nobles,
+            tuple((p.name, p.gates, p.temple) for p in st.players),
+            st.markets,
+            st.pillars,
+            auction,
+            sum(st.bag),
+            st.promoters_left,
+            st.gifts_left,
+        )
 
     def set_preview(self, spaces: frozenset[int] | set[int] | tuple[int, ...]) -> None:
-        self.preview = frozenset(spaces)
-        self.refresh()
+        spaces = frozenset(spaces)
+        if spaces != self.preview:
+            self.preview = spaces
+            self._key = None
+            self.refresh()
 
     # ------------------------------------------------------------------ drawing
     def _gap(self) -> int:

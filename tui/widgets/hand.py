@@ -55,7 +55,9 @@ class HandPanel(VerticalScroll, can_focus=True):
         except Exception:
             return
         text = hand_text(st, seat, self.size.width - 1, self.app.theme)
-        body.update(text)
+        if text != getattr(self, "_shown", None):  # an unchanged board costs no re-layout
+            self._shown = text
+            body.update(text)
 
 
 def hand_text(st: State, seat: int, width: int, theme: str) -> Text:
