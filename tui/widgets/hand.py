@@ -55,9 +55,10 @@ class HandPanel(VerticalScroll, can_focus=True):
         except Exception:
             return
         text = hand_text(st, seat, self.size.width - 1, self.app.theme)
-        if text != getattr(self, "_shown", None):  # an unchanged board costs no re-layout
+        old = getattr(self, "_shown", None)
+        if text != old:  # an unchanged board costs nothing; the same height costs no re-layout
             self._shown = text
-            body.update(text)
+            body.update(text, layout=old is None or old.plain.count("\n") != text.plain.count("\n"))
 
 
 def hand_text(st: State, seat: int, width: int, theme: str) -> Text:

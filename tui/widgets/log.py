@@ -117,8 +117,22 @@ class LogPanel(ScrollView, can_focus=True):
             parts = textwrap.wrap(text, width, subsequent_indent="  ", break_long_words=True) or [""]
             self._lines.extend((i, part) for part in parts)
         self._wrapped_count = len(self.events)
-        self.virtual_size = Size(width, len(self._lines))
+        self._set_virtual_size(Size(width, len(self._lines)))
         self.refresh()
+
+    def _set_virtual_size(self, size: Size) -> None:
+        """A longer log only needs its scrollbar updated, not a layout of the whole screen
+        (which would repaint every panel on every move).  When the scrollbar may appear or
+        disappear, or the width changed, the ordinary (layout) path is taken."""
+        old = self.virtual_size
+        height = self.scrollable_content_region.height
+        if size == old:
+            return
+        if old.width == size.width and old.height > height and size.height > height and self.is_mounted:
+            self.set_reactive(LogPanel.virtual_size, size)
+            self._scroll_update(size)
+        else:
+            self.virtual_size = size
 
     def on_resize(self) -> None:
         self._wrap()
