@@ -103,3 +103,14 @@ def test_classic_spectacles():
 def test_unknown_variant():
     with pytest.raises(CatalogError):
         load_catalog("deluxe")
+
+
+def test_compiled_data_matches_the_toml_sources():
+    """core/data/compiled.json (read at start-up) is the TOML files decoded; after editing a TOML
+    file run `python -m colosseum.core.catalog` to rebuild it."""
+    from importlib import resources
+
+    from colosseum.core.catalog import COMPILED, compile_data
+
+    shipped = resources.files("colosseum.core").joinpath("data", COMPILED).read_bytes()
+    assert shipped == compile_data(), "core/data/compiled.json is stale: run python -m colosseum.core.catalog"
