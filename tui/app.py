@@ -14,7 +14,7 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 
 from ..themes import THEME_NAMES
-from .base import BaseApp
+from .base import BaseApp, exit_soon_after_hangup
 
 if TYPE_CHECKING:  # pragma: no cover
     from textual.screen import Screen
@@ -86,6 +86,7 @@ class ColosseumApp(BaseApp):
 
     def _hangup(self) -> None:
         """The terminal went away: leave cleanly (the game log is flushed after every action)."""
+        exit_soon_after_hangup()
         self.exit(return_code=0)
 
     def start_game(self, names: tuple[str, ...], kinds: tuple[str, ...], *, seed: int, variant: str = "grand",

@@ -32,6 +32,18 @@ def ascii_scrollbars() -> None:
     ScrollBarRender.HORIZONTAL_BARS = [" "] * 8
 
 
+def exit_soon_after_hangup(seconds: float = 3.0) -> None:
+    """The terminal is gone (SIGHUP): if a clean shutdown wedges (Textual's output thread can
+    block writing to a dead terminal), end the process anyway.  Nothing is lost: a local game
+    log is flushed after every action, and a networked game lives on the server."""
+    import os
+    import threading
+
+    timer = threading.Timer(seconds, os._exit, args=(0,))
+    timer.daemon = True
+    timer.start()
+
+
 class BaseApp(App):
     def __init__(self, *, theme: str | None = None) -> None:
         super().__init__()

@@ -87,8 +87,18 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, NetError) as exc:
         sys.stdout.write(f"\r\nColosseum: cannot reach the game server: {exc}\r\n")
         return 1
+    from ..base import exit_soon_after_hangup
     from .lobby import LobbyApp
 
+    def _watch_server() -> None:
+        # the table server is gone (or we are leaving): never outlive it, even if the
+        # terminal's shutdown wedges
+        client.closed.wait()
+        exit_soon_after_hangup(5.0)
+
+    import threading
+
+    threading.Thread(target=_watch_server, name="server-watch", daemon=True).start()
     first = True
     try:
         while not client.closed.is_set():

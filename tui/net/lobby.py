@@ -19,7 +19,7 @@ from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Label, O
 
 from ...core.bots import BOTS
 from ...core.catalog import OPTIONS, VARIANTS
-from ..base import BaseApp
+from ..base import BaseApp, exit_soon_after_hangup
 from . import protocol as P
 from .remote import NetError, RemoteClient
 
@@ -339,6 +339,7 @@ class LobbyApp(BaseApp):
 
     def _hangup(self) -> None:
         self.hung_up = True
+        exit_soon_after_hangup()
         self.exit()
 
     def _from_reader(self, msg: P._Msg) -> None:
