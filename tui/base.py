@@ -32,6 +32,23 @@ def ascii_scrollbars() -> None:
     ScrollBarRender.HORIZONTAL_BARS = [" "] * 8
 
 
+def submit_or_notify(node, session, action) -> bool:
+    """Send ``action`` through ``session`` for a widget or screen.  A refused action (the
+    engine's RuleError, or a lost connection) shows its message and changes nothing; the
+    player never sees a traceback."""
+    from ..core import RuleError
+
+    try:
+        session.submit(action)
+    except RuleError as err:
+        node.notify(str(err), severity="error")
+        return False
+    except Exception as err:  # noqa: BLE001 - e.g. the game server is gone
+        node.notify(f"Could not do that: {err}", severity="error")
+        return False
+    return True
+
+
 def exit_soon_after_hangup(seconds: float = 3.0) -> None:
     """The terminal is gone (SIGHUP): if a clean shutdown wedges (Textual's output thread can
     block writing to a dead terminal), end the process anyway.  Nothing is lost: a local game

@@ -21,8 +21,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...core import Choices, RuleError, State, catalog, legal, to_act
+from ...core import Choices, State, catalog, legal, to_act
 from ...core.catalog import Catalog
+from ..base import submit_or_notify
 from ...core.model import PHASE_TITLES, Player
 
 
@@ -397,13 +398,7 @@ class DecisionDialog(ModalScreen[None]):
 
     def submit(self, action) -> bool:
         """Send ``action``; a rejected one shows the engine's message and changes nothing."""
-        try:
-            self.session.submit(action)
-        except RuleError as err:
-            self.notify(str(err), severity="error")
-            return False
-        except Exception as err:  # never a traceback in front of the player
-            self.notify(f"Could not do that: {err}", severity="error")
+        if not submit_or_notify(self, self.session, action):
             return False
         self.sync(False)
         return True

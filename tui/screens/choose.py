@@ -11,8 +11,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
-from ...core import RuleError, catalog, legal
+from ...core import catalog, legal
 from ...core import actions as A
+from ..base import submit_or_notify
 from ..widgets.common import NOBLE_NAMES, prompt
 
 
@@ -143,12 +144,8 @@ class ActionChooser(ModalScreen):
         i = event.option_index
         if not 0 <= i < len(self._actions):
             return
-        try:
-            self.session.submit(self._actions[i])
-        except RuleError as err:
-            self.notify(str(err), severity="error")
-            return
-        self.dismiss(True)
+        if submit_or_notify(self, self.session, self._actions[i]):
+            self.dismiss(True)
 
     def action_close(self) -> None:
         self.dismiss(None)

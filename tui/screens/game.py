@@ -13,6 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
+from ..base import submit_or_notify
 from ..widgets.keybar import KeyBar
 
 from ...core import RuleError, State, to_act
@@ -360,9 +361,4 @@ class GameScreen(Screen):
 
     def submit(self, action) -> bool:
         """Submit for a widget: a rejected action shows its message and changes nothing."""
-        try:
-            self.session.submit(action)
-        except RuleError as err:
-            self.notify(str(err), severity="error")
-            return False
-        return True
+        return submit_or_notify(self, self.session, action)
