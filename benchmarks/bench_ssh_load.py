@@ -110,6 +110,12 @@ def cpu_s(pid: int) -> float:
         return 0.0
 
 
+def system_cpu() -> tuple[int, int]:
+    """(all, idle) jiffies of the machine since boot."""
+    f = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return sum(f), f[3] + f[4]
+
+
 def pct(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))]
@@ -209,7 +215,11 @@ async def main(args) -> None:
             sc.send("r" + "\x1b[B" * order.index(tid) + "w")
         for sc in screens[n_players:]:
             await sc.wait_for(GAME_MARK, timeout=120)
-        print(f"everyone at a table {time.monotonic() - t_join:.1f} s after the joins; measuring {args.seconds} s")
+        print(f"everyone at a table {time.monotonic() - t_join:.1f} s after the joins")
+        # Fifty clients have just drawn their first game screen (and collected the lobby's
+        # garbage): let that settle so what follows measures play, not the table starting.
+        await asyncio.sleep(args.settle)
+        print(f"measuring {args.seconds} s (after {args.settle} s to settle)")
 
         # measure
         for o in observers.values():
@@ -220,6 +230,8 @@ async def main(args) -> None:
         updates: list[tuple[str, float, str]] = []
         kids0 = {k: cpu_s(k) for k in children(server.pid)}
         srv_cpu0 = cpu_s(server.pid)
+        me_cpu0 = time.process_time()
+        sys0 = system_cpu()
         t_meas = time.monotonic()
         end = time.monotonic() + args.seconds
 
@@ -235,6 +247,9 @@ async def main(args) -> None:
         await asyncio.gather(*(observe(t, o) for t, o in observers.items()))
         kids_cpu = sum(cpu_s(k) - c0 for k, c0 in kids0.items())
         srv_cpu = cpu_s(server.pid) - srv_cpu0
+        me_cpu = time.process_time() - me_cpu0
+        sys1 = system_cpu()
+        machine_busy = 1 - (sys1[1] - sys0[1]) / max(1e-9, sys1[0] - sys0[0])
         wall = time.monotonic() - t_meas
         await asyncio.sleep(3)  # let the last frames arrive
 
@@ -242,6 +257,7 @@ async def main(args) -> None:
         per_screen: list[float] = []    # the action's log line on a screen
         per_action: list[float] = []    # ... on every screen of its table
         missed = busy = 0
+        slowest: list[tuple[float, str, str, str]] = []
         for tid, t0, needle in updates:
             worst = 0.0
             complete = True
@@ -271,6 +287,7 @@ async def main(args) -> None:
                     complete = False
                     continue
                 per_screen.append(seen)
+                slowest.append((seen, sc.name, tid, needle))
                 worst = max(worst, seen)
             if complete:
                 per_action.append(worst)
@@ -285,6 +302,8 @@ async def main(args) -> None:
             print(f"action -> its log line on a screen: median {statistics.median(per_screen) * ms:.0f} ms, "
                   f"p95 {pct(per_screen, 0.95) * ms:.0f} ms, worst {max(per_screen) * ms:.0f} ms "
                   f"({len(per_screen)} found, {missed} not found within 5 s: wrapped or scrolled past)")
+        for seen, name, tid, needle in sorted(slowest)[-args.show_worst:][::-1] if args.show_worst else ():
+            print(f"  slow: {seen * ms:.0f} ms on {name} (table {tid}) for {needle!r}")
         if per_action:
             print(f"action -> its log line on every screen of its table: median "
                   f"{statistics.median(per_action) * ms:.0f} ms, worst {max(per_action) * ms:.0f} ms "
@@ -292,7 +311,8 @@ async def main(args) -> None:
         screen_updates = sum(1 for tid, _, _ in updates for sc in screens if sc.table == tid)
         print(f"CPU while measuring ({wall:.0f} s): server {srv_cpu:.1f} s "
               f"({1000 * srv_cpu / max(1, len(updates)):.1f} ms per action), client processes {kids_cpu:.1f} s "
-              f"({1000 * kids_cpu / max(1, screen_updates):.0f} ms per screen update); "
+              f"({1000 * kids_cpu / max(1, screen_updates):.0f} ms per screen update), "
+              f"this load script (the 50 SSH clients) {me_cpu:.1f} s; the machine was {100 * machine_busy:.0f}% busy; "
               f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
         srv_kb = rss_kb(server.pid)
         kids = children(server.pid)
@@ -324,6 +344,8 @@ if __name__ == "__main__":
     ap.add_argument("--players", type=int, default=3, help="SSH players per table")
     ap.add_argument("--seats", type=int, default=5, help="seats per table (the rest are bots)")
     ap.add_argument("--seconds", type=float, default=30.0, help="how long to measure")
+    ap.add_argument("--show-worst", type=int, default=3, help="print the slowest deliveries")
+    ap.add_argument("--settle", type=float, default=5.0, help="seconds between everyone seated and measuring")
     ap.add_argument("--bot-delay", type=float, default=2.0, help="seconds between moves at a table (a brisk human pace)")
     ap.add_argument("--batch", type=int, default=10, help="sessions opened at once")
     ap.add_argument("--term", default="xterm-256color", help="terminal type the SSH clients ask for")

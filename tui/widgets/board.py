@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
-from textual.widget import Widget
 
 from ...core import State, catalog
 from .common import MARKETS, NOBLE_LETTERS, player_letters, seat_style
+from .lines import LinePanel
 
 SPACES = 36
 
@@ -33,8 +33,10 @@ def _wide_name(name: str) -> str:
     return name if len(name) <= 10 else name.split()[0]
 
 
-class BoardPanel(Widget):
-    """Renders a State's track, nobles, gates and markets.  ``preview`` highlights spaces."""
+class BoardPanel(LinePanel):
+    """Renders a State's track, nobles, gates and markets.  ``preview`` highlights spaces.
+
+    Drawn with the line API (``lines.LinePanel``): a move repaints only the rows it changed."""
 
     DEFAULT_CSS = """
     BoardPanel { height: 12; width: 41; border: round $primary 60%; border-title-color: $primary; padding: 0 0; }
@@ -62,7 +64,7 @@ class BoardPanel(Widget):
         key = (self._drawn_from(state), self.preview)
         if key != getattr(self, "_key", None):
             self._key = key
-            self.refresh()
+            self.redraw()
 
     @staticmethod
     def _drawn_from(st: State) -> tuple:
@@ -84,17 +86,17 @@ class BoardPanel(Widget):
         if spaces != self.preview:
             self.preview = spaces
             self._key = None
-            self.refresh()
+            self.redraw()
 
     # ------------------------------------------------------------------ drawing
     def _gap(self) -> int:
         width = self.content_region.width or 39
         return 2 if width >= 48 else 1
 
-    def render(self) -> Text:
+    def build_lines(self) -> list[Text]:
         st = self.state
         if st is None:
-            return Text("")
+            return []
         cat = catalog(st)
         theme = self.app.theme
         gap = self._gap()
@@ -108,10 +110,10 @@ class BoardPanel(Widget):
             for g in p.gates:
                 owner[g] = seat
         nobles = {pos: i for i, pos in enumerate(st.nobles)}
-        space_style = self.get_component_rich_style("board--space", partial=True)
-        preview_style = self.get_component_rich_style("board--preview", partial=True)
-        noble_style = self.get_component_rich_style("board--noble", partial=True)
-        dim = self.get_component_rich_style("board--dim", partial=True)
+        space_style = self.component_style("board--space")
+        preview_style = self.component_style("board--preview")
+        noble_style = self.component_style("board--noble")
+        dim = self.component_style("board--dim")
 
         cells: dict[tuple[int, int], Text] = {}
         for space in range(SPACES):
@@ -148,12 +150,12 @@ class BoardPanel(Widget):
                 line.append(" " * (gap + 1))
                 line.append_text(cells[(9, row)])
             lines.append(line)
-        return Text("\n").join(lines)
+        return lines
 
     def _inside(self, st: State, cat, letters, room: int, theme: str) -> list[Text]:
         """The eight lines inside the ring: markets A-E and a few supplies."""
-        market_style = self.get_component_rich_style("board--market", partial=True)
-        dim = self.get_component_rich_style("board--dim", partial=True)
+        market_style = self.component_style("board--market")
+        dim = self.component_style("board--dim")
         wide = room >= 36
         out: list[Text] = [Text("")]
         auction = st.hire.auction if st.hire is not None else None

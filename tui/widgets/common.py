@@ -5,6 +5,8 @@ Nothing here decides a rule: facts come from the State and from ``colosseum.core
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from rich.style import Style
 
 from ...core import State, catalog, to_act
@@ -18,6 +20,11 @@ MARKETS = "ABCDE"
 def player_letters(names: tuple[str, ...] | list[str]) -> tuple[str, ...]:
     """One distinct lower-case letter per player: the first letter of the name not yet taken,
     else any letter of the name, else the first free letter of the alphabet."""
+    return _player_letters(tuple(names))
+
+
+@lru_cache(maxsize=64)
+def _player_letters(names: tuple[str, ...]) -> tuple[str, ...]:
     taken: list[str] = []
     for name in names:
         pick = ""
@@ -32,6 +39,7 @@ def player_letters(names: tuple[str, ...] | list[str]) -> tuple[str, ...]:
     return tuple(taken)
 
 
+@lru_cache(maxsize=256)
 def seat_style(theme: str, seat: int, bold: bool = True) -> Style:
     if seat < 0:
         return Style()
@@ -100,3 +108,4 @@ def prompt(state: State) -> tuple[int, str]:
         else:
             what = "choose the next first player"
     return seat, f"{names[seat]}: {what}"
+

@@ -10,18 +10,19 @@ from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
-from textual.containers import VerticalScroll
-from textual.widgets import Static
 
 from ...core import State, breakdown, catalog, match, to_act, why_not_performable
+from .lines import ScrollingLinePanel
 
 
-class HandPanel(VerticalScroll, can_focus=True):
+class HandPanel(ScrollingLinePanel, can_focus=True):
+    """Drawn with the line API (``lines.ScrollingLinePanel``): a new state repaints only the
+    rows of the board that changed, never the whole screen."""
+
     DEFAULT_CSS = """
     HandPanel { border: round $primary 60%; border-title-color: $primary; height: 1fr; padding: 0 0; scrollbar-size-vertical: 1; }
     HandPanel:focus { border: round $accent; }
     HandPanel.acting { border: heavy $accent; border-title-style: bold; }
-    HandPanel > Static { width: 1fr; }
     """
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
@@ -30,35 +31,26 @@ class HandPanel(VerticalScroll, can_focus=True):
         self.seat = -1
         self.border_title = "Board"
 
-    def compose(self):
-        yield Static(id="hand-body")
-
     def show(self, state: State, seat: int) -> None:
         self.state = state
         self.seat = seat
-        self._draw()
+        st = state
+        if 0 <= seat < st.n:
+            acting = to_act(st) == seat
+            self.set_class(acting, "acting")
+            title = f"{st.players[seat].name}'s board" + (" - to act" if acting else "")
+            if title != self.border_title:
+                self.border_title = title
+        self.redraw()
 
-    def on_resize(self) -> None:
-        # after this layout pass, so the body's new height is laid out too
-        self.call_after_refresh(self._draw)
-
-    def _draw(self) -> None:
+    def build_lines(self) -> list[Text]:
         st, seat = self.state, self.seat
-        if st is None or not 0 <= seat < st.n or not self.is_mounted or not self.size.width:
-            return  # not laid out yet: on_resize draws it at its real width
-        p = st.players[seat]
-        acting = to_act(st) == seat
-        self.set_class(acting, "acting")
-        self.border_title = f"{p.name}'s board" + (" - to act" if acting else "")
-        try:
-            body = self.query_one("#hand-body", Static)
-        except Exception:
-            return
-        text = hand_text(st, seat, self.size.width - 1, self.app.theme)
-        old = getattr(self, "_shown", None)
-        if text != old:  # an unchanged board costs nothing; the same height costs no re-layout
-            self._shown = text
-            body.update(text, layout=old is None or old.plain.count("\n") != text.plain.count("\n"))
+        if st is None or not 0 <= seat < st.n:
+            return []
+        # one column is kept for the scroll bar, so its coming and going never re-wraps
+        width = self.content_region.width - 1
+        text = hand_text(st, seat, width, self.app.theme)
+        return list(text.wrap(self.app.console, max(width, 1)))
 
 
 def hand_text(st: State, seat: int, width: int, theme: str) -> Text:

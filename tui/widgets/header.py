@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
-from textual.widget import Widget
 
 from ...core import State
 from ...core.model import PHASE_TITLES
 from .common import prompt, rounds_total, seat_style
+from .lines import LinePanel
 
 
 def variant_tag(state: State, wide: bool = False) -> str:
@@ -21,7 +21,7 @@ def variant_tag(state: State, wide: bool = False) -> str:
     return " + ".join(parts) if wide else "+".join(parts)
 
 
-class GameHeader(Widget):
+class GameHeader(LinePanel):
     DEFAULT_CSS = """
     GameHeader { height: 1; background: $panel; color: $foreground; }
     GameHeader > .header--title { color: $primary; text-style: bold; }
@@ -35,11 +35,14 @@ class GameHeader(Widget):
 
     def show(self, state: State, seat: int = -1) -> None:
         self.state = state
-        self.refresh()
+        self.redraw()
 
-    def render(self) -> Text:
+    def build_lines(self) -> list[Text]:
+        return [self._line()]
+
+    def _line(self) -> Text:
         t = Text(no_wrap=True, overflow="crop")
-        t.append(" COLOSSEUM ", self.get_component_rich_style("header--title", partial=True))
+        t.append(" COLOSSEUM ", self.component_style("header--title"))
         st = self.state
         if st is None:
             return t

@@ -10,12 +10,12 @@ import textwrap
 
 from rich.segment import Segment
 from textual.binding import Binding
-from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ...core import Event
 from .common import seat_style
+from .lines import set_virtual_height
 
 
 class LogPanel(ScrollView, can_focus=True):
@@ -117,24 +117,30 @@ class LogPanel(ScrollView, can_focus=True):
             parts = textwrap.wrap(text, width, subsequent_indent="  ", break_long_words=True) or [""]
             self._lines.extend((i, part) for part in parts)
         self._wrapped_count = len(self.events)
-        self._set_virtual_size(Size(width, len(self._lines)))
+        set_virtual_height(self, len(self._lines))
         self.refresh()
 
-    def _set_virtual_size(self, size: Size) -> None:
-        """A longer log only needs its scrollbar updated, not a layout of the whole screen
-        (which would repaint every panel on every move).  When the scrollbar may appear or
-        disappear, or the width changed, the ordinary (layout) path is taken."""
-        old = self.virtual_size
-        height = self.scrollable_content_region.height
-        if size == old:
-            return
-        if old.width == size.width and old.height > height and size.height > height and self.is_mounted:
-            self.set_reactive(LogPanel.virtual_size, size)
-            self._scroll_update(size)
-        else:
-            self.virtual_size = size
+    _styles: tuple | None = None
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles = None
+
+    def _line_styles(self) -> tuple:
+        """(base, phase, plain) styles, kept until the styles change: Textual's ``rich_style``
+        walks every ancestor on each call, and the log asks once per row."""
+        if self._styles is None:
+            base = self.rich_style
+            self._styles = (
+                base,
+                base + self.get_component_rich_style("log--phase", partial=True),
+                base + self.get_component_rich_style("log--plain", partial=True),
+                {},
+            )
+        return self._styles
 
     def on_resize(self) -> None:
+        self._styles = None
         self._wrap()
         if self.following:
             self._follow()
@@ -145,24 +151,27 @@ class LogPanel(ScrollView, can_focus=True):
 
     # ------------------------------------------------------------------ drawing
     def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width
+        region = self.scrollable_content_region
+        width = region.width
         if self.following:
             # Draw the newest lines whatever the scroll state: a screen under a dialog is
             # repainted, but its scrolling is not applied until it is on top again.
-            top = max(0, len(self._lines) - self.scrollable_content_region.height)
+            top = max(0, len(self._lines) - region.height)
         else:
             top = self.scroll_offset.y
         index = top + y
+        base, phase, plain, seats = self._line_styles()
         if index >= len(self._lines):
-            return Strip.blank(width, self.rich_style)
+            return Strip.blank(width, base)
         ev_index, text = self._lines[index]
         ev = self.events[ev_index]
-        base = self.rich_style
         if ev.kind in ("phase", "over"):
-            style = base + self.get_component_rich_style("log--phase", partial=True)
+            style = phase
         elif ev.seat >= 0:
-            style = base + seat_style(self.app.theme, ev.seat, bold=False)
+            style = seats.get(ev.seat)
+            if style is None:
+                style = seats[ev.seat] = base + seat_style(self.app.theme, ev.seat, bold=False)
         else:
-            style = base + self.get_component_rich_style("log--plain", partial=True)
+            style = plain
         strip = Strip([Segment(text, style)], len(text))
         return strip.crop_extend(0, width, base)

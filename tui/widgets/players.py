@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
-from textual.widget import Widget
 
 from ...core import State, star_count, to_act
 from .common import player_letters, seat_style
+from .lines import LinePanel
 
 
 def stacks(state: State) -> list[tuple[int, list[int]]]:
@@ -53,7 +53,9 @@ def number_line(st: State, letters, width: int, theme: str, head: Style) -> list
     return [ruler_text, marks]
 
 
-class PlayersPanel(Widget):
+class PlayersPanel(LinePanel):
+    """Drawn with the line API (``lines.LinePanel``): a move repaints only the rows it changed."""
+
     DEFAULT_CSS = """
     PlayersPanel { height: auto; border: round $primary 60%; border-title-color: $primary; padding: 0 0; }
     PlayersPanel > .players--act { background: $primary-muted; text-style: bold; }
@@ -74,26 +76,30 @@ class PlayersPanel(Widget):
         relayout = self.state is None or self.state.n != state.n
         self.state = state
         self.seat = seat
-        self.refresh(layout=relayout)
+        if relayout:
+            self._stale = True
+            self.refresh(layout=True)
+        else:
+            self.redraw()
 
     def get_content_height(self, container, viewport, width: int) -> int:
         if self.state is None:
             return 1
         return self.state.n + (4 if width >= 50 else 2)
 
-    def render(self) -> Text:
+    def build_lines(self) -> list[Text]:
         st = self.state
         if st is None:
-            return Text("")
+            return []
         theme = self.app.theme
         width = self.content_region.width or 37
         wide = width >= 50
         name_w = 10 if wide else 7
         letters = player_letters([p.name for p in st.players])
         actor = to_act(st)
-        head = self.get_component_rich_style("players--head", partial=True)
-        act = self.get_component_rich_style("players--act", partial=True)
-        view = self.get_component_rich_style("players--view", partial=True)
+        head = self.component_style("players--head")
+        act = self.component_style("players--act")
+        view = self.component_style("players--view")
         lines = []
         if wide:
             cols = (("Acclaim", 8), ("Coins", 6), ("Aq", 4), ("Stars", 6), ("Prom", 5), ("Gates", 6), ("Tmp", 4), ("Gift", 5))[:8]
@@ -129,4 +135,4 @@ class PlayersPanel(Widget):
             lines.extend(number_line(st, letters, width, theme, head))
         for line in lines:
             line.truncate(width)
-        return Text("\n").join(lines)
+        return lines

@@ -1,0 +1,199 @@
+"""Line-API drawing shared by the panels.
+
+A panel composes what it shows as a list of rich ``Text`` lines and Textual asks for them one
+screen row at a time (``render_line``).  When the state changes the panel composes the lines
+again, compares them with the ones on screen and marks only the rows that differ as dirty.
+
+Why: Textual re-renders every row of a widget whose ``refresh()`` is called, at a cost of a
+fraction of a millisecond per row, and a client over SSH redraws on every move of every
+player.  A bid changes one row of the arena and two of the players panel; repainting those
+rows instead of four whole panels is most of what keeps a table of ten screens cheap.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual.geometry import Region
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.widget import Widget
+
+
+def text_strip(text: Text, width: int, base: Style, console) -> Strip:
+    """One line of rich text as a Strip exactly ``width`` cells wide on the ``base`` style."""
+    own = text.style
+    if own:
+        # Text.render leaves the text's own style out when it has no spans
+        base = base + (own if isinstance(own, Style) else console.get_style(own, default=Style.null()))
+    segments = list(Segment.apply_style(text.render(console, end=""), base))
+    return Strip(segments, text.cell_len).crop_extend(0, width, base)
+
+
+def changed_rows(old: Sequence[Text], new: Sequence[Text]) -> list[int]:
+    """The rows that differ between two renderings (rows beyond the shorter one included)."""
+    n = max(len(old), len(new))
+    return [y for y in range(n) if y >= len(old) or y >= len(new) or old[y] != new[y]]
+
+
+def row_regions(rows: Sequence[int], width: int) -> list[Region]:
+    """Regions one row high for ``rows``, consecutive rows merged."""
+    regions: list[Region] = []
+    start = prev = None
+    for y in rows:
+        if start is not None and y == prev + 1:
+            prev = y
+            continue
+        if start is not None:
+            regions.append(Region(0, start, width, prev - start + 1))
+        start = prev = y
+    if start is not None:
+        regions.append(Region(0, start, width, prev - start + 1))
+    return regions
+
+
+class _Lines:
+    """The part shared by fixed and scrolling line panels."""
+
+    _lines: list[Text]
+    _stale: bool
+    _base: Style | None = None
+    _components: dict[str, Style] | None = None
+
+    @property
+    def base_style(self) -> Style:
+        """The widget's own style (colours, background), kept until the styles change:
+        Textual's ``rich_style`` walks every ancestor on each call, once per row."""
+        if self._base is None:
+            self._base = self.rich_style  # type: ignore[attr-defined]
+        return self._base
+
+    def component_style(self, name: str) -> Style:
+        """``get_component_rich_style(name, partial=True)``, kept until the styles change."""
+        if self._components is None:
+            self._components = {}
+        style = self._components.get(name)
+        if style is None:
+            style = self._components[name] = self.get_component_rich_style(name, partial=True)  # type: ignore[attr-defined]
+        return style
+
+    def _forget_styles(self) -> None:
+        self._base = None
+        self._components = None
+        self._stale = True
+
+    def build_lines(self) -> list[Text]:  # pragma: no cover - every panel overrides it
+        raise NotImplementedError
+
+    def _can_build(self) -> bool:
+        return self.is_mounted and bool(self.content_region.width)  # type: ignore[attr-defined]
+
+    def redraw(self) -> None:
+        """Compose the lines again and repaint the rows that changed."""
+        if not self._can_build():
+            self._stale = True
+            return
+        if self._stale:
+            self._lines = self.build_lines()
+            self._stale = False
+            self.refresh()  # type: ignore[attr-defined]
+            return
+        new = self.build_lines()
+        rows = changed_rows(self._lines, new)
+        self._lines = new
+        self._repaint_rows(rows)
+
+    def _repaint_rows(self, rows: list[int]) -> None:
+        if rows:
+            self.refresh(*row_regions(rows, self.size.width))  # type: ignore[attr-defined]
+
+    def _current_lines(self) -> list[Text]:
+        if self._stale and self._can_build():
+            self._lines = self.build_lines()
+            self._stale = False
+        return self._lines
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()  # type: ignore[misc]
+        self._forget_styles()  # the theme or a class changed: colours come from the styles
+
+    def on_resize(self) -> None:
+        self._forget_styles()
+        self.redraw()
+
+    @property
+    def text(self) -> str:
+        """What the panel shows, as plain text (tests, screen readers)."""
+        return "\n".join(line.plain for line in self._current_lines())
+
+
+class LinePanel(_Lines, Widget):
+    """A panel that does not scroll, drawn from ``build_lines()``."""
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._lines = []
+        self._stale = True
+
+    def render_line(self, y: int) -> Strip:
+        lines = self._current_lines()
+        width = self.size.width
+        base = self.base_style
+        if y >= len(lines):
+            return Strip.blank(width, base)
+        return text_strip(lines[y], width, base, self.app.console)
+
+
+class ScrollingLinePanel(_Lines, ScrollView):
+    """A scrolling panel drawn from ``build_lines()``; the scroll bar is updated without a
+    layout of the screen unless it has to appear or go."""
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._lines = []
+        self._stale = True
+
+    def redraw(self) -> None:
+        super().redraw()
+        set_virtual_height(self, len(self._lines))
+
+    def _repaint_rows(self, rows: list[int]) -> None:
+        top = self.scroll_offset.y
+        height = self.scrollable_content_region.height
+        visible = [y - top for y in rows if top <= y < top + height]
+        if visible:
+            self.refresh(*row_regions(visible, self.scrollable_content_region.width))
+
+    def render_line(self, y: int) -> Strip:
+        lines = self._current_lines()
+        width = self.scrollable_content_region.width
+        base = self.base_style
+        index = self.scroll_offset.y + y
+        if index >= len(lines):
+            return Strip.blank(width, base)
+        return text_strip(lines[index], width, base, self.app.console)
+
+
+def set_virtual_height(view: ScrollView, lines: int) -> None:
+    """Give a line-API ``ScrollView`` ``lines`` rows of content at its current width.
+
+    Textual lays out the whole screen whenever a widget's virtual size changes, which repaints
+    every panel.  Only the scroll bar depends on the height here, and whether that bar shows
+    changes only when the content crosses the visible height; otherwise the new size is set
+    quietly and just the scroll bar is updated.  Width changes take the ordinary path."""
+    from textual.geometry import Size
+
+    size = Size(view.scrollable_content_region.width, lines)
+    old = view.virtual_size
+    if size == old:
+        return
+    height = view.scrollable_content_region.height
+    same_bar = (old.height > height) == (lines > height)
+    if view.is_mounted and old.width == size.width and same_bar and old != Size(0, 0):
+        view.set_reactive(Widget.virtual_size, size)
+        view._scroll_update(size)
+    else:
+        view.virtual_size = size
