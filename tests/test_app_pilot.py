@@ -389,3 +389,36 @@ def test_review_opens_the_viewer_over_a_running_game_without_disturbing_it():
             assert len(session.actions) == before
 
     run(go())
+
+
+def test_log_scrolled_back_says_where_it_is_and_end_follows_again():
+    """The log has no scroll bar (it would be redrawn on every move at an SSH table): scrolled
+    back, its bottom border names the lines shown; new moves do not pull it down; End does."""
+    session = human_session(play_until(lambda st: st.actions >= 120 and st.phase != "over"), humans=4)
+    app = ColosseumApp(session, bot_delay=0, auto_dialogs=False)
+
+    async def go():
+        from colosseum.core import legal
+        from colosseum.tui.widgets.log import LogPanel
+
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            log = app.game_screen().query_one(LogPanel)
+            assert log.following and not log.border_subtitle
+            await pilot.press("l", "pageup")
+            await pilot.pause()
+            assert not log.following
+            note = str(log.border_subtitle)
+            assert note.startswith("lines ") and note.endswith(f"of {log.line_count}, End: newest"), note
+            shown = log.render_line(0).text
+            session.submit(legal(session.state).actions[0])  # a move while scrolled back
+            await pilot.pause()
+            assert log.render_line(0).text == shown  # the player's place is kept
+            assert str(log.border_subtitle).endswith(f"of {log.line_count}, End: newest")
+            await pilot.press("end")
+            await pilot.pause()
+            assert log.following and not log.border_subtitle
+            height = log.scrollable_content_region.height
+            assert log.render_line(height - 1).text.strip().split()[-1] in session.events[-1].text
+
+    run(go())

@@ -109,28 +109,18 @@ class BoardPanel(LinePanel):
         for seat, p in enumerate(st.players):
             for g in p.gates:
                 owner[g] = seat
-        nobles = {pos: i for i, pos in enumerate(st.nobles)}
         space_style = self.component_style("board--space")
         preview_style = self.component_style("board--preview")
         noble_style = self.component_style("board--noble")
         dim = self.component_style("board--dim")
-
-        cells: dict[tuple[int, int], Text] = {}
-        for space in range(SPACES):
-            col, row = ring_position(space)
-            t = Text()
-            base = preview_style if space in self.preview else space_style
-            o = owner.get(space, -1)
-            if o >= 0:
-                t.append(letters[o], base + seat_style(theme, o))
-            else:
-                t.append(".", base + dim)
-            if space in nobles:
-                t.append(NOBLE_LETTERS[nobles[space]], base + noble_style)
-            else:
-                t.append(" ", base)
-            t.append("*" if space in cat.aquila_spaces else " ", base)
-            cells[(col, row)] = t
+        # the ring changes only when a noble moves or a gate is taken: keep its cells
+        ring_key = (st.setup.variant, st.nobles, tuple(sorted(owner.items())), self.preview, letters, theme,
+                    space_style, preview_style, noble_style, dim)
+        if ring_key != getattr(self, "_ring_key", None):
+            self._cells = self._ring_cells(st, cat, letters, owner, theme, space_style, preview_style,
+                                           noble_style, dim)
+            self._ring_key = ring_key
+        cells = self._cells
         lines: list[Text] = []
         inner = self._inside(st, cat, letters, width - 2 * (pad + step) - 2, theme)
         for row in range(10):
@@ -151,6 +141,29 @@ class BoardPanel(LinePanel):
                 line.append_text(cells[(9, row)])
             lines.append(line)
         return lines
+
+    def _ring_cells(self, st: State, cat, letters, owner, theme, space_style, preview_style, noble_style,
+                    dim) -> dict[tuple[int, int], Text]:
+        """The 36 spaces of the track by (column, row) of the ring: the gate owner's letter or
+        '.', the noble, '*' on an Aquila space."""
+        nobles = {pos: i for i, pos in enumerate(st.nobles)}
+        cells: dict[tuple[int, int], Text] = {}
+        for space in range(SPACES):
+            col, row = ring_position(space)
+            t = Text()
+            base = preview_style if space in self.preview else space_style
+            o = owner.get(space, -1)
+            if o >= 0:
+                t.append(letters[o], base + seat_style(theme, o))
+            else:
+                t.append(".", base + dim)
+            if space in nobles:
+                t.append(NOBLE_LETTERS[nobles[space]], base + noble_style)
+            else:
+                t.append(" ", base)
+            t.append("*" if space in cat.aquila_spaces else " ", base)
+            cells[(col, row)] = t
+        return cells
 
     def _inside(self, st: State, cat, letters, room: int, theme: str) -> list[Text]:
         """The eight lines inside the ring: markets A-E and a few supplies."""

@@ -2,6 +2,10 @@
 
 A line-API widget (ScrollView + render_line): events are word-wrapped once per width and
 kept as an index of (event, line) pairs, so a long game stays fast to append to and scroll.
+
+No scroll bar: while the log follows the game it would be redrawn on every move for nothing
+(an SSH table redraws every move on every screen); scrolled back, the bottom border says
+which lines are shown and that End returns to the newest.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from .lines import set_virtual_height
 
 class LogPanel(ScrollView, can_focus=True):
     DEFAULT_CSS = """
-    LogPanel { border: round $primary 60%; border-title-color: $primary; height: 1fr; scrollbar-size-vertical: 1; }
+    LogPanel { border: round $primary 60%; border-title-color: $primary; height: 1fr; scrollbar-size-vertical: 0; border-subtitle-color: $accent; }
     LogPanel:focus { border: round $accent; }
     LogPanel > .log--phase { color: $primary; text-style: bold; }
     LogPanel > .log--plain { color: $foreground; }
@@ -41,8 +45,34 @@ class LogPanel(ScrollView, can_focus=True):
         self._lines: list[tuple[int, str]] = []   # (event index, text of one wrapped line)
         self._wrapped_width = 0
         self._wrapped_count = 0
-        self.following = True
+        self._following = True
         self.border_title = "Log"
+
+    @property
+    def following(self) -> bool:
+        """The log shows the newest lines as they come (until the player scrolls back)."""
+        return self._following
+
+    @following.setter
+    def following(self, value: bool) -> None:
+        self._following = value
+        self._show_position()
+
+    def _show_position(self) -> None:
+        """Scrolled back: which lines are shown, on the bottom border."""
+        total = len(self._lines)
+        height = self.scrollable_content_region.height
+        if self._following or total <= height or not height:
+            text = ""
+        else:
+            top = min(int(self.scroll_y), max(0, total - height)) + 1
+            text = f"lines {top}-{min(total, top + height - 1)} of {total}, End: newest"
+        if text != (self.border_subtitle or ""):
+            self.border_subtitle = text
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self._show_position()
 
     # ------------------------------------------------------------------ data
     def show_events(self, events: list[Event]) -> None:
@@ -119,6 +149,7 @@ class LogPanel(ScrollView, can_focus=True):
         self._wrapped_count = len(self.events)
         set_virtual_height(self, len(self._lines))
         self.refresh()
+        self._show_position()
 
     _styles: tuple | None = None
 
