@@ -6,7 +6,9 @@ sessions with a PTY (each gets its own Textual client process on the server side
 to a bot (Ctrl+B, so the game runs on its own at ``--bot-delay`` seconds per move), the rest
 spectators spread over the tables, who pick their table in the lobby and press w.
 
-For every action a protocol-level observer at the table receives (t0), it looks for the
+For every action a protocol-level observer at the table receives (t0, taken on the observer's
+own thread the moment the update arrives, so a busy event loop here cannot make it late), it
+looks for the
 action's log line on every SSH screen at that table and reports the time from t0 to its
 appearance there: per screen (median, p95, worst) and per action on every screen (median,
 worst).  Then the server's memory (its own RSS, and its client processes').
@@ -24,13 +26,14 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
 import asyncssh
 
 from colosseum.tui.net import protocol as P
-from colosseum.tui.net.remote import ProtoClient
+from colosseum.tui.net.remote import ProtoClient, connect_socket
 from colosseum.tui.net.tables import load_secret, make_token
 from colosseum.tui.net.testing import free_port, plain
 
@@ -74,6 +77,43 @@ class Screen:
 
     def send(self, keys: str) -> None:
         self.proc.stdin.write(keys.encode())
+
+
+class Observer:
+    """Watches one table over a blocking socket on its own thread and notes when each update
+    arrives.  (Timed in this script's event loop, an update could be noted after a fast screen
+    had already drawn it, and that screen's delivery would then be looked for in vain until
+    the next move.)"""
+
+    def __init__(self, address: str, token: str, table: str) -> None:
+        self.sock = connect_socket(address)
+        self.frames = P.FrameBuffer()
+        self.sock.sendall(P.encode(P.Hello(version=P.PROTOCOL_VERSION, token=token, client="bench")))
+        self.sock.sendall(P.encode(P.Watch(table=table)))
+        self.recording = False
+        self.updates: list[tuple[float, str]] = []
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while True:
+            try:
+                data = self.sock.recv(65536)
+            except OSError:
+                return
+            t = time.monotonic()
+            if not data:
+                return
+            for body in self.frames.feed(data):
+                m = P.decode(body)
+                if self.recording and isinstance(m, P.Update) and m.events:
+                    self.updates.append((t, m.events[-1].text[:14]))
+
+    def close(self) -> None:
+        try:
+            self.sock.close()
+        except OSError:
+            pass
 
 
 def rss_kb(pid: int) -> int:
@@ -137,6 +177,7 @@ async def main(args) -> None:
             break
     print(f"server pid {server.pid} on 127.0.0.1:{port}, data {data}")
     screens: list[Screen] = []
+    observers: dict[str, Observer] = {}
     conns = []
     try:
         secret = load_secret(data)
@@ -144,7 +185,6 @@ async def main(args) -> None:
         n_players = args.tables * args.players
         n_spect = max(0, args.sessions - n_players)
         # the tables, created by a host that watches each (the observer that timestamps actions)
-        observers: dict[str, ProtoClient] = {}
         host = await ProtoClient.connect(address, make_token(secret, "key:bench-host", "host"))
         tids = []
         for i in range(args.tables):
@@ -154,10 +194,7 @@ async def main(args) -> None:
             tids.append(j.table.id)
         tids.sort()  # the lobby lists waiting tables by id
         for tid in tids:
-            o = await ProtoClient.connect(address, make_token(secret, f"key:obs-{tid}", f"obs-{tid}"))
-            o.send(P.Watch(table=tid))
-            await o.expect(lambda m: isinstance(m, P.Joined))
-            observers[tid] = o
+            observers[tid] = Observer(address, make_token(secret, f"key:obs-{tid}", f"obs-{tid}"), tid)
 
         # open every SSH session (each starts a client process on the server)
         t_open = time.monotonic()
@@ -222,29 +259,18 @@ async def main(args) -> None:
         print(f"measuring {args.seconds} s (after {args.settle} s to settle)")
 
         # measure
-        for o in observers.values():
-            o.inbox.clear()
-            while not o.queue.empty():
-                o.queue.get_nowait()
         marks = {sc.name: len(sc.chunks) for sc in screens}
-        updates: list[tuple[str, float, str]] = []
         kids0 = {k: cpu_s(k) for k in children(server.pid)}
         srv_cpu0 = cpu_s(server.pid)
         me_cpu0 = time.process_time()
         sys0 = system_cpu()
         t_meas = time.monotonic()
-        end = time.monotonic() + args.seconds
-
-        async def observe(tid: str, o: ProtoClient) -> None:
-            while time.monotonic() < end:
-                try:
-                    m = await o.recv(timeout=0.5)
-                except (asyncio.TimeoutError, TimeoutError):
-                    continue
-                if isinstance(m, P.Update) and m.events:
-                    updates.append((tid, time.monotonic(), m.events[-1].text[:14]))
-
-        await asyncio.gather(*(observe(t, o) for t, o in observers.items()))
+        for o in observers.values():
+            o.recording = True
+        await asyncio.sleep(args.seconds)
+        for o in observers.values():
+            o.recording = False
+        updates = sorted((tid, t, needle) for tid, o in observers.items() for t, needle in o.updates)
         kids_cpu = sum(cpu_s(k) - c0 for k, c0 in kids0.items())
         srv_cpu = cpu_s(server.pid) - srv_cpu0
         me_cpu = time.process_time() - me_cpu0
@@ -282,6 +308,13 @@ async def main(args) -> None:
                     if needle in acc:
                         seen = t - t0
                         break
+                if seen is not None and seen > 1.0 and os.environ.get("BENCH_DEBUG"):
+                    before = "".join(c for t, c in chunks if t0 - 1.0 <= t < t0)
+                    after = [(round(t - t0, 3), c) for t, c in chunks if t0 <= t <= t0 + seen]
+                    with open(os.environ["BENCH_DEBUG"], "a") as fh:
+                        fh.write(f"=== {sc.name} {needle!r} seen {seen:.3f}\nBEFORE t0 (1 s): {before!r}\n")
+                        for dt, c in after:
+                            fh.write(f"AFTER +{dt}: {c!r}\n")
                 if seen is None:
                     missed += 1
                     complete = False
@@ -321,6 +354,8 @@ async def main(args) -> None:
               f"{len(kids)} client processes {kids_kb / 1024:.0f} MiB RSS in all "
               f"({kids_kb / 1024 / max(1, len(kids)):.0f} MiB each)")
     finally:
+        for o in observers.values():
+            o.close()
         for sc in screens:
             sc.task.cancel()
         for c in conns:
