@@ -65,3 +65,30 @@ def test_rows_repainted_move_by_move_match_a_fresh_screen(size):
         assert compared >= 7
 
     asyncio.run(go())
+
+
+def test_a_theme_switch_repaints_every_panel_in_the_new_colours():
+    """Panels keep the styles they looked up until Textual says the styles changed: after a
+    theme switch mid-game the screen must be exactly a fresh client's in that theme."""
+    n = 4
+    actions = play_until(lambda st: st.round == 2 and st.phase == "invest", n=n)
+
+    async def screenshot(theme: str, switch_to: str | None) -> str:
+        app = ColosseumApp(human_session(actions, n=n), bot_delay=0, theme=theme, auto_dialogs=False)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause()
+            if switch_to is not None:
+                app.theme = switch_to
+                await pilot.pause()
+                await pilot.pause()
+            return app.export_screenshot()
+
+    async def go():
+        switched = await screenshot("colosseum-dark", "colosseum-contrast")
+        fresh = await screenshot("colosseum-contrast", None)
+        dark = await screenshot("colosseum-dark", None)
+        assert switched != dark  # the switch changed colours at all
+        assert screen_text(switched) == screen_text(fresh)
+        assert switched == fresh
+
+    asyncio.run(go())

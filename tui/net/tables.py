@@ -128,10 +128,14 @@ class Conn:
     closed: bool = False
 
     def send(self, msg: P._Msg) -> None:
+        self.send_frame(P.encode(msg))
+
+    def send_frame(self, frame: bytes) -> None:
+        """An encoded message (``P.encode``): a broadcast encodes once for every connection."""
         if self.closed:
             return
         try:
-            self.writer.write(P.encode(msg))
+            self.writer.write(frame)
             if self.writer.transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
                 log.warning("conn %s (%s): too far behind, dropped", self.id, self.name)
                 self.close()
@@ -215,8 +219,9 @@ class Table:
         )
 
     def broadcast(self, msg: P._Msg) -> None:
+        frame = P.encode(msg)
         for c in list(self.conns):
-            c.send(msg)
+            c.send_frame(frame)
 
     def changed(self) -> None:
         self.broadcast(P.TableChanged(table=self.info(), setup=self.setup, state=self.state))
