@@ -29,7 +29,7 @@ from textual.geometry import Size
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from ..core import Action, GameSetup, State, to_act
 from ..core.actions import ChooseDice
@@ -40,6 +40,7 @@ from .widgets.board import BoardPanel
 from .widgets.common import seat_style
 from .widgets.hand import HandPanel
 from .widgets.header import GameHeader
+from .widgets.keybar import KeyBar
 from .widgets.players import PlayersPanel
 
 STEP = Binding.Group("Action", compact=True)
@@ -269,7 +270,7 @@ class ViewerScreen(Screen):
                 yield PlayersPanel(id="v-players")
                 yield HandPanel(id="v-hand")
         yield Static(id="v-bar")
-        yield Footer()
+        yield KeyBar()  # ASCII only (Textual's Footer draws an ambiguous-width bar)
 
     def on_mount(self) -> None:
         self.query_one(HistoryPanel).set_entries(history_entries(self.timeline))

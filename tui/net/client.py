@@ -40,7 +40,9 @@ def _game_app(session: RemoteSession, theme: str | None):
 
     class Say(ModalScreen):
         BINDINGS = [Binding("escape", "dismiss", "Cancel")]
-        DEFAULT_CSS = "Say { align: center bottom; } Say Input { width: 80%; margin-bottom: 2; }"
+        # box drawing, not Input's block-element borders
+        DEFAULT_CSS = ("Say { align: center bottom; } "
+                       "Say Input, Say Input:focus { width: 80%; margin-bottom: 2; border: round $accent; }")
 
         def compose(self):
             yield Input(placeholder="say to the table (Enter to send, Escape to cancel)", max_length=300)

@@ -15,11 +15,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, DataTable, Footer, Input, Label, OptionList, RichLog, Select, Static
+from textual.widgets import Button, Checkbox, DataTable, Input, Label, OptionList, RichLog, Select, Static
 
 from ...core.bots import BOTS
 from ...core.catalog import OPTIONS, VARIANTS
 from ..base import BaseApp, exit_soon_after_hangup
+from ..widgets.forms import AsciiCheckbox, ascii_select_arrows
+from ..widgets.keybar import KeyBar
 from . import protocol as P
 from .remote import NetError, RemoteClient
 
@@ -70,7 +72,7 @@ class LobbyScreen(Screen):
         yield table
         yield Static("Enter join | w watch | n new table | r refresh | q quit   (* away, +bot: a bot plays)",
                      id="hint")
-        yield Footer()
+        yield KeyBar()  # ASCII only (Textual's Footer draws an ambiguous-width bar)
 
     def on_mount(self) -> None:
         self.action_refresh()
@@ -177,38 +179,58 @@ class SeatPicker(ModalScreen):
 
 
 class CreateTable(ModalScreen):
-    BINDINGS = [Binding("escape", "dismiss", "Cancel")]
+    """Seats (human or a bot), variant, options, who may take over bot seats.  Compact fields
+    on one line each, so the form fits an 80x24 terminal, drawn in ASCII and box drawing."""
+
+    BINDINGS = [
+        Binding("escape", "dismiss", "Cancel", id="lobby.create-cancel"),
+        Binding("ctrl+s", "create", "Create", id="lobby.create"),
+    ]
     DEFAULT_CSS = """
     CreateTable { align: center middle; }
-    #form { width: 72; height: auto; border: round $accent; padding: 1 2; background: $surface; }
-    #form Horizontal { height: auto; }
-    #form Label { width: 12; padding: 1 0 0 0; }
+    #form { width: 72; max-width: 100%; height: auto; max-height: 100%; border: round $accent;
+            border-title-color: $accent; padding: 0 1; background: $surface; }
+    #form .row { height: 1; margin: 0 0 1 0; }
+    #form .seat-row { height: 1; }
+    #form .lbl { width: 10; height: 1; color: $text-muted; }
     #form Select { width: 1fr; }
-    #buttons { height: auto; margin-top: 1; }
+    #form Input { width: 1fr; }
+    #form Checkbox { height: 1; border: none; padding: 0; }
+    #ct-hint { color: $text-muted; height: auto; margin-bottom: 1; }
+    #buttons { height: 1; margin-top: 1; }
+    #buttons Button { margin-right: 2; }
     """
 
     def compose(self) -> ComposeResult:
         defaults = ["human", "human", "human", "greedy" if "greedy" in BOTS else "random", ""]
-        with Vertical(id="form"):
-            yield Label("New table - seat 1 is yours (Enter in the name field creates it)")
-            yield Input(placeholder="table name (optional)", id="name", max_length=40)
+        with Vertical(id="form") as form:
+            form.border_title = "New table"
+            yield Static("Seat 1 is yours.  Tab moves, Enter opens a list, ctrl+s creates.", id="ct-hint")
+            with Horizontal(classes="row"):
+                yield Label("Name", classes="lbl")
+                yield Input(placeholder="optional (Enter creates the table)", id="name", max_length=40, compact=True)
             for i in range(5):
-                with Horizontal():
-                    yield Label(f"Seat {i + 1}")
-                    yield Select(SEAT_CHOICES, value=defaults[i], allow_blank=False, id=f"seat{i}")
-            with Horizontal():
-                yield Label("Variant")
-                yield Select([(v, v) for v in VARIANTS], value="grand", allow_blank=False, id="variant")
+                with Horizontal(classes="seat-row"):
+                    yield Label(f"Seat {i + 1}", classes="lbl")
+                    yield Select(SEAT_CHOICES, value=defaults[i], allow_blank=False, compact=True, id=f"seat{i}")
+            with Horizontal(classes="row", id="variant-row"):
+                yield Label("Variant", classes="lbl")
+                yield Select([(v, v) for v in VARIANTS], value="grand", allow_blank=False, compact=True, id="variant")
             for opt in OPTIONS:
-                yield Checkbox(f"option {opt}", id=f"opt-{opt}")
-            yield Checkbox("players may take over bot seats between turns", id="takeover")
+                yield AsciiCheckbox(f"option {opt}", compact=True, id=f"opt-{opt}")
+            yield AsciiCheckbox("players may take over bot seats between turns", compact=True, id="takeover")
             with Horizontal(id="buttons"):
-                yield Button("Create", variant="primary", id="create")
-                yield Button("Cancel", id="cancel")
+                yield Button("Create", variant="primary", compact=True, id="create")
+                yield Button("Cancel", compact=True, id="cancel")
+        yield KeyBar()  # this form's keys, not the lobby's underneath
 
     def on_mount(self) -> None:
+        ascii_select_arrows(self)
         self.query_one("#seat0", Select).disabled = True  # the creator's own seat
         self.query_one("#name", Input).focus()
+
+    def action_create(self) -> None:
+        self.create()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.create()
@@ -249,6 +271,7 @@ class WaitingScreen(Screen):
     DEFAULT_CSS = """
     #seats { height: auto; padding: 1 2; }
     #chat { height: 1fr; border: round $panel; }
+    #say, #say:focus { border: round $accent; }  /* box drawing, not Input's block borders */
     """
 
     def __init__(self, joined: P.Joined) -> None:
@@ -259,7 +282,7 @@ class WaitingScreen(Screen):
         yield Static(id="seats")
         yield RichLog(id="chat", wrap=True, markup=False)
         yield Input(placeholder="say something (Enter to send)", id="say", max_length=300)
-        yield Footer()
+        yield KeyBar()  # ASCII only (Textual's Footer draws an ambiguous-width bar)
 
     def on_mount(self) -> None:
         self.show(self.joined.table)

@@ -12,20 +12,10 @@ from textual.containers import Center, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
+from ..widgets.forms import AsciiCheckbox, ascii_select_arrows
 from ..widgets.keybar import KeyBar
 
 DEFAULT_NAMES = ("Becky", "Kat", "Laura", "Marcus", "Titus")
-
-
-class AsciiCheckbox(Checkbox):
-    """A checkbox drawn as [x] / [ ]: readable without colour, no ambiguous-width glyphs."""
-
-    @property
-    def _button(self):
-        from textual.content import Content
-
-        style = self.get_visual_style("toggle--label")
-        return Content.assemble(("[x]" if self.value else "[ ]", style))
 
 
 def bot_names() -> list[str]:
@@ -118,11 +108,7 @@ class NewGameScreen(Screen):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        # Select draws its arrows with ambiguous-width triangles: use ASCII.
-        for arrow in self.query(".down-arrow"):
-            arrow.update("v")
-        for arrow in self.query(".up-arrow"):
-            arrow.update("^")
+        ascii_select_arrows(self)  # Select draws its arrows with ambiguous-width triangles
         self._show_rows(self.settings.players)
         self.query_one("#ng-name-0", Input).focus()
 
