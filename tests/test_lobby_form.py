@@ -9,16 +9,13 @@ import re
 
 from colosseum.tui.base import BaseApp
 from colosseum.tui.net.lobby import CreateTable
+from test_glyphs import allowed
 
 
 def layout_chars(svg: str) -> set[str]:
     import html
 
-    return set(html.unescape("".join(re.findall(r"<text [^>]*>([^<]*)</text>", svg)))) - {"\xa0"}
-
-
-def allowed(ch: str) -> bool:
-    return ch.isascii() or 0x2500 <= ord(ch) <= 0x257F  # ASCII and box drawing (D-app.tcss)
+    return set(html.unescape("".join(re.findall(r"<text [^>]*>([^<]*)</text>", svg))))
 
 
 class StubClient:
