@@ -39,7 +39,8 @@ class HandPanel(ScrollingLinePanel, can_focus=True):
             acting = to_act(st) == seat
             self.set_class(acting, "acting")
             title = f"{st.players[seat].name}'s board" + (" - to act" if acting else "")
-            if title != self.border_title:
+            if title != getattr(self, "_title", None):  # setting a title repaints the panel
+                self._title = title
                 self.border_title = title
         self.redraw()
 
