@@ -213,7 +213,7 @@ class CreateTable(ModalScreen):
                 with Horizontal(classes="seat-row"):
                     yield Label(f"Seat {i + 1}", classes="lbl")
                     yield Select(SEAT_CHOICES, value=defaults[i], allow_blank=False, compact=True, id=f"seat{i}")
-            with Horizontal(classes="row", id="variant-row"):
+            with Horizontal(classes="row"):
                 yield Label("Variant", classes="lbl")
                 yield Select([(v, v) for v in VARIANTS], value="grand", allow_blank=False, compact=True, id="variant")
             for opt in OPTIONS:

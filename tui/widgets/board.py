@@ -55,6 +55,9 @@ class BoardPanel(LinePanel):
         self.seat = -1
         self.preview: frozenset[int] = frozenset()
         self.border_title = "Arena"
+        self._key: tuple | None = None        # what the panel was last drawn from
+        self._ring_key: tuple | None = None   # what the ring's cells were drawn from
+        self._cells: dict[tuple[int, int], Text] = {}
 
     def show(self, state: State, seat: int = -1) -> None:
         self.state = state
@@ -62,7 +65,7 @@ class BoardPanel(LinePanel):
         # Most actions (bids, deals, investments) leave the arena as it was: repaint only when
         # something it draws changed, so a move costs a screen little to show (SSH tables).
         key = (self._drawn_from(state), self.preview)
-        if key != getattr(self, "_key", None):
+        if key != self._key:
             self._key = key
             self.redraw()
 
@@ -116,7 +119,7 @@ class BoardPanel(LinePanel):
         # the ring changes only when a noble moves or a gate is taken: keep its cells
         ring_key = (st.setup.variant, st.nobles, tuple(sorted(owner.items())), self.preview, letters, theme,
                     space_style, preview_style, noble_style, dim)
-        if ring_key != getattr(self, "_ring_key", None):
+        if ring_key != self._ring_key:
             self._cells = self._ring_cells(st, cat, letters, owner, theme, space_style, preview_style,
                                            noble_style, dim)
             self._ring_key = ring_key

@@ -108,4 +108,3 @@ def prompt(state: State) -> tuple[int, str]:
         else:
             what = "choose the next first player"
     return seat, f"{names[seat]}: {what}"
-

@@ -30,6 +30,7 @@ class HandPanel(ScrollingLinePanel, can_focus=True):
         self.state: State | None = None
         self.seat = -1
         self.border_title = "Board"
+        self._title = "Board"
 
     def show(self, state: State, seat: int) -> None:
         self.state = state
@@ -39,7 +40,7 @@ class HandPanel(ScrollingLinePanel, can_focus=True):
             acting = to_act(st) == seat
             self.set_class(acting, "acting")
             title = f"{st.players[seat].name}'s board" + (" - to act" if acting else "")
-            if title != getattr(self, "_title", None):  # setting a title repaints the panel
+            if title != self._title:  # setting a title repaints the panel
                 self._title = title
                 self.border_title = title
         self.redraw()

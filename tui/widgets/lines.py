@@ -55,24 +55,23 @@ def row_regions(rows: Sequence[int], width: int) -> list[Region]:
     return regions
 
 
-class _Lines:
-    """The part shared by fixed and scrolling line panels."""
+class CachedStyles:
+    """Styles a widget looks up while drawing, kept until Textual says the styles changed
+    (a theme switch, a class or pseudo-class change): Textual's ``rich_style`` walks every
+    ancestor on each call, and a line-API widget would ask once per row."""
 
-    _lines: list[Text]
-    _stale: bool
     _base: Style | None = None
     _components: dict[str, Style] | None = None
 
     @property
     def base_style(self) -> Style:
-        """The widget's own style (colours, background), kept until the styles change:
-        Textual's ``rich_style`` walks every ancestor on each call, once per row."""
+        """The widget's own style (colours, background)."""
         if self._base is None:
             self._base = self.rich_style  # type: ignore[attr-defined]
         return self._base
 
     def component_style(self, name: str) -> Style:
-        """``get_component_rich_style(name, partial=True)``, kept until the styles change."""
+        """``get_component_rich_style(name, partial=True)``."""
         if self._components is None:
             self._components = {}
         style = self._components.get(name)
@@ -83,7 +82,23 @@ class _Lines:
     def _forget_styles(self) -> None:
         self._base = None
         self._components = None
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()  # type: ignore[misc]
+        self._forget_styles()
+
+
+class _Lines(CachedStyles):
+    """The part shared by fixed and scrolling line panels."""
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)  # type: ignore[call-arg]
+        self._lines: list[Text] = []
         self._stale = True
+
+    def _forget_styles(self) -> None:
+        super()._forget_styles()
+        self._stale = True  # the lines hold colours from the styles
 
     def build_lines(self) -> list[Text]:  # pragma: no cover - every panel overrides it
         raise NotImplementedError
@@ -116,27 +131,13 @@ class _Lines:
             self._stale = False
         return self._lines
 
-    def notify_style_update(self) -> None:
-        super().notify_style_update()  # type: ignore[misc]
-        self._forget_styles()  # the theme or a class changed: colours come from the styles
-
     def on_resize(self) -> None:
         self._forget_styles()
         self.redraw()
 
-    @property
-    def text(self) -> str:
-        """What the panel shows, as plain text (tests, screen readers)."""
-        return "\n".join(line.plain for line in self._current_lines())
-
 
 class LinePanel(_Lines, Widget):
     """A panel that does not scroll, drawn from ``build_lines()``."""
-
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes)
-        self._lines = []
-        self._stale = True
 
     def render_line(self, y: int) -> Strip:
         lines = self._current_lines()
@@ -150,11 +151,6 @@ class LinePanel(_Lines, Widget):
 class ScrollingLinePanel(_Lines, ScrollView):
     """A scrolling panel drawn from ``build_lines()``; the scroll bar is updated without a
     layout of the screen unless it has to appear or go."""
-
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes)
-        self._lines = []
-        self._stale = True
 
     def redraw(self) -> None:
         super().redraw()

@@ -19,10 +19,10 @@ from textual.strip import Strip
 
 from ...core import Event
 from .common import seat_style
-from .lines import set_virtual_height
+from .lines import CachedStyles, set_virtual_height
 
 
-class LogPanel(ScrollView, can_focus=True):
+class LogPanel(CachedStyles, ScrollView, can_focus=True):
     DEFAULT_CSS = """
     LogPanel { border: round $primary 60%; border-title-color: $primary; height: 1fr; scrollbar-size-vertical: 0; border-subtitle-color: $accent; }
     LogPanel:focus { border: round $accent; }
@@ -151,27 +151,8 @@ class LogPanel(ScrollView, can_focus=True):
         self.refresh()
         self._show_position()
 
-    _styles: tuple | None = None
-
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._styles = None
-
-    def _line_styles(self) -> tuple:
-        """(base, phase, plain) styles, kept until the styles change: Textual's ``rich_style``
-        walks every ancestor on each call, and the log asks once per row."""
-        if self._styles is None:
-            base = self.rich_style
-            self._styles = (
-                base,
-                base + self.get_component_rich_style("log--phase", partial=True),
-                base + self.get_component_rich_style("log--plain", partial=True),
-                {},
-            )
-        return self._styles
-
     def on_resize(self) -> None:
-        self._styles = None
+        self._forget_styles()
         self._wrap()
         if self.following:
             self._follow()
@@ -191,18 +172,16 @@ class LogPanel(ScrollView, can_focus=True):
         else:
             top = self.scroll_offset.y
         index = top + y
-        base, phase, plain, seats = self._line_styles()
+        base = self.base_style
         if index >= len(self._lines):
             return Strip.blank(width, base)
         ev_index, text = self._lines[index]
         ev = self.events[ev_index]
         if ev.kind in ("phase", "over"):
-            style = phase
+            style = base + self.component_style("log--phase")
         elif ev.seat >= 0:
-            style = seats.get(ev.seat)
-            if style is None:
-                style = seats[ev.seat] = base + seat_style(self.app.theme, ev.seat, bold=False)
+            style = base + seat_style(self.app.theme, ev.seat, bold=False)
         else:
-            style = plain
+            style = base + self.component_style("log--plain")
         strip = Strip([Segment(text, style)], len(text))
         return strip.crop_extend(0, width, base)
