@@ -26,5 +26,9 @@ for name, folder in MAP.items():
 setup(
     package_dir=package_dir,
     packages=packages,
-    package_data={"colosseum.core": ["data/*.toml", "data/*.json"], "colosseum.tui": ["*.tcss", "**/*.tcss"], "colosseum.themes": ["*.tcss"]},
+    package_data={
+        "colosseum.core": ["data/*.toml", "data/*.json"],
+        "colosseum.tui": ["*.tcss", "**/*.tcss"],
+        "colosseum.themes": ["*.tcss"],
+    },
 )

@@ -41,18 +41,24 @@ def main(argv: list[str] | None = None) -> int:
     list(play_series(n, 2, a.seed, ["random"]))
 
     recs, actions, dt, cpu = playouts(["random"], n, games, a.seed)
-    print(f"random playouts ({n} players): {games} games, {actions} actions in {dt:.2f} s "
-          f"= {actions / dt:,.0f} actions/s ({actions / games:.0f} actions/game; "
-          f"{actions / cpu:,.0f} actions per CPU second)")
+    print(
+        f"random playouts ({n} players): {games} games, {actions} actions in {dt:.2f} s "
+        f"= {actions / dt:,.0f} actions/s ({actions / games:.0f} actions/game; "
+        f"{actions / cpu:,.0f} actions per CPU second)"
+    )
 
     recs, actions, dt, cpu = playouts(["greedy"], n, games, a.seed)
     times = sorted(r.seconds for r in recs)
-    print(f"greedy playouts ({n} players): {games} games, {actions} actions in {dt:.2f} s "
-          f"= {actions / dt:,.0f} actions/s ({actions / games:.0f} actions/game; "
-          f"{actions / cpu:,.0f} actions per CPU second)")
-    print(f"one whole {n}-player greedy game: median {1000 * statistics.median(times):.1f} ms, "
-          f"min {1000 * times[0]:.1f} ms, max {1000 * times[-1]:.1f} ms (wall clock; "
-          f"{1000 * cpu / games:.1f} ms CPU on average)")
+    print(
+        f"greedy playouts ({n} players): {games} games, {actions} actions in {dt:.2f} s "
+        f"= {actions / dt:,.0f} actions/s ({actions / games:.0f} actions/game; "
+        f"{actions / cpu:,.0f} actions per CPU second)"
+    )
+    print(
+        f"one whole {n}-player greedy game: median {1000 * statistics.median(times):.1f} ms, "
+        f"min {1000 * times[0]:.1f} ms, max {1000 * times[-1]:.1f} ms (wall clock; "
+        f"{1000 * cpu / games:.1f} ms CPU on average)"
+    )
 
     if a.winrates:
         for p in (3, 4, 5):

@@ -203,7 +203,9 @@ def main(argv: list[str] | None = None) -> int:
         bench_autosave(folder, setup, actions)
         log, times = timed(lambda: read_log(path))
         assert log.error is None and len(log.actions) == len(actions)
-        print(f"  open (read + replay + check every action): median {ms(statistics.median(times))}, max {ms(max(times))}")
+        print(
+            f"  open (read + replay + check every action): median {ms(statistics.median(times))}, max {ms(max(times))}"
+        )
         import tracemalloc
 
         tracemalloc.start()

@@ -37,7 +37,6 @@ from colosseum.tui.net.remote import ProtoClient, connect_socket
 from colosseum.tui.net.tables import load_secret, make_token
 from colosseum.tui.net.testing import free_port, plain
 
-
 GAME_MARK = r"Round \d+/\d+"  # the game header; the lobby has no such text
 
 
@@ -167,9 +166,22 @@ async def main(args) -> None:
     port = free_port()
     env = dict(os.environ, COLOSSEUM_BOT_DELAY=str(args.bot_delay))
     server = subprocess.Popen(
-        [sys.executable, "-m", "colosseum", "serve", "--open", "--listen", f"127.0.0.1:{port}", "--data", str(data),
-         "--bot-timeout", "3600"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+        [
+            sys.executable,
+            "-m",
+            "colosseum",
+            "serve",
+            "--open",
+            "--listen",
+            f"127.0.0.1:{port}",
+            "--data",
+            str(data),
+            "--bot-timeout",
+            "3600",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=env,
     )
     while True:
         line = server.stdout.readline().decode()
@@ -204,12 +216,14 @@ async def main(args) -> None:
         async def open_one(i: int) -> Screen:
             name = f"p{i:02d}" if i < n_players else f"s{i:02d}"
             async with sem:
-                conn = await asyncssh.connect("127.0.0.1", port, username=name, client_keys=[keys[i]],
-                                              known_hosts=None, agent_path=None)
+                conn = await asyncssh.connect(
+                    "127.0.0.1", port, username=name, client_keys=[keys[i]], known_hosts=None, agent_path=None
+                )
                 conns.append(conn)
                 env = {"COLORTERM": args.colorterm} if args.colorterm else {}
-                proc = await conn.create_process(term_type=args.term, term_size=(args.cols, args.rows),
-                                                 encoding=None, env=env)
+                proc = await conn.create_process(
+                    term_type=args.term, term_size=(args.cols, args.rows), encoding=None, env=env
+                )
                 sc = Screen(name, proc)
                 await sc.wait_for("Colosseum lobby", timeout=180)
                 return sc
@@ -229,7 +243,7 @@ async def main(args) -> None:
         for i, sc in enumerate(screens[:n_players]):
             tid = tids[i // args.players]
             sc.table = tid
-            for attempt in range(5):
+            for _attempt in range(5):
                 sc.send("r\r")
                 for _ in range(40):
                     await asyncio.sleep(0.05)
@@ -279,9 +293,9 @@ async def main(args) -> None:
         wall = time.monotonic() - t_meas
         await asyncio.sleep(3)  # let the last frames arrive
 
-        first_paint: list[float] = []   # first output on a screen after the action
-        per_screen: list[float] = []    # the action's log line on a screen
-        per_action: list[float] = []    # ... on every screen of its table
+        first_paint: list[float] = []  # first output on a screen after the action
+        per_screen: list[float] = []  # the action's log line on a screen
+        per_action: list[float] = []  # ... on every screen of its table
         missed = busy = drawn_early = 0
         slowest: list[tuple[float, str, str, str]] = []
         for tid, t0, needle in updates:
@@ -290,7 +304,7 @@ async def main(args) -> None:
             for sc in screens:
                 if sc.table != tid:
                     continue
-                chunks = sc.chunks[marks[sc.name]:]
+                chunks = sc.chunks[marks[sc.name] :]
                 if any(t0 - 0.3 <= t < t0 for t, _ in chunks):
                     busy += 1  # still drawing something else: first output is ambiguous
                 else:
@@ -332,35 +346,47 @@ async def main(args) -> None:
             if complete:
                 per_action.append(worst)
         ms = 1000.0
-        print(f"actions observed: {len(updates)} on {len(tids)} tables; screens per table: "
-              f"{args.players} players + ~{n_spect / max(1, len(tids)):.0f} spectators")
+        print(
+            f"actions observed: {len(updates)} on {len(tids)} tables; screens per table: "
+            f"{args.players} players + ~{n_spect / max(1, len(tids)):.0f} spectators"
+        )
         if first_paint:
-            print(f"action -> first redraw on a screen: median {statistics.median(first_paint) * ms:.0f} ms, "
-                  f"p95 {pct(first_paint, 0.95) * ms:.0f} ms, worst {max(first_paint) * ms:.0f} ms "
-                  f"({len(first_paint)} deliveries; {busy} skipped, the screen was busy)")
+            print(
+                f"action -> first redraw on a screen: median {statistics.median(first_paint) * ms:.0f} ms, "
+                f"p95 {pct(first_paint, 0.95) * ms:.0f} ms, worst {max(first_paint) * ms:.0f} ms "
+                f"({len(first_paint)} deliveries; {busy} skipped, the screen was busy)"
+            )
         if per_screen:
-            print(f"action -> its log line on a screen: median {statistics.median(per_screen) * ms:.0f} ms, "
-                  f"p95 {pct(per_screen, 0.95) * ms:.0f} ms, worst {max(per_screen) * ms:.0f} ms "
-                  f"({len(per_screen)} found, {missed} not found within 5 s: wrapped or scrolled past; "
-                  f"{drawn_early} left out: drawn before the observer noted the update)")
-        for seen, name, tid, needle in sorted(slowest)[-args.show_worst:][::-1] if args.show_worst else ():
+            print(
+                f"action -> its log line on a screen: median {statistics.median(per_screen) * ms:.0f} ms, "
+                f"p95 {pct(per_screen, 0.95) * ms:.0f} ms, worst {max(per_screen) * ms:.0f} ms "
+                f"({len(per_screen)} found, {missed} not found within 5 s: wrapped or scrolled past; "
+                f"{drawn_early} left out: drawn before the observer noted the update)"
+            )
+        for seen, name, tid, needle in sorted(slowest)[-args.show_worst :][::-1] if args.show_worst else ():
             print(f"  slow: {seen * ms:.0f} ms on {name} (table {tid}) for {needle!r}")
         if per_action:
-            print(f"action -> its log line on every screen of its table: median "
-                  f"{statistics.median(per_action) * ms:.0f} ms, worst {max(per_action) * ms:.0f} ms "
-                  f"({len(per_action)} actions)")
+            print(
+                f"action -> its log line on every screen of its table: median "
+                f"{statistics.median(per_action) * ms:.0f} ms, worst {max(per_action) * ms:.0f} ms "
+                f"({len(per_action)} actions)"
+            )
         screen_updates = sum(1 for tid, _, _ in updates for sc in screens if sc.table == tid)
-        print(f"CPU while measuring ({wall:.0f} s): server {srv_cpu:.1f} s "
-              f"({1000 * srv_cpu / max(1, len(updates)):.1f} ms per action), client processes {kids_cpu:.1f} s "
-              f"({1000 * kids_cpu / max(1, screen_updates):.0f} ms per screen update), "
-              f"this load script (the 50 SSH clients) {me_cpu:.1f} s; the machine was {100 * machine_busy:.0f}% busy; "
-              f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+        print(
+            f"CPU while measuring ({wall:.0f} s): server {srv_cpu:.1f} s "
+            f"({1000 * srv_cpu / max(1, len(updates)):.1f} ms per action), client processes {kids_cpu:.1f} s "
+            f"({1000 * kids_cpu / max(1, screen_updates):.0f} ms per screen update), "
+            f"this load script (the 50 SSH clients) {me_cpu:.1f} s; the machine was {100 * machine_busy:.0f}% busy; "
+            f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
+        )
         srv_kb = rss_kb(server.pid)
         kids = children(server.pid)
         kids_kb = sum(rss_kb(k) for k in kids)
-        print(f"server memory: {srv_kb / 1024:.0f} MiB RSS (the SSH + table server process); "
-              f"{len(kids)} client processes {kids_kb / 1024:.0f} MiB RSS in all "
-              f"({kids_kb / 1024 / max(1, len(kids)):.0f} MiB each)")
+        print(
+            f"server memory: {srv_kb / 1024:.0f} MiB RSS (the SSH + table server process); "
+            f"{len(kids)} client processes {kids_kb / 1024:.0f} MiB RSS in all "
+            f"({kids_kb / 1024 / max(1, len(kids)):.0f} MiB each)"
+        )
     finally:
         for o in observers.values():
             o.close()
@@ -389,7 +415,9 @@ if __name__ == "__main__":
     ap.add_argument("--seconds", type=float, default=30.0, help="how long to measure")
     ap.add_argument("--show-worst", type=int, default=3, help="print the slowest deliveries")
     ap.add_argument("--settle", type=float, default=5.0, help="seconds between everyone seated and measuring")
-    ap.add_argument("--bot-delay", type=float, default=2.0, help="seconds between moves at a table (a brisk human pace)")
+    ap.add_argument(
+        "--bot-delay", type=float, default=2.0, help="seconds between moves at a table (a brisk human pace)"
+    )
     ap.add_argument("--batch", type=int, default=10, help="sessions opened at once")
     ap.add_argument("--term", default="xterm-256color", help="terminal type the SSH clients ask for")
     ap.add_argument("--colorterm", default="", help="COLORTERM the SSH clients send (e.g. truecolor)")

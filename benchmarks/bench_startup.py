@@ -54,7 +54,9 @@ def _run(self, *a, **kw):
 App.run = _run
 """
 
-BARE = CHILD_COMMON + r"""
+BARE = (
+    CHILD_COMMON
+    + r"""
 from textual.widgets import Static
 READY = lambda app: True
 class Bare(App):
@@ -62,29 +64,43 @@ class Bare(App):
         yield Static("hello")
 Bare().run()
 """
+)
 
-CLIENT_SCREEN = CHILD_COMMON + r"""
+CLIENT_SCREEN = (
+    CHILD_COMMON
+    + r"""
 READY = lambda app: type(app.screen).__name__ == "GameScreen" or any(
     type(s).__name__ == "GameScreen" for s in app.screen_stack)
 from colosseum.tui.cli import main
 sys.exit(main(["play", "--players", "4", "--humans", "1", "--seed", "1", "--bot-delay", "0"]))
 """
+)
 
-CLIENT = CHILD_COMMON + r"""
+CLIENT = (
+    CHILD_COMMON
+    + r"""
 from textual.screen import ModalScreen
 READY = lambda app: isinstance(app.screen, ModalScreen) and any(
     type(s).__name__ == "GameScreen" for s in app.screen_stack)
 from colosseum.tui.cli import main
 sys.exit(main(["play", "--players", "4", "--humans", "1", "--seed", "1", "--bot-delay", "0"]))
 """
+)
 
 
 def sample(code: str, tmp: str) -> float:
     out = os.path.join(tmp, "ready")
     if os.path.exists(out):
         os.unlink(out)
-    env = dict(os.environ, BENCH_OUT=out, COLOSSEUM_DATA_DIR=tmp, TERM="xterm-256color", COLUMNS="80", LINES="24",
-               PYTHONPYCACHEPREFIX=os.path.join(tmp, "pycache"))
+    env = dict(
+        os.environ,
+        BENCH_OUT=out,
+        COLOSSEUM_DATA_DIR=tmp,
+        TERM="xterm-256color",
+        COLUMNS="80",
+        LINES="24",
+        PYTHONPYCACHEPREFIX=os.path.join(tmp, "pycache"),
+    )
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: compiled once, then loaded
     master, slave = pty.openpty()
     try:
@@ -96,8 +112,9 @@ def sample(code: str, tmp: str) -> float:
     except Exception:  # noqa: BLE001
         pass
     t0 = time.time()
-    proc = subprocess.Popen([sys.executable, "-c", code], stdin=slave, stdout=slave, stderr=slave, env=env,
-                            close_fds=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True
+    )
     os.close(slave)
     # drain the terminal output so the child never blocks on a full pty
     import select
@@ -131,7 +148,9 @@ def main(argv=None) -> int:
 
     def line(label, xs):
         m = statistics.median(xs)
-        print(f"{label:<44} median {m * 1000:7.1f} ms  (min {min(xs) * 1000:6.1f}, max {max(xs) * 1000:6.1f})  {m / b:.2f}x")
+        print(
+            f"{label:<44} median {m * 1000:7.1f} ms  (min {min(xs) * 1000:6.1f}, max {max(xs) * 1000:6.1f})  {m / b:.2f}x"
+        )
 
     line("bare one-widget Textual app", bare)
     line("colosseum play: game screen drawn", screen)

@@ -9,8 +9,8 @@ Public API::
     data = encode_state(state); decode_state(data) == state
 """
 
-from .actions import ACTION_TYPES, Action, decode_action, encode_action
 from .actions import *  # noqa: F401,F403  (the action classes)
+from .actions import ACTION_TYPES, Action, decode_action, encode_action
 from .catalog import Catalog, CatalogError, Spectacle, load_catalog
 from .engine import (
     Breakdown,
@@ -18,9 +18,9 @@ from .engine import (
     breakdown,
     catalog,
     credit,
-    most_acclaimed,
     least_acclaimed,
     match,
+    most_acclaimed,
     new_game,
     rank,
     spectacle_by_key,
@@ -34,9 +34,41 @@ from .model import Event, GameSetup, Player, Result, State, Transfer
 from .serial import decode_state, encode_state, replay
 
 __all__ = [
-    "ACTION_TYPES", "Action", "BidOption", "Breakdown", "Catalog", "CatalogError", "Choices", "Event",
-    "GameSetup", "Player", "Result", "RuleError", "Spectacle", "State", "Transfer", "apply", "breakdown",
-    "catalog", "credit", "decode_action", "decode_state", "encode_action", "encode_state", "legal",
-    "least_acclaimed", "load_catalog", "match", "may_propose", "most_acclaimed", "new_game", "performable",
-    "rank", "replay", "spectacle_by_key", "star_count", "to_act", "why_not_performable",
+    "ACTION_TYPES",
+    "Action",
+    "BidOption",
+    "Breakdown",
+    "Catalog",
+    "CatalogError",
+    "Choices",
+    "Event",
+    "GameSetup",
+    "Player",
+    "Result",
+    "RuleError",
+    "Spectacle",
+    "State",
+    "Transfer",
+    "apply",
+    "breakdown",
+    "catalog",
+    "credit",
+    "decode_action",
+    "decode_state",
+    "encode_action",
+    "encode_state",
+    "legal",
+    "least_acclaimed",
+    "load_catalog",
+    "match",
+    "may_propose",
+    "most_acclaimed",
+    "new_game",
+    "performable",
+    "rank",
+    "replay",
+    "spectacle_by_key",
+    "star_count",
+    "to_act",
+    "why_not_performable",
 ]

@@ -95,19 +95,19 @@ class ChooseDice(_Action, tag="dice"):
 
 
 class MoveNoble(_Action, tag="move"):
-    noble: int          # 0 emperor, 1-2 consuls, 3-5 senators
-    die: int            # 0 or 1 (split mode), -1 for the sum
+    noble: int  # 0 emperor, 1-2 consuls, 3-5 senators
+    die: int  # 0 or 1 (split mode), -1 for the sum
     steps: int
 
 
 class AquilaMove(_Action, tag="aquila_move"):
     noble: int
-    steps: int          # -3..-1 counter-clockwise, 1..3 clockwise
+    steps: int  # -3..-1 counter-clockwise, 1..3 clockwise
 
 
 class Perform(_Action, tag="perform"):
     spectacle: str
-    aquilas: int = 0    # G-5.3 step 7
+    aquilas: int = 0  # G-5.3 step 7
 
 
 # ---- Phase 5 (G-6)

@@ -6,7 +6,7 @@ raises :class:`CatalogError` naming the record.  The catalog is immutable and ca
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Literal
 
@@ -162,24 +162,24 @@ class Catalog(msgspec.Struct, frozen=True):
     tiles: tuple[TileRecord, ...]
     codes: tuple[str, ...]
     index: dict[str, int]
-    performers: tuple[int, ...]     # tile kinds that are performers (the twelve types)
-    star_types: tuple[int, ...]     # performer kinds with a Star Performer in this variant
-    counts: tuple[int, ...]         # tiles of each kind in this variant
-    starting: tuple[int, ...]       # dark-backed starting tiles of each kind
+    performers: tuple[int, ...]  # tile kinds that are performers (the twelve types)
+    star_types: tuple[int, ...]  # performer kinds with a Star Performer in this variant
+    counts: tuple[int, ...]  # tiles of each kind in this variant
+    starting: tuple[int, ...]  # dark-backed starting tiles of each kind
     spectacles: tuple[Spectacle, ...]
-    display: tuple[int, ...]        # medium and large spectacles of this variant
-    smalls: tuple[int, ...]         # small spectacles of this variant
+    display: tuple[int, ...]  # medium and large spectacles of this variant
+    smalls: tuple[int, ...]  # small spectacles of this variant
     track_spaces: int
-    noble_starts: tuple[int, ...]   # emperor, consul, consul, senator, senator, senator
+    noble_starts: tuple[int, ...]  # emperor, consul, consul, senator, senator, senator
     noble_kinds: tuple[str, ...]
     aquila_spaces: frozenset[int]
     gate_pairs: dict[int, tuple[tuple[int, int], ...]]
     # Tile kinds a player can hold, trade (G-4) and have stolen (G-6.2): the performers,
     # balatros and, in the classic game, construction tiles (decision D-11).
     holdable: tuple[int, ...] = ()
-    balatro: int = -1               # tile kind index of the balatro (Bal)
-    aquila_tile: int = -1           # ... of the Aquila tile (Aq)
-    construction: int = -1          # ... of the construction tile (Con)
+    balatro: int = -1  # tile kind index of the balatro (Bal)
+    aquila_tile: int = -1  # ... of the Aquila tile (Aq)
+    construction: int = -1  # ... of the construction tile (Con)
     spectacle_index: dict[str, int] = {}  # spectacle key -> id
 
     def name_of(self, kind: int, count: int = 1) -> str:
@@ -222,7 +222,7 @@ def compile_data() -> bytes:
     return msgspec.json.format(msgspec.json.encode(CompiledData(comps, variants)), indent=1) + b"\n"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _files() -> tuple[ComponentsFile, VariantsFile]:
     try:
         data = msgspec.json.decode(_read(COMPILED), type=CompiledData)
@@ -231,7 +231,7 @@ def _files() -> tuple[ComponentsFile, VariantsFile]:
     return data.components, data.variants
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_catalog(variant: str = "grand") -> Catalog:
     """The validated catalog for ``variant`` ('grand' or 'classic')."""
     if variant not in VARIANTS:
@@ -250,7 +250,7 @@ def load_catalog(variant: str = "grand") -> Catalog:
     performers = tuple(i for i, t in enumerate(tiles) if t.performer)
     counts = tuple(getattr(t, rules.tile_count) for t in tiles)
     starting = tuple(t.starting for t in tiles)
-    for t, n, s in zip(tiles, counts, starting):
+    for t, n, s in zip(tiles, counts, starting, strict=False):
         if n < 0 or s < 0 or s > n:
             raise CatalogError(f"game data: tile {t.code}: bad counts ({n}, starting {s})")
         if not t.source:
@@ -274,7 +274,7 @@ def load_catalog(variant: str = "grand") -> Catalog:
                 raise CatalogError(f"game data: spectacle {rec.key}: bad requirement {code}={n}")
             need[index[code]] = n
         total = sum(need)
-        if any(a <= b for a, b in zip(rec.strip, rec.strip[1:])):
+        if any(a <= b for a, b in zip(rec.strip, rec.strip[1:], strict=False)):
             raise CatalogError(f"game data: spectacle {rec.key}: strip must fall")
         if rec.size == "small":
             max_missing = total - 1  # G-5.2: at least 1 matched performer
@@ -305,7 +305,7 @@ def load_catalog(variant: str = "grand") -> Catalog:
             )
         )
     in_variant = [
-        s for s, rec in zip(specs, comps.spectacles) if rec.classic or not rules.spectacles_classic_only
+        s for s, rec in zip(specs, comps.spectacles, strict=False) if rec.classic or not rules.spectacles_classic_only
     ]
     display = tuple(s.id for s in in_variant if s.size != "small")
     smalls = tuple(s.id for s in in_variant if s.size == "small")
@@ -313,9 +313,7 @@ def load_catalog(variant: str = "grand") -> Catalog:
     starts = (*track.emperor, *track.consuls, *track.senators)
     if len(starts) != 6 or len(set(starts)) != 6 or not all(0 <= p < n_space for p in starts):
         raise CatalogError("game data: noble start spaces must be six distinct spaces")
-    kinds = ("emperor",) * len(track.emperor) + ("consul",) * len(track.consuls) + (
-        "senator",
-    ) * len(track.senators)
+    kinds = ("emperor",) * len(track.emperor) + ("consul",) * len(track.consuls) + ("senator",) * len(track.senators)
     pairs: dict[int, tuple[tuple[int, int], ...]] = {}
     for gp in track.gate_pairs:
         ps = []

@@ -7,8 +7,8 @@ the state exactly as it was.  Rule ids refer to shared/rules/RULES.md (G-*, C-*,
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Callable
+from collections.abc import Callable
+from functools import cache
 
 from msgspec.structs import replace
 
@@ -354,10 +354,10 @@ class _Ctx:
         if total == 0:
             return NOBODY
         s, r = rng.below(self.st.rng, total)
-        for kind, cnt in enumerate(bag):
-            if r < cnt:
-                break
-            r -= cnt
+        kind = 0
+        while r >= bag[kind]:
+            r -= bag[kind]
+            kind += 1
         nb = list(bag)
         nb[kind] -= 1
         self.st = replace(self.st, rng=s, bag=tuple(nb))
@@ -388,9 +388,7 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
     if type(action) not in _ANY_SEAT:
         actor = to_act(state)
         if seat != actor:
-            raise RuleError(
-                "G-0", f"it is {state.players[actor].name}'s turn, not {state.players[seat].name}'s"
-            )
+            raise RuleError("G-0", f"it is {state.players[actor].name}'s turn, not {state.players[seat].name}'s")
     ctx = _Ctx(state, load_catalog(state.setup.variant))
     try:
         handler(ctx, action)
@@ -842,7 +840,9 @@ def _win_auction(ctx: _Ctx) -> None:
     if sold:
         extra += f", exchanging {sold} Aquila{'s' if sold > 1 else ''}"
     if gained:
-        extra += f"; the Aquila tile{'s become' if gained > 1 else ' becomes'} {gained} Aquila{'s' if gained > 1 else ''}"
+        extra += (
+            f"; the Aquila tile{'s become' if gained > 1 else ' becomes'} {gained} Aquila{'s' if gained > 1 else ''}"
+        )
     ctx.log(
         "win",
         f"{p.name} wins market {MARKET_NAMES[auc.market]} ({ctx.tiles_text(lot)}) for {price}{extra}.",
@@ -905,7 +905,7 @@ def _tradable(cat: Catalog) -> frozenset[str]:
     return _tradable_items(cat.variant)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tradable_items(variant: str) -> frozenset[str]:
     cat = load_catalog(variant)
     return frozenset({cat.codes[k] for k in cat.holdable} | set(TRADABLE_EXTRA))
@@ -938,9 +938,7 @@ def check_deal(state: State, transfers: tuple[Transfer, ...], proposer: int) -> 
         if not (0 <= tr.giver < n and 0 <= tr.receiver < n) or tr.giver == tr.receiver:
             raise RuleError("G-4", "each transfer goes from one player to another")
         if tr.item not in ok:
-            raise RuleError(
-                "G-4", f"{tr.item!r} cannot be traded: only performer tiles, balatros, coins and Aquilas"
-            )
+            raise RuleError("G-4", f"{tr.item!r} cannot be traded: only performer tiles, balatros, coins and Aquilas")
         if not isinstance(tr.count, int) or tr.count < 1:
             raise RuleError("G-4", "each transfer moves at least 1")
         need[(tr.giver, tr.item)] = need.get((tr.giver, tr.item), 0) + tr.count
@@ -1372,7 +1370,9 @@ def _recheck_stars(ctx: _Ctx, kinds) -> None:
             elif h == NOBODY:
                 ctx.log("star", f"{players[holder].name} takes the {name} Star Performer.", holder)
             else:
-                ctx.log("star", f"{players[holder].name} takes the {name} Star Performer from {players[h].name}.", holder)
+                ctx.log(
+                    "star", f"{players[holder].name} takes the {name} Star Performer from {players[h].name}.", holder
+                )
     if new != list(stars):
         ctx.set(stars=tuple(new))
 
@@ -1415,7 +1415,7 @@ def rank(state: State) -> Result:
         decided = ""
         if i + 1 < len(order):
             other = key(order[i + 1])
-            for name, a_, b_ in zip(("acclaim", "coins", "stars", "stack"), k, other):
+            for name, a_, b_ in zip(("acclaim", "coins", "stars", "stack"), k, other, strict=False):
                 if a_ != b_:
                     decided = name
                     break

@@ -34,8 +34,9 @@ with no usable header (empty, unreadable, not a game log, unknown version) raise
 from __future__ import annotations
 
 import datetime as _dt
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import msgspec
 
@@ -58,13 +59,13 @@ except Exception:  # pragma: no cover - running from an odd layout
 class Header(msgspec.Struct, kw_only=True, omit_defaults=True):
     """Line 1 of a game log."""
 
-    format: str                         # always FORMAT
-    version: int                        # FORMAT_VERSION
-    program: str                        # colosseum.__version__ of the writer
-    created: str                        # ISO 8601, UTC
+    format: str  # always FORMAT
+    version: int  # FORMAT_VERSION
+    program: str  # colosseum.__version__ of the writer
+    created: str  # ISO 8601, UTC
     setup: GameSetup
-    seats: tuple[str, ...]              # "human" or a bot name, per seat
-    resumed_from: str | None = None     # file name of the damaged log this game continues
+    seats: tuple[str, ...]  # "human" or a bot name, per seat
+    resumed_from: str | None = None  # file name of the damaged log this game continues
 
 
 class ChatLine(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -72,9 +73,9 @@ class ChatLine(msgspec.Struct, kw_only=True, omit_defaults=True):
 
     chat: str
     name: str = ""
-    seat: int = -1                      # -1: a spectator
-    time: float = 0.0                   # seconds since the epoch
-    after: int = 0                      # actions played when it was said
+    seat: int = -1  # -1: a spectator
+    time: float = 0.0  # seconds since the epoch
+    after: int = 0  # actions played when it was said
 
 
 class GameLogError(ValueError):
@@ -103,8 +104,8 @@ def make_header(
     created: _dt.datetime | None = None,
     resumed_from: str | None = None,
 ) -> Header:
-    when = created or _dt.datetime.now(_dt.timezone.utc)
-    stamp = when.astimezone(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    when = created or _dt.datetime.now(_dt.UTC)
+    stamp = when.astimezone(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     return Header(
         format=FORMAT,
         version=FORMAT_VERSION,
@@ -252,12 +253,12 @@ class GameLog:
         path: Path | None = None,
         chat: list[ChatLine] | None = None,
     ) -> None:
-        self.chat: list[ChatLine] = chat or []   # table talk, in file order
+        self.chat: list[ChatLine] = chat or []  # table talk, in file order
         self.header = header
         self.timeline = timeline
         self.error = error
-        self.lines = lines              # lines in the file (header included, blank ones too)
-        self.terminated = terminated    # the file ends with a newline
+        self.lines = lines  # lines in the file (header included, blank ones too)
+        self.terminated = terminated  # the file ends with a newline
         self.path = path
 
     @property
@@ -392,7 +393,9 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as e:
             if is_cut:
-                error = GameLogError("truncated", "the last line is incomplete (the game stopped while saving it)", lineno)
+                error = GameLogError(
+                    "truncated", "the last line is incomplete (the game stopped while saving it)", lineno
+                )
             else:
                 error = GameLogError("encoding", f"corrupted bytes (not UTF-8 text) at column {e.start + 1}", lineno)
             break
@@ -405,7 +408,9 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
                 continue
             except Exception as e:
                 if is_cut:
-                    error = GameLogError("truncated", "the last line is incomplete (the game stopped while saving it)", lineno)
+                    error = GameLogError(
+                        "truncated", "the last line is incomplete (the game stopped while saving it)", lineno
+                    )
                 else:
                     error = GameLogError("malformed", f"not a valid chat line ({_first_error_text(e)})", lineno)
                 break
@@ -414,7 +419,9 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
             tag = _number_dec.decode(text).i
         except Exception as e:
             if is_cut:
-                error = GameLogError("truncated", "the last line is incomplete (the game stopped while saving it)", lineno)
+                error = GameLogError(
+                    "truncated", "the last line is incomplete (the game stopped while saving it)", lineno
+                )
                 break
             try:
                 _probe(text)
@@ -425,7 +432,9 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
             break
         if tag is not None and (tag != number or isinstance(tag, bool)):
             error = GameLogError(
-                "order", f"action number {tag!r} where {number} was expected (lines swapped, repeated or missing)", lineno
+                "order",
+                f"action number {tag!r} where {number} was expected (lines swapped, repeated or missing)",
+                lineno,
             )
             break
         try:

@@ -7,7 +7,7 @@ action built from them is legal when it is within the range and passes ``check_d
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import msgspec
 
@@ -37,6 +37,7 @@ from .actions import (
     Roll,
     Steal,
 )
+from .catalog import load_catalog
 from .engine import (
     NOBODY,
     _stealable,
@@ -47,7 +48,6 @@ from .engine import (
     noble_step_range,
     to_act,
 )
-from .catalog import load_catalog
 from .model import State
 
 
@@ -100,22 +100,22 @@ def performable(state: State, seat: int) -> list[int]:
 # Actions are immutable, so the few kinds offered again and again are built once and shared.
 
 
-@lru_cache(maxsize=None)
+@cache
 def _simple(kind: type, seat: int) -> Action:
     return kind(player=seat)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _roll_or_skip(seat: int) -> tuple[Action, ...]:
     return (Roll(player=seat), EndTurn(player=seat))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _dice_modes(seat: int) -> tuple[Action, ...]:
     return (ChooseDice(player=seat, mode="split"), ChooseDice(player=seat, mode="sum"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _noble_moves(seat: int, die: int, lo: int, hi: int, moved: tuple[int, ...]) -> tuple[Action, ...]:
     return tuple(
         MoveNoble(player=seat, noble=noble, die=die, steps=s)
@@ -125,7 +125,7 @@ def _noble_moves(seat: int, die: int, lo: int, hi: int, moved: tuple[int, ...]) 
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _aquila_moves(seat: int, reach: int) -> tuple[Action, ...]:
     out: list[Action] = []
     for noble in range(6):
@@ -135,37 +135,37 @@ def _aquila_moves(seat: int, reach: int) -> tuple[Action, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _performs(seat: int, key: str, aquilas: int) -> tuple[Action, ...]:
     return tuple(Perform(player=seat, spectacle=key, aquilas=k) for k in range(aquilas + 1))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _plan(seat: int, key: str, extra: str) -> Action:
     return PlanSpectacle(player=seat, spectacle=key, extra=extra)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _gate(seat: int, space: int, extra: str) -> Action:
     return BuildGate(player=seat, space=space, extra=extra)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _investment(kind: type, seat: int, extra: str) -> Action:
     return kind(player=seat, extra=extra)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _exchanges(seat: int, count: int) -> tuple[Action, ...]:
     return tuple(ExchangeAquilas(player=seat, count=k) for k in range(1, count + 1))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _first_players(seat: int, n: int) -> tuple[Action, ...]:
     return tuple(ChooseFirstPlayer(player=seat, first=i) for i in range(n))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tile_action(kind: type, seat: int, code: str) -> Action:
     return kind(player=seat, tile=code)
 
@@ -233,9 +233,7 @@ def legal(state: State) -> Choices:
             made = turn.made if (extra == "" and distinct) else ()
             if "gate" not in made and len(p.gates) < c.gates and p.coins >= c.gate_cost:
                 taken = {g for q in state.players for g in q.gates}
-                spaces = sorted(
-                    {s for g in p.gates for s in ((g + 1) % n_sp, (g - 1) % n_sp) if s not in taken}
-                )
+                spaces = sorted({s for g in p.gates for s in ((g + 1) % n_sp, (g - 1) % n_sp) if s not in taken})
                 acts.extend(_gate(seat, s, extra) for s in spaces)
             if "promoter" not in made and state.promoters_left > 0 and p.coins >= c.promoter_cost:
                 acts.append(_investment(HirePromoter, seat, extra))

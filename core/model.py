@@ -40,34 +40,34 @@ class Player(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     coins: int
     aquilas: int = 0
-    tiles: tuple[int, ...]             # count per tile kind
-    face_down: tuple[int, ...] = ()    # spectacle ids, planned or dealt, not yet performed
-    face_up: tuple[int, ...] = ()      # performed in an earlier round
-    arena: int = NOBODY                # spectacle performed this round (until Phase 5)
-    arena_used: tuple[int, ...] = ()   # tiles per kind matched in that performance
-    gates: tuple[int, ...] = ()        # track spaces, in the order they were built
+    tiles: tuple[int, ...]  # count per tile kind
+    face_down: tuple[int, ...] = ()  # spectacle ids, planned or dealt, not yet performed
+    face_up: tuple[int, ...] = ()  # performed in an earlier round
+    arena: int = NOBODY  # spectacle performed this round (until Phase 5)
+    arena_used: tuple[int, ...] = ()  # tiles per kind matched in that performance
+    gates: tuple[int, ...] = ()  # track spaces, in the order they were built
     promoters: int = 0
     temple: bool = False
     gifts: int = 0
     pillar: bool = True
-    acclaim: int = 0                   # Acclaim marker position
-    seq: int = 0                       # stack order: lower = further down a stack
-    history: tuple[int, ...] = ()      # Acclaim scored per round (0 when not performed)
+    acclaim: int = 0  # Acclaim marker position
+    seq: int = 0  # stack order: lower = further down a stack
+    history: tuple[int, ...] = ()  # Acclaim scored per round (0 when not performed)
 
 
 class Auction(msgspec.Struct, frozen=True, kw_only=True):
     market: int
     high: int
     bidder: int
-    out: tuple[bool, ...]              # passed, or cannot bid on this lot
+    out: tuple[bool, ...]  # passed, or cannot bid on this lot
     to_bid: int
 
 
 class HireTurn(msgspec.Struct, frozen=True, kw_only=True):
     active: int
-    auctions: int = 0                  # auctions conducted this turn
+    auctions: int = 0  # auctions conducted this turn
     auction: Auction | None = None
-    had_pillar: bool = True            # A07-1: pillar held at the start of the turn
+    had_pillar: bool = True  # A07-1: pillar held at the start of the turn
 
 
 class Transfer(msgspec.Struct, frozen=True):
@@ -82,7 +82,7 @@ class Transfer(msgspec.Struct, frozen=True):
 class Deal(msgspec.Struct, frozen=True, kw_only=True):
     proposer: int
     transfers: tuple[Transfer, ...]
-    answers: tuple[str, ...]           # per seat: "" not a party, "pending", "accepted"
+    answers: tuple[str, ...]  # per seat: "" not a party, "pending", "accepted"
 
 
 class TradeTurn(msgspec.Struct, frozen=True, kw_only=True):
@@ -94,8 +94,8 @@ class TradeTurn(msgspec.Struct, frozen=True, kw_only=True):
 
 class InvestTurn(msgspec.Struct, frozen=True, kw_only=True):
     player: int
-    made: tuple[str, ...] = ()         # kinds of investment made this turn
-    extras: int = 0                    # C-3 extra investments paid for
+    made: tuple[str, ...] = ()  # kinds of investment made this turn
+    extras: int = 0  # C-3 extra investments paid for
 
 
 class PerformTurn(msgspec.Struct, frozen=True, kw_only=True):
@@ -103,14 +103,14 @@ class PerformTurn(msgspec.Struct, frozen=True, kw_only=True):
     stage: Literal["roll", "mode", "move", "after"] = "roll"
     dice: tuple[int, ...] = ()
     mode: Literal["", "split", "sum"] = ""
-    used: tuple[bool, ...] = ()        # per die (split mode)
-    moved: tuple[int, ...] = ()        # nobles moved by dice this turn
+    used: tuple[bool, ...] = ()  # per die (split mode)
+    moved: tuple[int, ...] = ()  # nobles moved by dice this turn
 
 
 class ClosingTurn(msgspec.Struct, frozen=True, kw_only=True):
     stage: Literal["retire", "steal", "first"]
-    player: int                        # who must act at this stage
-    victim: int = NOBODY               # the most acclaimed (steal stage)
+    player: int  # who must act at this stage
+    victim: int = NOBODY  # the most acclaimed (steal stage)
 
 
 class Standing(msgspec.Struct, frozen=True, kw_only=True):
@@ -120,7 +120,7 @@ class Standing(msgspec.Struct, frozen=True, kw_only=True):
     coins: int
     stars: int
     seq: int
-    decided_by: str                    # "acclaim", "coins", "stars", "stack" or "" for the last
+    decided_by: str  # "acclaim", "coins", "stars", "stack" or "" for the last
 
 
 class Result(msgspec.Struct, frozen=True, kw_only=True):
@@ -130,21 +130,21 @@ class Result(msgspec.Struct, frozen=True, kw_only=True):
 
 class State(msgspec.Struct, frozen=True, kw_only=True):
     setup: GameSetup
-    rng: int                           # PRNG state; every chance outcome comes from here
+    rng: int  # PRNG state; every chance outcome comes from here
     round: int = 1
     phase: Phase = "setup"
-    first: int = 0                     # first player of this round
-    turn: int = 0                      # position in this phase's order
+    first: int = 0  # first player of this round
+    turn: int = 0  # position in this phase's order
     players: tuple[Player, ...]
-    bag: tuple[int, ...]               # tiles per kind
+    bag: tuple[int, ...]  # tiles per kind
     markets: tuple[tuple[int, ...], ...]
-    pillars: tuple[int, ...]           # per market: seat whose pillar stands there, or -1
-    display: tuple[int, ...]           # spectacles still to buy
-    nobles: tuple[int, ...]            # emperor, consul, consul, senator, senator, senator
-    stars: tuple[int, ...]             # per tile kind: holder seat, -1 on the board
+    pillars: tuple[int, ...]  # per market: seat whose pillar stands there, or -1
+    display: tuple[int, ...]  # spectacles still to buy
+    nobles: tuple[int, ...]  # emperor, consul, consul, senator, senator, senator
+    stars: tuple[int, ...]  # per tile kind: holder seat, -1 on the board
     promoters_left: int
     gifts_left: int
-    box: tuple[int, ...]               # tiles per kind out of the game
+    box: tuple[int, ...]  # tiles per kind out of the game
     next_seq: int = 0
     invest: InvestTurn | None = None
     hire: HireTurn | None = None
@@ -152,7 +152,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     perform: PerformTurn | None = None
     closing: ClosingTurn | None = None
     result: Result | None = None
-    actions: int = 0                   # actions applied so far
+    actions: int = 0  # actions applied so far
 
     @property
     def n(self) -> int:

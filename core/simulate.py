@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter
-from typing import Sequence
+from collections.abc import Sequence
 
 import msgspec
 
@@ -34,16 +34,16 @@ class GameRecord(msgspec.Struct, kw_only=True):
     seed: int
     variant: str
     options: tuple[str, ...]
-    seats: tuple[str, ...]           # bot name by seat
-    names: tuple[str, ...]           # player names by seat
-    winner: int                      # 0-based seat
+    seats: tuple[str, ...]  # bot name by seat
+    names: tuple[str, ...]  # player names by seat
+    winner: int  # 0-based seat
     winner_bot: str
     acclaim: tuple[int, ...]
     coins: tuple[int, ...]
-    stars: tuple[int, ...]           # Star Performers held at the end (tie-break 2)
-    stack: tuple[int, ...]           # marker stack order (tie-break 3: lower = further down)
-    ranks: tuple[int, ...]           # 1 = winner
-    decided_by: str                  # what separated the winner from the runner-up
+    stars: tuple[int, ...]  # Star Performers held at the end (tie-break 2)
+    stack: tuple[int, ...]  # marker stack order (tie-break 3: lower = further down)
+    ranks: tuple[int, ...]  # 1 = winner
+    decided_by: str  # what separated the winner from the runner-up
     rounds: int
     actions: int
     seconds: float
@@ -59,8 +59,9 @@ def seat_bots(names: Sequence[str], players: int) -> list[str]:
     return names + [names[-1]] * (players - len(names))
 
 
-def make_setup(players: int, seed: int, bots: Sequence[str] | None = None, variant: str = "grand",
-               options: Sequence[str] = ()) -> GameSetup:
+def make_setup(
+    players: int, seed: int, bots: Sequence[str] | None = None, variant: str = "grand", options: Sequence[str] = ()
+) -> GameSetup:
     bots = list(bots) if bots else ["bot"] * players
     names = tuple(f"{b}{i}" for i, b in enumerate(bots))
     return GameSetup(players=names, seed=seed, variant=variant, options=tuple(options))
@@ -71,8 +72,9 @@ def make_bots(names: Sequence[str], seed: int) -> list[Bot]:
     return [make_bot(n, seed * 31 + i) for i, n in enumerate(names)]
 
 
-def play_game(setup: GameSetup, bots: Sequence[Bot], check: bool = False, max_actions: int = 50_000,
-              on_action=None) -> GameRecord:
+def play_game(
+    setup: GameSetup, bots: Sequence[Bot], check: bool = False, max_actions: int = 50_000, on_action=None
+) -> GameRecord:
     """Play one whole game.  With ``check`` verify ``invariants.check`` after every action.
 
     Raises :class:`SimulationError` if an invariant fails, a bot's action is rejected or the
@@ -147,13 +149,21 @@ def record_of(state: State, bots: Sequence[Bot], seconds: float, n_actions: int)
     )
 
 
-def play_series(players: int, games: int, seed: int, bots: Sequence[str], variant: str = "grand",
-                options: Sequence[str] = (), check: bool = False, rotate: bool = False):
+def play_series(
+    players: int,
+    games: int,
+    seed: int,
+    bots: Sequence[str],
+    variant: str = "grand",
+    options: Sequence[str] = (),
+    check: bool = False,
+    rotate: bool = False,
+):
     """Yield a GameRecord per game; game ``i`` uses seed ``seed + i``.  With ``rotate`` the bot
     list is rotated one seat per game (so every bot sits in every seat)."""
     names = seat_bots(bots, players)
     for i in range(games):
-        order = names[i % players:] + names[: i % players] if rotate else names
+        order = names[i % players :] + names[: i % players] if rotate else names
         setup = make_setup(players, seed + i, order, variant, options)
         yield play_game(setup, make_bots(order, seed + i), check=check)
 
@@ -194,8 +204,10 @@ def main(args) -> int:
         return 2
     unknown = sorted({n for n in names if n not in BOTS})
     if unknown:
-        print(f"colosseum simulate: unknown bot {', '.join(unknown)}; choose from {', '.join(sorted(BOTS))}",
-              file=sys.stderr)
+        print(
+            f"colosseum simulate: unknown bot {', '.join(unknown)}; choose from {', '.join(sorted(BOTS))}",
+            file=sys.stderr,
+        )
         return 2
     if games < 0:
         print("colosseum simulate: --games must be 0 or more", file=sys.stderr)
@@ -215,8 +227,10 @@ def main(args) -> int:
             return 1
         except Exception as e:  # an engine crash is a failure too, with the seed to replay it
             out.flush()
-            print(f"colosseum simulate: FAILED in game {i + 1} (seed {seed + i}): {type(e).__name__}: {e}",
-                  file=sys.stderr)
+            print(
+                f"colosseum simulate: FAILED in game {i + 1} (seed {seed + i}): {type(e).__name__}: {e}",
+                file=sys.stderr,
+            )
             return 1
         played += 1
         wins[rec.winner_bot] += 1
@@ -249,12 +263,16 @@ def main(args) -> int:
     else:
         share = ", ".join(
             f"{b} {w} ({100.0 * w / played:.1f}% of games, {seats_of[b]} seat{'s' if seats_of[b] > 1 else ''})"
-            if played else f"{b} 0"
+            if played
+            else f"{b} 0"
             for b, w in by_bot.items()
         )
-        out.write(f"totals: {played} games, {players} players, {variant}"
-                  + (f" +{','.join(options)}" if options else "")
-                  + (", invariants checked" if check else "") + "\n")
+        out.write(
+            f"totals: {played} games, {players} players, {variant}"
+            + (f" +{','.join(options)}" if options else "")
+            + (", invariants checked" if check else "")
+            + "\n"
+        )
         out.write(f"wins by bot: {share}\n")
         out.write(f"wins by seat: {' '.join(f'{s}:{w}' for s, w in enumerate(wins_seat))}\n")
         out.write(f"{total_actions} actions in {total_time:.2f} s = {rate:,.0f} actions/s\n")

@@ -13,8 +13,8 @@ THEME_NAMES = ("colosseum-dark", "colosseum-light", "colosseum-contrast")
 
 _SPECS: dict[str, dict] = {
     "colosseum-dark": dict(
-        primary="#d4a44c",       # gold
-        secondary="#b5533c",     # terracotta
+        primary="#d4a44c",  # gold
+        secondary="#b5533c",  # terracotta
         accent="#e0c27a",
         warning="#e0a030",
         error="#e05545",

@@ -8,20 +8,22 @@ from __future__ import annotations
 
 import signal
 import sys
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 
-from ..themes import THEME_NAMES
+from colosseum.themes import THEME_NAMES
+
 from .base import BaseApp, exit_soon_after_hangup
 
 if TYPE_CHECKING:  # pragma: no cover
     from textual.screen import Screen
 
-    from .session import GameSession
     from .screens.game import GameScreen
     from .screens.newgame import NewGameSettings
+    from .session import GameSession
 
 DEFAULT_NAMES = ("Becky", "Kat", "Laura", "Marcus", "Titus")
 
@@ -78,8 +80,9 @@ class ColosseumApp(BaseApp):
         if self.session is not None:
             from .screens.game import GameScreen
 
-            return GameScreen(self.session, bot_delay=self.bot_delay, exit_at_end=self.exit_at_end,
-                              auto_dialogs=self.auto_dialogs)
+            return GameScreen(
+                self.session, bot_delay=self.bot_delay, exit_at_end=self.exit_at_end, auto_dialogs=self.auto_dialogs
+            )
         from .screens.newgame import NewGameScreen
 
         return NewGameScreen(self.settings)
@@ -89,8 +92,15 @@ class ColosseumApp(BaseApp):
         exit_soon_after_hangup()
         self.exit(return_code=0)
 
-    def start_game(self, names: tuple[str, ...], kinds: tuple[str, ...], *, seed: int, variant: str = "grand",
-                   options: tuple[str, ...] = ()) -> bool:
+    def start_game(
+        self,
+        names: tuple[str, ...],
+        kinds: tuple[str, ...],
+        *,
+        seed: int,
+        variant: str = "grand",
+        options: tuple[str, ...] = (),
+    ) -> bool:
         """Start a new game (from the new-game screen).  False, with a notification, if the
         engine refuses the setup."""
         try:
@@ -104,8 +114,9 @@ class ColosseumApp(BaseApp):
         # Replace whatever is on the stack (new-game screen, an old game) by the game.
         from .screens.game import GameScreen
 
-        screen = GameScreen(session, bot_delay=self.bot_delay, exit_at_end=self.exit_at_end,
-                            auto_dialogs=self.auto_dialogs)
+        screen = GameScreen(
+            session, bot_delay=self.bot_delay, exit_at_end=self.exit_at_end, auto_dialogs=self.auto_dialogs
+        )
         for old in self.screen_stack:
             if isinstance(old, GameScreen):
                 old.stop()
@@ -178,7 +189,8 @@ class ColosseumApp(BaseApp):
 
 
 def make_session(names, kinds, *, seed: int, variant: str = "grand", options=()):
-    from ..core import GameSetup
+    from colosseum.core import GameSetup
+
     from .session import LocalSession, Seat
 
     setup = GameSetup(players=tuple(names), seed=seed, variant=variant, options=tuple(options))
@@ -202,7 +214,7 @@ def start_recording(session, notify=None) -> None:
 
 
 def _bot_name(name: str) -> str:
-    from ..core.bots import BOTS
+    from colosseum.core.bots import BOTS
 
     if name in BOTS:
         return name
@@ -225,8 +237,9 @@ def _check_theme(theme: str | None) -> bool:
     return False
 
 
-def run_session(session: GameSession, *, bot_delay: float = 0.6, theme: str | None = None,
-                exit_at_end: bool = False) -> int:
+def run_session(
+    session: GameSession, *, bot_delay: float = 0.6, theme: str | None = None, exit_at_end: bool = False
+) -> int:
     """Run the client on an existing session (a new game or a resumed one)."""
     if not _check_theme(theme):
         return 2

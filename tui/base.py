@@ -9,7 +9,7 @@ from __future__ import annotations
 from textual.app import App
 from textual.binding import Binding
 
-from ..themes import DEFAULT_THEME, register_themes
+from colosseum.themes import DEFAULT_THEME, register_themes
 
 ASCII_KEYS = {
     "up": "Up",
@@ -36,7 +36,7 @@ def submit_or_notify(node, session, action) -> bool:
     """Send ``action`` through ``session`` for a widget or screen.  A refused action (the
     engine's RuleError, or a lost connection) shows its message and changes nothing; the
     player never sees a traceback."""
-    from ..core import RuleError
+    from colosseum.core import RuleError
 
     try:
         session.submit(action)

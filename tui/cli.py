@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..core.catalog import OPTIONS, VARIANTS
+from colosseum.core.catalog import OPTIONS, VARIANTS
 
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:
@@ -18,7 +18,9 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="colosseum", description="Colosseum in the terminal.")
-    parser.add_argument("--theme", default=None, help="colour theme (colosseum-dark, colosseum-light, colosseum-contrast)")
+    parser.add_argument(
+        "--theme", default=None, help="colour theme (colosseum-dark, colosseum-light, colosseum-contrast)"
+    )
     sub = parser.add_subparsers(dest="command")
 
     play = sub.add_parser("play", help="start a game at once (no new-game screen)")
@@ -63,7 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--data", default=None, help="folder for tables and game logs")
     serve.add_argument("--open", action="store_true", help="let anyone in (unknown keys too)")
     serve.add_argument("--password", default=None, help="allow password login with this server password")
-    serve.add_argument("--bot-timeout", type=float, default=120.0, help="seconds before a bot plays for an absent player")
+    serve.add_argument(
+        "--bot-timeout", type=float, default=120.0, help="seconds before a bot plays for an absent player"
+    )
     return parser
 
 
@@ -71,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     cmd = args.command
     if cmd == "simulate":
-        from ..core.simulate import main as run
+        from colosseum.core.simulate import main as run
 
         return run(args)
     if cmd == "serve":

@@ -6,7 +6,7 @@ from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from ..themes import THEME_NAMES
+from colosseum.themes import THEME_NAMES
 
 
 class ColosseumCommands(Provider):
@@ -22,7 +22,9 @@ class ColosseumCommands(Provider):
         game = app.game_screen()
         if game is not None:
             for seat, p in enumerate(game.state.players):
-                cmds.append((f"View board of {p.name}", partial(game.action_view, seat), f"Show seat {seat + 1}'s board"))
+                cmds.append(
+                    (f"View board of {p.name}", partial(game.action_view, seat), f"Show seat {seat + 1}'s board")
+                )
             cmds.append(("Follow the turn", game.action_follow, "The board shown follows who must act"))
         cmds.append(("Quit", app.action_quit, "Leave the game (it is saved as you play)"))
         return cmds

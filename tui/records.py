@@ -14,15 +14,16 @@ import os
 import re
 import sys
 import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Iterable
+from typing import IO
 
 import msgspec
 
-from ..core import Action, GameSetup, State
-from ..core.actions import Perform
-from ..core.engine import breakdown, catalog, spectacle_by_key
-from ..core.gamelog import (
+from colosseum.core import Action, GameSetup, State
+from colosseum.core.actions import Perform
+from colosseum.core.engine import breakdown, catalog, spectacle_by_key
+from colosseum.core.gamelog import (
     GameLog,
     GameLogError,
     Header,
@@ -31,7 +32,8 @@ from ..core.gamelog import (
     make_header,
     read_log,
 )
-from ..core.model import PHASE_TITLES
+from colosseum.core.model import PHASE_TITLES
+
 from .session import GameSession, Seat
 
 DATA_ENV = "COLOSSEUM_DATA_DIR"
@@ -255,7 +257,7 @@ def _created(header: Header | None, path: Path) -> str:
     if header and header.created:
         return header.created
     try:
-        return _dt.datetime.fromtimestamp(path.stat().st_mtime, _dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        return _dt.datetime.fromtimestamp(path.stat().st_mtime, _dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     except OSError:
         return ""
 
@@ -297,12 +299,12 @@ def _err(msg: str) -> None:
 
 
 def _players_text(setup: GameSetup, seats: Iterable[str]) -> str:
-    return ", ".join(p if k == "human" else f"{p} ({k})" for p, k in zip(setup.players, seats))
+    return ", ".join(p if k == "human" else f"{p} ({k})" for p, k in zip(setup.players, seats, strict=False))
 
 
 def _local_date(iso: str) -> str:
     try:
-        t = _dt.datetime.strptime(iso, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=_dt.timezone.utc)
+        t = _dt.datetime.strptime(iso, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=_dt.UTC)
         return t.astimezone().strftime("%Y-%m-%d %H:%M")
     except ValueError:
         return iso[:16] or "?"
@@ -395,7 +397,9 @@ def export_text(log: GameLog) -> str:
     out.append(f"{title}: game record")
     if log.path is not None:
         out.append(f"File:     {log.path.name}")
-    out.append(f"Created:  {_local_date(log.header.created)}   (colosseum {log.header.program}, log format {log.header.version})")
+    out.append(
+        f"Created:  {_local_date(log.header.created)}   (colosseum {log.header.program}, log format {log.header.version})"
+    )
     opts = ", ".join(setup.options) or "none"
     out.append(f"Variant:  {setup.variant}   options: {opts}   seed: {setup.seed}")
     out.append(f"Players:  {_players_text(setup, log.seats)}")

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import asyncio
 from abc import ABC, abstractmethod
-from typing import Callable
+from collections.abc import Callable
 
 import msgspec
 
-from ..core import Action, Event, GameSetup, RuleError, State, apply, new_game, to_act
-from ..core.bots import make_bot
+from colosseum.core import Action, Event, GameSetup, RuleError, State, apply, new_game, to_act
+from colosseum.core.bots import make_bot
 
 Listener = Callable[[State, list[Event]], None]
 
@@ -135,7 +135,7 @@ class LocalSession(GameSession):
             self.submit(action)
         except RuleError:
             # A bot must never stall the game: fall back to the first legal action.
-            from ..core import legal
+            from colosseum.core import legal
 
             self.submit(legal(self._state).actions[-1])
         return True

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sys
 import textwrap
-from typing import Iterable
+from collections.abc import Iterable
 
 from rich.segment import Segment
 from rich.style import Style
@@ -31,10 +31,11 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widgets import Static
 
-from ..core import Action, GameSetup, State, to_act
-from ..core.actions import ChooseDice
-from ..core.gamelog import GameLog, GameLogError, Timeline, describe_action
-from ..themes import THEME_NAMES
+from colosseum.core import Action, GameSetup, State, to_act
+from colosseum.core.actions import ChooseDice
+from colosseum.core.gamelog import GameLog, GameLogError, Timeline, describe_action
+from colosseum.themes import THEME_NAMES
+
 from .base import BaseApp
 from .widgets.board import BoardPanel
 from .widgets.common import seat_style
@@ -88,7 +89,7 @@ class HistoryPanel(ScrollView, can_focus=False):
         self.entries: list[tuple[int, str]] = []
         self.current = 0
         self._lines: list[tuple[int, str]] = []  # (entry, one wrapped line)
-        self._first: list[int] = []               # first line of each entry
+        self._first: list[int] = []  # first line of each entry
         self._width = 0
         self.border_title = "History"
 
@@ -194,13 +195,55 @@ class ViewerScreen(Screen):
 
     BINDINGS = [
         Binding("left", "step('action', -1)", "Back", group=STEP, key_display="Left", priority=True, id="viewer.back"),
-        Binding("right", "step('action', 1)", "Forward", group=STEP, key_display="Right", priority=True, id="viewer.forward"),
-        Binding("up", "step('turn', -1)", "Turn back", group=TURN, key_display="Up", priority=True, id="viewer.turn-back"),
-        Binding("down", "step('turn', 1)", "Next turn", group=TURN, key_display="Down", priority=True, id="viewer.turn-forward"),
-        Binding("pageup", "step('phase', -1)", "Phase back", group=PHASE, key_display="PgUp", priority=True, id="viewer.phase-back"),
-        Binding("pagedown", "step('phase', 1)", "Next phase", group=PHASE, key_display="PgDn", priority=True, id="viewer.phase-forward"),
-        Binding("left_square_bracket", "step('round', -1)", "Round back", group=ROUND, key_display="[", id="viewer.round-back"),
-        Binding("right_square_bracket", "step('round', 1)", "Next round", group=ROUND, key_display="]", id="viewer.round-forward"),
+        Binding(
+            "right", "step('action', 1)", "Forward", group=STEP, key_display="Right", priority=True, id="viewer.forward"
+        ),
+        Binding(
+            "up", "step('turn', -1)", "Turn back", group=TURN, key_display="Up", priority=True, id="viewer.turn-back"
+        ),
+        Binding(
+            "down",
+            "step('turn', 1)",
+            "Next turn",
+            group=TURN,
+            key_display="Down",
+            priority=True,
+            id="viewer.turn-forward",
+        ),
+        Binding(
+            "pageup",
+            "step('phase', -1)",
+            "Phase back",
+            group=PHASE,
+            key_display="PgUp",
+            priority=True,
+            id="viewer.phase-back",
+        ),
+        Binding(
+            "pagedown",
+            "step('phase', 1)",
+            "Next phase",
+            group=PHASE,
+            key_display="PgDn",
+            priority=True,
+            id="viewer.phase-forward",
+        ),
+        Binding(
+            "left_square_bracket",
+            "step('round', -1)",
+            "Round back",
+            group=ROUND,
+            key_display="[",
+            id="viewer.round-back",
+        ),
+        Binding(
+            "right_square_bracket",
+            "step('round', 1)",
+            "Next round",
+            group=ROUND,
+            key_display="]",
+            id="viewer.round-forward",
+        ),
         Binding("home", "jump(0)", "Start", group=ENDS, key_display="Home", priority=True, id="viewer.start"),
         Binding("end", "jump(-1)", "End", group=ENDS, key_display="End", priority=True, id="viewer.end"),
         Binding("h", "step('action', -1)", "Back", show=False, id="viewer.back-h"),
@@ -238,18 +281,20 @@ class ViewerScreen(Screen):
         self.title_text = title
         self.error = error
         n = self.timeline.end
-        self.index = n if start_index is None else max(0, min(start_index if start_index >= 0 else n + 1 + start_index, n))
+        self.index = (
+            n if start_index is None else max(0, min(start_index if start_index >= 0 else n + 1 + start_index, n))
+        )
         self.viewed: int | None = None
 
     @classmethod
-    def from_log(cls, log: GameLog, start_index: int | None = None) -> "ViewerScreen":
+    def from_log(cls, log: GameLog, start_index: int | None = None) -> ViewerScreen:
         title = log.path.name if log.path is not None else ""
         return cls(
             log.setup, log.actions, start_index, seats=log.seats, title=title, error=log.error, timeline=log.timeline
         )
 
     @classmethod
-    def from_session(cls, session, start_index: int | None = None) -> "ViewerScreen":
+    def from_session(cls, session, start_index: int | None = None) -> ViewerScreen:
         """The viewer on a running game (a copy of its actions so far; the game is untouched)."""
         return cls(
             session.setup,

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ..actions import Action
-from ..model import State
+from colosseum.core.actions import Action
+from colosseum.core.model import State
 
 
 class Bot(Protocol):

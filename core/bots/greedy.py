@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 
-from ..actions import (
+from colosseum.core.actions import (
     AcceptDeal,
     Action,
     AquilaMove,
@@ -55,10 +55,10 @@ from ..actions import (
     Roll,
     Steal,
 )
-from ..catalog import Catalog, Spectacle, load_catalog
-from ..engine import NOBODY, credit
-from ..legal import Choices, legal
-from ..model import State, Transfer
+from colosseum.core.catalog import Catalog, Spectacle, load_catalog
+from colosseum.core.engine import NOBODY, credit
+from colosseum.core.legal import Choices, legal
+from colosseum.core.model import State, Transfer
 
 # 2d6: the chance that a noble d spaces behind a gate can be brought onto it by one die or the
 # sum (rough: either die showing d, or the sum being d).
@@ -66,8 +66,8 @@ _DIE = [0.0] + [11 / 36] * 6 + [0.0] * 30
 _SUM = [0.0, 0.0] + [min(i - 1, 13 - i) / 36 for i in range(2, 13)] + [0.0] * 24
 REACH = [min(1.0, _DIE[d] + _SUM[d]) for d in range(36)]
 
-AQUILA_VALUE = 3.5          # an Aquila token: 3 Acclaim at the end (G-9) or 6 coins, or a move
-MAX_PROPOSALS = 3           # deals the bot proposes per trade turn
+AQUILA_VALUE = 3.5  # an Aquila token: 3 Acclaim at the end (G-9) or 6 coins, or a move
+MAX_PROPOSALS = 3  # deals the bot proposes per trade turn
 
 
 def _noble_values(cat: Catalog) -> tuple[int, ...]:
@@ -203,7 +203,7 @@ class GreedyBot:
         ngates = len(p.gates)
         left = self.rounds_left(state, cat)
         before_perform = state.phase in ("setup", "invest", "hire", "trade")
-        entries = []   # (need items, total, max_missing, strip, offset, now-eligible, need mask)
+        entries = []  # (need items, total, max_missing, strip, offset, now-eligible, need mask)
         for sid in self.owned_specs(state, seat):
             spec = cat.spectacles[sid]
             short = spec.gates - ngates
@@ -218,7 +218,7 @@ class GreedyBot:
                 if spec.cost <= coins:
                     entries.append((self._needs(spec), spec, -0.35 * spec.cost - 2.0, False))
         minimum = cat.common.star_minimum
-        stars = []     # (kind, count needed to hold the star)
+        stars = []  # (kind, count needed to hold the star)
         for k in cat.star_types:
             other = max(q.tiles[k] for i, q in enumerate(state.players) if i != seat)
             need = max(minimum, other if state.stars[k] == seat else other + 1)
@@ -317,11 +317,22 @@ class GreedyBot:
         return v
 
     TILES_PER_ROUND = 1.0
-    RESERVE_FIRST = 12       # coins kept after round-1 investments (for auctions)
+    RESERVE_FIRST = 12  # coins kept after round-1 investments (for auctions)
     RESERVE = 8
 
-    def _bundle_value(self, state: State, cat: Catalog, seat: int, fits: dict[int, float], now_val: dict[int, float],
-                      specs: list[int], ngates: int, promoters: int, temple: bool, spent: int) -> float:
+    def _bundle_value(
+        self,
+        state: State,
+        cat: Catalog,
+        seat: int,
+        fits: dict[int, float],
+        now_val: dict[int, float],
+        specs: list[int],
+        ngates: int,
+        promoters: int,
+        temple: bool,
+        spent: int,
+    ) -> float:
         """Acclaim-like value of owning ``specs`` with ``ngates`` gates after this turn's
         investments costing ``spent`` coins."""
         p = state.players[seat]
@@ -383,7 +394,7 @@ class GreedyBot:
         ids = {cat.spectacles[sid].key: sid for sid in state.display}
         ngates = len(p.gates)
         # candidate investments from the legal ones (one gate space: the most attractive)
-        cands: list[tuple[str, int, Action, float]] = []   # kind, cost, action, payment value
+        cands: list[tuple[str, int, Action, float]] = []  # kind, cost, action, payment value
         gate_best: dict[str, tuple[float, Action, float]] = {}
         for a in acts:
             extra = getattr(a, "extra", None)
@@ -700,7 +711,7 @@ class GreedyBot:
         vals = _noble_values(cat)
         return float(sum(vals[i] for i, pos in enumerate(nobles) if pos in gates))
 
-    DENIAL = 0.3             # weight of nobles left at the gates of players still to perform
+    DENIAL = 0.3  # weight of nobles left at the gates of players still to perform
 
     def best_moves(self, state: State, cat: Catalog, seat: int, mode: str) -> tuple[float, list[tuple[int, int, int]]]:
         """The best sequence of dice moves in ``mode`` from the current state: (value,
@@ -708,8 +719,18 @@ class GreedyBot:
         performance is worth) plus Aquilas won by ending on Aquila spaces (G-5.1)."""
         pt = state.perform
         assert pt is not None
-        key = (state.setup.seed, state.round, seat, pt.dice, pt.used, pt.moved, state.nobles, mode,
-               state.players[seat].gates, state.players[seat].tiles)
+        key = (
+            state.setup.seed,
+            state.round,
+            seat,
+            pt.dice,
+            pt.used,
+            pt.moved,
+            state.nobles,
+            mode,
+            state.players[seat].gates,
+            state.players[seat].tiles,
+        )
         cached = self._moves_cache.get(key)
         if cached is not None:
             return cached
@@ -731,8 +752,10 @@ class GreedyBot:
             v = w * vals[noble] if dest in gates else -self.DENIAL * vals[noble] if dest in later else 0.0
             return v + (AQUILA_VALUE if dest in aq_spaces else 0.0)
 
-        base = [w * vals[i] if pos in gates else -self.DENIAL * vals[i] if pos in later else 0.0
-                for i, pos in enumerate(nobles)]
+        base = [
+            w * vals[i] if pos in gates else -self.DENIAL * vals[i] if pos in later else 0.0
+            for i, pos in enumerate(nobles)
+        ]
         total0 = sum(base)
         best_v, best_seq = -1e9, []
         movable = [i for i in range(6) if i not in pt.moved]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from ..actions import Action, ProposeDeal
-from ..catalog import load_catalog
-from ..legal import legal
-from ..model import State, Transfer
+from colosseum.core.actions import Action, ProposeDeal
+from colosseum.core.catalog import load_catalog
+from colosseum.core.legal import legal
+from colosseum.core.model import State, Transfer
 
 
 class RandomBot:

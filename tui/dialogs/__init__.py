@@ -27,7 +27,8 @@ Modules: ``setup`` (G-1.6), ``invest`` (G-2, C-3, C-5), ``auction`` (G-3), ``tra
 
 from __future__ import annotations
 
-from ...core import may_propose, to_act
+from colosseum.core import may_propose, to_act
+
 from .auction import AuctionDialog
 from .base import DecisionDialog
 from .closing import FirstPlayerDialog, RetireDialog, StealDialog
@@ -38,9 +39,20 @@ from .setup import SetupDialog
 from .trade import TradeDialog
 
 __all__ = [
-    "AquilaMoveDialog", "AuctionDialog", "DecisionDialog", "FirstPlayerDialog", "InvestDialog",
-    "NobleDialog", "PerformDialog", "RetireDialog", "SetupDialog", "StealDialog", "TradeDialog",
-    "dialog_for", "ensure_dialog", "serving_dialog",
+    "AquilaMoveDialog",
+    "AuctionDialog",
+    "DecisionDialog",
+    "FirstPlayerDialog",
+    "InvestDialog",
+    "NobleDialog",
+    "PerformDialog",
+    "RetireDialog",
+    "SetupDialog",
+    "StealDialog",
+    "TradeDialog",
+    "dialog_for",
+    "ensure_dialog",
+    "serving_dialog",
 ]
 
 _BY_PHASE = {

@@ -7,9 +7,9 @@ and no ambiguous-width characters.
 
 from __future__ import annotations
 
-from ...core import RuleError, State, apply, catalog, match
-from ...core.catalog import Catalog, Spectacle
-from ...core.engine import MARKET_NAMES, gate_owner
+from colosseum.core import RuleError, State, apply, catalog, match
+from colosseum.core.catalog import Catalog, Spectacle
+from colosseum.core.engine import MARKET_NAMES, gate_owner
 
 NOBLE_TITLES = ("Emperor", "Consul", "Consul", "Senator", "Senator", "Senator")
 
@@ -91,7 +91,7 @@ def stars_after(state: State, deltas: dict[int, dict[int, int]]) -> tuple[int, .
     """Star Performer holders if each seat's tiles changed by ``deltas`` ({seat: {kind: +-n}}),
     as the engine rechecks them (G-7); None if that cannot be worked out."""
     try:
-        from ...core.engine import _Ctx, _recheck_stars
+        from colosseum.core.engine import _Ctx, _recheck_stars
 
         ctx = _Ctx(state, catalog(state))
         kinds: set[int] = set()
@@ -153,7 +153,7 @@ def lot_effects(state: State, seat: int, market: int) -> list[str]:
 def gate_nobles_acclaim(state: State, seat: int) -> int | None:
     """G-5.3 step 4 for ``seat`` in ``state`` (the engine's breakdown line), or None if the
     seat owns no spectacle to ask about."""
-    from ...core import breakdown
+    from colosseum.core import breakdown
 
     specs = my_spectacles(state, seat)
     if not specs:

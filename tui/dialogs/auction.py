@@ -9,8 +9,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import OptionList, Static
 
-from ...core import credit
-from ...core.actions import EndTurn, PassBid
+from colosseum.core import credit
+from colosseum.core.actions import EndTurn, PassBid
+
 from ._text import coins, lot_effects, lot_text, market_name, name, plural
 from .base import ChoiceList, DecisionDialog, option
 

@@ -11,7 +11,7 @@ everything from the session's State and the engine's queries and acts only throu
 from __future__ import annotations
 
 import weakref
-from typing import Hashable, Iterable
+from collections.abc import Hashable, Iterable
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -21,10 +21,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...core import Choices, State, catalog, legal, to_act
-from ...core.catalog import Catalog
-from ..base import submit_or_notify
-from ...core.model import PHASE_TITLES, Player
+from colosseum.core import Choices, State, catalog, legal, to_act
+from colosseum.core.catalog import Catalog
+from colosseum.core.model import PHASE_TITLES, Player
+from colosseum.tui.base import submit_or_notify
 
 
 class _Hub:
@@ -41,7 +41,7 @@ class _Hub:
             dialog.call_later(dialog.sync, True)
 
 
-_HUBS: "weakref.WeakKeyDictionary[object, _Hub]" = weakref.WeakKeyDictionary()
+_HUBS: weakref.WeakKeyDictionary[object, _Hub] = weakref.WeakKeyDictionary()
 
 
 def _hub(session) -> _Hub:
@@ -347,7 +347,12 @@ class DecisionDialog(ModalScreen[None]):
             if self.app.screen is not self:
                 return
             for screen in self.app.screen_stack:
-                if isinstance(screen, DecisionDialog) and screen.seat == seat and not screen.over and screen.is_current():
+                if (
+                    isinstance(screen, DecisionDialog)
+                    and screen.seat == seat
+                    and not screen.over
+                    and screen.is_current()
+                ):
                     return
             from . import dialog_for
 

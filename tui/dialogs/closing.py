@@ -7,7 +7,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import OptionList, Static
 
-from ...core.actions import ChooseFirstPlayer, EndTurn, Retire, Steal
+from colosseum.core.actions import ChooseFirstPlayer, EndTurn, Retire, Steal
+
 from ._text import coins, name, star_changes
 from .base import ChoiceList, DecisionDialog, option
 
@@ -127,9 +128,13 @@ class StealDialog(_ListDialog):
         for a in self.choices().actions:
             if isinstance(a, Steal):
                 k = cat.index[a.tile]
-                opts.append(option(
-                    a.tile, (f"{cat.tiles[k].name:<16}", "bold"), f"{victim.name} has {victim.tiles[k]}, you {p.tiles[k]}"
-                ))
+                opts.append(
+                    option(
+                        a.tile,
+                        (f"{cat.tiles[k].name:<16}", "bold"),
+                        f"{victim.name} has {victim.tiles[k]}, you {p.tiles[k]}",
+                    )
+                )
         self.query_one("#choices", ChoiceList).set_choices(opts)
         self._show_detail()
 
@@ -175,7 +180,9 @@ class FirstPlayerDialog(_ListDialog):
             if isinstance(a, ChooseFirstPlayer):
                 q = st.players[a.first]
                 who = f"{q.name} (you)" if a.first == self.seat else q.name
-                opts.append(option(str(a.first), (f"{who:<14}", "bold"), f"Acclaim {q.acclaim:>3}  {coins(q.coins):>4}"))
+                opts.append(
+                    option(str(a.first), (f"{who:<14}", "bold"), f"Acclaim {q.acclaim:>3}  {coins(q.coins):>4}")
+                )
         self.query_one("#choices", ChoiceList).set_choices(opts)
         self._show_detail()
 

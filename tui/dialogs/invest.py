@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import OptionList, Static
 
-from ...core.actions import (
+from colosseum.core.actions import (
     BuildGate,
     BuildTemple,
     ConstructionForAquila,
@@ -17,7 +17,8 @@ from ...core.actions import (
     HirePromoter,
     PlanSpectacle,
 )
-from ...core.engine import gate_owner
+from colosseum.core.engine import gate_owner
+
 from ._text import after, coins, gate_nobles_acclaim, need_text, plural, progress, rule_error, space_text
 from .base import ChoiceList, DecisionDialog, option
 
@@ -128,14 +129,27 @@ class InvestDialog(DecisionDialog):
         why = ""
         if not gates:
             why = self._gate_why()
-        add("gate", "g", "Build a gate", coins(c.gate_cost), gates, why,
+        add(
+            "gate",
+            "g",
+            "Build a gate",
+            coins(c.gate_cost),
+            gates,
+            why,
             f"Gates built: {len(p.gates)} of {c.gates}. A gate goes next to one of yours; "
-            "nobles at your gates add Acclaim.")
+            "nobles at your gates add Acclaim.",
+        )
         # promoter
         prom = extras(HirePromoter)
-        add("promoter", "p", "Hire a promoter", coins(c.promoter_cost), prom,
+        add(
+            "promoter",
+            "p",
+            "Hire a promoter",
+            coins(c.promoter_cost),
+            prom,
             "" if prom else rule_error(st, HirePromoter(player=self.seat)) or "not now",
-            f"+{c.promoter_acclaim} Acclaim in every performance. {st.promoters_left} left in the supply.")
+            f"+{c.promoter_acclaim} Acclaim in every performance. {st.promoters_left} left in the supply.",
+        )
         # spectacle
         plans = extras(PlanSpectacle)
         why = ""
@@ -144,16 +158,31 @@ class InvestDialog(DecisionDialog):
                 why = "the display is empty"
             else:
                 cheapest = min(st.display, key=lambda i: self.cat.spectacles[i].cost)
-                why = rule_error(st, PlanSpectacle(player=self.seat, spectacle=self.cat.spectacles[cheapest].key)) or "not now"
+                why = (
+                    rule_error(st, PlanSpectacle(player=self.seat, spectacle=self.cat.spectacles[cheapest].key))
+                    or "not now"
+                )
         cheapest_cost = min((self.cat.spectacles[i].cost for i in st.display), default=0)
-        add("plan", "s", "Plan a spectacle", f"{coins(cheapest_cost)}+" if st.display else "", plans, why,
-            f"{len(st.display)} medium and large spectacles on the display. Medium ones need 3 gates, "
-            "large ones 4.")
+        add(
+            "plan",
+            "s",
+            "Plan a spectacle",
+            f"{coins(cheapest_cost)}+" if st.display else "",
+            plans,
+            why,
+            f"{len(st.display)} medium and large spectacles on the display. Medium ones need 3 gates, large ones 4.",
+        )
         # temple
         temple = extras(BuildTemple)
-        add("temple", "t", "Build the Temple", coins(c.temple_cost), temple,
+        add(
+            "temple",
+            "t",
+            "Build the Temple",
+            coins(c.temple_cost),
+            temple,
             "" if temple else rule_error(st, BuildTemple(player=self.seat)) or "not now",
-            "Temple of Fortuna: each die may count as any value from 1 to its face.")
+            "Temple of Fortuna: each die may count as any value from 1 to its face.",
+        )
         # Aquila exchange
         ex = [a for a in acts if isinstance(a, ExchangeAquilas)]
         if ex:
@@ -210,8 +239,11 @@ class InvestDialog(DecisionDialog):
         c = self.cat.common
         p = self.me
         return [
-            option(str(a.count), f"{plural(a.count, 'Aquila')} for {coins(a.count * c.aquila_coins)}"
-                   f"  (you will have {coins(p.coins + a.count * c.aquila_coins)})")
+            option(
+                str(a.count),
+                f"{plural(a.count, 'Aquila')} for {coins(a.count * c.aquila_coins)}"
+                f"  (you will have {coins(p.coins + a.count * c.aquila_coins)})",
+            )
             for a in self._legal()
             if isinstance(a, ExchangeAquilas)
         ]
@@ -238,14 +270,16 @@ class InvestDialog(DecisionDialog):
             self.set_preview({space})
         elif self.mode.startswith("plan:"):
             cat = self.cat
-            from ...core import spectacle_by_key
+            from colosseum.core import spectacle_by_key
 
             spec = spectacle_by_key(cat, chosen)
             m_have, total = progress(cat, self.me.tiles, spec)
             strip = " ".join(str(v) for v in spec.strip[: spec.max_missing + 1])
             now = spec.acclaim_for_missing(total - m_have)
-            score = f"With your performers now it would score {now}." if now is not None else (
-                f"You need at least {total - spec.max_missing} of its {total} performers to perform it."
+            score = (
+                f"With your performers now it would score {now}."
+                if now is not None
+                else (f"You need at least {total - spec.max_missing} of its {total} performers to perform it.")
             )
             detail.update(
                 f"{spec.name} ({spec.size}) needs {spec.gates} gates; you have {len(self.me.gates)}. "

@@ -8,9 +8,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import OptionList, Static
 
-from ...core.actions import AquilaMove, ChooseDice, EndTurn, MoveNoble, Roll
-from ...core.engine import noble_step_range, walk
-from ...core.legal import performable
+from colosseum.core.actions import AquilaMove, ChooseDice, EndTurn, MoveNoble, Roll
+from colosseum.core.engine import noble_step_range, walk
+from colosseum.core.legal import performable
+
 from ._text import after, gate_nobles_acclaim, noble_title, plural, space_text
 from .base import ChoiceList, DecisionDialog, option
 
@@ -104,10 +105,12 @@ class NobleDialog(DecisionDialog):
                 + (f"You can perform now: {', '.join(can)}." if can else "You cannot perform any spectacle yet.")
             )
             self.show("dice", "")
-            lst.set_choices([
-                option("roll", ("r  ", "bold"), "Roll the dice"),
-                option("skip", ("s  ", "bold"), "Skip: perform nothing this round"),
-            ])
+            lst.set_choices(
+                [
+                    option("roll", ("r  ", "bold"), "Roll the dice"),
+                    option("skip", ("s  ", "bold"), "Skip: perform nothing this round"),
+                ]
+            )
         elif self.stage == "mode":
             d = pt.dice
             self.set_prompt(f"{p.name} rolled {' and '.join(map(str, d))}")
@@ -116,10 +119,12 @@ class NobleDialog(DecisionDialog):
             lo_hi = [noble_step_range(st, i) for i in range(len(d))]
             split = " and another ".join(f"{lo}-{hi}" if lo != hi else f"{hi}" for lo, hi in lo_hi)
             lo, hi = noble_step_range(st, -1)
-            lst.set_choices([
-                option("split", ("Split", "bold"), f": one noble {split}"),
-                option("sum", ("Sum", "bold"), f":   one noble {f'{lo}-{hi}' if lo != hi else hi}"),
-            ])
+            lst.set_choices(
+                [
+                    option("split", ("Split", "bold"), f": one noble {split}"),
+                    option("sum", ("Sum", "bold"), f":   one noble {f'{lo}-{hi}' if lo != hi else hi}"),
+                ]
+            )
         else:
             self._refresh_move()
         self._show_detail()

@@ -9,8 +9,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import OptionList, Static
 
-from ...core import breakdown, spectacle_by_key, why_not_performable
-from ...core.actions import AquilaMove, EndTurn, Perform
+from colosseum.core import breakdown, spectacle_by_key, why_not_performable
+from colosseum.core.actions import AquilaMove, EndTurn, Perform
+
 from ._text import plural
 from .base import ChoiceList, DecisionDialog, option
 from .nobles import AquilaMoveDialog

@@ -6,8 +6,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import OptionList, Static
 
-from ...core.actions import PlaceStartGates
-from ...core.engine import gate_owner
+from colosseum.core.actions import PlaceStartGates
+from colosseum.core.engine import gate_owner
+
 from ._text import name, noble_title
 from .base import ChoiceList, DecisionDialog, option
 
@@ -21,7 +22,7 @@ class SetupDialog(DecisionDialog):
 
     @classmethod
     def decision_key(cls, state, seat):
-        from ...core import to_act
+        from colosseum.core import to_act
 
         if state.phase == "setup" and to_act(state) == seat:
             return ("setup", seat, state.turn)

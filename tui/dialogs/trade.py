@@ -9,9 +9,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import OptionList, Static
 
-from ...core import RuleError, Transfer, may_propose
-from ...core.actions import AcceptDeal, CancelDeal, CloseDeal, EndTurn, ProposeDeal, RejectDeal
-from ...core.engine import check_deal, deal_pending
+from colosseum.core import RuleError, Transfer, may_propose
+from colosseum.core.actions import AcceptDeal, CancelDeal, CloseDeal, EndTurn, ProposeDeal, RejectDeal
+from colosseum.core.engine import check_deal, deal_pending
+
 from .base import ChoiceList, DecisionDialog, option
 
 EXTRA_ITEMS = ("coins", "aquilas")
@@ -145,7 +146,7 @@ class TradeDialog(DecisionDialog):
 
     def _read_events(self) -> None:
         events = self.session.events
-        for ev in events[self._seen:]:
+        for ev in events[self._seen :]:
             if ev.kind in ("deal", "trade"):
                 self.status = ev.text
                 if "rejects" in ev.text and ev.seat >= 0:
@@ -208,9 +209,12 @@ class TradeDialog(DecisionDialog):
         st = self.state
         q = self.partner
         rows = [
-            item for item in self.items()
-            if self.holding(self.seat, item) or self.holding(q, item)
-            or self.offer.get((q, item, 0)) or self.offer.get((q, item, 1))
+            item
+            for item in self.items()
+            if self.holding(self.seat, item)
+            or self.holding(q, item)
+            or self.offer.get((q, item, 0))
+            or self.offer.get((q, item, 1))
         ]
         qn = st.players[q].name
         w = 16 if self.has_class("-wide") else 12
@@ -383,7 +387,9 @@ class TradeDialog(DecisionDialog):
         self.submit(RejectDeal(player=self.seat))
 
     def can_close_deal(self) -> bool:
-        return self.deal is not None and self.my_turn() and any(isinstance(a, CloseDeal) for a in self.choices().actions)
+        return (
+            self.deal is not None and self.my_turn() and any(isinstance(a, CloseDeal) for a in self.choices().actions)
+        )
 
     def action_close_deal(self) -> None:
         self.submit(CloseDeal(player=self.seat))
@@ -396,8 +402,10 @@ class TradeDialog(DecisionDialog):
         self.submit(CancelDeal(player=self.seat))
 
     def can_end_turn(self) -> bool:
-        return self.active == self.seat and self.deal is None and any(
-            isinstance(a, EndTurn) for a in self.choices().actions
+        return (
+            self.active == self.seat
+            and self.deal is None
+            and any(isinstance(a, EndTurn) for a in self.choices().actions)
         )
 
     def action_end_turn(self) -> None:

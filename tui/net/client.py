@@ -36,13 +36,15 @@ def _game_app(session: RemoteSession, theme: str | None):
     from textual.screen import ModalScreen
     from textual.widgets import Input
 
-    from ..app import ColosseumApp
+    from colosseum.tui.app import ColosseumApp
 
     class Say(ModalScreen):
         BINDINGS = [Binding("escape", "dismiss", "Cancel")]
         # box drawing, not Input's block-element borders
-        DEFAULT_CSS = ("Say { align: center bottom; } "
-                       "Say Input, Say Input:focus { width: 80%; margin-bottom: 2; border: round $accent; }")
+        DEFAULT_CSS = (
+            "Say { align: center bottom; } "
+            "Say Input, Say Input:focus { width: 80%; margin-bottom: 2; border: round $accent; }"
+        )
 
         def compose(self):
             yield Input(placeholder="say to the table (Enter to send, Escape to cancel)", max_length=300)
@@ -54,7 +56,7 @@ def _game_app(session: RemoteSession, theme: str | None):
 
     from pathlib import Path
 
-    from .. import app as app_module
+    from colosseum.tui import app as app_module
 
     css = ColosseumApp.CSS_PATH
     if isinstance(css, str):
@@ -105,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, NetError) as exc:
         sys.stdout.write(f"\r\nColosseum: cannot reach the game server: {exc}\r\n")
         return 1
-    from ..base import exit_soon_after_hangup
+    from colosseum.tui.base import exit_soon_after_hangup
+
     from .lobby import LobbyApp
 
     def _watch_server() -> None:

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import msgspec
 
-from ...core import Action, GameSetup
-from ...core import gamelog as GL
+from colosseum.core import Action, GameSetup
+from colosseum.core import gamelog as GL
 
 _enc = msgspec.json.Encoder()
 
@@ -37,9 +37,12 @@ def load(path: Path) -> Loaded:
     path = Path(path)
     data = path.read_bytes()
     log = GL.parse_log(data, path=path)
-    out = Loaded(setup=log.setup, seats=list(log.seats), actions=list(log.actions), chat=[
-        {"name": c.name, "text": c.chat, "seat": c.seat, "time": c.time} for c in log.chat
-    ])
+    out = Loaded(
+        setup=log.setup,
+        seats=list(log.seats),
+        actions=list(log.actions),
+        chat=[{"name": c.name, "text": c.chat, "seat": c.seat, "time": c.time} for c in log.chat],
+    )
     if log.error is None or log.error.kind == "truncated":
         out.good_bytes = data.rfind(b"\n") + 1 if log.error is not None else len(data)
     else:
@@ -54,8 +57,9 @@ class LogWriter:
         self.count = count
 
     @classmethod
-    def create(cls, path: Path, setup: GameSetup, seats: list[str], actions: list[Action] = (),
-               resumed_from: str | None = None) -> "LogWriter":
+    def create(
+        cls, path: Path, setup: GameSetup, seats: list[str], actions: list[Action] = (), resumed_from: str | None = None
+    ) -> LogWriter:
         header = GL.make_header(setup, seats, resumed_from=resumed_from)
         tmp = Path(path).with_suffix(".new")
         with open(tmp, "wb") as f:
@@ -66,7 +70,7 @@ class LogWriter:
         return cls(path, open(path, "ab"), len(actions))
 
     @classmethod
-    def reopen(cls, path: Path, loaded: Loaded) -> "LogWriter":
+    def reopen(cls, path: Path, loaded: Loaded) -> LogWriter:
         if loaded.damaged:
             # a damaged middle: keep the damaged file, continue in a fresh one from the prefix
             bad = Path(path).with_suffix(".damaged")

@@ -17,11 +17,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Input, Label, OptionList, RichLog, Select, Static
 
-from ...core.bots import BOTS
-from ...core.catalog import OPTIONS, VARIANTS
-from ..base import BaseApp, exit_soon_after_hangup
-from ..widgets.forms import AsciiCheckbox, ascii_select_arrows
-from ..widgets.keybar import KeyBar
+from colosseum.core.bots import BOTS
+from colosseum.core.catalog import OPTIONS, VARIANTS
+from colosseum.tui.base import BaseApp, exit_soon_after_hangup
+from colosseum.tui.widgets.forms import AsciiCheckbox, ascii_select_arrows
+from colosseum.tui.widgets.keybar import KeyBar
+
 from . import protocol as P
 from .remote import NetError, RemoteClient
 
@@ -70,8 +71,7 @@ class LobbyScreen(Screen):
         table = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         table.add_columns("Table", "Name", "Variant", "Status", "Round", "Players", "Free", "Watching")
         yield table
-        yield Static("Enter join | w watch | n new table | r refresh | q quit   (* away, +bot: a bot plays)",
-                     id="hint")
+        yield Static("Enter join | w watch | n new table | r refresh | q quit   (* away, +bot: a bot plays)", id="hint")
         yield KeyBar()  # ASCII only (Textual's Footer draws an ambiguous-width bar)
 
     def on_mount(self) -> None:
@@ -105,8 +105,15 @@ class LobbyScreen(Screen):
             if t.id in app.held:
                 status += " (your seat)"
             dt.add_row(
-                t.id, t.name, t.variant + ("+" + ",".join(t.options) if t.options else ""), status,
-                str(t.round or ""), seats_text(t), str(len(free_seats(t))), str(t.spectators), key=t.id,
+                t.id,
+                t.name,
+                t.variant + ("+" + ",".join(t.options) if t.options else ""),
+                status,
+                str(t.round or ""),
+                seats_text(t),
+                str(len(free_seats(t))),
+                str(t.spectators),
+                key=t.id,
             )
         if order:
             dt.move_cursor(row=min(max(keep, 0), len(order) - 1))
@@ -357,7 +364,7 @@ class LobbyApp(BaseApp):
             t = tables.get(tid)
             if t is not None and t.status == "playing":
                 self.notify(f"Back at table {t.name}, seat {seat + 1}.")
-                self.enter(lambda: self.client.join(tid, seat))
+                self.enter(lambda tid=tid, seat=seat: self.client.join(tid, seat))
                 return
 
     def _hangup(self) -> None:

@@ -18,7 +18,7 @@ from typing import Union
 
 import msgspec
 
-from ...core import Action, Event, GameSetup, State
+from colosseum.core import Action, Event, GameSetup, State
 
 PROTOCOL_VERSION = 1
 MAX_MESSAGE = 1 << 20  # 1 MiB: a full state is a few kB
@@ -112,17 +112,17 @@ class Ping(_Msg, tag="ping"):
 
 class Welcome(_Msg, tag="welcome"):
     version: int
-    player: str          # the player's identity (key fingerprint or password user)
-    name: str            # display name (the SSH user name)
+    player: str  # the player's identity (key fingerprint or password user)
+    name: str  # display name (the SSH user name)
     seats: list[tuple[str, int]] = []  # (table, seat) this player holds
 
 
 class SeatInfo(msgspec.Struct, kw_only=True):
-    kind: str                    # 'human' or a bot name
-    name: str = ""               # holder's display name ('' free)
-    holder: bool = False         # a human holds it
-    present: bool = False        # the holder is connected
-    standin: bool = False        # a bot plays for the absent holder
+    kind: str  # 'human' or a bot name
+    name: str = ""  # holder's display name ('' free)
+    holder: bool = False  # a human holds it
+    present: bool = False  # the holder is connected
+    standin: bool = False  # a bot plays for the absent holder
 
 
 class TableInfo(msgspec.Struct, kw_only=True):
@@ -130,12 +130,12 @@ class TableInfo(msgspec.Struct, kw_only=True):
     name: str
     variant: str
     options: list[str]
-    status: str                  # 'waiting', 'playing', 'over'
+    status: str  # 'waiting', 'playing', 'over'
     seats: list[SeatInfo]
     round: int = 0
     phase: str = ""
     allow_takeover: bool = False
-    creator: str = ""            # display name
+    creator: str = ""  # display name
     spectators: int = 0
     actions: int = 0
 
@@ -155,7 +155,7 @@ class Joined(_Msg, tag="joined"):
     state: State | None = None
     actions: list[Action] = []
     events: list[Event] = []
-    chat: list["ChatLine"] = []
+    chat: list[ChatLine] = []
 
 
 class Update(_Msg, tag="update"):
@@ -184,7 +184,7 @@ class Ack(_Msg, tag="ack"):
 
 class Error(_Msg, tag="error"):
     message: str
-    code: str = "refused"        # refused, rule, malformed, version, auth, unknown_table, ...
+    code: str = "refused"  # refused, rule, malformed, version, auth, unknown_table, ...
     rule: str = ""
     ref: int = -1
 
@@ -202,8 +202,26 @@ class Pong(_Msg, tag="pong"):
 
 
 Message = Union[
-    Hello, ListTables, CreateTable, Join, Watch, Leave, Start, Act, Say, Autopilot, Ping,
-    Welcome, Tables, Joined, Update, TableChanged, Ack, Error, ChatLine, Pong,
+    Hello,
+    ListTables,
+    CreateTable,
+    Join,
+    Watch,
+    Leave,
+    Start,
+    Act,
+    Say,
+    Autopilot,
+    Ping,
+    Welcome,
+    Tables,
+    Joined,
+    Update,
+    TableChanged,
+    Ack,
+    Error,
+    ChatLine,
+    Pong,
 ]
 
 CLIENT_MESSAGES = (Hello, ListTables, CreateTable, Join, Watch, Leave, Start, Act, Say, Autopilot, Ping)

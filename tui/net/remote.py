@@ -16,14 +16,15 @@ import asyncio
 import itertools
 import logging
 import os
-import time
 import queue
 import socket
 import threading
-from typing import Callable
+import time
+from collections.abc import Callable
 
-from ...core import Action, Event, RuleError, State, to_act
-from ..session import GameSession, Seat
+from colosseum.core import Action, Event, RuleError, State, to_act
+from colosseum.tui.session import GameSession, Seat
+
 from . import protocol as P
 
 log = logging.getLogger("colosseum.net.client")
@@ -62,7 +63,7 @@ class RemoteClient:
         self._send_lock = threading.Lock()
         self._frames = P.FrameBuffer()
         self._pending: list[P._Msg] = []
-        self.replies: "queue.Queue[P._Msg]" = queue.Queue()
+        self.replies: queue.Queue[P._Msg] = queue.Queue()
         self.acks: dict[int, tuple[threading.Event, list]] = {}
         self.sessions: dict[str, RemoteSession] = {}
         self.tables: dict[str, P.TableInfo] = {}
@@ -197,7 +198,7 @@ class RemoteClient:
         except OSError:
             pass
 
-    def session_for(self, joined: P.Joined) -> "RemoteSession":
+    def session_for(self, joined: P.Joined) -> RemoteSession:
         """The GameSession of a table whose game has started (``joined.state`` set)."""
         s = self.sessions.get(joined.table.id)
         if s is None or s.seat != joined.seat:
@@ -234,7 +235,7 @@ class RemoteSession(GameSession):
             self._events.append(self._chat_event(c))
         self._listeners: list[Callable[[State, list[Event]], None]] = []
         self._table_listeners: list[Callable[[P.TableInfo], None]] = []
-        self._inbox: "queue.Queue[P._Msg | None]" = queue.Queue()
+        self._inbox: queue.Queue[P._Msg | None] = queue.Queue()
         self._loop: asyncio.AbstractEventLoop | None = None
         self.lost = False
         self._arrived: dict[int, float] = {}
@@ -358,8 +359,10 @@ class RemoteSession(GameSession):
                 self._notify(msg.state, list(msg.events))
                 if _TRACE is not None:
                     t0 = self._arrived.pop(msg.n, t1)
-                    _TRACE.write(f"{os.getpid()} {msg.n} queued {1000 * (t1 - t0):.1f} ms "
-                                 f"listeners {1000 * (time.monotonic() - t1):.1f} ms\n")
+                    _TRACE.write(
+                        f"{os.getpid()} {msg.n} queued {1000 * (t1 - t0):.1f} ms "
+                        f"listeners {1000 * (time.monotonic() - t1):.1f} ms\n"
+                    )
             elif isinstance(msg, P.ChatLine):
                 ev = self._chat_event(msg)
                 self._events.append(ev)
@@ -396,7 +399,7 @@ class ProtoClient:
         self.reader = reader
         self.writer = writer
         self.inbox: list[P._Msg] = []
-        self.queue: "asyncio.Queue[P._Msg | None]" = asyncio.Queue()
+        self.queue: asyncio.Queue[P._Msg | None] = asyncio.Queue()
         self.welcome: P.Welcome | None = None
         self.closed = False
         self._task = asyncio.get_running_loop().create_task(self._read())
@@ -415,7 +418,7 @@ class ProtoClient:
             self.queue.put_nowait(None)
 
     @classmethod
-    async def connect(cls, address: str, token: str | None = None) -> "ProtoClient":
+    async def connect(cls, address: str, token: str | None = None) -> ProtoClient:
         kind, _, rest = address.partition(":")
         if kind == "unix":
             r, w = await asyncio.open_unix_connection(rest, limit=P.MAX_MESSAGE + 16)
@@ -456,7 +459,7 @@ class ProtoClient:
         while True:
             left = end - loop.time()
             if left <= 0:
-                raise asyncio.TimeoutError("expected message did not arrive")
+                raise TimeoutError("expected message did not arrive")
             m = await asyncio.wait_for(self.queue.get(), left)
             if m is None:
                 self.queue.put_nowait(None)

@@ -38,8 +38,8 @@ NO_PTY_MESSAGE = (
     b"pseudo-terminal is allocated.\r\n"
 )
 MAX_SESSIONS_PER_CONNECTION = 2
-MAX_SESSIONS_PER_IDENTITY = 4   # client processes per player at once
-MAX_CLIENTS = 300               # client processes in all (about 45 MiB each)
+MAX_SESSIONS_PER_IDENTITY = 4  # client processes per player at once
+MAX_CLIENTS = 300  # client processes in all (about 45 MiB each)
 MAX_NAME = 24
 
 
@@ -185,8 +185,11 @@ async def handle_process(hub: Hub, process: asyncssh.SSHServerProcess) -> None:
         process.exit(1)
         return
     mine = hub.per_identity.get(owner.identity, 0)
-    if (owner.sessions >= MAX_SESSIONS_PER_CONNECTION or mine >= MAX_SESSIONS_PER_IDENTITY
-            or len(hub.clients) >= MAX_CLIENTS):
+    if (
+        owner.sessions >= MAX_SESSIONS_PER_CONNECTION
+        or mine >= MAX_SESSIONS_PER_IDENTITY
+        or len(hub.clients) >= MAX_CLIENTS
+    ):
         hub.refused("too many sessions (%s)", owner.identity)
         process.stdout.write(b"Too many sessions; try again later.\r\n")
         process.exit(1)
@@ -204,7 +207,7 @@ async def handle_process(hub: Hub, process: asyncssh.SSHServerProcess) -> None:
             hub.per_identity.pop(owner.identity, None)
 
 
-async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess, owner: "_SSHServer", term: str) -> None:
+async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess, owner: _SSHServer, term: str) -> None:
     name = display_name(process.get_extra_info("username") or "player")
     cols, rows, xpix, ypix = process.get_terminal_size()
     env = {
@@ -245,8 +248,9 @@ async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess, owner: "_SSH
         return
     os.close(slave)
     hub.clients.add(proc)
-    log.info("client pid %d for %s (%s) from %s, %s %dx%d", proc.pid, name, owner.identity[:30], owner.peer, term,
-             cols, rows)
+    log.info(
+        "client pid %d for %s (%s) from %s, %s %dx%d", proc.pid, name, owner.identity[:30], owner.peer, term, cols, rows
+    )
     loop = asyncio.get_running_loop()
     os.set_blocking(master, False)
     done = asyncio.Event()
@@ -360,7 +364,7 @@ async def _stop(proc: asyncio.subprocess.Process) -> None:
         try:
             await asyncio.wait_for(proc.wait(), wait)
             return
-        except asyncio.TimeoutError:
+        except TimeoutError:
             continue
 
 

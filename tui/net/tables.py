@@ -39,10 +39,11 @@ from pathlib import Path
 
 import msgspec
 
-from ...core import Action, Event, GameSetup, RuleError, State, apply, legal, may_propose, new_game, to_act
-from ...core.actions import ProposeDeal
-from ...core.bots import BOTS, make_bot
-from ...core.catalog import OPTIONS, VARIANTS
+from colosseum.core import Action, Event, GameSetup, RuleError, State, apply, legal, may_propose, new_game, to_act
+from colosseum.core.actions import ProposeDeal
+from colosseum.core.bots import BOTS, make_bot
+from colosseum.core.catalog import OPTIONS, VARIANTS
+
 from . import gamelog_io
 from . import protocol as P
 
@@ -97,9 +98,9 @@ def check_token(secret: bytes, token: str) -> tuple[str, str] | None:
 
 
 class SeatMeta(msgspec.Struct, kw_only=True):
-    kind: str                     # 'human' or a bot name
-    holder: str = ""              # identity of the human holding it
-    name: str = ""                # holder's display name
+    kind: str  # 'human' or a bot name
+    holder: str = ""  # identity of the human holding it
+    name: str = ""  # holder's display name
 
 
 class TableMeta(msgspec.Struct, kw_only=True):
@@ -111,7 +112,7 @@ class TableMeta(msgspec.Struct, kw_only=True):
     creator: str
     creator_name: str
     seats: list[SeatMeta]
-    status: str = "waiting"       # waiting, playing, over
+    status: str = "waiting"  # waiting, playing, over
     seed: int | None = None
     created: float = 0.0
 
@@ -152,7 +153,7 @@ class Conn:
 
 
 class Table:
-    def __init__(self, server: "TableServer", meta: TableMeta) -> None:
+    def __init__(self, server: TableServer, meta: TableMeta) -> None:
         self.server = server
         self.meta = meta
         self.setup: GameSetup | None = None
@@ -160,8 +161,8 @@ class Table:
         self.actions: list[Action] = []
         self.events: list[Event] = []
         self.chat: list[P.ChatLine] = []
-        self.conns: dict[Conn, int] = {}          # every connection at the table -> seat / -1
-        self.present: dict[int, Conn] = {}        # seat -> the connection holding it now
+        self.conns: dict[Conn, int] = {}  # every connection at the table -> seat / -1
+        self.present: dict[int, Conn] = {}  # seat -> the connection holding it now
         self.absent_since: dict[int, float] = {}
         self.standin: set[int] = set()
         self.timers: dict[int, asyncio.TimerHandle] = {}
@@ -559,11 +560,13 @@ class TableServer:
             if t.log:
                 t.log.close()
 
-    def refuse(self, conn: Conn, why: str, code: str = "refused", ref: int = -1, rule: str = "",
-               table: str = "") -> None:
+    def refuse(
+        self, conn: Conn, why: str, code: str = "refused", ref: int = -1, rule: str = "", table: str = ""
+    ) -> None:
         self.refusals += 1
-        log.warning("refused (%s) conn %s %s%s: %s", code, conn.id, conn.name or "?",
-                    f" at table {table}" if table else "", why)
+        log.warning(
+            "refused (%s) conn %s %s%s: %s", code, conn.id, conn.name or "?", f" at table {table}" if table else "", why
+        )
         conn.send(P.Error(message=why, code=code, ref=ref, rule=rule))
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -590,7 +593,7 @@ class TableServer:
         while hello is None:
             try:
                 body = await asyncio.wait_for(P.read_frame(reader), HELLO_TIMEOUT)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 self.refuse(conn, "no hello", code="auth")
                 return
             if body is None:
@@ -612,8 +615,13 @@ class TableServer:
                 return
             hello = msg
             conn.player, conn.name = who
-        held = [(t.id, i) for t in self.tables.values() if t.meta.status != "over"
-                for i, s in enumerate(t.meta.seats) if s.holder == conn.player]
+        held = [
+            (t.id, i)
+            for t in self.tables.values()
+            if t.meta.status != "over"
+            for i, s in enumerate(t.meta.seats)
+            if s.holder == conn.player
+        ]
         conn.send(P.Welcome(version=P.PROTOCOL_VERSION, player=conn.player, name=conn.name, seats=held))
         log.info("conn %s: %s (%s) connected", conn.id, conn.name, conn.player[:24])
         window, count = time.monotonic(), 0
@@ -661,8 +669,9 @@ class TableServer:
             conn.send(P.Ack(ref=msg.ref, n=len(t.actions)))
             t.kick()
         elif isinstance(msg, P.ListTables):
-            held = [(t.id, i) for t in self.tables.values() for i, s in enumerate(t.meta.seats)
-                    if s.holder == conn.player]
+            held = [
+                (t.id, i) for t in self.tables.values() for i, s in enumerate(t.meta.seats) if s.holder == conn.player
+            ]
             conn.send(P.Tables(tables=[t.info() for t in self.tables.values()], held=held))
         elif isinstance(msg, P.CreateTable):
             self.create(conn, msg)

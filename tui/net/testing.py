@@ -6,8 +6,9 @@ import asyncio
 import re
 import socket
 
-from ...core import legal, to_act
-from ...core.bots import make_bot
+from colosseum.core import legal, to_act
+from colosseum.core.bots import make_bot
+
 from . import protocol as P
 from .remote import ProtoClient
 
@@ -52,7 +53,7 @@ class Player:
         if timeout:
             try:
                 self.take(await self.c.recv(timeout=timeout))
-            except (asyncio.TimeoutError, TimeoutError):
+            except TimeoutError:
                 return
         while not self.c.queue.empty():
             m = self.c.queue.get_nowait()
@@ -90,7 +91,7 @@ async def play_to_end(players: list[Player], timeout: float = 60.0) -> None:
     end = loop.time() + timeout
     while True:
         if loop.time() > end:
-            raise asyncio.TimeoutError("game did not finish")
+            raise TimeoutError("game did not finish")
         progressed = False
         for p in players:
             await p.pump()

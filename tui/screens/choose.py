@@ -11,10 +11,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
-from ...core import catalog, legal
-from ...core import actions as A
-from ..base import submit_or_notify
-from ..widgets.common import NOBLE_NAMES, prompt
+from colosseum.core import actions as A
+from colosseum.core import catalog, legal
+from colosseum.tui.base import submit_or_notify
+from colosseum.tui.widgets.common import NOBLE_NAMES, prompt
 
 
 def describe(state, action) -> str:
@@ -123,7 +123,7 @@ class ActionChooser(ModalScreen):
         self.query_one("#choose-prompt", Label).update(prompt(st)[1])
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        from ...core.engine import walk
+        from colosseum.core.engine import walk
 
         i = event.option_index
         if not 0 <= i < len(self._actions):

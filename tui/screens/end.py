@@ -10,10 +10,10 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
-from ..widgets.keybar import KeyBar
 
-from ...core import State, rank
-from ..widgets.common import player_letters, seat_style
+from colosseum.core import State, rank
+from colosseum.tui.widgets.common import player_letters, seat_style
+from colosseum.tui.widgets.keybar import KeyBar
 
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
 
@@ -33,10 +33,7 @@ def tie_break_text(state: State, standings, i: int) -> str:
             f"{na} has more Star Performers ({a.stars} to {b.stars})."
         )
     if by == "stack":
-        return (
-            f"{na} and {nb} tie on Acclaim, coins and Star Performers; "
-            f"{na}'s marker is lower in the stack."
-        )
+        return f"{na} and {nb} tie on Acclaim, coins and Star Performers; {na}'s marker is lower in the stack."
     return f"{na} and {nb} cannot be separated."
 
 
@@ -64,7 +61,7 @@ def result_text(state: State, theme: str, width: int = 76) -> Text:
         out.append(tie_break_text(state, standings, i) + "\n")
     rounds = max((len(p.history) for p in state.players), default=0)
     top = max((v for p in state.players for v in p.history), default=0)
-    cell = max(4, (width - name_w - 2) // max(1, rounds) - 4)   # bar width per round
+    cell = max(4, (width - name_w - 2) // max(1, rounds) - 4)  # bar width per round
     scale = max(1, -(-top // cell))
     out.append(f"\nAcclaim scored per round ('#' = {scale} Acclaim)\n", muted)
     out.append(" " * (name_w + 1))

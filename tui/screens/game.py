@@ -13,15 +13,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from ..base import submit_or_notify
-from ..widgets.keybar import KeyBar
 
-from ...core import RuleError, State, to_act
-from ..widgets.board import BoardPanel
-from ..widgets.hand import HandPanel
-from ..widgets.header import GameHeader
-from ..widgets.log import LogPanel
-from ..widgets.players import PlayersPanel
+from colosseum.core import RuleError, State, to_act
+from colosseum.tui.base import submit_or_notify
+from colosseum.tui.widgets.board import BoardPanel
+from colosseum.tui.widgets.hand import HandPanel
+from colosseum.tui.widgets.header import GameHeader
+from colosseum.tui.widgets.keybar import KeyBar
+from colosseum.tui.widgets.log import LogPanel
+from colosseum.tui.widgets.players import PlayersPanel
 
 VIEW = Binding.Group("View board", compact=True)
 
@@ -44,7 +44,7 @@ def decision_key(st: State) -> tuple:
 def load_dialog_for():
     """``colosseum.tui.dialogs.dialog_for``, or None while the dialogs are not there."""
     try:
-        from ..dialogs import dialog_for
+        from colosseum.tui.dialogs import dialog_for
     except Exception:  # missing or broken: degrade to the generic chooser
         return None
     return dialog_for
@@ -69,14 +69,15 @@ class GameScreen(Screen):
         Binding("e", "end_screen", "Result", id="game.result"),
     ]
 
-    def __init__(self, session, *, bot_delay: float = 0.6, exit_at_end: bool = False,
-                 auto_dialogs: bool = True) -> None:
+    def __init__(
+        self, session, *, bot_delay: float = 0.6, exit_at_end: bool = False, auto_dialogs: bool = True
+    ) -> None:
         super().__init__()
         self.auto_dialogs = auto_dialogs
         self.session = session
         self.bot_delay = bot_delay
         self.exit_at_end = exit_at_end
-        self.viewed: int | None = None        # seat chosen with 1-5; None: follow the turn
+        self.viewed: int | None = None  # seat chosen with 1-5; None: follow the turn
         self._last_human = session.local_seats()[0] if session.local_seats() else 0
         self._sync_pending = False
         self._dialog_open: ModalScreen | None = None
@@ -155,8 +156,14 @@ class GameScreen(Screen):
 
     def _binding_signature(self) -> tuple:
         st = self.state
-        return (to_act(st) in self.session.local_seats(), self._dialog_open is None, st.n,
-                self.viewed, st.phase, self._deal_seat())
+        return (
+            to_act(st) in self.session.local_seats(),
+            self._dialog_open is None,
+            st.n,
+            self.viewed,
+            st.phase,
+            self._deal_seat(),
+        )
 
     def _refresh_bindings_if_changed(self) -> None:
         """The footer rebuilds itself on every bindings refresh: only ask when a key's
@@ -243,7 +250,7 @@ class GameScreen(Screen):
 
             dialog = ActionChooser(self.session, seat)
         refollow = self.viewed is not None
-        self.viewed = None   # the hand follows the player who must decide
+        self.viewed = None  # the hand follows the player who must decide
         self._dialog_open = dialog
         self._dialog_key = decision_key(st)
         if refollow:
@@ -304,7 +311,7 @@ class GameScreen(Screen):
         seat = self.view_seat()
         if seat == to_act(st) or seat not in self.session.local_seats():
             return None
-        from ...core import may_propose
+        from colosseum.core import may_propose
 
         if not may_propose(st, seat) or load_dialog_for() is None:
             return None
@@ -349,7 +356,7 @@ class GameScreen(Screen):
     def action_review(self) -> None:
         """Look back over the game so far (issue 4) without disturbing it: the viewer works on
         a copy of the actions; bots keep playing; a human's dialog waits until it closes."""
-        from ..viewer import ViewerScreen
+        from colosseum.tui.viewer import ViewerScreen
 
         self.app.push_screen(ViewerScreen.from_session(self.session))
 

@@ -13,22 +13,42 @@ from textual.widgets import Static
 
 PANELS = (
     ("Header", "round, phase, and who must act with what to do"),
-    ("Arena", "the noble track as a ring, clockwise from the top-left corner (0-9 top, 10-17 right, "
-     "18-27 bottom, 28-35 left).  Each space: gate owner's letter, noble (E emperor, C consul, "
-     "S senator), '*' an Aquila space.  Inside: markets A-E; '>' marks the lot being auctioned, "
-     "|x| a pillar on an emptied market"),
-    ("Impresarios", "'>' who is to act, F the first player; Acc Acclaim, $ coins, Aq Aquilas, "
-     "St Star Performers, Pr promoters, G gates, T temple, g gifts.  Stacks: markers on each "
-     "Acclaim space, bottom of the stack first"),
-    ("Board", "the viewed player's tiles ('*' a Star Performer), money, gates and spectacles: "
-     "have = matched/needed, miss = performers missing, now = the Acclaim it would score now "
-     "(-- cannot be performed yet), up = face up (performed before), 3g/4g = gates it needs"),
+    (
+        "Arena",
+        "the noble track as a ring, clockwise from the top-left corner (0-9 top, 10-17 right, "
+        "18-27 bottom, 28-35 left).  Each space: gate owner's letter, noble (E emperor, C consul, "
+        "S senator), '*' an Aquila space.  Inside: markets A-E; '>' marks the lot being auctioned, "
+        "|x| a pillar on an emptied market",
+    ),
+    (
+        "Impresarios",
+        "'>' who is to act, F the first player; Acc Acclaim, $ coins, Aq Aquilas, "
+        "St Star Performers, Pr promoters, G gates, T temple, g gifts.  Stacks: markers on each "
+        "Acclaim space, bottom of the stack first",
+    ),
+    (
+        "Board",
+        "the viewed player's tiles ('*' a Star Performer), money, gates and spectacles: "
+        "have = matched/needed, miss = performers missing, now = the Acclaim it would score now "
+        "(-- cannot be performed yet), up = face up (performed before), 3g/4g = gates it needs",
+    ),
     ("Log", "every event, newest at the bottom; focus it with l and scroll with the arrows"),
 )
 
 
-GENERIC = {"Scroll Left", "Scroll Right", "Page Left", "Page Right", "Focus Next", "Focus Previous",
-           "Copy selected text", "Scroll Up", "Scroll Down", "Scroll Home", "Scroll End"}
+GENERIC = {
+    "Scroll Left",
+    "Scroll Right",
+    "Page Left",
+    "Page Right",
+    "Focus Next",
+    "Focus Previous",
+    "Copy selected text",
+    "Scroll Up",
+    "Scroll Down",
+    "Scroll Home",
+    "Scroll End",
+}
 
 
 def key_name(app, key: str, display: str | None) -> str:

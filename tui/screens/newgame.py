@@ -12,15 +12,15 @@ from textual.containers import Center, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from ..widgets.forms import AsciiCheckbox, ascii_select_arrows
-from ..widgets.keybar import KeyBar
+from colosseum.tui.widgets.forms import AsciiCheckbox, ascii_select_arrows
+from colosseum.tui.widgets.keybar import KeyBar
 
 DEFAULT_NAMES = ("Becky", "Kat", "Laura", "Marcus", "Titus")
 
 
 def bot_names() -> list[str]:
     try:
-        from ...core.bots import BOTS
+        from colosseum.core.bots import BOTS
     except Exception:  # noqa: BLE001
         return ["random"]
     names = sorted(BOTS)
@@ -80,24 +80,47 @@ class NewGameScreen(Screen):
         with Center(id="ng-center"), body:
             with Horizontal(classes="row"):
                 yield Label("Players", classes="lbl")
-                yield Select([(str(n), n) for n in (3, 4, 5)], value=s.players, allow_blank=False, compact=True, id="ng-players")
+                yield Select(
+                    [(str(n), n) for n in (3, 4, 5)], value=s.players, allow_blank=False, compact=True, id="ng-players"
+                )
             with Vertical(id="ng-seats"):
                 for i in range(5):
                     kind = s.kinds[i] if s.kinds[i] in ("human", *bots) else bots[0]
                     with Horizontal(classes="seat-row", id=f"ng-seat-{i}"):
                         yield Label(f"{i + 1}", classes="seat-no")
-                        inp = Input(s.names[i], placeholder=f"player {i + 1}", compact=True, classes="name", id=f"ng-name-{i}", max_length=16)
+                        inp = Input(
+                            s.names[i],
+                            placeholder=f"player {i + 1}",
+                            compact=True,
+                            classes="name",
+                            id=f"ng-name-{i}",
+                            max_length=16,
+                        )
                         inp.cursor_blink = False
                         yield inp
-                        yield Select(kinds, value=kind, allow_blank=False, compact=True, classes="kind", id=f"ng-kind-{i}")
+                        yield Select(
+                            kinds, value=kind, allow_blank=False, compact=True, classes="kind", id=f"ng-kind-{i}"
+                        )
             with Horizontal(classes="row"):
                 yield Label("Seed", classes="lbl")
-                seed = Input("" if s.seed is None else str(s.seed), placeholder="random", compact=True, type="integer", id="ng-seed")
+                seed = Input(
+                    "" if s.seed is None else str(s.seed),
+                    placeholder="random",
+                    compact=True,
+                    type="integer",
+                    id="ng-seed",
+                )
                 seed.cursor_blink = False
                 yield seed
             with Horizontal(classes="row"):
                 yield Label("Variant", classes="lbl")
-                yield Select([("grand", "grand"), ("classic", "classic")], value=s.variant, allow_blank=False, compact=True, id="ng-variant")
+                yield Select(
+                    [("grand", "grand"), ("classic", "classic")],
+                    value=s.variant,
+                    allow_blank=False,
+                    compact=True,
+                    id="ng-variant",
+                )
                 yield AsciiCheckbox("2007 auctions", "auction-2007" in s.options, compact=True, id="ng-a07")
             yield Button("Start game", variant="primary", compact=True, id="ng-start")
             yield Static(

@@ -11,53 +11,80 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 RULES = (
-    ("The aim", [
-        "3 to 5 impresarios stage spectacles over 4 rounds (5 in the classic game). Your Acclaim "
-        "marker records your best single performance; the furthest marker at the end wins.",
-        "Each round has five phases; in each, players act clockwise from the first player, and "
-        "anyone may pass their turn.",
-    ]),
-    ("Setup", [
-        "Everyone starts with 30 coins and two gates on a free pair of starting spaces (chosen in "
-        "reverse turn order), two small spectacles face down and a few performer tiles.",
-    ]),
-    ("1 Invest", [
-        "Up to two investments of different kinds: a gate (10) next to one of yours, a promoter "
-        "(7, +5 Acclaim in every performance), a spectacle from the display (its price) or the "
-        "Temple of Fortuna (7, once). Aquilas can be changed for 6 coins each.",
-    ]),
-    ("2 Hire", [
-        "Each player in turn may auction one full market (opening bid at least 8). Bidding goes "
-        "round until all but one have passed; you can bid up to your coins plus 6 per Aquila. "
-        "The winner pays, takes the three tiles and leaves a pillar in the empty market. If the "
-        "active player did not win they may auction again.",
-    ]),
-    ("3 Trade", [
-        "The active player makes deals of performers, coins and Aquilas with anyone; every party "
-        "must accept. Spectacles, stars, promoters and gifts are never traded.",
-    ]),
-    ("4 Perform", [
-        "Roll two dice and move two nobles (one per die) or one noble by the sum, clockwise, "
-        "skipping occupied spaces; with the Temple a die may count as less. Ending on an Aquila "
-        "space (*) earns an Aquila; Aquilas can move a noble 1-3 spaces either way.",
-        "Then perform one spectacle you own: it needs 2/3/4 gates (small/medium/large) and "
-        "enough performers; balatros fill any gap. Acclaim = the strip value for the missing "
-        "count + 5 per earlier spectacle + 4 per matching Star Performer + nobles at your gates "
-        "(emperor 7, consul 5, senator 3) + 5 per promoter + 3 per gift + 3 per Aquila spent. "
-        "You also take that many coins. The most acclaimed player then takes a gift (+3 later).",
-    ]),
-    ("5 Closing", [
-        "Performers retire one matched tile; the spectacle turns face up. The least acclaimed "
-        "steals a performer from the most acclaimed, then picks the next first player.",
-    ]),
-    ("Star Performers", [
-        "Whoever alone holds the most tiles of a type (at least 3) holds its Star; a tie never "
-        "takes it from the holder.",
-    ]),
-    ("The end", [
-        "When no gift is left after a Perform phase the game ends. Each Aquila left adds 3 "
-        "Acclaim. Ties: more coins, then more Star Performers, then the marker lower in the stack.",
-    ]),
+    (
+        "The aim",
+        [
+            "3 to 5 impresarios stage spectacles over 4 rounds (5 in the classic game). Your Acclaim "
+            "marker records your best single performance; the furthest marker at the end wins.",
+            "Each round has five phases; in each, players act clockwise from the first player, and "
+            "anyone may pass their turn.",
+        ],
+    ),
+    (
+        "Setup",
+        [
+            "Everyone starts with 30 coins and two gates on a free pair of starting spaces (chosen in "
+            "reverse turn order), two small spectacles face down and a few performer tiles.",
+        ],
+    ),
+    (
+        "1 Invest",
+        [
+            "Up to two investments of different kinds: a gate (10) next to one of yours, a promoter "
+            "(7, +5 Acclaim in every performance), a spectacle from the display (its price) or the "
+            "Temple of Fortuna (7, once). Aquilas can be changed for 6 coins each.",
+        ],
+    ),
+    (
+        "2 Hire",
+        [
+            "Each player in turn may auction one full market (opening bid at least 8). Bidding goes "
+            "round until all but one have passed; you can bid up to your coins plus 6 per Aquila. "
+            "The winner pays, takes the three tiles and leaves a pillar in the empty market. If the "
+            "active player did not win they may auction again.",
+        ],
+    ),
+    (
+        "3 Trade",
+        [
+            "The active player makes deals of performers, coins and Aquilas with anyone; every party "
+            "must accept. Spectacles, stars, promoters and gifts are never traded.",
+        ],
+    ),
+    (
+        "4 Perform",
+        [
+            "Roll two dice and move two nobles (one per die) or one noble by the sum, clockwise, "
+            "skipping occupied spaces; with the Temple a die may count as less. Ending on an Aquila "
+            "space (*) earns an Aquila; Aquilas can move a noble 1-3 spaces either way.",
+            "Then perform one spectacle you own: it needs 2/3/4 gates (small/medium/large) and "
+            "enough performers; balatros fill any gap. Acclaim = the strip value for the missing "
+            "count + 5 per earlier spectacle + 4 per matching Star Performer + nobles at your gates "
+            "(emperor 7, consul 5, senator 3) + 5 per promoter + 3 per gift + 3 per Aquila spent. "
+            "You also take that many coins. The most acclaimed player then takes a gift (+3 later).",
+        ],
+    ),
+    (
+        "5 Closing",
+        [
+            "Performers retire one matched tile; the spectacle turns face up. The least acclaimed "
+            "steals a performer from the most acclaimed, then picks the next first player.",
+        ],
+    ),
+    (
+        "Star Performers",
+        [
+            "Whoever alone holds the most tiles of a type (at least 3) holds its Star; a tie never "
+            "takes it from the holder.",
+        ],
+    ),
+    (
+        "The end",
+        [
+            "When no gift is left after a Perform phase the game ends. Each Aquila left adds 3 "
+            "Acclaim. Ties: more coins, then more Star Performers, then the marker lower in the stack.",
+        ],
+    ),
 )
 
 

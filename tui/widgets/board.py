@@ -11,7 +11,8 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 
-from ...core import State, catalog
+from colosseum.core import State, catalog
+
 from .common import MARKETS, NOBLE_LETTERS, player_letters, seat_style
 from .lines import LinePanel
 
@@ -55,8 +56,8 @@ class BoardPanel(LinePanel):
         self.seat = -1
         self.preview: frozenset[int] = frozenset()
         self.border_title = "Arena"
-        self._key: tuple | None = None        # what the panel was last drawn from
-        self._ring_key: tuple | None = None   # what the ring's cells were drawn from
+        self._key: tuple | None = None  # what the panel was last drawn from
+        self._ring_key: tuple | None = None  # what the ring's cells were drawn from
         self._cells: dict[tuple[int, int], Text] = {}
 
     def show(self, state: State, seat: int = -1) -> None:
@@ -117,11 +118,20 @@ class BoardPanel(LinePanel):
         noble_style = self.component_style("board--noble")
         dim = self.component_style("board--dim")
         # the ring changes only when a noble moves or a gate is taken: keep its cells
-        ring_key = (st.setup.variant, st.nobles, tuple(sorted(owner.items())), self.preview, letters, theme,
-                    space_style, preview_style, noble_style, dim)
+        ring_key = (
+            st.setup.variant,
+            st.nobles,
+            tuple(sorted(owner.items())),
+            self.preview,
+            letters,
+            theme,
+            space_style,
+            preview_style,
+            noble_style,
+            dim,
+        )
         if ring_key != self._ring_key:
-            self._cells = self._ring_cells(st, cat, letters, owner, theme, space_style, preview_style,
-                                           noble_style, dim)
+            self._cells = self._ring_cells(st, cat, letters, owner, theme, space_style, preview_style, noble_style, dim)
             self._ring_key = ring_key
         cells = self._cells
         lines: list[Text] = []
@@ -145,8 +155,9 @@ class BoardPanel(LinePanel):
             lines.append(line)
         return lines
 
-    def _ring_cells(self, st: State, cat, letters, owner, theme, space_style, preview_style, noble_style,
-                    dim) -> dict[tuple[int, int], Text]:
+    def _ring_cells(
+        self, st: State, cat, letters, owner, theme, space_style, preview_style, noble_style, dim
+    ) -> dict[tuple[int, int], Text]:
         """The 36 spaces of the track by (column, row) of the ring: the gate owner's letter or
         '.', the noble, '*' on an Aquila space."""
         nobles = {pos: i for i, pos in enumerate(st.nobles)}
@@ -197,7 +208,12 @@ class BoardPanel(LinePanel):
             out.append(t)
         temples = [seat for seat, p in enumerate(st.players) if p.temple]
         bag = sum(st.bag)
-        sup = Text(f"bag {bag}  promoters {st.promoters_left}  gifts {st.gifts_left}" if wide else f"bag {bag} promoters {st.promoters_left} gifts {st.gifts_left}", dim)
+        sup = Text(
+            f"bag {bag}  promoters {st.promoters_left}  gifts {st.gifts_left}"
+            if wide
+            else f"bag {bag} promoters {st.promoters_left} gifts {st.gifts_left}",
+            dim,
+        )
         line = Text("")
         if temples:
             line.append("temples ", dim)

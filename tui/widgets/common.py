@@ -9,8 +9,8 @@ from functools import lru_cache
 
 from rich.style import Style
 
-from ...core import State, catalog, to_act
-from ...themes import DEFAULT_THEME, seat_colour
+from colosseum.core import State, catalog, to_act
+from colosseum.themes import DEFAULT_THEME, seat_colour
 
 NOBLE_LETTERS = ("E", "C", "C", "S", "S", "S")
 NOBLE_NAMES = ("emperor", "consul", "consul", "senator", "senator", "senator")

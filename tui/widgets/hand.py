@@ -11,7 +11,8 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 
-from ...core import State, breakdown, catalog, match, to_act, why_not_performable
+from colosseum.core import State, breakdown, catalog, match, to_act, why_not_performable
+
 from .lines import ScrollingLinePanel
 
 

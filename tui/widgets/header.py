@@ -5,8 +5,9 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 
-from ...core import State
-from ...core.model import PHASE_TITLES
+from colosseum.core import State
+from colosseum.core.model import PHASE_TITLES
+
 from .common import prompt, rounds_total, seat_style
 from .lines import LinePanel
 

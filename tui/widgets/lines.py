@@ -12,7 +12,7 @@ rows instead of four whole panels is most of what keeps a table of ten screens c
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from rich.segment import Segment
 from rich.style import Style

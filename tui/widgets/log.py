@@ -17,7 +17,8 @@ from textual.binding import Binding
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ...core import Event
+from colosseum.core import Event
+
 from .common import seat_style
 from .lines import CachedStyles, set_virtual_height
 
@@ -42,7 +43,7 @@ class LogPanel(CachedStyles, ScrollView, can_focus=True):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.events: list[Event] = []
-        self._lines: list[tuple[int, str]] = []   # (event index, text of one wrapped line)
+        self._lines: list[tuple[int, str]] = []  # (event index, text of one wrapped line)
         self._wrapped_width = 0
         self._wrapped_count = 0
         self._following = True

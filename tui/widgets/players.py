@@ -6,7 +6,8 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 
-from ...core import State, star_count, to_act
+from colosseum.core import State, star_count, to_act
+
 from .common import player_letters, seat_style
 from .lines import LinePanel
 
@@ -102,7 +103,16 @@ class PlayersPanel(LinePanel):
         view = self.component_style("players--view")
         lines = []
         if wide:
-            cols = (("Acclaim", 8), ("Coins", 6), ("Aq", 4), ("Stars", 6), ("Prom", 5), ("Gates", 6), ("Tmp", 4), ("Gift", 5))[:8]
+            cols = (
+                ("Acclaim", 8),
+                ("Coins", 6),
+                ("Aq", 4),
+                ("Stars", 6),
+                ("Prom", 5),
+                ("Gates", 6),
+                ("Tmp", 4),
+                ("Gift", 5),
+            )[:8]
         else:
             cols = (("Acc", 4), ("$", 4), ("Aq", 3), ("St", 3), ("Pr", 3), ("G", 2), ("T", 2), ("g", 2))
         hdr = "   " + f"{'Name':<{name_w + 1}}" + "".join(f"{h:>{w}}" for h, w in cols)
@@ -113,11 +123,22 @@ class PlayersPanel(LinePanel):
             t.append(letters[seat], seat_style(theme, seat))
             t.append(" ")
             name = p.name[:name_w]
-            t.append(f"{name:<{name_w}}", seat_style(theme, seat, bold=seat == actor) + (view if seat == self.seat else Style()))
+            t.append(
+                f"{name:<{name_w}}",
+                seat_style(theme, seat, bold=seat == actor) + (view if seat == self.seat else Style()),
+            )
             t.append("F" if seat == st.first else " ", Style(bold=True))
-            values = (p.acclaim, p.coins, p.aquilas, star_count(st, seat), p.promoters, len(p.gates),
-                      "T" if p.temple else "-", p.gifts)
-            t.append("".join(f"{v:>{w}}" for v, (_, w) in zip(values, cols)))
+            values = (
+                p.acclaim,
+                p.coins,
+                p.aquilas,
+                star_count(st, seat),
+                p.promoters,
+                len(p.gates),
+                "T" if p.temple else "-",
+                p.gifts,
+            )
+            t.append("".join(f"{v:>{w}}" for v, (_, w) in zip(values, cols, strict=False)))
             if seat == actor:
                 t.stylize(act)
             lines.append(t)

@@ -1,0 +1,135 @@
+"""RemoteSession: the GameSession a networked client uses (issue 6).  The table server runs
+on its own event loop in a thread, as it would in the server process."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import msgspec
+import pytest
+
+from colosseum.core import RuleError, legal, to_act
+from colosseum.tui.net.remote import NetError, RemoteClient
+from colosseum.tui.net.tables import TableServer
+
+
+@pytest.fixture
+def server(tmp_path):
+    loop = asyncio.new_event_loop()
+    srv = TableServer(tmp_path / "data", bot_delay=0.0, bot_timeout=60)
+    ready = threading.Event()
+
+    def run():
+        asyncio.set_event_loop(loop)
+        loop.run_until_complete(srv.start())
+        ready.set()
+        loop.run_forever()
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    assert ready.wait(10)
+    yield srv
+    asyncio.run_coroutine_threadsafe(srv.close(), loop).result(10)
+    loop.call_soon_threadsafe(loop.stop)
+    t.join(10)
+
+
+def test_remote_session_submits_through_the_server_and_follows_its_state(server):
+    with pytest.raises(NetError):
+        RemoteClient(server.address, "forged.token")
+    client = RemoteClient(server.address, server.token_for("key:becky", "Becky"))
+    joined = client.create_table(seats=["human", "random", "random"], sit=0, seed=3)
+    session = client.session_for(joined)
+    assert session.local_seats() == (0,) and not session.bot_to_act()
+    table = server.tables[joined.table.id]
+
+    async def main():
+        calls: list[tuple[int, list]] = []
+        session.add_listener(lambda st, ev: calls.append((st.actions, ev)))  # on this loop
+        for _ in range(500):
+            if to_act(session.state) == 0:
+                break
+            await asyncio.sleep(0.01)
+        st = session.state
+        assert to_act(st) == 0 and st == table.state
+        # refused: another seat's action, then an illegal one; nothing changes
+        other = msgspec.structs.replace(legal(st).actions[0], player=1)
+        with pytest.raises(RuleError, match="you hold seat 1"):
+            session.submit(other)
+        assert session.state == st and len(session.actions) == len(table.actions)
+        # accepted: the server's events come back, the state is the server's
+        n = len(session.actions)
+        events = session.submit(legal(st).actions[0])
+        assert events and session.actions[n] == legal(st).actions[0]
+        await asyncio.sleep(0.3)  # bots move on; pushed updates reach the listener
+        assert session.state == table.state and session.actions == table.actions
+        assert calls and calls[-1][0] == table.state.actions
+        session.say("good luck")
+        for _ in range(100):
+            if any(e.kind == "chat" for e in session.events):
+                break
+            await asyncio.sleep(0.01)
+        assert any(e.kind == "chat" and e.text == "Becky: good luck" for e in session.events)
+
+    asyncio.run(asyncio.wait_for(main(), 30))
+    # a spectator cannot act
+    spy = RemoteClient(server.address, server.token_for("key:eve", "Eve"))
+    watching = spy.session_for(spy.watch(joined.table.id))
+    assert watching.local_seats() == ()
+    with pytest.raises(RuleError):
+        watching.submit(legal(watching.state).actions[0] if legal(watching.state).actions else None)
+    client.close()
+    spy.close()
+
+
+def test_lobby_create_start_now_and_watch(server):
+    """The lobby app driven with keys (headless): create a table, start it at once with bots
+    in the free seats, then another player watches it."""
+    from colosseum.tui.net.lobby import LobbyApp, WaitingScreen
+
+    alice = RemoteClient(server.address, server.token_for("key:alice", "alice"))
+    app = LobbyApp(alice)
+
+    async def create():
+        async with app.run_test(size=(110, 34)) as pilot:
+            await pilot.pause(0.3)
+            await pilot.press("n")
+            await pilot.pause(0.3)
+            await pilot.press(*"Arena", "enter")
+            for _ in range(50):
+                await pilot.pause(0.1)
+                if isinstance(app.screen, WaitingScreen):
+                    break
+            assert isinstance(app.screen, WaitingScreen)
+            await pilot.press("ctrl+s")  # start now: bots in the free seats
+            for _ in range(50):
+                await pilot.pause(0.1)
+                if app.result is not None:
+                    break
+
+    asyncio.run(asyncio.wait_for(create(), 30))
+    assert app.result is not None and app.result.seat == 0 and app.result.state is not None
+    ((tid, table),) = server.tables.items()
+    assert table.meta.name == "Arena" and table.meta.status in ("playing", "over")
+    assert [s.kind for s in table.meta.seats][1:3] != ["human", "human"]  # the free seats got bots
+
+    bob = RemoteClient(server.address, server.token_for("key:bob", "bob"))
+    app2 = LobbyApp(bob)
+
+    async def watch():
+        async with app2.run_test(size=(110, 34)) as pilot:
+            await pilot.pause(0.5)
+            await pilot.press("enter")  # no free seat: told so, stays in the lobby
+            await pilot.pause(0.3)
+            assert app2.result is None
+            await pilot.press("w")
+            for _ in range(30):
+                await pilot.pause(0.1)
+                if app2.result is not None:
+                    break
+
+    asyncio.run(asyncio.wait_for(watch(), 30))
+    assert app2.result is not None and app2.result.seat == -1
+    alice.close()
+    bob.close()

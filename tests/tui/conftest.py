@@ -1,0 +1,1 @@
+"""Client tests: pilot, snapshot and screen tests on the real Textual app."""

@@ -1,0 +1,62 @@
+"""The lobby's new-table form (issue 6): fits an 80x24 terminal, is drawn in ASCII and box
+drawing only (no block elements or triangles, which some terminals draw two cells wide), and
+creates the table it shows from the keyboard alone."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+from test_glyphs import allowed
+
+from colosseum.tui.base import BaseApp
+from colosseum.tui.net.lobby import CreateTable
+
+
+def layout_chars(svg: str) -> set[str]:
+    import html
+
+    return set(html.unescape("".join(re.findall(r"<text [^>]*>([^<]*)</text>", svg))))
+
+
+class StubClient:
+    def __init__(self) -> None:
+        self.created: list[dict] = []
+
+    def create_table(self, **kw):
+        self.created.append(kw)
+        return None
+
+
+class FormApp(BaseApp):
+    def __init__(self) -> None:
+        super().__init__()
+        self.client = StubClient()
+        self.requests = []
+
+    def on_mount(self) -> None:
+        self.push_screen(CreateTable())
+
+    def enter(self, request) -> None:  # LobbyApp.enter: run the request
+        self.requests.append(request())
+
+
+def test_new_table_form_fits_80x24_in_ascii_and_creates_from_the_keyboard():
+    async def go():
+        app = FormApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            form = app.screen.query_one("#form")
+            assert form.region.y >= 0 and form.region.bottom <= 24, form.region
+            assert app.screen.query_one("#create").region.bottom <= 23  # on screen, above nothing
+            bad = {ch for ch in layout_chars(app.export_screenshot()) if not allowed(ch)}
+            assert not bad, f"glyphs some terminals draw two cells wide: {sorted(bad)}"
+            await pilot.press(*"Friday")
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+        (kw,) = app.client.created
+        assert kw["name"] == "Friday" and kw["sit"] == 0
+        assert kw["seats"] == ["human", "human", "human", "greedy"]  # seat 5 empty by default
+        assert kw["variant"] == "grand" and kw["options"] == [] and kw["allow_takeover"] is False
+
+    asyncio.run(go())
