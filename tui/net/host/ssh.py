@@ -16,6 +16,7 @@ Textual client process on its own pseudo-terminal, all talking to one table serv
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import fcntl
 import hmac
@@ -23,13 +24,14 @@ import logging
 import os
 import signal
 import struct
+import subprocess
 import sys
 import termios
 from pathlib import Path
 
 import asyncssh
 
-from .tables import TableServer
+from .hub import TableServer
 
 log = logging.getLogger("colosseum.net")
 
@@ -48,7 +50,7 @@ def default_data_dir() -> Path:
         import platformdirs
 
         return Path(platformdirs.user_data_dir("colosseum")) / "server"
-    except Exception:  # pragma: no cover
+    except (ImportError, OSError):  # pragma: no cover
         return Path.home() / ".colosseum" / "server"
 
 
@@ -89,7 +91,7 @@ def read_authorized_fingerprints(path: Path | None) -> set[str]:
         for i in range(len(parts) - 1):
             try:
                 key = asyncssh.import_public_key(f"{parts[i]} {parts[i + 1]}")
-            except Exception:
+            except ValueError:  # KeyImportError, or bad base64/text inside the key
                 continue
             out.add(key.get_fingerprint())
             break
@@ -122,7 +124,7 @@ class Hub:
         self.per_identity: dict[str, int] = {}
         self.refusals = 0
 
-    def refused(self, what: str, *args) -> None:
+    def refused(self, what: str, *args: object) -> None:
         self.refusals += 1
         log.warning("refused: " + what, *args)
 
@@ -173,7 +175,7 @@ def _make_ctty() -> None:  # runs in the child, after setsid (start_new_session)
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
-async def handle_process(hub: Hub, process: asyncssh.SSHServerProcess) -> None:
+async def handle_process(hub: Hub, process: asyncssh.SSHServerProcess[bytes]) -> None:
     conn = process.get_extra_info("connection")
     owner: _SSHServer = conn.get_owner()
     term = process.get_terminal_type()
@@ -207,7 +209,7 @@ async def handle_process(hub: Hub, process: asyncssh.SSHServerProcess) -> None:
             hub.per_identity.pop(owner.identity, None)
 
 
-async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess, owner: _SSHServer, term: str) -> None:
+async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess[bytes], owner: _SSHServer, term: str) -> None:
     name = display_name(process.get_extra_info("username") or "player")
     cols, rows, xpix, ypix = process.get_terminal_size()
     env = {
@@ -240,7 +242,7 @@ async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess, owner: _SSHS
             preexec_fn=_make_ctty,
             close_fds=True,
         )
-    except Exception:
+    except (OSError, ValueError, subprocess.SubprocessError):  # no exec, bad env, preexec_fn failed
         log.exception("could not start a client")
         os.close(master)
         os.close(slave)
@@ -269,7 +271,7 @@ async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess, owner: _SSHS
             return
         try:
             process.stdout.write(data)
-        except Exception:
+        except (OSError, asyncssh.Error):  # the SSH channel is closed or the connection lost
             done.set()
 
     def flush_pending() -> None:
@@ -312,7 +314,7 @@ async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess, owner: _SSHS
                 continue
             except (asyncssh.BreakReceived, asyncssh.SignalReceived):
                 continue
-            except Exception:
+            except (OSError, asyncssh.Error):  # the SSH channel is closed or the connection lost
                 return
             if not data:
                 return
@@ -338,7 +340,7 @@ async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess, owner: _SSHS
                 break
             try:
                 process.stdout.write(data)
-            except Exception:
+            except (OSError, asyncssh.Error):
                 break
         loop.remove_reader(master)
         loop.remove_writer(master)
@@ -350,7 +352,7 @@ async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess, owner: _SSHS
         log.info("client pid %d ended (%s)", proc.pid, proc.returncode)
         try:
             process.exit(code)
-        except Exception:
+        except (OSError, asyncssh.Error):  # the connection is already gone
             pass
 
 
@@ -371,7 +373,7 @@ async def _stop(proc: asyncio.subprocess.Process) -> None:
 class SSHGameServer:
     """The running server (for ``cmd_serve``, tests and the benchmark)."""
 
-    def __init__(self, hub: Hub, acceptor, host_key: asyncssh.SSHKey, port: int) -> None:
+    def __init__(self, hub: Hub, acceptor: asyncssh.SSHAcceptor, host_key: asyncssh.SSHKey, port: int) -> None:
         self.hub = hub
         self.acceptor = acceptor
         self.host_key = host_key
@@ -415,7 +417,7 @@ async def start_server(
     host, _, port = listen.rpartition(":")
     host = host.strip("[]") or "127.0.0.1"
 
-    async def process_factory(process: asyncssh.SSHServerProcess) -> None:
+    async def process_factory(process: asyncssh.SSHServerProcess[bytes]) -> None:
         await handle_process(hub, process)
 
     acceptor = await asyncssh.create_server(
@@ -438,7 +440,7 @@ async def start_server(
     return SSHGameServer(hub, acceptor, key, real_port)
 
 
-def cmd_serve(args) -> int:
+def cmd_serve(args: argparse.Namespace) -> int:
     """``colosseum serve``."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     data = Path(args.data) if args.data else default_data_dir()
