@@ -99,6 +99,9 @@ class Conn:
 
 
 class Table:
+    """One game and everyone at it.  ``server`` (the hub) gives the data folder, the bot
+    timings and ``save_meta``; the hub routes each request to the table it names."""
+
     def __init__(self, server: TableServer, meta: TableMeta) -> None:
         self.server = server
         self.meta = meta
