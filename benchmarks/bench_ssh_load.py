@@ -32,10 +32,11 @@ from pathlib import Path
 
 import asyncssh
 
-from colosseum.tui.net import protocol as P
-from colosseum.tui.net.remote import ProtoClient, connect_socket
-from colosseum.tui.net.tables import load_secret, make_token
-from colosseum.tui.net.testing import free_port, plain
+from colosseum.tui.net.host import protocol as P
+from colosseum.tui.net.host.proto_client import ProtoClient
+from colosseum.tui.net.host.testing import free_port, plain
+from colosseum.tui.net.host.tokens import load_secret, make_token
+from colosseum.tui.net.remote import connect_socket
 
 GAME_MARK = r"Round \d+/\d+"  # the game header; the lobby has no such text
 
@@ -61,7 +62,7 @@ class Screen:
                 txt = plain(data)
                 self.chunks.append((t, txt))
                 self.text = (self.text + txt)[-20000:]
-        except Exception:
+        except (OSError, asyncssh.Error):  # the session ended
             return
 
     async def wait_for(self, word: str, timeout: float = 60.0, since: int = 0) -> None:

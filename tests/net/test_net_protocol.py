@@ -8,7 +8,7 @@ import msgspec
 import pytest
 
 from colosseum.core import GameSetup, legal, new_game
-from colosseum.tui.net import protocol as P
+from colosseum.tui.net.host import protocol as P
 
 
 def test_every_message_round_trips_with_a_state_and_an_action():

@@ -16,11 +16,11 @@ import asyncssh
 import pytest
 
 from colosseum.core import to_act
-from colosseum.tui.net import protocol as P
-from colosseum.tui.net.remote import ProtoClient
-from colosseum.tui.net.server import start_server
-from colosseum.tui.net.tables import load_secret, make_token
-from colosseum.tui.net.testing import Player, free_port, plain
+from colosseum.tui.net.host import protocol as P
+from colosseum.tui.net.host.proto_client import ProtoClient
+from colosseum.tui.net.host.ssh import start_server
+from colosseum.tui.net.host.testing import Player, free_port, plain
+from colosseum.tui.net.host.tokens import load_secret, make_token
 
 GAME_SCREEN_MARK = "Round 1/"  # the game header (the lobby has no such text)
 
@@ -329,8 +329,13 @@ def test_restart_after_sigkill_resumes_every_acknowledged_action(tmp_path, keys)
         j = run(phase2())
         assert j.state.actions == len(j.actions)
         from colosseum.core import replay
+        from colosseum.core.view import player_view
+        from colosseum.tui.net.host import gamelog_io
 
-        assert replay(j.setup, j.actions[:seen])[0] == seen_state  # the very same actions
+        # the very same actions; the seed is the server's (players are sent none)
+        setup = gamelog_io.load(data / "games" / f"{tid}.jsonl").setup
+        assert j.setup.seed == 0 and setup.seed == 11
+        assert player_view(replay(setup, j.actions[:seen])[0]) == seen_state
 
         # and the SSH side answers again
         async def ssh_again():

@@ -13,11 +13,12 @@ import pytest
 
 from colosseum.core import RuleError, apply, legal, replay, to_act
 from colosseum.core.actions import EndTurn, PassBid
-from colosseum.tui.net import gamelog_io
-from colosseum.tui.net import protocol as P
-from colosseum.tui.net.remote import NetError, ProtoClient
-from colosseum.tui.net.tables import TableServer
-from colosseum.tui.net.testing import Player, play_to_end, standings
+from colosseum.core.view import player_view
+from colosseum.tui.net.host import gamelog_io
+from colosseum.tui.net.host import protocol as P
+from colosseum.tui.net.host.hub import TableServer
+from colosseum.tui.net.host.proto_client import NetError, ProtoClient
+from colosseum.tui.net.host.testing import Player, play_to_end, standings
 
 
 def run(coro, timeout: float = 30.0):
@@ -69,11 +70,11 @@ def test_three_players_play_to_the_end_and_see_the_same_ranking(tmp_path, addres
             # the game log replays to the very same final state
             loaded = gamelog_io.load(srv.tables[tid].log_path)
             final, _ = replay(loaded.setup, loaded.actions)
-            assert final == finals[0]
+            assert player_view(final) == finals[0]  # what the players saw: no seed, no generator state
             from colosseum.core.gamelog import read_log
 
             glog = read_log(srv.tables[tid].log_path)  # what `colosseum view` reads
-            assert glog.intact and glog.finished and glog.state == finals[0]
+            assert glog.intact and glog.finished and glog.state == final
             assert srv.tables[tid].meta.status == "over"
         finally:
             await srv.close()
@@ -132,7 +133,7 @@ def test_acting_for_another_seat_or_out_of_turn_is_refused_and_logged(tmp_path, 
             assert ack.ref == 5 and ack.n == 1
             for p in players:
                 up = await p.c.expect(lambda m: isinstance(m, P.Update))
-                assert up.state == table.state and up.n == 1
+                assert up.state == player_view(table.state) and up.n == 1
             up = await spy.expect(lambda m: isinstance(m, P.Update))
             assert up.n == 1
         finally:
@@ -214,7 +215,7 @@ def test_spectator_mid_game_sees_the_current_position_and_chat(tmp_path):
             spec.send(P.Watch(table=tid))
             j = await spec.expect(lambda m: isinstance(m, P.Joined))
             table = srv.tables[tid]
-            assert j.seat == -1 and j.state == table.state and len(j.actions) == len(table.actions) > 0
+            assert j.seat == -1 and j.state == player_view(table.state) and len(j.actions) == len(table.actions) > 0
             assert any("my Lion" in c.text and "\x1b" not in c.text for c in j.chat)
             # and follows the game from then on
             await play_to_end(players, timeout=40)
@@ -226,7 +227,7 @@ def test_spectator_mid_game_sees_the_current_position_and_chat(tmp_path):
                     break
                 if isinstance(m, P.Update):
                     last = m
-            assert last is not None and last.state == table.state and last.state.result is not None
+            assert last is not None and last.state == player_view(table.state) and last.state.result is not None
             # chat is in the game log
             assert any("my Lion" in c["text"] for c in gamelog_io.load(table.log_path).chat)
         finally:
@@ -281,7 +282,7 @@ def test_reconnect_mid_auction_returns_to_the_same_seat(tmp_path):
             assert (tid, cut) in [tuple(x) for x in back.welcome.seats]
             back.send(P.Join(table=tid, seat=cut))
             j = await back.expect(lambda m: isinstance(m, P.Joined))
-            assert j.seat == cut and j.state == table.state and to_act(j.state) == cut
+            assert j.seat == cut and j.state == player_view(table.state) and to_act(j.state) == cut
             assert j.state.hire.auction is not None  # still the same auction
             p = Player(back, tid, cut, seed=5)
             p.take(j)
@@ -407,7 +408,7 @@ def test_a_table_of_bots_starts_at_once_for_its_watchers(tmp_path):
                 await asyncio.sleep(0.01)
             assert srv.tables[j.table.id].meta.status == "over"
             last = await a.expect(lambda m: isinstance(m, P.Update) and m.state.result is not None)
-            assert last.state == srv.tables[j.table.id].state
+            assert last.state == player_view(srv.tables[j.table.id].state)
         finally:
             await srv.close()
 

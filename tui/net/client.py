@@ -13,9 +13,14 @@ import argparse
 import gc
 import os
 import sys
+from typing import TYPE_CHECKING, Protocol
 
-from . import protocol as P
-from .remote import NetError, RemoteClient, RemoteSession
+from .host import protocol as P
+from .host.proto_client import NetError
+from .remote import RemoteClient, RemoteSession
+
+if TYPE_CHECKING:
+    from textual.app import ComposeResult
 
 
 def settle_memory() -> None:
@@ -30,15 +35,23 @@ def settle_memory() -> None:
     gc.freeze()
 
 
-def _game_app(session: RemoteSession, theme: str | None):
-    """The game client with a chat key; falls back to a minimal view without the app."""
+class _GameApp(Protocol):
+    """What ``main`` needs of the game app (Textual is imported only when a game opens)."""
+
+    hung_up: bool
+
+    def run(self) -> object: ...
+
+
+def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
+    """The game client with a chat key and a key that hands one's seat to a bot."""
     from textual.binding import Binding
     from textual.screen import ModalScreen
     from textual.widgets import Input
 
     from colosseum.tui.app import ColosseumApp
 
-    class Say(ModalScreen):
+    class Say(ModalScreen[None]):
         BINDINGS = [Binding("escape", "dismiss", "Cancel")]
         # box drawing, not Input's block-element borders
         DEFAULT_CSS = (
@@ -46,7 +59,7 @@ def _game_app(session: RemoteSession, theme: str | None):
             "Say Input, Say Input:focus { width: 80%; margin-bottom: 2; border: round $accent; }"
         )
 
-        def compose(self):
+        def compose(self) -> ComposeResult:
             yield Input(placeholder="say to the table (Enter to send, Escape to cancel)", max_length=300)
 
         def on_input_submitted(self, event: Input.Submitted) -> None:

@@ -9,13 +9,17 @@ table, r to refresh, q to quit.
 from __future__ import annotations
 
 import asyncio
+import functools
 import signal
+from collections.abc import Callable
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Input, Label, OptionList, RichLog, Select, Static
+from textual.widgets.data_table import CellDoesNotExist
 
 from colosseum.core.bots import BOTS
 from colosseum.core.catalog import OPTIONS, VARIANTS
@@ -23,8 +27,9 @@ from colosseum.tui.base import BaseApp, exit_soon_after_hangup
 from colosseum.tui.widgets.forms import AsciiCheckbox, ascii_select_arrows
 from colosseum.tui.widgets.keybar import KeyBar
 
-from . import protocol as P
-from .remote import NetError, RemoteClient
+from .host import protocol as P
+from .host.proto_client import NetError
+from .remote import RemoteClient
 
 SEAT_CHOICES = [("human (a player)", "human")] + [(f"{b} bot", b) for b in sorted(BOTS)] + [("- no seat", "")]
 
@@ -48,7 +53,7 @@ def free_seats(t: P.TableInfo) -> list[int]:
     return [i for i, s in enumerate(t.seats) if s.kind == "human" and not s.holder]
 
 
-class LobbyScreen(Screen):
+class LobbyScreen(Screen[None]):
     BINDINGS = [
         Binding("enter", "join", "Join", show=True),
         Binding("j", "join", "Join", show=False),
@@ -67,8 +72,8 @@ class LobbyScreen(Screen):
 
     def compose(self) -> ComposeResult:
         app: LobbyApp = self.app  # type: ignore[assignment]
-        yield Static(f"Colosseum lobby - you are {app.client.name}", id="title")
-        table = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+        yield Static(Text(f"Colosseum lobby - you are {app.client.name}"), id="title")
+        table: DataTable[Text] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         table.add_columns("Table", "Name", "Variant", "Status", "Round", "Players", "Free", "Watching")
         yield table
         yield Static("Enter join | w watch | n new table | r refresh | q quit   (* away, +bot: a bot plays)", id="hint")
@@ -87,7 +92,7 @@ class LobbyScreen(Screen):
             if app.client.closed.is_set():
                 app.exit()  # the server is gone: nothing to do here
                 return
-            self.notify(str(exc), severity="error")
+            self.notify(str(exc), severity="error", markup=False)
             return
         app.held = {tid: seat for tid, seat in app.client_held}
         import msgspec
@@ -104,7 +109,8 @@ class LobbyScreen(Screen):
             status = t.status
             if t.id in app.held:
                 status += " (your seat)"
-            dt.add_row(
+            # Text, not str: a DataTable reads a str as markup, and names are the players' own
+            cells = (
                 t.id,
                 t.name,
                 t.variant + ("+" + ",".join(t.options) if t.options else ""),
@@ -113,8 +119,8 @@ class LobbyScreen(Screen):
                 seats_text(t),
                 str(len(free_seats(t))),
                 str(t.spectators),
-                key=t.id,
             )
+            dt.add_row(*(Text(c) for c in cells), key=t.id)
         if order:
             dt.move_cursor(row=min(max(keep, 0), len(order) - 1))
         self.tables = {t.id: t for t in order}
@@ -125,7 +131,7 @@ class LobbyScreen(Screen):
             return None
         try:
             key = dt.coordinate_to_cell_key(dt.cursor_coordinate).row_key.value
-        except Exception:
+        except CellDoesNotExist:
             return None
         return getattr(self, "tables", {}).get(key)
 
@@ -165,7 +171,7 @@ class LobbyScreen(Screen):
         self.app.exit()
 
 
-class SeatPicker(ModalScreen):
+class SeatPicker(ModalScreen[None]):
     BINDINGS = [Binding("escape", "dismiss", "Back")]
 
     def __init__(self, table: P.TableInfo, seats: list[int]) -> None:
@@ -175,7 +181,7 @@ class SeatPicker(ModalScreen):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="picker"):
-            yield Label(f"Take over a bot's seat at {self.table.name} (between its turns):")
+            yield Label(Text(f"Take over a bot's seat at {self.table.name} (between its turns):"))
             yield OptionList(*[f"Seat {i + 1}: {self.table.seats[i].kind} bot" for i in self.seats])
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -185,7 +191,7 @@ class SeatPicker(ModalScreen):
         app.enter(lambda: app.client.join(self.table.id, seat))
 
 
-class CreateTable(ModalScreen):
+class CreateTable(ModalScreen[None]):
     """Seats (human or a bot), variant, options, who may take over bot seats.  Compact fields
     on one line each, so the form fits an 80x24 terminal, drawn in ASCII and box drawing."""
 
@@ -268,7 +274,7 @@ class CreateTable(ModalScreen):
         app.enter(lambda: app.client.create_table(**kw))
 
 
-class WaitingScreen(Screen):
+class WaitingScreen(Screen[None]):
     """A table waiting for its players; chat meanwhile.  The creator may start at once."""
 
     BINDINGS = [
@@ -306,7 +312,7 @@ class WaitingScreen(Screen):
             lines.append(f"  Seat {i + 1}: {who}{you}")
         lines.append("")
         lines.append("The game starts when every human seat is taken.  Ctrl+S: start now with bots.")
-        self.query_one("#seats", Static).update("\n".join(lines))
+        self.query_one("#seats", Static).update(Text("\n".join(lines)))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
@@ -338,16 +344,17 @@ class LobbyApp(BaseApp):
         self.held: dict[str, int] = {}
         self.waiting: WaitingScreen | None = None
         self.hung_up = False
+        self._lobby_loop: asyncio.AbstractEventLoop | None = None
 
     @property
     def client_held(self) -> list[tuple[str, int]]:
         return [(t, s) for t, s in getattr(self.client, "last_held", [])]
 
     def on_mount(self) -> None:
-        self._loop = asyncio.get_running_loop()
+        self._lobby_loop = asyncio.get_running_loop()
         try:
-            self._loop.add_signal_handler(signal.SIGHUP, self._hangup)
-        except Exception:  # pragma: no cover
+            self._lobby_loop.add_signal_handler(signal.SIGHUP, self._hangup)
+        except (NotImplementedError, RuntimeError, ValueError):  # pragma: no cover - no signals here
             pass
         self.client.table_listeners.append(self._from_reader)
         self.push_screen(LobbyScreen())
@@ -363,8 +370,8 @@ class LobbyApp(BaseApp):
         for tid, seat in self.client.last_held:
             t = tables.get(tid)
             if t is not None and t.status == "playing":
-                self.notify(f"Back at table {t.name}, seat {seat + 1}.")
-                self.enter(lambda tid=tid, seat=seat: self.client.join(tid, seat))
+                self.notify(f"Back at table {t.name}, seat {seat + 1}.", markup=False)
+                self.enter(functools.partial(self.client.join, tid, seat))
                 return
 
     def _hangup(self) -> None:
@@ -374,14 +381,17 @@ class LobbyApp(BaseApp):
 
     def _from_reader(self, msg: P._Msg) -> None:
         """On the reader thread: hand over to the event loop without blocking."""
+        loop = self._lobby_loop
+        if loop is None:
+            return
         try:
-            self._loop.call_soon_threadsafe(self._table_message, msg)
-        except RuntimeError:
+            loop.call_soon_threadsafe(self._table_message, msg)
+        except RuntimeError:  # the loop is closed: the lobby has ended
             pass
 
     def _table_message(self, msg: P._Msg) -> None:
         if isinstance(msg, P.Error):
-            self.notify(msg.message, severity="warning")
+            self.notify(msg.message, severity="warning", markup=False)
             return
         w = self.waiting
         if self.result is not None or w is None or not isinstance(msg, P.TableChanged):
@@ -395,12 +405,12 @@ class LobbyApp(BaseApp):
         else:
             w.show(msg.table)
 
-    def enter(self, request) -> None:
+    def enter(self, request: Callable[[], P.Joined]) -> None:
         """Run a join/watch/create request; open the game or the waiting screen."""
         try:
             joined = request()
         except NetError as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(str(exc), severity="error", markup=False)
             return
         if joined.state is not None:
             self.result = joined

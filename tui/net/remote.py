@@ -7,7 +7,7 @@ an action itself; it sends ``Act`` and takes the state the server pushes.  Liste
 on the thread of the event loop that was running when they were added (the app's), never on
 the reader thread.
 
-``ProtoClient`` is an asyncio client of the same protocol for tests, bots and benchmarks.
+The asyncio client of the same protocol (tests, benchmarks) is ``host.proto_client.ProtoClient``.
 """
 
 from __future__ import annotations
@@ -21,11 +21,13 @@ import socket
 import threading
 import time
 from collections.abc import Callable
+from typing import Any, TypeVar
 
 from colosseum.core import Action, Event, RuleError, State, to_act
-from colosseum.tui.session import GameSession, Seat
+from colosseum.tui.session import GameSession, Listener, Seat
 
-from . import protocol as P
+from .host import protocol as P
+from .host.proto_client import NetError
 
 log = logging.getLogger("colosseum.net.client")
 
@@ -34,6 +36,8 @@ if os.environ.get("COLOSSEUM_NET_TRACE"):  # timing of pushed updates, for the l
     _TRACE = open(os.environ["COLOSSEUM_NET_TRACE"], "a", buffering=1)
 
 REPLY_TIMEOUT = 15.0
+
+_Reply = TypeVar("_Reply", bound=P._Msg)
 
 
 def connect_socket(address: str, timeout: float = 10.0) -> socket.socket:
@@ -52,10 +56,6 @@ def connect_socket(address: str, timeout: float = 10.0) -> socket.socket:
     return s
 
 
-class NetError(Exception):
-    """The server refused a lobby request or could not be reached."""
-
-
 class RemoteClient:
     def __init__(self, address: str, token: str, *, client: str = "tui") -> None:
         self.address = address
@@ -64,7 +64,7 @@ class RemoteClient:
         self._frames = P.FrameBuffer()
         self._pending: list[P._Msg] = []
         self.replies: queue.Queue[P._Msg] = queue.Queue()
-        self.acks: dict[int, tuple[threading.Event, list]] = {}
+        self.acks: dict[int, tuple[threading.Event, list[P.Ack | P.Error]]] = {}
         self.sessions: dict[str, RemoteSession] = {}
         self.tables: dict[str, P.TableInfo] = {}
         self.table_listeners: list[Callable[[P._Msg], None]] = []
@@ -79,7 +79,7 @@ class RemoteClient:
             raise NetError(f"unexpected answer {type(first).__name__}")
         self.welcome = first
         self.player, self.name = first.player, first.name
-        self.last_held = [tuple(x) for x in first.seats]
+        self.last_held: list[tuple[str, int]] = [(t, s) for t, s in first.seats]
         self._thread = threading.Thread(target=self._reader, name="colosseum-net", daemon=True)
         self._thread.start()
 
@@ -140,7 +140,8 @@ class RemoteClient:
             return
         self.replies.put(msg)
 
-    def request(self, msg: P._Msg, want: tuple[type, ...], timeout: float = REPLY_TIMEOUT) -> P._Msg:
+    def request(self, msg: P._Msg, want: type[_Reply], timeout: float = REPLY_TIMEOUT) -> _Reply:
+        """Send ``msg`` and wait for its answer of type ``want`` (an ``Error`` raises NetError)."""
         while True:  # drop stale replies
             try:
                 self.replies.get_nowait()
@@ -173,20 +174,21 @@ class RemoteClient:
 
     # ---------------------------------------------------------------- lobby
     def list_tables(self) -> list[P.TableInfo]:
-        reply = self.request(P.ListTables(), (P.Tables,))
+        reply = self.request(P.ListTables(), P.Tables)
         for t in reply.tables:
             self.tables[t.id] = t
-        self.last_held = [tuple(x) for x in reply.held]
+        self.last_held = [(t, s) for t, s in reply.held]
         return reply.tables
 
-    def create_table(self, **kw) -> P.Joined:
-        return self.request(P.CreateTable(**kw), (P.Joined,))
+    def create_table(self, **kw: Any) -> P.Joined:
+        """``kw``: the fields of ``protocol.CreateTable``."""
+        return self.request(P.CreateTable(**kw), P.Joined)
 
     def join(self, table: str, seat: int) -> P.Joined:
-        return self.request(P.Join(table=table, seat=seat), (P.Joined,))
+        return self.request(P.Join(table=table, seat=seat), P.Joined)
 
     def watch(self, table: str) -> P.Joined:
-        return self.request(P.Watch(table=table), (P.Joined,))
+        return self.request(P.Watch(table=table), P.Joined)
 
     def start_table(self, table: str) -> None:
         self.send(P.Start(table=table))
@@ -255,7 +257,7 @@ class RemoteSession(GameSession):
     def actions(self) -> list[Action]:
         return self._actions
 
-    def add_listener(self, fn) -> None:
+    def add_listener(self, fn: Listener) -> None:
         self._remember_loop()
         self._listeners.append(fn)
 
@@ -284,7 +286,7 @@ class RemoteSession(GameSession):
             raise RuleError("G-0", "the connection to the server is lost")
         self.drain()
         ref = next(self.client._refs)
-        ev, box = threading.Event(), []
+        ev, box = threading.Event(), list[P.Ack | P.Error]()
         self.client.acks[ref] = (ev, box)
         try:
             self.client.send(P.Act(table=self.table_id, action=action, ref=ref, at=len(self._actions)))
@@ -386,92 +388,3 @@ class RemoteSession(GameSession):
 
     def waiting_for(self) -> int:
         return to_act(self._state)
-
-
-# ---------------------------------------------------------------------------- asyncio client
-
-
-class ProtoClient:
-    """An asyncio client of the table protocol (tests, benchmarks, protocol-level bots).
-    A reader task queues every message, so waiting with a timeout never loses one."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader = reader
-        self.writer = writer
-        self.inbox: list[P._Msg] = []
-        self.queue: asyncio.Queue[P._Msg | None] = asyncio.Queue()
-        self.welcome: P.Welcome | None = None
-        self.closed = False
-        self._task = asyncio.get_running_loop().create_task(self._read())
-
-    async def _read(self) -> None:
-        try:
-            while True:
-                body = await P.read_frame(self.reader)
-                if body is None:
-                    break
-                self.queue.put_nowait(P.decode(body))
-        except (OSError, P.ProtocolError, asyncio.IncompleteReadError):
-            pass
-        finally:
-            self.closed = True
-            self.queue.put_nowait(None)
-
-    @classmethod
-    async def connect(cls, address: str, token: str | None = None) -> ProtoClient:
-        kind, _, rest = address.partition(":")
-        if kind == "unix":
-            r, w = await asyncio.open_unix_connection(rest, limit=P.MAX_MESSAGE + 16)
-        else:
-            host, _, port = rest.rpartition(":")
-            r, w = await asyncio.open_connection(host, int(port), limit=P.MAX_MESSAGE + 16)
-        c = cls(r, w)
-        if token is not None:
-            c.send(P.Hello(version=P.PROTOCOL_VERSION, token=token, client="proto"))
-            msg = await c.recv()
-            if not isinstance(msg, P.Welcome):
-                raise NetError(getattr(msg, "message", repr(msg)))
-            c.welcome = msg
-        return c
-
-    def send(self, msg: P._Msg) -> None:
-        self.writer.write(P.encode(msg))
-
-    def send_raw(self, data: bytes) -> None:
-        self.writer.write(data)
-
-    async def recv(self, timeout: float = 10.0) -> P._Msg:
-        if self.inbox:
-            return self.inbox.pop(0)
-        m = await asyncio.wait_for(self.queue.get(), timeout)
-        if m is None:
-            self.queue.put_nowait(None)
-            raise NetError("closed")
-        return m
-
-    async def expect(self, pred, timeout: float = 10.0) -> P._Msg:
-        """The first message (in order) for which ``pred`` is true; earlier ones are kept."""
-        for i, m in enumerate(self.inbox):
-            if pred(m):
-                return self.inbox.pop(i)
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
-        while True:
-            left = end - loop.time()
-            if left <= 0:
-                raise TimeoutError("expected message did not arrive")
-            m = await asyncio.wait_for(self.queue.get(), left)
-            if m is None:
-                self.queue.put_nowait(None)
-                raise NetError("closed")
-            if pred(m):
-                return m
-            self.inbox.append(m)
-
-    async def close(self) -> None:
-        self._task.cancel()
-        self.writer.close()
-        try:
-            await self.writer.wait_closed()
-        except Exception:
-            pass

@@ -11,8 +11,10 @@ cuts the partial line off, so every complete (and therefore acknowledged) action
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, BinaryIO, Protocol
 
 import msgspec
 
@@ -27,7 +29,7 @@ class Loaded:
     setup: GameSetup
     seats: list[str]
     actions: list[Action] = field(default_factory=list)
-    chat: list[dict] = field(default_factory=list)
+    chat: list[dict[str, Any]] = field(default_factory=list)  # name, text, seat, time
     good_bytes: int = 0
     damaged: str = ""
 
@@ -50,15 +52,31 @@ def load(path: Path) -> Loaded:
     return out
 
 
+class ChatLike(Protocol):
+    """A chat line as the writer needs it (``protocol.ChatLine`` is one)."""
+
+    name: str
+    text: str
+    seat: int
+    time: float
+
+
 class LogWriter:
-    def __init__(self, path: Path, f, count: int) -> None:
+    """Appends a table's actions and chat lines to its log, each flushed as written."""
+
+    def __init__(self, path: Path, f: BinaryIO, count: int) -> None:
         self.path = Path(path)
         self.f = f
         self.count = count
 
     @classmethod
     def create(
-        cls, path: Path, setup: GameSetup, seats: list[str], actions: list[Action] = (), resumed_from: str | None = None
+        cls,
+        path: Path,
+        setup: GameSetup,
+        seats: list[str],
+        actions: Sequence[Action] = (),
+        resumed_from: str | None = None,
     ) -> LogWriter:
         header = GL.make_header(setup, seats, resumed_from=resumed_from)
         tmp = Path(path).with_suffix(".new")
@@ -88,7 +106,7 @@ class LogWriter:
         self.f.write(GL.encode_action_line(action, self.count))
         self.f.flush()  # in the kernel now: survives a SIGKILL of the server
 
-    def chat(self, line) -> None:
+    def chat(self, line: ChatLike) -> None:
         if self.f.closed:
             return
         self.f.write(

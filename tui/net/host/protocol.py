@@ -7,7 +7,8 @@ and ``Welcome``; a server refuses a client of another version.  A frame longer t
 a frame that does not decode into a known message is refused with an ``Error`` and logged.
 
 Clients never apply actions: they send ``Act`` and receive the server's resulting ``State`` in
-``Update`` (the full state, plus the new actions and their events for the log panel).
+``Update`` (plus the new actions and their events for the log panel).  Every state and setup a
+client receives is the player's view (``colosseum.core.view``): seed and generator state zero.
 """
 
 from __future__ import annotations
@@ -248,9 +249,10 @@ def encode(msg: _Msg) -> bytes:
 
 def decode(body: bytes) -> _Msg:
     try:
-        return _decoder.decode(body)
+        msg: _Msg = _decoder.decode(body)
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise ProtocolError(f"malformed message: {exc}") from None
+    return msg
 
 
 async def read_frame(reader: asyncio.StreamReader, limit: int = MAX_MESSAGE) -> bytes | None:

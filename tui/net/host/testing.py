@@ -1,4 +1,7 @@
-"""Helpers for tests and the load benchmark: protocol-level players, SSH keys, free ports."""
+"""Helpers for tests and the load benchmark: protocol-level players, screen text, free ports.
+
+The players see only what the server sends (``player_view``: no seed, no generator state);
+their bots need no more."""
 
 from __future__ import annotations
 
@@ -6,11 +9,12 @@ import asyncio
 import re
 import socket
 
-from colosseum.core import legal, to_act
+from colosseum.core import State, to_act
 from colosseum.core.bots import make_bot
+from colosseum.core.queries import safe_action
 
 from . import protocol as P
-from .remote import ProtoClient
+from .proto_client import ProtoClient
 
 ANSI = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78M]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)")
 
@@ -23,7 +27,8 @@ def plain(data: bytes) -> str:
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
 class Player:
@@ -34,7 +39,7 @@ class Player:
         self.table = table
         self.seat = seat
         self.bot = make_bot(bot, seed=seed)
-        self.state = None
+        self.state: State | None = None
         self.n = 0
         self.ref = 0
         self.final = None
@@ -67,6 +72,7 @@ class Player:
 
     async def act_once(self, timeout: float = 10.0) -> P._Msg:
         """Send this player's bot move; returns the Ack or Error (updates are taken in)."""
+        assert self.state is not None, "no game state yet"
         action = self.bot.act(self.state)
         self.ref += 1
         self.c.send(P.Act(table=self.table, action=action, ref=self.ref, at=self.n))
@@ -77,7 +83,7 @@ class Player:
             if isinstance(m, (P.Ack, P.Error)) and m.ref == ref:
                 if isinstance(m, P.Error) and m.code == "rule":
                     # bots may try illegal things: fall back to a legal action
-                    fallback = legal(self.state).actions[-1]
+                    fallback = safe_action(self.state)
                     self.ref += 1
                     self.c.send(P.Act(table=self.table, action=fallback, ref=self.ref, at=self.n))
                     ref = self.ref
@@ -108,5 +114,6 @@ async def play_to_end(players: list[Player], timeout: float = 60.0) -> None:
             await asyncio.gather(*waiting)
 
 
-def standings(state) -> list[tuple[int, int]]:
+def standings(state: State) -> list[tuple[int, int]]:
+    assert state.result is not None, "the game is not over"
     return [(s.seat, s.rank) for s in state.result.standings]

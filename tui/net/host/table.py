@@ -1,0 +1,424 @@
+"""A table: one authoritative game held by the ``colosseum serve`` process.
+
+Only the connection holding the seat named in an action may send it, and only when that seat
+is to act (deal proposals and withdrawals from any seated player, as the engine allows,
+``may_propose``).  The engine applies it; the action is appended and flushed to the table's
+game log *before* it is acknowledged or broadcast; every connection at the table (players and
+spectators) receives the resulting state as a player may see it (``player_view``: no seed, no
+generator state).  Bots play bot seats, and after ``bot_timeout`` seconds they stand in for a
+player whose connection dropped, until that player comes back (same identity -> same seat).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import msgspec
+
+from colosseum.core import Action, Event, GameSetup, RuleError, State, apply, may_propose, new_game, to_act
+from colosseum.core.actions import ProposeDeal
+from colosseum.core.bots import BOTS, Bot, make_bot
+from colosseum.core.queries import ANY_SEAT_ACTIONS, safe_action
+from colosseum.core.view import player_view, setup_view
+
+from . import gamelog_io
+from . import protocol as P
+
+if TYPE_CHECKING:
+    from .hub import TableServer
+
+log = logging.getLogger("colosseum.net")
+
+MAX_CHAT = 400
+WRITE_BUFFER_LIMIT = 4 << 20  # a client this far behind is dropped
+
+
+def default_bot() -> str:
+    return "greedy" if "greedy" in BOTS else "random"
+
+
+class SeatMeta(msgspec.Struct, kw_only=True):
+    kind: str  # 'human' or a bot name
+    holder: str = ""  # identity of the human holding it
+    name: str = ""  # holder's display name
+
+
+class TableMeta(msgspec.Struct, kw_only=True):
+    id: str
+    name: str
+    variant: str
+    options: list[str]
+    allow_takeover: bool
+    creator: str
+    creator_name: str
+    seats: list[SeatMeta]
+    status: str = "waiting"  # waiting, playing, over
+    seed: int | None = None
+    created: float = 0.0
+
+
+@dataclass(eq=False)
+class Conn:
+    """One client process's connection."""
+
+    id: int
+    writer: asyncio.StreamWriter
+    player: str = ""
+    name: str = ""
+    tables: dict[str, int] = field(default_factory=dict)  # table id -> seat (-1 watching)
+    closed: bool = False
+
+    def send(self, msg: P._Msg) -> None:
+        self.send_frame(P.encode(msg))
+
+    def send_frame(self, frame: bytes) -> None:
+        """An encoded message (``P.encode``): a broadcast encodes once for every connection."""
+        if self.closed:
+            return
+        try:
+            self.writer.write(frame)
+            if self.writer.transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
+                log.warning("conn %s (%s): too far behind, dropped", self.id, self.name)
+                self.close()
+        except (ConnectionError, RuntimeError):
+            self.close()
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            try:
+                self.writer.close()
+            except (OSError, RuntimeError):  # pragma: no cover - a transport already torn down
+                pass
+
+
+class Table:
+    """One game and everyone at it.  ``server`` (the hub) gives the data folder, the bot
+    timings and ``save_meta``; the hub routes each request to the table it names."""
+
+    def __init__(self, server: TableServer, meta: TableMeta) -> None:
+        self.server = server
+        self.meta = meta
+        self.setup: GameSetup | None = None
+        self.state: State | None = None
+        self.actions: list[Action] = []
+        self.events: list[Event] = []
+        self.chat: list[P.ChatLine] = []
+        self.conns: dict[Conn, int] = {}  # every connection at the table -> seat / -1
+        self.present: dict[int, Conn] = {}  # seat -> the connection holding it now
+        self.absent_since: dict[int, float] = {}
+        self.standin: set[int] = set()
+        self.timers: dict[int, asyncio.TimerHandle] = {}
+        self.bots: dict[int, Bot] = {}
+        self.log: gamelog_io.LogWriter | None = None
+        self._bot_task: asyncio.Task[None] | None = None
+
+    @property
+    def id(self) -> str:
+        return self.meta.id
+
+    @property
+    def log_path(self) -> Path:
+        return self.server.data / "games" / f"{self.id}.jsonl"
+
+    # ---------------------------------------------------------------- views
+    def info(self) -> P.TableInfo:
+        m = self.meta
+        seats = []
+        for i, s in enumerate(m.seats):
+            seats.append(
+                P.SeatInfo(
+                    kind=s.kind,
+                    name=s.name if s.holder else (self.setup.players[i] if self.setup else ""),
+                    holder=bool(s.holder),
+                    present=i in self.present,
+                    standin=i in self.standin,
+                )
+            )
+        st = self.state
+        return P.TableInfo(
+            id=m.id,
+            name=m.name,
+            variant=m.variant,
+            options=list(m.options),
+            status=m.status,
+            seats=seats,
+            round=st.round if st else 0,
+            phase=st.phase if st else "",
+            allow_takeover=m.allow_takeover,
+            creator=m.creator_name,
+            spectators=sum(1 for s in self.conns.values() if s < 0),
+            actions=len(self.actions),
+        )
+
+    def seen_setup(self) -> GameSetup | None:
+        """The setup as players may see it (no seed)."""
+        return setup_view(self.setup) if self.setup is not None else None
+
+    def seen_state(self) -> State | None:
+        """The state as players may see it (``player_view``)."""
+        return player_view(self.state) if self.state is not None else None
+
+    def joined(self, seat: int) -> P.Joined:
+        return P.Joined(
+            table=self.info(),
+            seat=seat,
+            setup=self.seen_setup(),
+            state=self.seen_state(),
+            actions=list(self.actions),
+            events=self.events[-600:],
+            chat=self.chat[-100:],
+        )
+
+    def broadcast(self, msg: P._Msg) -> None:
+        frame = P.encode(msg)
+        for c in list(self.conns):
+            c.send_frame(frame)
+
+    def changed(self) -> None:
+        self.broadcast(P.TableChanged(table=self.info(), setup=self.seen_setup(), state=self.seen_state()))
+
+    def save_meta(self) -> None:
+        self.server.save_meta(self.meta)
+
+    # ---------------------------------------------------------------- seats
+    def controller_is_bot(self, seat: int) -> bool:
+        s = self.meta.seats[seat]
+        return s.kind != "human" or not s.holder or seat in self.standin
+
+    def bot_for(self, seat: int) -> Bot:
+        kind = self.meta.seats[seat].kind
+        name = kind if kind != "human" else default_bot()
+        bot = self.bots.get(seat)
+        if bot is None or getattr(bot, "name", name) != name:
+            seed = (self.setup.seed if self.setup else 0) * 31 + seat
+            bot = make_bot(name, seed=seed)
+            self.bots[seat] = bot
+        return bot
+
+    def sit(self, conn: Conn, seat: int) -> str | None:
+        """Seat ``conn``; None or the reason it is refused."""
+        m = self.meta
+        if not 0 <= seat < len(m.seats):
+            return f"there is no seat {seat}"
+        s = m.seats[seat]
+        if s.holder == conn.player:
+            pass  # back to one's own seat (reconnect)
+        elif any(o.holder == conn.player for o in m.seats):
+            return "you already hold a seat at this table"
+        elif s.kind == "human" and not s.holder:
+            if m.status != "waiting":
+                return "that seat is not free"
+        elif s.kind != "human" and not s.holder:
+            if not m.allow_takeover:
+                return "the table's creator did not allow taking over bot seats"
+            if m.status == "over":
+                return "the game is over"
+            if self.state is not None and to_act(self.state) == seat:
+                return "a bot's seat can be taken over only between its turns"
+            s.kind = "human"
+        else:
+            return f"seat {seat + 1} is held by {s.name}"
+        s.holder, s.name = conn.player, conn.name
+        old = self.present.get(seat)
+        if old is not None and old is not conn:
+            # the same player connected again elsewhere: the newer connection holds the seat
+            self.conns[old] = -1
+            old.tables[self.id] = -1
+            old.send(P.Error(message="you took this seat from another connection", code="moved"))
+        prev = self.conns.get(conn)
+        if prev is not None and prev >= 0 and prev != seat:
+            self.present.pop(prev, None)
+        self.present[seat] = conn
+        self.conns[conn] = seat
+        conn.tables[self.id] = seat
+        self.absent_since.pop(seat, None)
+        self.standin.discard(seat)
+        t = self.timers.pop(seat, None)
+        if t:
+            t.cancel()
+        self.save_meta()
+        log.info("table %s: %s (%s) sits at seat %d", self.id, conn.name, conn.player[:20], seat)
+        if m.status == "waiting" and all(x.kind != "human" or x.holder for x in m.seats):
+            self.start()
+        return None
+
+    def watch(self, conn: Conn) -> None:
+        prev = self.conns.get(conn)
+        if prev is not None and prev >= 0:
+            self.left_seat(prev)
+        self.conns[conn] = -1
+        conn.tables[self.id] = -1
+
+    def drop(self, conn: Conn) -> None:
+        seat = self.conns.pop(conn, None)
+        conn.tables.pop(self.id, None)
+        if seat is not None and seat >= 0 and self.present.get(seat) is conn:
+            self.left_seat(seat)
+
+    def left_seat(self, seat: int) -> None:
+        self.present.pop(seat, None)
+        if self.meta.status == "waiting":
+            # nothing has been played yet: the seat is free again
+            s = self.meta.seats[seat]
+            log.info("table %s: %s leaves seat %d", self.id, s.name, seat)
+            s.holder = s.name = ""
+            self.save_meta()
+            self.changed()
+            return
+        self.absent_since[seat] = time.monotonic()
+        log.info("table %s: seat %d absent", self.id, seat)
+        self.arm_timer(seat)
+        self.changed()
+
+    def arm_timer(self, seat: int) -> None:
+        old = self.timers.pop(seat, None)
+        if old:
+            old.cancel()
+        if self.meta.status == "over":
+            return
+        loop = asyncio.get_running_loop()
+        self.timers[seat] = loop.call_later(self.server.bot_timeout, self._stand_in, seat)
+
+    def _stand_in(self, seat: int) -> None:
+        self.timers.pop(seat, None)
+        if seat in self.present or self.meta.status == "over":
+            return
+        self.standin.add(seat)
+        log.info("table %s: a bot stands in for seat %d", self.id, seat)
+        self.changed()
+        self.kick()
+
+    # ---------------------------------------------------------------- game
+    def start(self) -> None:
+        m = self.meta
+        for s in m.seats:
+            if s.kind == "human" and not s.holder:
+                s.kind = default_bot()
+        names: list[str] = []
+        for i, s in enumerate(m.seats):
+            base = (s.name if s.holder else f"{s.kind.title()} bot").strip() or f"Player {i + 1}"
+            name = base
+            k = 2
+            while name in names:
+                name = f"{base} {k}"
+                k += 1
+            names.append(name)
+        seed = m.seed if m.seed is not None else random.randrange(1 << 31)
+        m.seed = seed
+        self.setup = GameSetup(players=tuple(names), seed=seed, variant=m.variant, options=tuple(m.options))
+        self.state = new_game(self.setup)
+        self.log = gamelog_io.LogWriter.create(self.log_path, self.setup, [s.kind for s in m.seats])
+        for line in self.chat:
+            self.log.chat(line)
+        m.status = "playing"
+        self.save_meta()
+        log.info("table %s: game starts (%s)", self.id, ", ".join(names))
+        self.changed()
+        self.kick()
+
+    def restore(self) -> None:
+        """Reload a started table from its game log."""
+        loaded = gamelog_io.load(self.log_path)
+        self.setup = loaded.setup
+        state = new_game(loaded.setup)
+        for a in loaded.actions:
+            state, ev = apply(state, a)
+            self.actions.append(a)
+            self.events.extend(ev)
+        self.state = state
+        self.chat = [P.ChatLine(table=self.id, **c) for c in loaded.chat]
+        if self.meta.status != "over":
+            self.log = gamelog_io.LogWriter.reopen(self.log_path, loaded)
+        if to_act(state) < 0 and self.meta.status != "over":
+            self.meta.status = "over"
+            self.save_meta()
+        for i, s in enumerate(self.meta.seats):
+            if s.holder:
+                self.absent_since[i] = time.monotonic()
+                self.arm_timer(i)
+
+    def commit(self, action: Action) -> list[Event]:
+        """Apply ``action`` (RuleError: nothing changed), log it durably, then broadcast."""
+        assert self.state is not None and self.log is not None
+        state, events = apply(self.state, action)
+        self.log.action(action)  # written and flushed before anyone hears of it
+        self.state = state
+        self.actions.append(action)
+        self.events.extend(events)
+        self.broadcast(
+            P.Update(table=self.id, n=len(self.actions), actions=[action], events=events, state=player_view(state))
+        )
+        if to_act(state) < 0:
+            self.meta.status = "over"
+            self.log.close()  # the game is complete; talk after it is not recorded
+            for t in self.timers.values():
+                t.cancel()
+            self.timers.clear()
+            self.save_meta()
+            log.info("table %s: game over", self.id)
+            self.changed()
+        return events
+
+    def check_act(self, conn: Conn, msg: P.Act) -> str | None:
+        """None if ``conn`` may send this action now, else the reason it may not."""
+        seat = self.conns.get(conn)
+        if seat is None:
+            return "you are not at this table"
+        if seat < 0 or self.present.get(seat) is not conn:
+            return "spectators cannot act"
+        if self.meta.status != "playing" or self.state is None:
+            return "the game is not running" if self.meta.status == "waiting" else "the game is over"
+        a = msg.action
+        if a.player != seat:
+            return f"you hold seat {seat + 1}, not seat {a.player + 1}"
+        if msg.at >= 0 and msg.at != len(self.actions):
+            return "the game moved on before your action arrived; look again"
+        if type(a) in ANY_SEAT_ACTIONS:
+            if isinstance(a, ProposeDeal) and not may_propose(self.state, seat):
+                return "no deal can be proposed now"
+            return None
+        actor = to_act(self.state)
+        if actor != seat:
+            return f"it is {self.state.players[actor].name}'s turn, not yours" if actor >= 0 else "nobody is to act"
+        return None
+
+    def kick(self) -> None:
+        if self._bot_task is None or self._bot_task.done():
+            self._bot_task = asyncio.get_running_loop().create_task(self._run_bots())
+
+    async def _run_bots(self) -> None:
+        delay = self.server.bot_delay
+        while self.meta.status == "playing" and self.state is not None:
+            seat = to_act(self.state)
+            if seat < 0 or not self.controller_is_bot(seat):
+                return
+            await asyncio.sleep(delay)
+            if self.state is None or to_act(self.state) != seat or not self.controller_is_bot(seat):
+                continue
+            try:
+                action = self.bot_for(seat).act(self.state)
+                try:
+                    self.commit(action)
+                except RuleError:
+                    self.commit(safe_action(self.state))  # a bot must never stall a table
+            except Exception:  # noqa: BLE001 - a bot's bug must stop its table's bots, not the server
+                log.exception("table %s: bot for seat %d failed", self.id, seat)
+                return
+
+    def say(self, conn: Conn, text: str) -> None:
+        text = "".join(ch for ch in text if ch.isprintable())[:MAX_CHAT].strip()
+        if not text:
+            return
+        seat = self.conns.get(conn, -1)
+        line = P.ChatLine(table=self.id, name=conn.name, text=text, seat=seat, time=time.time())
+        self.chat.append(line)
+        if self.log is not None:
+            self.log.chat(line)
+        self.broadcast(line)
