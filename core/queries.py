@@ -11,7 +11,7 @@ Contents, by rule:
 * standing: :func:`credit` (G-3.4), :func:`star_count`, :func:`turn_order`,
   :func:`most_acclaimed` / :func:`least_acclaimed` (G-5.4, G-6.2), :func:`rank` (G-9);
 * the board: :func:`gate_owner`, :func:`landing` (where a noble lands, G-5.1 / C-4);
-* spectacles: :func:`match`, :func:`missing` (G-5.2), :func:`why_not_performable`,
+* spectacles: :func:`match`, :func:`missing` / :func:`missings` (G-5.2), :func:`why_not_performable`,
   :func:`breakdown` (G-5.3), :func:`spectacle_by_key`;
 * Star Performers (G-7): :func:`star_holder` (the rule), :func:`next_stars` (after any change of
   tiles), :func:`stars_after` (the same from per-seat deltas), :func:`star_need` and
@@ -52,6 +52,7 @@ __all__ = [
     "least_acclaimed",
     "match",
     "missing",
+    "missings",
     "most_acclaimed",
     "next_stars",
     "rank",
@@ -144,15 +145,25 @@ def match(cat: Catalog, tiles: tuple[int, ...], spec: Spectacle) -> Match:
     return Match(matched, spec.total - matched, tuple(used))
 
 
-def missing(cat: Catalog, tiles: tuple[int, ...], spec: Spectacle) -> int:
-    """How many performers ``tiles`` lack for ``spec`` (G-5.2), as ``match(...).missing``."""
-    matched = 0
-    for k, need in spec.req:
-        have = tiles[k]
-        matched += have if have < need else need
-    gap = spec.total - matched
+def missings(cat: Catalog, tiles: Sequence[int], specs: Iterable[Spectacle]) -> list[int]:
+    """How many performers ``tiles`` lack for each of ``specs`` (G-5.2: each requirement filled
+    by its own tiles, balatros filling the gap), as ``match(...).missing``.  One call for many
+    spectacles: bots value hands by it in their inner loops."""
     bal = tiles[cat.balatro]
-    return gap - (bal if bal < gap else gap)
+    out = []
+    for spec in specs:
+        matched = 0
+        for k, need in spec.req:
+            have = tiles[k]
+            matched += have if have < need else need
+        gap = spec.total - matched
+        out.append(gap - (bal if bal < gap else gap))
+    return out
+
+
+def missing(cat: Catalog, tiles: Sequence[int], spec: Spectacle) -> int:
+    """How many performers ``tiles`` lack for ``spec`` (G-5.2); see :func:`missings`."""
+    return missings(cat, tiles, (spec,))[0]
 
 
 def spectacle_by_key(cat: Catalog, key: str) -> Spectacle:
@@ -182,7 +193,9 @@ class Breakdown:
 
     __slots__ = ("lines", "total", "missing", "matched", "used")
 
-    def __init__(self, lines, total, missing, matched, used) -> None:
+    def __init__(
+        self, lines: tuple[tuple[str, int], ...], total: int, missing: int, matched: int, used: tuple[int, ...]
+    ) -> None:
         self.lines: tuple[tuple[str, int], ...] = lines
         self.total: int = total
         self.missing: int = missing
@@ -223,7 +236,7 @@ def breakdown(state: State, seat: int, spec: Spectacle, aquilas: int = 0) -> Bre
 def rank(state: State) -> Result:
     """G-9: highest marker; ties: most coins, most Star Performers, bottom of the stack."""
 
-    def key(seat: int):
+    def key(seat: int) -> tuple[int, int, int, int]:
         p = state.players[seat]
         return (-p.acclaim, -p.coins, -star_count(state, seat), p.seq)
 
@@ -312,13 +325,20 @@ def stars_after(state: State, deltas: Mapping[int, Mapping[int, int]]) -> tuple[
 def star_need(state: State, cat: Catalog, seat: int, kind: int) -> int:
     """The fewest ``kind`` tiles with which ``seat`` would hold that Star Performer, the other
     seats' tiles unchanged: :func:`star_holder` solved for one seat (G-7)."""
-    other = max(q.tiles[kind] for i, q in enumerate(state.players) if i != seat)
-    return max(cat.common.star_minimum, other if state.stars[kind] == seat else other + 1)
+    other = 0  # the most any other seat holds (counts are never negative)
+    for i, q in enumerate(state.players):
+        if i != seat and q.tiles[kind] > other:
+            other = q.tiles[kind]
+    if state.stars[kind] != seat:
+        other += 1
+    minimum = cat.common.star_minimum
+    return other if other > minimum else minimum
 
 
 def stars_held(state: State, cat: Catalog, seat: int, tiles: Sequence[int]) -> set[int]:
     """Star Performer kinds ``seat`` would hold with ``tiles`` (other seats unchanged), G-7."""
-    return {k for k in cat.star_types if tiles[k] >= star_need(state, cat, seat, k)}
+    minimum = cat.common.star_minimum
+    return {k for k in cat.star_types if tiles[k] >= minimum and tiles[k] >= star_need(state, cat, seat, k)}
 
 
 # ---------------------------------------------------------------------- seats

@@ -28,6 +28,7 @@ Deterministic given its seed (the seed only breaks exact ties).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from colosseum.core.actions import (
     AcceptDeal,
@@ -65,6 +66,9 @@ __all__ = ["MAX_PROPOSALS", "GreedyBot"]
 
 MAX_PROPOSALS = 3  # deals the bot proposes per trade turn
 
+#: A candidate investment: kind, cost, action, value of what pays for it (C-3 extras).
+_Candidate = tuple[str, int, Action, float]
+
 
 class GreedyBot(GreedyValuation):
     """Decisions, phase by phase; the values they compare come from :class:`GreedyValuation`."""
@@ -74,8 +78,8 @@ class GreedyBot(GreedyValuation):
     def __init__(self, seed: int = 0) -> None:
         super().__init__()
         self.rng = random.Random(seed)
-        self._proposed: set[tuple] = set()
-        self._trade_key: tuple = ()
+        self._proposed: set[tuple[Transfer, ...]] = set()
+        self._trade_key: tuple[int, ...] = ()
 
     # ================================================================== entry point
 
@@ -123,7 +127,7 @@ class GreedyBot(GreedyValuation):
 
     # ================================================================== setup (G-1.6)
 
-    def _start_gates(self, state: State, cat: Catalog, acts) -> Action:
+    def _start_gates(self, state: State, cat: Catalog, acts: Sequence[Action]) -> Action:
         best, best_v = acts[-1], -1e9
         for a in acts:
             if not isinstance(a, PlaceStartGates):
@@ -137,7 +141,9 @@ class GreedyBot(GreedyValuation):
 
     # ================================================================== Phase 1 (G-2, C-3)
 
-    def _invest(self, state: State, cat: Catalog, seat: int, acts) -> Action:
+    def _invest(self, state: State, cat: Catalog, seat: int, acts: Sequence[Action]) -> Action:
+        turn = state.invest
+        assert turn is not None
         p = state.players[seat]
         c = cat.common
         classic_aq = cat.rules.endgame_aquila_acclaim == 0
@@ -151,7 +157,7 @@ class GreedyBot(GreedyValuation):
         ids = {cat.spectacles[sid].key: sid for sid in state.display}
         ngates = len(p.gates)
         # candidate investments from the legal ones (one gate space: the most attractive)
-        cands: list[tuple[str, int, Action, float]] = []  # kind, cost, action, payment value
+        cands: list[_Candidate] = []  # kind, cost, action, payment value
         gate_best: dict[str, tuple[float, Action, float]] = {}
         for a in acts:
             extra = getattr(a, "extra", None)
@@ -176,7 +182,7 @@ class GreedyBot(GreedyValuation):
         for att, a, pay in gate_best.values():
             cands.append(("gate", c.gate_cost, a, pay - 0.02 * att))
 
-        def value(chosen) -> float:
+        def value(chosen: tuple[_Candidate, ...]) -> float:
             specs = list(owned)
             g, prom, temple, spent, paid = ngates, p.promoters, p.temple, 0, 0.0
             for kind, cost, a, pay in chosen:
@@ -188,7 +194,7 @@ class GreedyBot(GreedyValuation):
                     prom += 1
                 elif kind == "temple":
                     temple = True
-                else:
+                elif isinstance(a, PlanSpectacle):
                     specs.append(ids[a.spectacle])
             if spent > p.coins:
                 return -1e9
@@ -202,7 +208,7 @@ class GreedyBot(GreedyValuation):
             if v > best_v:
                 best_v, best_a = v, x[2]
             # a second investment this turn (G-2: of a different kind) may make the first worth it
-            if getattr(x[2], "extra", "") == "" and len(state.invest.made) == 0 and cat.rules.investments_per_turn > 1:
+            if getattr(x[2], "extra", "") == "" and len(turn.made) == 0 and cat.rules.investments_per_turn > 1:
                 for y in cands:
                     if y is x or (distinct and y[0] == x[0]) or getattr(y[2], "extra", "") != "":
                         continue
@@ -213,7 +219,7 @@ class GreedyBot(GreedyValuation):
             return best_a
         return self._end_invest(state, cat, seat, acts)
 
-    def _end_invest(self, state: State, cat: Catalog, seat: int, acts) -> Action:
+    def _end_invest(self, state: State, cat: Catalog, seat: int, acts: Sequence[Action]) -> Action:
         return next(a for a in acts if isinstance(a, EndTurn))
 
     # ================================================================== Phase 2 (G-3)
@@ -308,7 +314,7 @@ class GreedyBot(GreedyValuation):
                     # both sides must like it (the same test as ``accepts``, roughly)
                     if theirs <= 0.5 or mine < 0.6 * theirs - 1.0 or theirs < 0.6 * mine - 1.0:
                         continue
-                    tr = (Transfer(seat, o, cat.codes[j], 1), Transfer(o, seat, cat.codes[k], 1))
+                    tr: tuple[Transfer, ...] = (Transfer(seat, o, cat.codes[j], 1), Transfer(o, seat, cat.codes[k], 1))
                     if tr not in self._proposed:
                         cands.append((mine, tr))
                 price = max(2, int((qloss + 1.0) / max(cr, 0.1)) + 1)
@@ -326,7 +332,7 @@ class GreedyBot(GreedyValuation):
 
     # ================================================================== Phase 4 (G-5)
 
-    def _perform(self, state: State, cat: Catalog, seat: int, acts) -> Action:
+    def _perform(self, state: State, cat: Catalog, seat: int, acts: Sequence[Action]) -> Action:
         pt = state.perform
         assert pt is not None
         p = state.players[seat]
@@ -362,15 +368,15 @@ class GreedyBot(GreedyValuation):
                     if g > best_gain:
                         best, best_gain = (noble, s), g
             if best is not None:
-                a = AquilaMove(player=seat, noble=best[0], steps=best[1])
-                if a in acts:
-                    return a
+                aq = AquilaMove(player=seat, noble=best[0], steps=best[1])
+                if aq in acts:
+                    return aq
         if sid < 0:
             return next(a for a in acts if isinstance(a, EndTurn))
         if classic_aq and last and p.tiles[cat.construction] > 0:
-            for a in acts:
-                if isinstance(a, ConstructionForAquila):
-                    return a
+            for x in acts:
+                if isinstance(x, ConstructionForAquila):
+                    return x
         # G-5.3 step 7: Aquilas spent only when they make this the best performance in a game
         # without end-of-game Acclaim for them (classic), or for the coins in the last round.
         key = cat.spectacles[sid].key
@@ -383,19 +389,20 @@ class GreedyBot(GreedyValuation):
                     spend = p.aquilas
             elif total >= p.acclaim:
                 spend = p.aquilas
-        a = Perform(player=seat, spectacle=key, aquilas=spend)
-        if a in acts:
-            return a
+        act = Perform(player=seat, spectacle=key, aquilas=spend)
+        if act in acts:
+            return act
         return next(x for x in acts if isinstance(x, Perform))
 
     # ================================================================== Phase 5 (G-6)
 
-    def _closing(self, state: State, cat: Catalog, seat: int, acts) -> Action:
+    def _closing(self, state: State, cat: Catalog, seat: int, acts: Sequence[Action]) -> Action:
         cl = state.closing
         assert cl is not None
         p = state.players[seat]
         if cl.stage == "retire":
-            best, best_v = None, -1e9
+            best: Action | None = None
+            best_v = -1e9
             for a in acts:
                 if not isinstance(a, Retire):
                     continue
@@ -408,7 +415,8 @@ class GreedyBot(GreedyValuation):
             victim = state.players[cl.victim]
             base = self.tile_utility(state, cat, seat, p.tiles)
             vbase = self.tile_utility(state, cat, cl.victim, victim.tiles)
-            best, best_v = None, -1e9
+            best = None
+            best_v = -1e9
             for a in acts:
                 if not isinstance(a, Steal):
                     continue

@@ -8,9 +8,11 @@ queries (:mod:`colosseum.core.queries`), never re-derived here.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
 from colosseum.core.catalog import Catalog, Spectacle
-from colosseum.core.model import State
-from colosseum.core.queries import NOBODY, credit, landing, missing, star_need, stars_held
+from colosseum.core.model import State, Transfer
+from colosseum.core.queries import NOBODY, credit, landing, missing, missings, star_need, stars_held
 
 __all__ = ["AQUILA_VALUE", "REACH", "GreedyValuation"]
 
@@ -19,6 +21,12 @@ __all__ = ["AQUILA_VALUE", "REACH", "GreedyValuation"]
 _DIE = [0.0] + [11 / 36] * 6 + [0.0] * 30
 _SUM = [0.0, 0.0] + [min(i - 1, 13 - i) / 36 for i in range(2, 13)] + [0.0] * 24
 REACH = [min(1.0, _DIE[d] + _SUM[d]) for d in range(36)]
+
+#: A sequence of dice moves (noble, die, steps) and its value.
+Moves = tuple[float, list[tuple[int, int, int]]]
+#: What tile_utility needs about a seat in a state: (spectacle, offset, performable this round)
+#: entries, their spectacles, (kind, tiles needed for its Star Performer) pairs, Acclaim per star.
+_UtilContext = tuple[list[tuple[Spectacle, float, bool]], tuple[Spectacle, ...], list[tuple[int, int]], int]
 
 AQUILA_VALUE = 3.5  # an Aquila token: 3 Acclaim at the end (G-9) or 6 coins, or a move
 
@@ -36,8 +44,8 @@ class GreedyValuation:
     """The greedy bot's valuations, with their per-decision caches."""
 
     def __init__(self) -> None:
-        self._moves_cache: dict[tuple, tuple[float, list]] = {}
-        self._util_cache: dict[tuple, tuple] = {}
+        self._moves_cache: dict[tuple[object, ...], Moves] = {}
+        self._util_cache: dict[tuple[int, str], tuple[State, _UtilContext]] = {}
 
     def rounds_total(self, cat: Catalog) -> int:
         return cat.rules.gifts + 1
@@ -73,7 +81,7 @@ class GreedyValuation:
             left += 1
         return left
 
-    def _util_context(self, state: State, cat: Catalog, seat: int):
+    def _util_context(self, state: State, cat: Catalog, seat: int) -> _UtilContext:
         """What ``tile_utility`` needs about ``seat`` in ``state``, computed once per state."""
         key = (seat, cat.variant)
         cached = self._util_cache.get(key)
@@ -83,7 +91,7 @@ class GreedyValuation:
         ngates = len(p.gates)
         left = self.rounds_left(state, cat)
         before_perform = state.phase in ("setup", "invest", "hire", "trade")
-        entries = []  # (spectacle, offset, performable this round)
+        entries: list[tuple[Spectacle, float, bool]] = []  # (spectacle, offset, performable this round)
         for sid in self.owned_specs(state, seat):
             spec = cat.spectacles[sid]
             short = spec.gates - ngates
@@ -99,19 +107,18 @@ class GreedyValuation:
                     entries.append((spec, -0.35 * spec.cost - 2.0, False))
         # (kind, count needed to hold its Star Performer, G-7)
         stars = [(k, star_need(state, cat, seat, k)) for k in cat.star_types]
-        ctx = (entries, stars, cat.balatro, cat.common.star_acclaim)
+        ctx = (entries, tuple(e[0] for e in entries), stars, cat.common.star_acclaim)
         self._util_cache[key] = (state, ctx)
         return ctx
 
-    def tile_utility(self, state: State, cat: Catalog, seat: int, tiles) -> float:
+    def tile_utility(self, state: State, cat: Catalog, seat: int, tiles: Sequence[int]) -> float:
         """How much ``tiles`` are worth to ``seat``, in Acclaim-like units: the best spectacle it
         owns (or could still plan) filled with them, a little of the second best and of the best
         one performable this round, and the Star Performers they would hold (G-7)."""
-        entries, star_rules, bal, star_acc = self._util_context(state, cat, seat)
+        entries, specs, star_rules, star_acc = self._util_context(state, cat, seat)
         held = [k for k, need in star_rules if tiles[k] >= need]
         best = second = now = -99.0
-        for spec, offset, now_ok in entries:
-            miss = missing(cat, tiles, spec)
+        for (spec, offset, now_ok), miss in zip(entries, missings(cat, tiles, specs), strict=True):
             mm = spec.max_missing
             v = (spec.strip[miss] if miss <= mm else spec.strip[mm] - 3.0 * (miss - mm)) + offset
             for k in held:
@@ -132,7 +139,7 @@ class GreedyValuation:
             u += 0.35 * now
         return u
 
-    def tiles_plus(self, tiles, kinds, sign: int = 1):
+    def tiles_plus(self, tiles: Sequence[int], kinds: Iterable[int], sign: int = 1) -> list[int]:
         t = list(tiles)
         for k in kinds:
             t[k] += sign
@@ -230,7 +237,7 @@ class GreedyValuation:
 
     # ================================================================== Phase 2 (G-3)
 
-    def lot_value(self, state: State, cat: Catalog, seat: int, lot) -> float:
+    def lot_value(self, state: State, cat: Catalog, seat: int, lot: Sequence[int]) -> float:
         p = state.players[seat]
         base = self.tile_utility(state, cat, seat, p.tiles)
         aq = cat.aquila_tile
@@ -241,7 +248,7 @@ class GreedyValuation:
             v += 1.5 * sum(1 for k in kinds if k == cat.construction)
         return v
 
-    def max_bid(self, state: State, cat: Catalog, seat: int, lot) -> int:
+    def max_bid(self, state: State, cat: Catalog, seat: int, lot: Sequence[int]) -> int:
         p = state.players[seat]
         v = self.lot_value(state, cat, seat, lot)
         if v <= 0:
@@ -256,7 +263,7 @@ class GreedyValuation:
 
     # ================================================================== Phase 3 (G-4)
 
-    def deal_value(self, state: State, cat: Catalog, seat: int, transfers) -> float:
+    def deal_value(self, state: State, cat: Catalog, seat: int, transfers: Sequence[Transfer]) -> float:
         """What a deal is worth to ``seat`` (its tiles, coins and Aquilas)."""
         p = state.players[seat]
         tiles = list(p.tiles)
@@ -280,7 +287,7 @@ class GreedyValuation:
             v += self.tile_utility(state, cat, seat, tiles) - self.tile_utility(state, cat, seat, p.tiles)
         return v
 
-    def opponent_gain(self, state: State, cat: Catalog, me: int, transfers) -> tuple[float, bool]:
+    def opponent_gain(self, state: State, cat: Catalog, me: int, transfers: Sequence[Transfer]) -> tuple[float, bool]:
         """The largest gain of another party (counting Star Performers it would win, +4 each),
         and whether the deal hands another party a Star Performer."""
         worst = 0.0
@@ -307,7 +314,7 @@ class GreedyValuation:
             worst = max(worst, g)
         return worst, star
 
-    def accepts(self, state: State, cat: Catalog, seat: int, transfers) -> bool:
+    def accepts(self, state: State, cat: Catalog, seat: int, transfers: Sequence[Transfer]) -> bool:
         """G-4: the bot agrees to a deal that improves its position and does not hand another
         player more than it gains (a Star Performer handed over must be paid for in full)."""
         mine = self.deal_value(state, cat, seat, transfers)
@@ -356,7 +363,7 @@ class GreedyValuation:
             return 1.0
         return 0.75
 
-    def noble_score(self, state: State, cat: Catalog, seat: int, nobles) -> float:
+    def noble_score(self, state: State, cat: Catalog, seat: int, nobles: Sequence[int]) -> float:
         gates = state.players[seat].gates
         vals = noble_values(cat)
         return float(sum(vals[i] for i, pos in enumerate(nobles) if pos in gates))
@@ -391,8 +398,10 @@ class GreedyValuation:
         vals = noble_values(cat)
         nobles = state.nobles
         walk = landing
+        # the other nobles' spaces, once per noble for the moves from the current position
+        occ = [{x for i, x in enumerate(nobles) if i != j} for j in range(len(nobles))]
         # gates of the players who perform after the bot this round: a noble left there helps them
-        later = set()
+        later: set[int] = set()
         if self.DENIAL:
             for k in range(state.turn + 1, state.n):
                 later.update(state.players[(state.first + k) % state.n].gates)
@@ -414,7 +423,7 @@ class GreedyValuation:
             lo = len(pt.dice) if ranges else total
             for noble in movable:
                 for s in range(lo, total + 1):
-                    dest = walk(cat, nobles, noble, s)
+                    dest = walk(cat, nobles, noble, s, occ[noble])
                     v = total0 - base[noble] + on(noble, dest)
                     if v > best_v:
                         best_v, best_seq = v, [(noble, -1, s)]
@@ -431,7 +440,7 @@ class GreedyValuation:
             d = dice[0]
             for noble in movable:
                 for s in rng_of(d):
-                    dest = walk(cat, nobles, noble, s)
+                    dest = walk(cat, nobles, noble, s, occ[noble])
                     v = total0 - base[noble] + on(noble, dest)
                     if v > best_v:
                         best_v, best_seq = v, [(noble, d, s)]
@@ -441,7 +450,7 @@ class GreedyValuation:
                 r2 = rng_of(d2)
                 for n1 in movable:
                     for s1 in rng_of(d1):
-                        dest1 = walk(cat, nobles, n1, s1)
+                        dest1 = walk(cat, nobles, n1, s1, occ[n1])
                         nn1 = list(nobles)
                         nn1[n1] = dest1
                         v1 = total0 - base[n1] + on(n1, dest1)

@@ -15,6 +15,7 @@ from colosseum.core.actions import (
     BuildTemple,
     EndTurn,
     ExchangeAquilas,
+    Extra,
     HirePromoter,
     PlanSpectacle,
 )
@@ -188,17 +189,17 @@ def end_turn(ctx: Ctx, a: EndTurn) -> None:
 
 
 @cache
-def _plan(seat: int, key: str, extra: str) -> Action:
+def _plan(seat: int, key: str, extra: Extra) -> Action:
     return PlanSpectacle(player=seat, spectacle=key, extra=extra)
 
 
 @cache
-def _gate(seat: int, space: int, extra: str) -> Action:
+def _gate(seat: int, space: int, extra: Extra) -> Action:
     return BuildGate(player=seat, space=space, extra=extra)
 
 
 @cache
-def _investment(kind: type, seat: int, extra: str) -> Action:
+def _investment(kind: type, seat: int, extra: Extra) -> Action:
     action: Action = kind(player=seat, extra=extra)
     return action
 
@@ -217,7 +218,7 @@ def offer(state: State, seat: int, cat: Catalog, acts: list[Action], bids: list[
     rules = cat.rules
     c = cat.common
     normal = len(turn.made) - turn.extras
-    pays: list[str] = []
+    pays: list[Extra] = []
     if normal < rules.investments_per_turn:
         pays.append("")
     elif rules.extra_investment_aquilas > 0:

@@ -30,7 +30,7 @@ from colosseum.core.queries import (
     breakdown,
     gate_owner,
     landing,
-    missing,
+    missings,
     most_acclaimed,
     spectacle_by_key,
     why_not_performable,
@@ -249,14 +249,13 @@ def performable(state: State, seat: int) -> list[int]:
     """Spectacle ids ``seat`` could perform now (G-5.2), ignoring the phase."""
     cat = load_catalog(state.setup.variant)
     p = state.players[seat]
-    tiles = p.tiles
     n_gates = len(p.gates)
-    out = []
-    for sid in (*p.face_down, *p.face_up):
-        spec = cat.spectacles[sid]
-        if n_gates >= spec.gates and missing(cat, tiles, spec) <= spec.max_missing:
-            out.append(sid)
-    return out
+    owned = [cat.spectacles[sid] for sid in (*p.face_down, *p.face_up)]
+    return [
+        spec.id
+        for spec, miss in zip(owned, missings(cat, p.tiles, owned), strict=True)
+        if n_gates >= spec.gates and miss <= spec.max_missing
+    ]
 
 
 @cache
