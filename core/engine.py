@@ -26,7 +26,7 @@ from colosseum.core.errors import RuleError
 from colosseum.core.model import NOBODY, Event, State
 from colosseum.core.phases import closing, hire, invest, perform, setup, trade
 from colosseum.core.phases.hire import MARKET_NAMES, can_open_auction
-from colosseum.core.phases.perform import NOBLE_NAMES, noble_step_range, walk
+from colosseum.core.phases.perform import NOBLE_NAMES, walk
 from colosseum.core.phases.setup import new_game, setup_order_seat
 from colosseum.core.phases.trade import MAX_TRANSFERS, TRADABLE_EXTRA, check_deal, deal_pending, describe_deal
 from colosseum.core.queries import (
@@ -42,6 +42,7 @@ from colosseum.core.queries import (
     match,
     missing,
     most_acclaimed,
+    noble_step_range,
     rank,
     spectacle_by_key,
     stack_key,

@@ -10,7 +10,8 @@ Contents, by rule:
 
 * standing: :func:`credit` (G-3.4), :func:`star_count`, :func:`turn_order`,
   :func:`most_acclaimed` / :func:`least_acclaimed` (G-5.4, G-6.2), :func:`rank` (G-9);
-* the board: :func:`gate_owner`, :func:`landing` (where a noble lands, G-5.1 / C-4);
+* the board: :func:`gate_owner`, :func:`landing` (where a noble lands, G-5.1 / C-4),
+  :func:`noble_step_range` (how far a die moves one, G-5.1 / C-4);
 * spectacles: :func:`match`, :func:`missing` / :func:`missings` (G-5.2), :func:`why_not_performable`,
   :func:`breakdown` (G-5.3), :func:`spectacle_by_key`;
 * Star Performers (G-7): :func:`star_holder` (the rule), :func:`next_stars` (after any change of
@@ -55,6 +56,7 @@ __all__ = [
     "missings",
     "most_acclaimed",
     "next_stars",
+    "noble_step_range",
     "rank",
     "safe_action",
     "spectacle_by_key",
@@ -283,6 +285,19 @@ def landing(cat: Catalog, nobles: Sequence[int], noble: int, steps: int, occupie
         if pos not in occupied:
             left -= 1
     return pos
+
+
+def noble_step_range(state: State, die: int) -> tuple[int, int]:
+    """The distances a noble may move with ``die`` (index, or -1 for the sum), G-5.1 / C-4."""
+    pt = state.perform
+    assert pt is not None
+    cat = catalog(state)
+    ranges = cat.rules.temple_ranges and state.players[pt.player].temple
+    if die == -1:
+        total = sum(pt.dice)
+        return (len(pt.dice) if ranges else total, total)
+    face = pt.dice[die]
+    return (1 if ranges else face, face)
 
 
 # ---------------------------------------------------------------------- Star Performers (G-7)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from colosseum.core.catalog import Catalog, Spectacle
 from colosseum.core.model import State, Transfer
-from colosseum.core.queries import NOBODY, credit, landing, missing, missings, star_need, stars_held
+from colosseum.core.queries import NOBODY, credit, landing, missing, missings, noble_step_range, star_need, stars_held
 
 __all__ = ["AQUILA_VALUE", "REACH", "GreedyValuation"]
 
@@ -392,7 +392,6 @@ class GreedyValuation:
         if cached is not None:
             return cached
         w = self.noble_weight(state, cat, seat)
-        ranges = cat.rules.temple_ranges and state.players[seat].temple
         aq_spaces = cat.aquila_spaces
         gates = frozenset(state.players[seat].gates)
         vals = noble_values(cat)
@@ -419,8 +418,7 @@ class GreedyValuation:
         best_v, best_seq = -1e9, []
         movable = [i for i in range(6) if i not in pt.moved]
         if mode == "sum":
-            total = sum(pt.dice)
-            lo = len(pt.dice) if ranges else total
+            lo, total = noble_step_range(state, -1)
             for noble in movable:
                 for s in range(lo, total + 1):
                     dest = walk(cat, nobles, noble, s, occ[noble])
@@ -433,8 +431,8 @@ class GreedyValuation:
         dice = [i for i, u in enumerate(used) if not u]
 
         def rng_of(die: int) -> range:
-            face = pt.dice[die]
-            return range(1 if ranges else face, face + 1)
+            lo, hi = noble_step_range(state, die)
+            return range(lo, hi + 1)
 
         if len(dice) == 1:
             d = dice[0]

@@ -32,6 +32,7 @@ from colosseum.core.queries import (
     landing,
     missings,
     most_acclaimed,
+    noble_step_range,
     spectacle_by_key,
     why_not_performable,
 )
@@ -40,7 +41,6 @@ __all__ = [
     "HANDLERS",
     "NOBLE_NAMES",
     "end_turn",
-    "noble_step_range",
     "offer",
     "performable",
     "to_act",
@@ -92,19 +92,6 @@ def _choose_dice(ctx: Ctx, a: ChooseDice) -> None:
     else:
         raise RuleError("G-5.1", "choose 'split' (one noble per die) or 'sum' (one noble by the sum)")
     ctx.set(perform=pt)
-
-
-def noble_step_range(state: State, die: int) -> tuple[int, int]:
-    """The distances a noble may move with ``die`` (index, or -1 for the sum), G-5.1 / C-4."""
-    pt = state.perform
-    assert pt is not None
-    cat = load_catalog(state.setup.variant)
-    ranges = cat.rules.temple_ranges and state.players[pt.player].temple
-    if die == -1:
-        total = sum(pt.dice)
-        return (len(pt.dice) if ranges else total, total)
-    face = pt.dice[die]
-    return (1 if ranges else face, face)
 
 
 def walk(state: State, noble: int, steps: int) -> int:
