@@ -7,6 +7,10 @@ Public API::
     choices = legal(state)                   # what the player to act may do
     state, events = apply(state, choices.actions[0])
     data = encode_state(state); decode_state(data) == state
+
+The pure rule queries the bots and the client share with the engine (G-7 stars, noble landing,
+missing performers, safe actions ...) are in :mod:`colosseum.core.queries`; the engine by phase
+is in ``core/phases/``.
 """
 
 from .actions import *  # noqa: F401,F403  (the action classes)
@@ -31,10 +35,24 @@ from .engine import (
 from .errors import RuleError
 from .legal import BidOption, Choices, legal, may_propose, performable
 from .model import Event, GameSetup, Player, Result, State, Transfer
+from .queries import (
+    ANY_SEAT_ACTIONS,
+    gate_owner,
+    landing,
+    missing,
+    missings,
+    next_stars,
+    safe_action,
+    star_holder,
+    star_need,
+    stars_after,
+    stars_held,
+)
 from .serial import decode_state, encode_state, replay
 
 __all__ = [
     "ACTION_TYPES",
+    "ANY_SEAT_ACTIONS",
     "Action",
     "BidOption",
     "Breakdown",
@@ -57,18 +75,28 @@ __all__ = [
     "decode_state",
     "encode_action",
     "encode_state",
-    "legal",
+    "gate_owner",
+    "landing",
     "least_acclaimed",
+    "legal",
     "load_catalog",
     "match",
     "may_propose",
+    "missing",
+    "missings",
     "most_acclaimed",
     "new_game",
+    "next_stars",
     "performable",
     "rank",
     "replay",
+    "safe_action",
     "spectacle_by_key",
     "star_count",
+    "star_holder",
+    "star_need",
+    "stars_after",
+    "stars_held",
     "to_act",
     "why_not_performable",
 ]

@@ -13,118 +13,121 @@ import msgspec
 
 from .model import Transfer
 
+#: How an extra investment is paid (C-3): "" for a regular one.
+Extra = Literal["", "aquilas", "construction"]
+
 
 class _Action(msgspec.Struct, frozen=True, tag_field="a", kw_only=True):
     player: int
 
 
 # ---- setup (G-1.6)
-class PlaceStartGates(_Action, tag="start_gates"):
+class PlaceStartGates(_Action, frozen=True, tag="start_gates"):
     space: int  # the first space of a free starting pair
 
 
 # ---- Phase 1 (G-2; C-3, C-5)
-class BuildGate(_Action, tag="gate"):
+class BuildGate(_Action, frozen=True, tag="gate"):
     space: int
-    extra: Literal["", "aquilas", "construction"] = ""
+    extra: Extra = ""
 
 
-class HirePromoter(_Action, tag="promoter"):
-    extra: Literal["", "aquilas", "construction"] = ""
+class HirePromoter(_Action, frozen=True, tag="promoter"):
+    extra: Extra = ""
 
 
-class PlanSpectacle(_Action, tag="plan"):
+class PlanSpectacle(_Action, frozen=True, tag="plan"):
     spectacle: str
-    extra: Literal["", "aquilas", "construction"] = ""
+    extra: Extra = ""
 
 
-class BuildTemple(_Action, tag="temple"):
-    extra: Literal["", "aquilas", "construction"] = ""
+class BuildTemple(_Action, frozen=True, tag="temple"):
+    extra: Extra = ""
 
 
-class ExchangeAquilas(_Action, tag="exchange"):
+class ExchangeAquilas(_Action, frozen=True, tag="exchange"):
     count: int
 
 
-class ConstructionForAquila(_Action, tag="construction_aquila"):
+class ConstructionForAquila(_Action, frozen=True, tag="construction_aquila"):
     """C-5 (classic): discard a construction tile for an Aquila, at any time."""
 
 
 # ---- Phase 2 (G-3)
-class OpenAuction(_Action, tag="open"):
+class OpenAuction(_Action, frozen=True, tag="open"):
     market: int
     bid: int
 
 
-class Raise(_Action, tag="raise"):
+class Raise(_Action, frozen=True, tag="raise"):
     bid: int
 
 
-class PassBid(_Action, tag="pass_bid"):
+class PassBid(_Action, frozen=True, tag="pass_bid"):
     pass
 
 
 # ---- Phase 3 (G-4)
-class ProposeDeal(_Action, tag="propose"):
+class ProposeDeal(_Action, frozen=True, tag="propose"):
     transfers: tuple[Transfer, ...]
 
 
-class AcceptDeal(_Action, tag="accept"):
+class AcceptDeal(_Action, frozen=True, tag="accept"):
     pass
 
 
-class RejectDeal(_Action, tag="reject"):
+class RejectDeal(_Action, frozen=True, tag="reject"):
     pass
 
 
-class CloseDeal(_Action, tag="close"):
+class CloseDeal(_Action, frozen=True, tag="close"):
     pass
 
 
-class CancelDeal(_Action, tag="cancel"):
+class CancelDeal(_Action, frozen=True, tag="cancel"):
     pass
 
 
 # ---- Phase 4 (G-5)
-class Roll(_Action, tag="roll"):
+class Roll(_Action, frozen=True, tag="roll"):
     pass
 
 
-class ChooseDice(_Action, tag="dice"):
+class ChooseDice(_Action, frozen=True, tag="dice"):
     mode: Literal["split", "sum"]
 
 
-class MoveNoble(_Action, tag="move"):
+class MoveNoble(_Action, frozen=True, tag="move"):
     noble: int  # 0 emperor, 1-2 consuls, 3-5 senators
     die: int  # 0 or 1 (split mode), -1 for the sum
     steps: int
 
 
-class AquilaMove(_Action, tag="aquila_move"):
+class AquilaMove(_Action, frozen=True, tag="aquila_move"):
     noble: int
     steps: int  # -3..-1 counter-clockwise, 1..3 clockwise
 
 
-class Perform(_Action, tag="perform"):
+class Perform(_Action, frozen=True, tag="perform"):
     spectacle: str
     aquilas: int = 0  # G-5.3 step 7
 
 
 # ---- Phase 5 (G-6)
-class Retire(_Action, tag="retire"):
+class Retire(_Action, frozen=True, tag="retire"):
     tile: str
 
 
-class Steal(_Action, tag="steal"):
+class Steal(_Action, frozen=True, tag="steal"):
     tile: str
 
 
-class ChooseFirstPlayer(_Action, tag="first"):
+class ChooseFirstPlayer(_Action, frozen=True, tag="first"):
     first: int
 
 
 # ---- any phase (G-0: a player may always skip their turn)
-class EndTurn(_Action, tag="end"):
+class EndTurn(_Action, frozen=True, tag="end"):
     pass
 
 
@@ -167,4 +170,5 @@ def encode_action(action: Action) -> bytes:
 
 def decode_action(data: bytes | str) -> Action:
     """Decode one action; raises msgspec.DecodeError / ValidationError on bad input."""
-    return _decoder.decode(data)
+    action: Action = _decoder.decode(data)  # a Decoder of a Union is typed Decoder[Any]
+    return action

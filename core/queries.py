@@ -1,26 +1,371 @@
-"""Public, pure rule queries: what the bots, the dialogs and the server ask the engine.
+"""Public, pure rule queries: what the phases, the bots, the dialogs and the server ask.
 
-Each answer is computed here (or in the phase module it names) and nowhere else: a caller
-outside ``core/`` never re-derives a rule.
+Each answer is computed here and nowhere else: the engine's phase handlers call these same
+functions, so a caller outside the engine (a bot weighing a move, a dialog describing one)
+never re-derives a rule.  Everything is a pure function of its arguments; nothing here changes
+a state.  Where a caller is on a hot path (the greedy bot), a query takes what it would
+otherwise recompute (``occupied`` in :func:`landing`) as an optional argument.
+
+Contents, by rule:
+
+* standing: :func:`credit` (G-3.4), :func:`star_count`, :func:`turn_order`,
+  :func:`most_acclaimed` / :func:`least_acclaimed` (G-5.4, G-6.2), :func:`rank` (G-9);
+* the board: :func:`gate_owner`, :func:`landing` (where a noble lands, G-5.1 / C-4),
+  :func:`noble_step_range` (how far a die moves one, G-5.1 / C-4);
+* spectacles: :func:`match`, :func:`missing` / :func:`missings` (G-5.2), :func:`why_not_performable`,
+  :func:`breakdown` (G-5.3), :func:`spectacle_by_key`;
+* Star Performers (G-7): :func:`star_holder` (the rule), :func:`next_stars` (after any change of
+  tiles), :func:`stars_after` (the same from per-seat deltas), :func:`star_need` and
+  :func:`stars_held` (one seat's view, for bots);
+* seats: :data:`ANY_SEAT_ACTIONS`, :func:`safe_action`.
 """
 
 from __future__ import annotations
 
-from colosseum.core.actions import Action, CancelDeal, EndTurn, PassBid, RejectDeal
-from colosseum.core.engine import _ANY_SEAT
-from colosseum.core.legal import legal
-from colosseum.core.model import State
+from collections.abc import Iterable, Mapping, Sequence, Set
 
-#: Action types a seat may send while the game waits on another seat (G-4 deals, C-6 tiles).
-ANY_SEAT_ACTIONS: frozenset[type] = _ANY_SEAT
+from msgspec.structs import replace
+
+from colosseum.core.actions import (
+    Action,
+    CancelDeal,
+    ConstructionForAquila,
+    EndTurn,
+    PassBid,
+    ProposeDeal,
+    RejectDeal,
+)
+from colosseum.core.catalog import Catalog, Spectacle, load_catalog
+from colosseum.core.errors import RuleError
+from colosseum.core.model import NOBODY, Player, Result, Standing, State
+
+__all__ = [
+    "ANY_SEAT_ACTIONS",
+    "NOBODY",
+    "NO_STAR",
+    "Breakdown",
+    "Match",
+    "breakdown",
+    "catalog",
+    "credit",
+    "gate_owner",
+    "landing",
+    "least_acclaimed",
+    "match",
+    "missing",
+    "missings",
+    "most_acclaimed",
+    "next_stars",
+    "noble_step_range",
+    "rank",
+    "safe_action",
+    "spectacle_by_key",
+    "stack_key",
+    "star_count",
+    "star_holder",
+    "star_need",
+    "stars_after",
+    "stars_held",
+    "turn_order",
+    "why_not_performable",
+]
+
+#: ``State.stars`` entry of a tile kind that has no Star Performer.
+NO_STAR = -2
+
+#: Action types a seat may send while the game waits on another seat (G-4 deals, C-5 tiles);
+#: their handlers check who may send them.
+ANY_SEAT_ACTIONS: frozenset[type] = frozenset({ProposeDeal, CancelDeal, ConstructionForAquila})
 
 _SAFE_KINDS: tuple[type, ...] = (PassBid, EndTurn, RejectDeal, CancelDeal)
+
+
+def catalog(state: State) -> Catalog:
+    return load_catalog(state.setup.variant)
+
+
+def credit(p: Player) -> int:
+    """G-3.4: what a player can bid: coins + 6 per Aquila."""
+    return p.coins + 6 * p.aquilas
+
+
+def star_count(state: State, seat: int) -> int:
+    return sum(1 for h in state.stars if h == seat)
+
+
+def turn_order(state: State) -> list[int]:
+    n = len(state.players)
+    return [(state.first + k) % n for k in range(n)]
+
+
+def gate_owner(state: State, space: int) -> int:
+    for seat, p in enumerate(state.players):
+        if space in p.gates:
+            return seat
+    return NOBODY
+
+
+def stack_key(p: Player) -> tuple[int, int]:
+    """Order on the Acclaim track: further along first; on one space, lower in the stack first
+    counts as *further* (G-5.4 ties go to the bottom marker)."""
+    return (p.acclaim, -p.seq)
+
+
+def most_acclaimed(state: State) -> int:
+    """Furthest along; tie: bottom marker of the stack (G-5.4, G-6.2)."""
+    return max(range(len(state.players)), key=lambda s: stack_key(state.players[s]))
+
+
+def least_acclaimed(state: State) -> int:
+    """Furthest back; tie: top marker of the stack (G-6.2)."""
+    return min(range(len(state.players)), key=lambda s: stack_key(state.players[s]))
+
+
+class Match:
+    """How a player's tiles fill a spectacle (G-5.2)."""
+
+    __slots__ = ("matched", "missing", "used")
+
+    def __init__(self, matched: int, missing: int, used: tuple[int, ...]) -> None:
+        self.matched = matched
+        self.missing = missing
+        self.used = used
+
+
+def match(cat: Catalog, tiles: tuple[int, ...], spec: Spectacle) -> Match:
+    used = [0] * len(tiles)
+    matched = 0
+    for k, need in spec.req:
+        u = tiles[k] if tiles[k] < need else need
+        used[k] = u
+        matched += u
+    bal = cat.balatro
+    gap = spec.total - matched
+    wild = tiles[bal] if tiles[bal] < gap else gap
+    used[bal] = wild
+    matched += wild
+    return Match(matched, spec.total - matched, tuple(used))
+
+
+def missings(cat: Catalog, tiles: Sequence[int], specs: Iterable[Spectacle]) -> list[int]:
+    """How many performers ``tiles`` lack for each of ``specs`` (G-5.2: each requirement filled
+    by its own tiles, balatros filling the gap), as ``match(...).missing``.  One call for many
+    spectacles: bots value hands by it in their inner loops."""
+    bal = tiles[cat.balatro]
+    out = []
+    for spec in specs:
+        matched = 0
+        for k, need in spec.req:
+            have = tiles[k]
+            matched += have if have < need else need
+        gap = spec.total - matched
+        out.append(gap - (bal if bal < gap else gap))
+    return out
+
+
+def missing(cat: Catalog, tiles: Sequence[int], spec: Spectacle) -> int:
+    """How many performers ``tiles`` lack for ``spec`` (G-5.2); see :func:`missings`."""
+    return missings(cat, tiles, (spec,))[0]
+
+
+def spectacle_by_key(cat: Catalog, key: str) -> Spectacle:
+    sid = cat.spectacle_index.get(key) if isinstance(key, str) else None
+    if sid is None:
+        raise RuleError("G-5.2", f"there is no spectacle {key!r}")
+    return cat.spectacles[sid]
+
+
+def why_not_performable(state: State, seat: int, spec: Spectacle) -> str | None:
+    """None if ``seat`` may perform ``spec`` now (G-5.2), else the reason."""
+    p = state.players[seat]
+    if spec.id not in p.face_down and spec.id not in p.face_up:
+        return f"{p.name} does not own {spec.name}"
+    if len(p.gates) < spec.gates:
+        return f"{spec.name} needs {spec.gates} gates; {p.name} has {len(p.gates)}"
+    cat = catalog(state)
+    if missing(cat, p.tiles, spec) > spec.max_missing:
+        least = spec.total - spec.max_missing
+        m = match(cat, p.tiles, spec)
+        return f"{spec.name} needs at least {least} of its {spec.total} performers; {p.name} has {m.matched}"
+    return None
+
+
+class Breakdown:
+    """G-5.3: the Acclaim of one performance, step by step."""
+
+    __slots__ = ("lines", "total", "missing", "matched", "used")
+
+    def __init__(
+        self, lines: tuple[tuple[str, int], ...], total: int, missing: int, matched: int, used: tuple[int, ...]
+    ) -> None:
+        self.lines: tuple[tuple[str, int], ...] = lines
+        self.total: int = total
+        self.missing: int = missing
+        self.matched: int = matched
+        self.used: tuple[int, ...] = used
+
+
+def breakdown(state: State, seat: int, spec: Spectacle, aquilas: int = 0) -> Breakdown:
+    """The full G-5.3 breakdown of ``seat`` performing ``spec`` now, spending ``aquilas``."""
+    cat = catalog(state)
+    c = cat.common
+    p = state.players[seat]
+    m = match(cat, p.tiles, spec)
+    base = spec.acclaim_for_missing(m.missing) or 0
+    earlier = len(p.face_up) - (1 if spec.id in p.face_up else 0)
+    stars = sum(1 for k, h in enumerate(state.stars) if h == seat and spec.need[k])
+    nobles = 0
+    for i, pos in enumerate(state.nobles):
+        if pos in p.gates:
+            kind = cat.noble_kinds[i]
+            nobles += (
+                c.emperor_acclaim if kind == "emperor" else c.consul_acclaim if kind == "consul" else c.senator_acclaim
+            )
+    short = f"{m.missing} short" if m.missing else "complete"
+    lines = (
+        (f"{spec.name} ({short})", base),
+        (f"Earlier performances x{earlier}", earlier * c.performed_acclaim),
+        (f"Star Performers x{stars}", stars * c.star_acclaim),
+        ("Nobles at your gates", nobles),
+        (f"Promoters x{p.promoters}", p.promoters * c.promoter_acclaim),
+        (f"Gifts x{p.gifts}", p.gifts * c.gift_acclaim),
+        (f"Aquilas spent x{aquilas}", aquilas * c.aquila_acclaim),
+    )
+    total = sum(v for _, v in lines)
+    return Breakdown(lines, total, m.missing, m.matched, m.used)
+
+
+def rank(state: State) -> Result:
+    """G-9: highest marker; ties: most coins, most Star Performers, bottom of the stack."""
+
+    def key(seat: int) -> tuple[int, int, int, int]:
+        p = state.players[seat]
+        return (-p.acclaim, -p.coins, -star_count(state, seat), p.seq)
+
+    order = sorted(range(len(state.players)), key=key)
+    standings = []
+    for i, seat in enumerate(order):
+        k = key(seat)
+        decided = ""
+        if i + 1 < len(order):
+            other = key(order[i + 1])
+            for name, a_, b_ in zip(("acclaim", "coins", "stars", "stack"), k, other, strict=False):
+                if a_ != b_:
+                    decided = name
+                    break
+        p = state.players[seat]
+        standings.append(
+            Standing(
+                seat=seat,
+                rank=i + 1,
+                acclaim=p.acclaim,
+                coins=p.coins,
+                stars=star_count(state, seat),
+                seq=p.seq,
+                decided_by=decided,
+            )
+        )
+    return Result(winner=order[0], standings=tuple(standings))
+
+
+def landing(cat: Catalog, nobles: Sequence[int], noble: int, steps: int, occupied: Set[int] | None = None) -> int:
+    """Where ``noble`` ends after ``steps`` from ``nobles`` (negative: counter-clockwise).
+    G-5.1: spaces occupied by another noble are skipped and not counted; C-4: classic counts
+    every space.  ``occupied`` (the other nobles' spaces) may be passed in when known."""
+    n_sp = cat.track_spaces
+    pos = nobles[noble]
+    if not cat.rules.skip_occupied:
+        return (pos + steps) % n_sp
+    if occupied is None:
+        occupied = {p for i, p in enumerate(nobles) if i != noble}
+    d = 1 if steps > 0 else -1
+    left = abs(steps)
+    while left:
+        pos = (pos + d) % n_sp
+        if pos not in occupied:
+            left -= 1
+    return pos
+
+
+def noble_step_range(state: State, die: int) -> tuple[int, int]:
+    """The distances a noble may move with ``die`` (index, or -1 for the sum), G-5.1 / C-4."""
+    pt = state.perform
+    assert pt is not None
+    cat = catalog(state)
+    ranges = cat.rules.temple_ranges and state.players[pt.player].temple
+    if die == -1:
+        total = sum(pt.dice)
+        return (len(pt.dice) if ranges else total, total)
+    face = pt.dice[die]
+    return (1 if ranges else face, face)
+
+
+# ---------------------------------------------------------------------- Star Performers (G-7)
+
+
+def star_holder(counts: Sequence[int], holder: int, minimum: int) -> int:
+    """G-7: who holds a Star Performer, given each seat's count of its tiles and its holder so
+    far.  The holder keeps it while having the most (ties included) and at least ``minimum``;
+    otherwise the one seat with strictly the most (at least ``minimum``) takes it, or nobody."""
+    m = max(counts)
+    if holder >= 0 and counts[holder] == m and m >= minimum:
+        return holder
+    return counts.index(m) if m >= minimum and counts.count(m) == 1 else NOBODY
+
+
+def next_stars(cat: Catalog, players: Sequence[Player], stars: Sequence[int], kinds: Iterable[int]) -> tuple[int, ...]:
+    """The Star Performer holders once ``players`` hold their tiles, rechecking ``kinds`` (G-7)."""
+    new = list(stars)
+    minimum = cat.common.star_minimum
+    for k in kinds:
+        if stars[k] != NO_STAR:
+            new[k] = star_holder([p.tiles[k] for p in players], stars[k], minimum)
+    return tuple(new)
+
+
+def stars_after(state: State, deltas: Mapping[int, Mapping[int, int]]) -> tuple[int, ...]:
+    """Star Performer holders if each seat's tiles changed by ``deltas`` ({seat: {kind: +-n}}),
+    as the engine would recheck them (G-7)."""
+    players = list(state.players)
+    kinds: set[int] = set()
+    for seat, gained in deltas.items():
+        tiles = list(players[seat].tiles)
+        for k, n in gained.items():
+            tiles[k] += n
+        players[seat] = replace(players[seat], tiles=tuple(tiles))
+        kinds.update(k for k, n in gained.items() if n)
+    return next_stars(catalog(state), players, state.stars, sorted(kinds))
+
+
+def star_need(state: State, cat: Catalog, seat: int, kind: int) -> int:
+    """The fewest ``kind`` tiles with which ``seat`` would hold that Star Performer, the other
+    seats' tiles unchanged: :func:`star_holder` solved for one seat (G-7)."""
+    other = 0  # the most any other seat holds (counts are never negative)
+    for i, q in enumerate(state.players):
+        if i != seat and q.tiles[kind] > other:
+            other = q.tiles[kind]
+    if state.stars[kind] != seat:
+        other += 1
+    minimum = cat.common.star_minimum
+    return other if other > minimum else minimum
+
+
+def stars_held(state: State, cat: Catalog, seat: int, tiles: Sequence[int]) -> set[int]:
+    """Star Performer kinds ``seat`` would hold with ``tiles`` (other seats unchanged), G-7."""
+    minimum = cat.common.star_minimum
+    return {k for k in cat.star_types if tiles[k] >= minimum and tiles[k] >= star_need(state, cat, seat, k)}
+
+
+# ---------------------------------------------------------------------- seats
 
 
 def safe_action(state: State) -> Action:
     """A legal action for the seat to act that changes the least: a pass, an end of turn or a
     refusal where one is offered, else the last legal action.  Used when a bot's choice was
     refused, so that a bot never stalls a game."""
+    # legal() is built on these queries: imported here, not at the top, to keep them below it.
+    from colosseum.core.legal import legal
+
     ch = legal(state)
     for kind in _SAFE_KINDS:
         for a in ch.actions:

@@ -31,7 +31,7 @@ def below(s: int, n: int) -> tuple[int, int]:
     return s, z % n
 
 
-def shuffled(s: int, items: tuple) -> tuple[int, tuple]:
+def shuffled(s: int, items: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
     """Fisher-Yates shuffle of ``items``; returns the next state and the shuffled tuple."""
     out = list(items)
     for i in range(len(out) - 1, 0, -1):

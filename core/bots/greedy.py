@@ -28,6 +28,7 @@ Deterministic given its seed (the seed only breaks exact ties).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from colosseum.core.actions import (
     AcceptDeal,
@@ -55,38 +56,30 @@ from colosseum.core.actions import (
     Roll,
     Steal,
 )
-from colosseum.core.catalog import Catalog, Spectacle, load_catalog
-from colosseum.core.engine import NOBODY, credit
+from colosseum.core.bots.greedy_value import AQUILA_VALUE, GreedyValuation
+from colosseum.core.catalog import Catalog, load_catalog
 from colosseum.core.legal import Choices, legal
 from colosseum.core.model import State, Transfer
+from colosseum.core.queries import landing, missing
 
-# 2d6: the chance that a noble d spaces behind a gate can be brought onto it by one die or the
-# sum (rough: either die showing d, or the sum being d).
-_DIE = [0.0] + [11 / 36] * 6 + [0.0] * 30
-_SUM = [0.0, 0.0] + [min(i - 1, 13 - i) / 36 for i in range(2, 13)] + [0.0] * 24
-REACH = [min(1.0, _DIE[d] + _SUM[d]) for d in range(36)]
+__all__ = ["MAX_PROPOSALS", "GreedyBot"]
 
-AQUILA_VALUE = 3.5  # an Aquila token: 3 Acclaim at the end (G-9) or 6 coins, or a move
 MAX_PROPOSALS = 3  # deals the bot proposes per trade turn
 
-
-def _noble_values(cat: Catalog) -> tuple[int, ...]:
-    c = cat.common
-    return tuple(
-        c.emperor_acclaim if k == "emperor" else c.consul_acclaim if k == "consul" else c.senator_acclaim
-        for k in cat.noble_kinds
-    )
+#: A candidate investment: kind, cost, action, value of what pays for it (C-3 extras).
+_Candidate = tuple[str, int, Action, float]
 
 
-class GreedyBot:
+class GreedyBot(GreedyValuation):
+    """Decisions, phase by phase; the values they compare come from :class:`GreedyValuation`."""
+
     name = "greedy"
 
     def __init__(self, seed: int = 0) -> None:
+        super().__init__()
         self.rng = random.Random(seed)
-        self._proposed: set[tuple] = set()
-        self._trade_key: tuple = ()
-        self._moves_cache: dict[tuple, tuple[float, list]] = {}
-        self._util_cache: dict[tuple, tuple] = {}
+        self._proposed: set[tuple[Transfer, ...]] = set()
+        self._trade_key: tuple[int, ...] = ()
 
     # ================================================================== entry point
 
@@ -132,164 +125,9 @@ class GreedyBot:
                     return a
         return ch.actions[0]
 
-    # ================================================================== valuation helpers
-
-    def rounds_total(self, cat: Catalog) -> int:
-        return cat.rules.gifts + 1
-
-    def last_round(self, state: State, cat: Catalog) -> bool:
-        return state.round >= self.rounds_total(cat)
-
-    def coin_rate(self, state: State, cat: Catalog) -> float:
-        """Acclaim one coin is worth to the bot (coins buy promoters, gates, lots)."""
-        if self.last_round(state, cat):
-            return 0.08 if state.phase in ("hire", "trade", "perform", "closing") else 0.3
-        return 0.45
-
-    @staticmethod
-    def strip_value(spec: Spectacle, missing: int) -> float:
-        """G-5.2 strip, extended below the minimum so that progress still counts."""
-        mm = spec.max_missing
-        if missing <= mm:
-            return spec.strip[missing]
-        return spec.strip[mm] - 3.0 * (missing - mm)
-
-    @staticmethod
-    def missing(cat: Catalog, tiles, spec: Spectacle) -> int:
-        matched = 0
-        for k, need in enumerate(spec.need):
-            if need:
-                t = tiles[k]
-                matched += t if t < need else need
-        gap = spec.total - matched
-        bal = tiles[cat.balatro]
-        return gap - (bal if bal < gap else gap)
-
-    def stars_with(self, state: State, cat: Catalog, seat: int, tiles) -> set[int]:
-        """Star Performer types ``seat`` would hold with ``tiles`` (others unchanged), G-7."""
-        out = set()
-        minimum = cat.common.star_minimum
-        for k in cat.star_types:
-            c = tiles[k]
-            if c < minimum:
-                continue
-            other = max(p.tiles[k] for i, p in enumerate(state.players) if i != seat)
-            h = state.stars[k]
-            if c > other or (h == seat and c >= other):
-                out.add(k)
-        return out
-
-    def owned_specs(self, state: State, seat: int) -> list[int]:
-        p = state.players[seat]
-        out = [*p.face_down, *p.face_up]
-        if p.arena != NOBODY:
-            out.append(p.arena)
-        return out
-
-    def rounds_left(self, state: State, cat: Catalog) -> int:
-        """Performances still to come for everyone (this round's counts until Phase 4 ends)."""
-        left = self.rounds_total(cat) - state.round
-        if state.phase in ("setup", "invest", "hire", "trade", "perform"):
-            left += 1
-        return left
-
-    def _util_context(self, state: State, cat: Catalog, seat: int):
-        """What ``tile_utility`` needs about ``seat`` in ``state``, computed once per state."""
-        key = (seat, cat.variant)
-        cached = self._util_cache.get(key)
-        if cached is not None and cached[0] is state:
-            return cached[1]
-        p = state.players[seat]
-        ngates = len(p.gates)
-        left = self.rounds_left(state, cat)
-        before_perform = state.phase in ("setup", "invest", "hire", "trade")
-        entries = []  # (need items, total, max_missing, strip, offset, now-eligible, need mask)
-        for sid in self.owned_specs(state, seat):
-            spec = cat.spectacles[sid]
-            short = spec.gates - ngates
-            if short > 0 and short > left - (0 if state.phase == "invest" else 1):
-                continue
-            entries.append((self._needs(spec), spec, 0.0, before_perform and short <= 0))
-        if left >= 2 and state.display:
-            # spectacles that could still be planned (G-2), at a discount for their cost
-            coins = p.coins + 15
-            for sid in state.display:
-                spec = cat.spectacles[sid]
-                if spec.cost <= coins:
-                    entries.append((self._needs(spec), spec, -0.35 * spec.cost - 2.0, False))
-        minimum = cat.common.star_minimum
-        stars = []  # (kind, count needed to hold the star)
-        for k in cat.star_types:
-            other = max(q.tiles[k] for i, q in enumerate(state.players) if i != seat)
-            need = max(minimum, other if state.stars[k] == seat else other + 1)
-            stars.append((k, need))
-        ctx = (entries, stars, cat.balatro, cat.common.star_acclaim)
-        self._util_cache[key] = (state, ctx)
-        return ctx
-
-    _needs_cache: dict = {}
-
-    @classmethod
-    def _needs(cls, spec: Spectacle):
-        got = cls._needs_cache.get((spec.key, spec.total))
-        if got is None:
-            got = tuple((k, n) for k, n in enumerate(spec.need) if n)
-            cls._needs_cache[(spec.key, spec.total)] = got
-        return got
-
-    def tile_utility(self, state: State, cat: Catalog, seat: int, tiles) -> float:
-        """How much ``tiles`` are worth to ``seat``, in Acclaim-like units: the best spectacle it
-        owns (or could still plan) filled with them, a little of the second best and of the best
-        one performable this round, and the Star Performers they would hold (G-7)."""
-        entries, star_rules, bal, star_acc = self._util_context(state, cat, seat)
-        held = [k for k, need in star_rules if tiles[k] >= need]
-        best = second = now = -99.0
-        nbal = tiles[bal]
-        for needs, spec, offset, now_ok in entries:
-            matched = 0
-            for k, n in needs:
-                t = tiles[k]
-                matched += t if t < n else n
-            gap = spec.total - matched
-            miss = gap - (nbal if nbal < gap else gap)
-            mm = spec.max_missing
-            v = (spec.strip[miss] if miss <= mm else spec.strip[mm] - 3.0 * (miss - mm)) + offset
-            for k in held:
-                if spec.need[k]:
-                    v += star_acc
-            if v > best:
-                best, second = v, best
-            elif v > second:
-                second = v
-            if now_ok and v > now:
-                now = v
-        if best < -90:
-            best = 0.0
-        if second < -90:
-            second = best
-        u = best + 0.2 * second + len(held) * 1.0
-        if now > -90:
-            u += 0.35 * now
-        return u
-
-    def tiles_plus(self, tiles, kinds, sign: int = 1):
-        t = list(tiles)
-        for k in kinds:
-            t[k] += sign
-        return t
-
     # ================================================================== setup (G-1.6)
 
-    def gate_attraction(self, state: State, cat: Catalog, space: int) -> float:
-        vals = _noble_values(cat)
-        n_sp = cat.track_spaces
-        total = 0.0
-        for i, pos in enumerate(state.nobles):
-            d = (space - pos) % n_sp
-            total += vals[i] * REACH[d]
-        return total
-
-    def _start_gates(self, state: State, cat: Catalog, acts) -> Action:
+    def _start_gates(self, state: State, cat: Catalog, acts: Sequence[Action]) -> Action:
         best, best_v = acts[-1], -1e9
         for a in acts:
             if not isinstance(a, PlaceStartGates):
@@ -303,84 +141,9 @@ class GreedyBot:
 
     # ================================================================== Phase 1 (G-2, C-3)
 
-    def spectacle_fit(self, state: State, cat: Catalog, seat: int, spec: Spectacle) -> float:
-        """Expected strip value (plus Star Performers) of ``spec`` for ``seat`` by the last round,
-        assuming a few more useful tiles are won each round."""
-        p = state.players[seat]
-        left = self.rounds_left(state, cat)
-        miss = self.missing(cat, p.tiles, spec)
-        miss = max(0, miss - int(self.TILES_PER_ROUND * max(0, left - 1)))
-        v = self.strip_value(spec, miss)
-        for k in self.stars_with(state, cat, seat, p.tiles):
-            if spec.need[k]:
-                v += cat.common.star_acclaim
-        return v
-
-    TILES_PER_ROUND = 1.0
-    RESERVE_FIRST = 12  # coins kept after round-1 investments (for auctions)
-    RESERVE = 8
-
-    def _bundle_value(
-        self,
-        state: State,
-        cat: Catalog,
-        seat: int,
-        fits: dict[int, float],
-        now_val: dict[int, float],
-        specs: list[int],
-        ngates: int,
-        promoters: int,
-        temple: bool,
-        spent: int,
-    ) -> float:
-        """Acclaim-like value of owning ``specs`` with ``ngates`` gates after this turn's
-        investments costing ``spent`` coins."""
-        p = state.players[seat]
-        c = cat.common
-        left = self.rounds_left(state, cat)
-        cr = self.coin_rate(state, cat)
-        gate_charge = c.gate_cost * cr + 1.0
-        final = 0.0
-        feasible = 0
-        now = 0.0
-        for sid in specs:
-            spec = cat.spectacles[sid]
-            short = max(0, spec.gates - ngates)
-            if short > left - 1:
-                continue
-            v = fits[sid] - short * gate_charge
-            final = max(final, v)
-            if sid not in p.face_up:
-                feasible += 1
-            if short == 0:
-                now = max(now, now_val[sid])
-        v = final + 0.5 * now + c.performed_acclaim * min(feasible, max(0, left - 1))
-        v += promoters * c.promoter_acclaim + (1.0 * left if temple else 0.0)
-        v -= self.money(state, cat, p.coins) - self.money(state, cat, p.coins - spent)
-        coins = p.coins - spent
-        if left > 1:
-            reserve = self.RESERVE_FIRST if state.round == 1 else self.RESERVE
-            if coins < reserve:
-                v -= 0.4 * (reserve - coins)
-        return v
-
-    MONEY_STEPS = ((15, 0.9), (15, 0.6))
-    MONEY_REST = 0.4
-
-    def money(self, state: State, cat: Catalog, coins: int) -> float:
-        """Acclaim-like value of holding ``coins`` (concave: the first coins matter most)."""
-        if self.last_round(state, cat):
-            return 0.1 * coins
-        v = 0.0
-        for width, rate in self.MONEY_STEPS:
-            take = min(coins, width)
-            v += take * rate
-            coins -= take
-            if coins <= 0:
-                return v
-        return v + coins * self.MONEY_REST
-
-    def _invest(self, state: State, cat: Catalog, seat: int, acts) -> Action:
+    def _invest(self, state: State, cat: Catalog, seat: int, acts: Sequence[Action]) -> Action:
+        turn = state.invest
+        assert turn is not None
         p = state.players[seat]
         c = cat.common
         classic_aq = cat.rules.endgame_aquila_acclaim == 0
@@ -389,12 +152,12 @@ class GreedyBot:
         now_val = {}
         for sid in fits:
             spec = cat.spectacles[sid]
-            miss = self.missing(cat, p.tiles, spec)
+            miss = missing(cat, p.tiles, spec)
             now_val[sid] = self.strip_value(spec, miss) if miss <= spec.max_missing + 1 else 0.0
         ids = {cat.spectacles[sid].key: sid for sid in state.display}
         ngates = len(p.gates)
         # candidate investments from the legal ones (one gate space: the most attractive)
-        cands: list[tuple[str, int, Action, float]] = []  # kind, cost, action, payment value
+        cands: list[_Candidate] = []  # kind, cost, action, payment value
         gate_best: dict[str, tuple[float, Action, float]] = {}
         for a in acts:
             extra = getattr(a, "extra", None)
@@ -419,7 +182,7 @@ class GreedyBot:
         for att, a, pay in gate_best.values():
             cands.append(("gate", c.gate_cost, a, pay - 0.02 * att))
 
-        def value(chosen) -> float:
+        def value(chosen: tuple[_Candidate, ...]) -> float:
             specs = list(owned)
             g, prom, temple, spent, paid = ngates, p.promoters, p.temple, 0, 0.0
             for kind, cost, a, pay in chosen:
@@ -431,7 +194,7 @@ class GreedyBot:
                     prom += 1
                 elif kind == "temple":
                     temple = True
-                else:
+                elif isinstance(a, PlanSpectacle):
                     specs.append(ids[a.spectacle])
             if spent > p.coins:
                 return -1e9
@@ -445,7 +208,7 @@ class GreedyBot:
             if v > best_v:
                 best_v, best_a = v, x[2]
             # a second investment this turn (G-2: of a different kind) may make the first worth it
-            if getattr(x[2], "extra", "") == "" and len(state.invest.made) == 0 and cat.rules.investments_per_turn > 1:
+            if getattr(x[2], "extra", "") == "" and len(turn.made) == 0 and cat.rules.investments_per_turn > 1:
                 for y in cands:
                     if y is x or (distinct and y[0] == x[0]) or getattr(y[2], "extra", "") != "":
                         continue
@@ -456,34 +219,10 @@ class GreedyBot:
             return best_a
         return self._end_invest(state, cat, seat, acts)
 
-    def _end_invest(self, state: State, cat: Catalog, seat: int, acts) -> Action:
+    def _end_invest(self, state: State, cat: Catalog, seat: int, acts: Sequence[Action]) -> Action:
         return next(a for a in acts if isinstance(a, EndTurn))
 
     # ================================================================== Phase 2 (G-3)
-
-    def lot_value(self, state: State, cat: Catalog, seat: int, lot) -> float:
-        p = state.players[seat]
-        base = self.tile_utility(state, cat, seat, p.tiles)
-        aq = cat.aquila_tile
-        kinds = [k for k in lot if k != aq]
-        v = self.tile_utility(state, cat, seat, self.tiles_plus(p.tiles, kinds)) - base
-        v += AQUILA_VALUE * (len(lot) - len(kinds))
-        if cat.rules.construction_for_aquila:
-            v += 1.5 * sum(1 for k in kinds if k == cat.construction)
-        return v
-
-    def max_bid(self, state: State, cat: Catalog, seat: int, lot) -> int:
-        p = state.players[seat]
-        v = self.lot_value(state, cat, seat, lot)
-        if v <= 0:
-            return 0
-        cr = self.coin_rate(state, cat)
-        limit = int(v / max(cr, 0.05))
-        # keep coins for next round's investments unless it is the last round
-        budget = p.coins if self.last_round(state, cat) else p.coins - 4
-        if self.last_round(state, cat) and cat.rules.endgame_aquila_acclaim == 0:
-            budget = credit(p)
-        return min(limit, budget)
 
     def _hire(self, state: State, cat: Catalog, seat: int, ch: Choices) -> Action:
         h = state.hire
@@ -511,68 +250,6 @@ class GreedyBot:
         return next(a for a in ch.actions if isinstance(a, EndTurn))
 
     # ================================================================== Phase 3 (G-4)
-
-    def deal_value(self, state: State, cat: Catalog, seat: int, transfers) -> float:
-        """What a deal is worth to ``seat`` (its tiles, coins and Aquilas)."""
-        p = state.players[seat]
-        tiles = list(p.tiles)
-        coins = aq = 0
-        touched = False
-        for tr in transfers:
-            sign = 1 if tr.receiver == seat else -1 if tr.giver == seat else 0
-            if not sign:
-                continue
-            if tr.item == "coins":
-                coins += sign * tr.count
-            elif tr.item == "aquilas":
-                aq += sign * tr.count
-            else:
-                tiles[cat.index[tr.item]] += sign * tr.count
-                touched = True
-        v = coins * self.coin_rate(state, cat) + aq * AQUILA_VALUE
-        if touched:
-            if any(t < 0 for t in tiles):
-                return -1e9
-            v += self.tile_utility(state, cat, seat, tiles) - self.tile_utility(state, cat, seat, p.tiles)
-        return v
-
-    def opponent_gain(self, state: State, cat: Catalog, me: int, transfers) -> tuple[float, bool]:
-        """The largest gain of another party (counting Star Performers it would win, +4 each),
-        and whether the deal hands another party a Star Performer."""
-        worst = 0.0
-        star = False
-        parties = {tr.giver for tr in transfers} | {tr.receiver for tr in transfers}
-        for o in parties:
-            if o == me:
-                continue
-            g = self.deal_value(state, cat, o, transfers)
-            p = state.players[o]
-            tiles = list(p.tiles)
-            for tr in transfers:
-                if tr.item in ("coins", "aquilas"):
-                    continue
-                k = cat.index[tr.item]
-                if tr.receiver == o:
-                    tiles[k] += tr.count
-                elif tr.giver == o:
-                    tiles[k] -= tr.count
-            won = self.stars_with(state, cat, o, tiles) - self.stars_with(state, cat, o, p.tiles)
-            if won:
-                star = True
-                g += cat.common.star_acclaim * len(won)
-            worst = max(worst, g)
-        return worst, star
-
-    def accepts(self, state: State, cat: Catalog, seat: int, transfers) -> bool:
-        """G-4: the bot agrees to a deal that improves its position and does not hand another
-        player more than it gains (a Star Performer handed over must be paid for in full)."""
-        mine = self.deal_value(state, cat, seat, transfers)
-        if mine <= 0.5:
-            return False
-        theirs, star = self.opponent_gain(state, cat, seat, transfers)
-        if star:
-            return mine >= theirs + 1.0
-        return mine >= 0.6 * theirs - 1.0
 
     def _trade(self, state: State, cat: Catalog, seat: int, ch: Choices) -> Action:
         t = state.trade
@@ -637,7 +314,7 @@ class GreedyBot:
                     # both sides must like it (the same test as ``accepts``, roughly)
                     if theirs <= 0.5 or mine < 0.6 * theirs - 1.0 or theirs < 0.6 * mine - 1.0:
                         continue
-                    tr = (Transfer(seat, o, cat.codes[j], 1), Transfer(o, seat, cat.codes[k], 1))
+                    tr: tuple[Transfer, ...] = (Transfer(seat, o, cat.codes[j], 1), Transfer(o, seat, cat.codes[k], 1))
                     if tr not in self._proposed:
                         cands.append((mine, tr))
                 price = max(2, int((qloss + 1.0) / max(cr, 0.1)) + 1)
@@ -655,160 +332,7 @@ class GreedyBot:
 
     # ================================================================== Phase 4 (G-5)
 
-    def walk(self, cat: Catalog, nobles, noble: int, steps: int) -> int:
-        """Engine's G-5.1 walk over a nobles tuple (C-4: classic counts every space)."""
-        n_sp = cat.track_spaces
-        pos = nobles[noble]
-        if not cat.rules.skip_occupied:
-            return (pos + steps) % n_sp
-        occupied = {x for i, x in enumerate(nobles) if i != noble}
-        d = 1 if steps > 0 else -1
-        left = abs(steps)
-        while left:
-            pos = (pos + d) % n_sp
-            if pos not in occupied:
-                left -= 1
-        return pos
-
-    def performance(self, state: State, cat: Catalog, seat: int) -> tuple[float, int]:
-        """The best strip + stars + earlier-performance part of a performance now (without
-        nobles, promoters, gifts, Aquilas), and its spectacle id; (-1, -1) if none."""
-        p = state.players[seat]
-        best, best_id, best_pref = -1.0, -1, -1e9
-        last = self.last_round(state, cat)
-        stars = {k for k, h in enumerate(state.stars) if h == seat}
-        for sid in (*p.face_down, *p.face_up):
-            spec = cat.spectacles[sid]
-            if spec.gates > len(p.gates):
-                continue
-            miss = self.missing(cat, p.tiles, spec)
-            if miss > spec.max_missing:
-                continue
-            v = spec.strip[miss] + cat.common.star_acclaim * sum(1 for k in stars if spec.need[k])
-            v += cat.common.performed_acclaim * (len(p.face_up) - (1 if sid in p.face_up else 0))
-            # a spectacle performed for the first time adds +5 to every later performance
-            pref = v + (cat.common.performed_acclaim if sid in p.face_down and not last else 0)
-            if pref > best_pref:
-                best_pref, best, best_id = pref, v, sid
-        return best, best_id
-
-    def noble_weight(self, state: State, cat: Catalog, seat: int) -> float:
-        """What one Acclaim of nobles at the bot's gates is worth in this performance."""
-        p = state.players[seat]
-        base, sid = self.performance(state, cat, seat)
-        if sid < 0:
-            return 0.0
-        if self.last_round(state, cat):
-            fixed = base + p.promoters * cat.common.promoter_acclaim + p.gifts * cat.common.gift_acclaim
-            nob = self.noble_score(state, cat, seat, state.nobles)
-            if fixed + nob + 12 < p.acclaim:
-                return 0.1
-            return 1.0
-        return 0.75
-
-    def noble_score(self, state: State, cat: Catalog, seat: int, nobles) -> float:
-        gates = state.players[seat].gates
-        vals = _noble_values(cat)
-        return float(sum(vals[i] for i, pos in enumerate(nobles) if pos in gates))
-
-    DENIAL = 0.3  # weight of nobles left at the gates of players still to perform
-
-    def best_moves(self, state: State, cat: Catalog, seat: int, mode: str) -> tuple[float, list[tuple[int, int, int]]]:
-        """The best sequence of dice moves in ``mode`` from the current state: (value,
-        [(noble, die, steps), ...]).  Value: nobles at the bot's gates (weighted by what this
-        performance is worth) plus Aquilas won by ending on Aquila spaces (G-5.1)."""
-        pt = state.perform
-        assert pt is not None
-        key = (
-            state.setup.seed,
-            state.round,
-            seat,
-            pt.dice,
-            pt.used,
-            pt.moved,
-            state.nobles,
-            mode,
-            state.players[seat].gates,
-            state.players[seat].tiles,
-        )
-        cached = self._moves_cache.get(key)
-        if cached is not None:
-            return cached
-        w = self.noble_weight(state, cat, seat)
-        ranges = cat.rules.temple_ranges and state.players[seat].temple
-        aq_spaces = cat.aquila_spaces
-        gates = frozenset(state.players[seat].gates)
-        vals = _noble_values(cat)
-        nobles = state.nobles
-        walk = self.walk
-        # gates of the players who perform after the bot this round: a noble left there helps them
-        later = set()
-        if self.DENIAL:
-            for k in range(state.turn + 1, state.n):
-                later.update(state.players[(state.first + k) % state.n].gates)
-
-        # value of a noble standing on a space: its Acclaim at the bot's gates, an Aquila won
-        def on(noble: int, dest: int) -> float:
-            v = w * vals[noble] if dest in gates else -self.DENIAL * vals[noble] if dest in later else 0.0
-            return v + (AQUILA_VALUE if dest in aq_spaces else 0.0)
-
-        base = [
-            w * vals[i] if pos in gates else -self.DENIAL * vals[i] if pos in later else 0.0
-            for i, pos in enumerate(nobles)
-        ]
-        total0 = sum(base)
-        best_v, best_seq = -1e9, []
-        movable = [i for i in range(6) if i not in pt.moved]
-        if mode == "sum":
-            total = sum(pt.dice)
-            lo = len(pt.dice) if ranges else total
-            for noble in movable:
-                for s in range(lo, total + 1):
-                    dest = walk(cat, nobles, noble, s)
-                    v = total0 - base[noble] + on(noble, dest)
-                    if v > best_v:
-                        best_v, best_seq = v, [(noble, -1, s)]
-            self._moves_cache[key] = (best_v, best_seq)
-            return best_v, best_seq
-        used = pt.used if pt.used else (False,) * len(pt.dice)
-        dice = [i for i, u in enumerate(used) if not u]
-
-        def rng_of(die: int) -> range:
-            face = pt.dice[die]
-            return range(1 if ranges else face, face + 1)
-
-        if len(dice) == 1:
-            d = dice[0]
-            for noble in movable:
-                for s in rng_of(d):
-                    dest = walk(cat, nobles, noble, s)
-                    v = total0 - base[noble] + on(noble, dest)
-                    if v > best_v:
-                        best_v, best_seq = v, [(noble, d, s)]
-        else:
-            for d1 in dice:
-                d2 = next(x for x in dice if x != d1)
-                r2 = rng_of(d2)
-                for n1 in movable:
-                    for s1 in rng_of(d1):
-                        dest1 = walk(cat, nobles, n1, s1)
-                        nn1 = list(nobles)
-                        nn1[n1] = dest1
-                        v1 = total0 - base[n1] + on(n1, dest1)
-                        for n2 in movable:
-                            if n2 == n1:
-                                continue
-                            for s2 in r2:
-                                dest2 = walk(cat, nn1, n2, s2)
-                                v = v1 - base[n2] + on(n2, dest2)
-                                if v > best_v:
-                                    best_v, best_seq = v, [(n1, d1, s1), (n2, d2, s2)]
-        if len(self._moves_cache) > 64:
-            self._moves_cache.clear()
-        self._moves_cache[key] = (best_v, best_seq)
-        return best_v, best_seq
-
-    def _perform(self, state: State, cat: Catalog, seat: int, acts) -> Action:
+    def _perform(self, state: State, cat: Catalog, seat: int, acts: Sequence[Action]) -> Action:
         pt = state.perform
         assert pt is not None
         p = state.players[seat]
@@ -837,22 +361,22 @@ class GreedyBot:
             best, best_gain = None, cost + 0.5
             for noble in range(6):
                 for s in (1, 2, 3, -1, -2, -3):
-                    dest = self.walk(cat, state.nobles, noble, s)
+                    dest = landing(cat, state.nobles, noble, s)
                     nn = list(state.nobles)
                     nn[noble] = dest
                     g = w * (self.noble_score(state, cat, seat, nn) - cur)
                     if g > best_gain:
                         best, best_gain = (noble, s), g
             if best is not None:
-                a = AquilaMove(player=seat, noble=best[0], steps=best[1])
-                if a in acts:
-                    return a
+                aq = AquilaMove(player=seat, noble=best[0], steps=best[1])
+                if aq in acts:
+                    return aq
         if sid < 0:
             return next(a for a in acts if isinstance(a, EndTurn))
         if classic_aq and last and p.tiles[cat.construction] > 0:
-            for a in acts:
-                if isinstance(a, ConstructionForAquila):
-                    return a
+            for x in acts:
+                if isinstance(x, ConstructionForAquila):
+                    return x
         # G-5.3 step 7: Aquilas spent only when they make this the best performance in a game
         # without end-of-game Acclaim for them (classic), or for the coins in the last round.
         key = cat.spectacles[sid].key
@@ -865,19 +389,20 @@ class GreedyBot:
                     spend = p.aquilas
             elif total >= p.acclaim:
                 spend = p.aquilas
-        a = Perform(player=seat, spectacle=key, aquilas=spend)
-        if a in acts:
-            return a
+        act = Perform(player=seat, spectacle=key, aquilas=spend)
+        if act in acts:
+            return act
         return next(x for x in acts if isinstance(x, Perform))
 
     # ================================================================== Phase 5 (G-6)
 
-    def _closing(self, state: State, cat: Catalog, seat: int, acts) -> Action:
+    def _closing(self, state: State, cat: Catalog, seat: int, acts: Sequence[Action]) -> Action:
         cl = state.closing
         assert cl is not None
         p = state.players[seat]
         if cl.stage == "retire":
-            best, best_v = None, -1e9
+            best: Action | None = None
+            best_v = -1e9
             for a in acts:
                 if not isinstance(a, Retire):
                     continue
@@ -890,7 +415,8 @@ class GreedyBot:
             victim = state.players[cl.victim]
             base = self.tile_utility(state, cat, seat, p.tiles)
             vbase = self.tile_utility(state, cat, cl.victim, victim.tiles)
-            best, best_v = None, -1e9
+            best = None
+            best_v = -1e9
             for a in acts:
                 if not isinstance(a, Steal):
                     continue

@@ -16,8 +16,9 @@ from msgspec.structs import replace
 from colosseum.core import GameSetup, RuleError, apply, encode_state, legal, new_game, to_act
 from colosseum.core.actions import EndTurn
 from colosseum.core.catalog import load_catalog
-from colosseum.core.engine import _Ctx, _recheck_stars, spectacle_by_key
+from colosseum.core.engine import spectacle_by_key
 from colosseum.core.invariants import check
+from colosseum.core.queries import next_stars
 
 NAMES = ("Becky", "Kat", "Laura", "Mia", "Nora")
 
@@ -107,9 +108,8 @@ def set_tiles(state, seat: int, tiles: dict[str, int], recheck: bool = True, kee
 
 def recheck_stars(state):
     """Apply G-7 to every star type (as the engine does after a change)."""
-    ctx = _Ctx(state, cat(state))
-    _recheck_stars(ctx, cat(state).star_types)
-    return ctx.st
+    c = cat(state)
+    return replace(state, stars=next_stars(c, state.players, state.stars, c.star_types))
 
 
 def set_market(state, market: int, codes):

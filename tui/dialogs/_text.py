@@ -7,7 +7,7 @@ and no ambiguous-width characters.
 
 from __future__ import annotations
 
-from colosseum.core import RuleError, State, apply, catalog, match
+from colosseum.core import RuleError, State, apply, catalog, match, queries
 from colosseum.core.catalog import Catalog, Spectacle
 from colosseum.core.engine import MARKET_NAMES, gate_owner
 
@@ -91,16 +91,8 @@ def stars_after(state: State, deltas: dict[int, dict[int, int]]) -> tuple[int, .
     """Star Performer holders if each seat's tiles changed by ``deltas`` ({seat: {kind: +-n}}),
     as the engine rechecks them (G-7); None if that cannot be worked out."""
     try:
-        from colosseum.core.engine import _Ctx, _recheck_stars
-
-        ctx = _Ctx(state, catalog(state))
-        kinds: set[int] = set()
-        for seat, gained in deltas.items():
-            ctx.set_player(seat, tiles=with_tiles(state.players[seat].tiles, gained))
-            kinds.update(k for k, n in gained.items() if n)
-        _recheck_stars(ctx, tuple(sorted(kinds)))
-        return ctx.st.stars
-    except Exception:  # a description must never break the dialog
+        return queries.stars_after(state, deltas)
+    except (IndexError, KeyError):  # a seat or tile kind out of range: describe no star change
         return None
 
 

@@ -1,0 +1,466 @@
+"""How the ``greedy`` bot values things: tiles, coins, investments, lots, deals and noble moves.
+
+The decisions (``greedy.py``) compare candidate actions by these values; everything here is a
+judgement of the bot, in Acclaim-like units.  The rules it relies on (how many performers a
+spectacle misses, where a noble lands, who would hold a Star Performer) are the engine's own
+queries (:mod:`colosseum.core.queries`), never re-derived here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from colosseum.core.catalog import Catalog, Spectacle
+from colosseum.core.model import State, Transfer
+from colosseum.core.queries import NOBODY, credit, landing, missing, missings, noble_step_range, star_need, stars_held
+
+__all__ = ["AQUILA_VALUE", "REACH", "GreedyValuation"]
+
+# 2d6: the chance that a noble d spaces behind a gate can be brought onto it by one die or the
+# sum (rough: either die showing d, or the sum being d).
+_DIE = [0.0] + [11 / 36] * 6 + [0.0] * 30
+_SUM = [0.0, 0.0] + [min(i - 1, 13 - i) / 36 for i in range(2, 13)] + [0.0] * 24
+REACH = [min(1.0, _DIE[d] + _SUM[d]) for d in range(36)]
+
+#: A sequence of dice moves (noble, die, steps) and its value.
+Moves = tuple[float, list[tuple[int, int, int]]]
+#: What tile_utility needs about a seat in a state: (spectacle, offset, performable this round)
+#: entries, their spectacles, (kind, tiles needed for its Star Performer) pairs, Acclaim per star.
+_UtilContext = tuple[list[tuple[Spectacle, float, bool]], tuple[Spectacle, ...], list[tuple[int, int]], int]
+
+AQUILA_VALUE = 3.5  # an Aquila token: 3 Acclaim at the end (G-9) or 6 coins, or a move
+
+
+def noble_values(cat: Catalog) -> tuple[int, ...]:
+    """The Acclaim each noble brings to the gate it stands at (G-5.3)."""
+    c = cat.common
+    return tuple(
+        c.emperor_acclaim if k == "emperor" else c.consul_acclaim if k == "consul" else c.senator_acclaim
+        for k in cat.noble_kinds
+    )
+
+
+class GreedyValuation:
+    """The greedy bot's valuations, with their per-decision caches."""
+
+    def __init__(self) -> None:
+        self._moves_cache: dict[tuple[object, ...], Moves] = {}
+        self._util_cache: dict[tuple[int, str], tuple[State, _UtilContext]] = {}
+
+    def rounds_total(self, cat: Catalog) -> int:
+        return cat.rules.gifts + 1
+
+    def last_round(self, state: State, cat: Catalog) -> bool:
+        return state.round >= self.rounds_total(cat)
+
+    def coin_rate(self, state: State, cat: Catalog) -> float:
+        """Acclaim one coin is worth to the bot (coins buy promoters, gates, lots)."""
+        if self.last_round(state, cat):
+            return 0.08 if state.phase in ("hire", "trade", "perform", "closing") else 0.3
+        return 0.45
+
+    @staticmethod
+    def strip_value(spec: Spectacle, missing: int) -> float:
+        """G-5.2 strip, extended below the minimum so that progress still counts."""
+        mm = spec.max_missing
+        if missing <= mm:
+            return spec.strip[missing]
+        return spec.strip[mm] - 3.0 * (missing - mm)
+
+    def owned_specs(self, state: State, seat: int) -> list[int]:
+        p = state.players[seat]
+        out = [*p.face_down, *p.face_up]
+        if p.arena != NOBODY:
+            out.append(p.arena)
+        return out
+
+    def rounds_left(self, state: State, cat: Catalog) -> int:
+        """Performances still to come for everyone (this round's counts until Phase 4 ends)."""
+        left = self.rounds_total(cat) - state.round
+        if state.phase in ("setup", "invest", "hire", "trade", "perform"):
+            left += 1
+        return left
+
+    def _util_context(self, state: State, cat: Catalog, seat: int) -> _UtilContext:
+        """What ``tile_utility`` needs about ``seat`` in ``state``, computed once per state."""
+        key = (seat, cat.variant)
+        cached = self._util_cache.get(key)
+        if cached is not None and cached[0] is state:
+            return cached[1]
+        p = state.players[seat]
+        ngates = len(p.gates)
+        left = self.rounds_left(state, cat)
+        before_perform = state.phase in ("setup", "invest", "hire", "trade")
+        entries: list[tuple[Spectacle, float, bool]] = []  # (spectacle, offset, performable this round)
+        for sid in self.owned_specs(state, seat):
+            spec = cat.spectacles[sid]
+            short = spec.gates - ngates
+            if short > 0 and short > left - (0 if state.phase == "invest" else 1):
+                continue
+            entries.append((spec, 0.0, before_perform and short <= 0))
+        if left >= 2 and state.display:
+            # spectacles that could still be planned (G-2), at a discount for their cost
+            coins = p.coins + 15
+            for sid in state.display:
+                spec = cat.spectacles[sid]
+                if spec.cost <= coins:
+                    entries.append((spec, -0.35 * spec.cost - 2.0, False))
+        # (kind, count needed to hold its Star Performer, G-7)
+        stars = [(k, star_need(state, cat, seat, k)) for k in cat.star_types]
+        ctx = (entries, tuple(e[0] for e in entries), stars, cat.common.star_acclaim)
+        self._util_cache[key] = (state, ctx)
+        return ctx
+
+    def tile_utility(self, state: State, cat: Catalog, seat: int, tiles: Sequence[int]) -> float:
+        """How much ``tiles`` are worth to ``seat``, in Acclaim-like units: the best spectacle it
+        owns (or could still plan) filled with them, a little of the second best and of the best
+        one performable this round, and the Star Performers they would hold (G-7)."""
+        entries, specs, star_rules, star_acc = self._util_context(state, cat, seat)
+        held = [k for k, need in star_rules if tiles[k] >= need]
+        best = second = now = -99.0
+        for (spec, offset, now_ok), miss in zip(entries, missings(cat, tiles, specs), strict=True):
+            mm = spec.max_missing
+            v = (spec.strip[miss] if miss <= mm else spec.strip[mm] - 3.0 * (miss - mm)) + offset
+            for k in held:
+                if spec.need[k]:
+                    v += star_acc
+            if v > best:
+                best, second = v, best
+            elif v > second:
+                second = v
+            if now_ok and v > now:
+                now = v
+        if best < -90:
+            best = 0.0
+        if second < -90:
+            second = best
+        u = best + 0.2 * second + len(held) * 1.0
+        if now > -90:
+            u += 0.35 * now
+        return u
+
+    def tiles_plus(self, tiles: Sequence[int], kinds: Iterable[int], sign: int = 1) -> list[int]:
+        t = list(tiles)
+        for k in kinds:
+            t[k] += sign
+        return t
+
+    # ================================================================== setup (G-1.6)
+
+    def gate_attraction(self, state: State, cat: Catalog, space: int) -> float:
+        vals = noble_values(cat)
+        n_sp = cat.track_spaces
+        total = 0.0
+        for i, pos in enumerate(state.nobles):
+            d = (space - pos) % n_sp
+            total += vals[i] * REACH[d]
+        return total
+
+    # ================================================================== Phase 1 (G-2, C-3)
+
+    def spectacle_fit(self, state: State, cat: Catalog, seat: int, spec: Spectacle) -> float:
+        """Expected strip value (plus Star Performers) of ``spec`` for ``seat`` by the last round,
+        assuming a few more useful tiles are won each round."""
+        p = state.players[seat]
+        left = self.rounds_left(state, cat)
+        miss = missing(cat, p.tiles, spec)
+        miss = max(0, miss - int(self.TILES_PER_ROUND * max(0, left - 1)))
+        v = self.strip_value(spec, miss)
+        for k in stars_held(state, cat, seat, p.tiles):
+            if spec.need[k]:
+                v += cat.common.star_acclaim
+        return v
+
+    TILES_PER_ROUND = 1.0
+    RESERVE_FIRST = 12  # coins kept after round-1 investments (for auctions)
+    RESERVE = 8
+
+    def _bundle_value(
+        self,
+        state: State,
+        cat: Catalog,
+        seat: int,
+        fits: dict[int, float],
+        now_val: dict[int, float],
+        specs: list[int],
+        ngates: int,
+        promoters: int,
+        temple: bool,
+        spent: int,
+    ) -> float:
+        """Acclaim-like value of owning ``specs`` with ``ngates`` gates after this turn's
+        investments costing ``spent`` coins."""
+        p = state.players[seat]
+        c = cat.common
+        left = self.rounds_left(state, cat)
+        cr = self.coin_rate(state, cat)
+        gate_charge = c.gate_cost * cr + 1.0
+        final = 0.0
+        feasible = 0
+        now = 0.0
+        for sid in specs:
+            spec = cat.spectacles[sid]
+            short = max(0, spec.gates - ngates)
+            if short > left - 1:
+                continue
+            v = fits[sid] - short * gate_charge
+            final = max(final, v)
+            if sid not in p.face_up:
+                feasible += 1
+            if short == 0:
+                now = max(now, now_val[sid])
+        v = final + 0.5 * now + c.performed_acclaim * min(feasible, max(0, left - 1))
+        v += promoters * c.promoter_acclaim + (1.0 * left if temple else 0.0)
+        v -= self.money(state, cat, p.coins) - self.money(state, cat, p.coins - spent)
+        coins = p.coins - spent
+        if left > 1:
+            reserve = self.RESERVE_FIRST if state.round == 1 else self.RESERVE
+            if coins < reserve:
+                v -= 0.4 * (reserve - coins)
+        return v
+
+    MONEY_STEPS = ((15, 0.9), (15, 0.6))
+    MONEY_REST = 0.4
+
+    def money(self, state: State, cat: Catalog, coins: int) -> float:
+        """Acclaim-like value of holding ``coins`` (concave: the first coins matter most)."""
+        if self.last_round(state, cat):
+            return 0.1 * coins
+        v = 0.0
+        for width, rate in self.MONEY_STEPS:
+            take = min(coins, width)
+            v += take * rate
+            coins -= take
+            if coins <= 0:
+                return v
+        return v + coins * self.MONEY_REST
+
+    # ================================================================== Phase 2 (G-3)
+
+    def lot_value(self, state: State, cat: Catalog, seat: int, lot: Sequence[int]) -> float:
+        p = state.players[seat]
+        base = self.tile_utility(state, cat, seat, p.tiles)
+        aq = cat.aquila_tile
+        kinds = [k for k in lot if k != aq]
+        v = self.tile_utility(state, cat, seat, self.tiles_plus(p.tiles, kinds)) - base
+        v += AQUILA_VALUE * (len(lot) - len(kinds))
+        if cat.rules.construction_for_aquila:
+            v += 1.5 * sum(1 for k in kinds if k == cat.construction)
+        return v
+
+    def max_bid(self, state: State, cat: Catalog, seat: int, lot: Sequence[int]) -> int:
+        p = state.players[seat]
+        v = self.lot_value(state, cat, seat, lot)
+        if v <= 0:
+            return 0
+        cr = self.coin_rate(state, cat)
+        limit = int(v / max(cr, 0.05))
+        # keep coins for next round's investments unless it is the last round
+        budget = p.coins if self.last_round(state, cat) else p.coins - 4
+        if self.last_round(state, cat) and cat.rules.endgame_aquila_acclaim == 0:
+            budget = credit(p)
+        return min(limit, budget)
+
+    # ================================================================== Phase 3 (G-4)
+
+    def deal_value(self, state: State, cat: Catalog, seat: int, transfers: Sequence[Transfer]) -> float:
+        """What a deal is worth to ``seat`` (its tiles, coins and Aquilas)."""
+        p = state.players[seat]
+        tiles = list(p.tiles)
+        coins = aq = 0
+        touched = False
+        for tr in transfers:
+            sign = 1 if tr.receiver == seat else -1 if tr.giver == seat else 0
+            if not sign:
+                continue
+            if tr.item == "coins":
+                coins += sign * tr.count
+            elif tr.item == "aquilas":
+                aq += sign * tr.count
+            else:
+                tiles[cat.index[tr.item]] += sign * tr.count
+                touched = True
+        v = coins * self.coin_rate(state, cat) + aq * AQUILA_VALUE
+        if touched:
+            if any(t < 0 for t in tiles):
+                return -1e9
+            v += self.tile_utility(state, cat, seat, tiles) - self.tile_utility(state, cat, seat, p.tiles)
+        return v
+
+    def opponent_gain(self, state: State, cat: Catalog, me: int, transfers: Sequence[Transfer]) -> tuple[float, bool]:
+        """The largest gain of another party (counting Star Performers it would win, +4 each),
+        and whether the deal hands another party a Star Performer."""
+        worst = 0.0
+        star = False
+        parties = {tr.giver for tr in transfers} | {tr.receiver for tr in transfers}
+        for o in parties:
+            if o == me:
+                continue
+            g = self.deal_value(state, cat, o, transfers)
+            p = state.players[o]
+            tiles = list(p.tiles)
+            for tr in transfers:
+                if tr.item in ("coins", "aquilas"):
+                    continue
+                k = cat.index[tr.item]
+                if tr.receiver == o:
+                    tiles[k] += tr.count
+                elif tr.giver == o:
+                    tiles[k] -= tr.count
+            won = stars_held(state, cat, o, tiles) - stars_held(state, cat, o, p.tiles)
+            if won:
+                star = True
+                g += cat.common.star_acclaim * len(won)
+            worst = max(worst, g)
+        return worst, star
+
+    def accepts(self, state: State, cat: Catalog, seat: int, transfers: Sequence[Transfer]) -> bool:
+        """G-4: the bot agrees to a deal that improves its position and does not hand another
+        player more than it gains (a Star Performer handed over must be paid for in full)."""
+        mine = self.deal_value(state, cat, seat, transfers)
+        if mine <= 0.5:
+            return False
+        theirs, star = self.opponent_gain(state, cat, seat, transfers)
+        if star:
+            return mine >= theirs + 1.0
+        return mine >= 0.6 * theirs - 1.0
+
+    # ================================================================== Phase 4 (G-5)
+
+    def performance(self, state: State, cat: Catalog, seat: int) -> tuple[float, int]:
+        """The best strip + stars + earlier-performance part of a performance now (without
+        nobles, promoters, gifts, Aquilas), and its spectacle id; (-1, -1) if none."""
+        p = state.players[seat]
+        best, best_id, best_pref = -1.0, -1, -1e9
+        last = self.last_round(state, cat)
+        stars = {k for k, h in enumerate(state.stars) if h == seat}
+        for sid in (*p.face_down, *p.face_up):
+            spec = cat.spectacles[sid]
+            if spec.gates > len(p.gates):
+                continue
+            miss = missing(cat, p.tiles, spec)
+            if miss > spec.max_missing:
+                continue
+            v = spec.strip[miss] + cat.common.star_acclaim * sum(1 for k in stars if spec.need[k])
+            v += cat.common.performed_acclaim * (len(p.face_up) - (1 if sid in p.face_up else 0))
+            # a spectacle performed for the first time adds +5 to every later performance
+            pref = v + (cat.common.performed_acclaim if sid in p.face_down and not last else 0)
+            if pref > best_pref:
+                best_pref, best, best_id = pref, v, sid
+        return best, best_id
+
+    def noble_weight(self, state: State, cat: Catalog, seat: int) -> float:
+        """What one Acclaim of nobles at the bot's gates is worth in this performance."""
+        p = state.players[seat]
+        base, sid = self.performance(state, cat, seat)
+        if sid < 0:
+            return 0.0
+        if self.last_round(state, cat):
+            fixed = base + p.promoters * cat.common.promoter_acclaim + p.gifts * cat.common.gift_acclaim
+            nob = self.noble_score(state, cat, seat, state.nobles)
+            if fixed + nob + 12 < p.acclaim:
+                return 0.1
+            return 1.0
+        return 0.75
+
+    def noble_score(self, state: State, cat: Catalog, seat: int, nobles: Sequence[int]) -> float:
+        gates = state.players[seat].gates
+        vals = noble_values(cat)
+        return float(sum(vals[i] for i, pos in enumerate(nobles) if pos in gates))
+
+    DENIAL = 0.3  # weight of nobles left at the gates of players still to perform
+
+    def best_moves(self, state: State, cat: Catalog, seat: int, mode: str) -> tuple[float, list[tuple[int, int, int]]]:
+        """The best sequence of dice moves in ``mode`` from the current state: (value,
+        [(noble, die, steps), ...]).  Value: nobles at the bot's gates (weighted by what this
+        performance is worth) plus Aquilas won by ending on Aquila spaces (G-5.1)."""
+        pt = state.perform
+        assert pt is not None
+        key = (
+            state.setup.seed,
+            state.round,
+            seat,
+            pt.dice,
+            pt.used,
+            pt.moved,
+            state.nobles,
+            mode,
+            state.players[seat].gates,
+            state.players[seat].tiles,
+        )
+        cached = self._moves_cache.get(key)
+        if cached is not None:
+            return cached
+        w = self.noble_weight(state, cat, seat)
+        aq_spaces = cat.aquila_spaces
+        gates = frozenset(state.players[seat].gates)
+        vals = noble_values(cat)
+        nobles = state.nobles
+        walk = landing
+        # the other nobles' spaces, once per noble for the moves from the current position
+        occ = [{x for i, x in enumerate(nobles) if i != j} for j in range(len(nobles))]
+        # gates of the players who perform after the bot this round: a noble left there helps them
+        later: set[int] = set()
+        if self.DENIAL:
+            for k in range(state.turn + 1, state.n):
+                later.update(state.players[(state.first + k) % state.n].gates)
+
+        # value of a noble standing on a space: its Acclaim at the bot's gates, an Aquila won
+        def on(noble: int, dest: int) -> float:
+            v = w * vals[noble] if dest in gates else -self.DENIAL * vals[noble] if dest in later else 0.0
+            return v + (AQUILA_VALUE if dest in aq_spaces else 0.0)
+
+        base = [
+            w * vals[i] if pos in gates else -self.DENIAL * vals[i] if pos in later else 0.0
+            for i, pos in enumerate(nobles)
+        ]
+        total0 = sum(base)
+        best_v, best_seq = -1e9, []
+        movable = [i for i in range(6) if i not in pt.moved]
+        if mode == "sum":
+            lo, total = noble_step_range(state, -1)
+            for noble in movable:
+                for s in range(lo, total + 1):
+                    dest = walk(cat, nobles, noble, s, occ[noble])
+                    v = total0 - base[noble] + on(noble, dest)
+                    if v > best_v:
+                        best_v, best_seq = v, [(noble, -1, s)]
+            self._moves_cache[key] = (best_v, best_seq)
+            return best_v, best_seq
+        used = pt.used if pt.used else (False,) * len(pt.dice)
+        dice = [i for i, u in enumerate(used) if not u]
+
+        def rng_of(die: int) -> range:
+            lo, hi = noble_step_range(state, die)
+            return range(lo, hi + 1)
+
+        if len(dice) == 1:
+            d = dice[0]
+            for noble in movable:
+                for s in rng_of(d):
+                    dest = walk(cat, nobles, noble, s, occ[noble])
+                    v = total0 - base[noble] + on(noble, dest)
+                    if v > best_v:
+                        best_v, best_seq = v, [(noble, d, s)]
+        else:
+            for d1 in dice:
+                d2 = next(x for x in dice if x != d1)
+                r2 = rng_of(d2)
+                for n1 in movable:
+                    for s1 in rng_of(d1):
+                        dest1 = walk(cat, nobles, n1, s1, occ[n1])
+                        nn1 = list(nobles)
+                        nn1[n1] = dest1
+                        v1 = total0 - base[n1] + on(n1, dest1)
+                        for n2 in movable:
+                            if n2 == n1:
+                                continue
+                            for s2 in r2:
+                                dest2 = walk(cat, nn1, n2, s2)
+                                v = v1 - base[n2] + on(n2, dest2)
+                                if v > best_v:
+                                    best_v, best_seq = v, [(n1, d1, s1), (n2, d2, s2)]
+        if len(self._moves_cache) > 64:
+            self._moves_cache.clear()
+        self._moves_cache[key] = (best_v, best_seq)
+        return best_v, best_seq

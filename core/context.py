@@ -1,0 +1,130 @@
+"""The reducer's working context, and the effects several phases share.
+
+``Ctx`` is a state under construction plus the events an action produced so far: each phase
+handler (``core/phases/*``) reads and replaces ``ctx.st`` and logs through ``ctx.log``.  It
+lives in its own module, below both the engine (which creates it) and the phases (which use
+it), so that neither imports the other.
+
+Shared effects: :func:`recheck_stars` (G-7, after any change of tiles, in every phase that moves
+tiles) and :func:`end_game` (G-9, reached from the performances, G-5.4).  The rules themselves
+are the pure queries in :mod:`colosseum.core.queries`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from msgspec.structs import replace
+
+from colosseum.core import rng
+from colosseum.core.catalog import Catalog
+from colosseum.core.model import NOBODY, Event, Player, State
+from colosseum.core.queries import next_stars, rank, turn_order
+
+__all__ = ["Ctx", "end_game", "recheck_stars"]
+
+
+class Ctx:
+    """A state under construction plus the events produced so far."""
+
+    __slots__ = ("st", "cat", "events")
+
+    def __init__(self, st: State, cat: Catalog) -> None:
+        self.st = st
+        self.cat = cat
+        self.events: list[Event] = []
+
+    def log(self, kind: str, text: str, seat: int = NOBODY) -> None:
+        self.events.append(Event(kind=kind, text=text, seat=seat, round=self.st.round, phase=self.st.phase))
+
+    def name(self, seat: int) -> str:
+        return self.st.players[seat].name
+
+    def player(self, seat: int) -> Player:
+        return self.st.players[seat]
+
+    def set_player(self, seat: int, **changes: Any) -> Player:
+        players = list(self.st.players)
+        p = replace(players[seat], **changes)
+        players[seat] = p
+        self.st = replace(self.st, players=tuple(players))
+        return p
+
+    def set(self, **changes: Any) -> None:
+        self.st = replace(self.st, **changes)
+
+    def draw(self) -> int:
+        """Draw one tile from the bag (uniform over tiles); -1 if the bag is empty."""
+        bag = self.st.bag
+        total = sum(bag)
+        if total == 0:
+            return NOBODY
+        s, r = rng.below(self.st.rng, total)
+        kind = 0
+        while r >= bag[kind]:
+            r -= bag[kind]
+            kind += 1
+        nb = list(bag)
+        nb[kind] -= 1
+        self.st = replace(self.st, rng=s, bag=tuple(nb))
+        return kind
+
+    def roll(self) -> int:
+        s, r = rng.below(self.st.rng, 6)
+        self.st = replace(self.st, rng=s)
+        return r + 1
+
+    def tile_name(self, kind: int, count: int = 1) -> str:
+        return self.cat.name_of(kind, count)
+
+    def tiles_text(self, kinds: Iterable[int]) -> str:
+        return ", ".join(self.cat.tiles[k].name for k in kinds) or "nothing"
+
+
+def recheck_stars(ctx: Ctx, kinds: Iterable[int]) -> None:
+    """G-7, for each tile kind whose counts may have changed: move the Star Performers and log
+    each move (in the order of ``kinds``)."""
+    kinds = tuple(kinds)
+    st = ctx.st
+    stars = st.stars
+    new = next_stars(ctx.cat, st.players, stars, kinds)
+    if new == stars:
+        return
+    players = st.players
+    for k in kinds:
+        h, holder = stars[k], new[k]
+        if holder == h:
+            continue
+        name = ctx.cat.tiles[k].name
+        if holder == NOBODY:
+            ctx.log("star", f"The {name} Star Performer returns to the board.", h)
+        elif h == NOBODY:
+            ctx.log("star", f"{players[holder].name} takes the {name} Star Performer.", holder)
+        else:
+            ctx.log("star", f"{players[holder].name} takes the {name} Star Performer from {players[h].name}.", holder)
+    ctx.set(stars=new)
+
+
+def end_game(ctx: Ctx) -> None:
+    """G-9 (C-6: no Acclaim for Aquilas in the classic game)."""
+    st = ctx.st
+    per = ctx.cat.rules.endgame_aquila_acclaim
+    ctx.set(phase="over")
+    for seat in turn_order(st):
+        p = ctx.player(seat)
+        if not p.aquilas:
+            continue
+        if per:
+            gain = per * p.aquilas
+            new = p.acclaim + gain
+            ctx.set_player(seat, acclaim=new, aquilas=0, seq=ctx.st.next_seq)
+            ctx.set(next_seq=ctx.st.next_seq + 1)
+            ctx.log("aquila", f"{p.name} returns {p.aquilas} Aquilas for {gain} Acclaim: {p.acclaim} to {new}.", seat)
+        else:
+            ctx.set_player(seat, aquilas=0)
+            ctx.log("aquila", f"{p.name} discards {p.aquilas} Aquilas (no Acclaim in the classic game).", seat)
+    result = rank(ctx.st)
+    ctx.set(result=result)
+    w = ctx.name(result.winner)
+    ctx.log("over", f"The game is over. {w} wins with {ctx.player(result.winner).acclaim} Acclaim.", result.winner)

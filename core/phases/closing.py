@@ -1,0 +1,157 @@
+"""Phase 5, Closing Ceremonies (G-6): each player who performed retires one performer used in
+their spectacle, which then goes face up (G-6.1); the least acclaimed steals a tile from the
+most acclaimed (G-6.2); the least acclaimed chooses the next first player, and the next round
+begins (G-6.3).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from colosseum.core.actions import Action, ChooseFirstPlayer, EndTurn, Retire, Steal
+from colosseum.core.catalog import Catalog
+from colosseum.core.choices import BidOption, Handler, simple
+from colosseum.core.context import Ctx, recheck_stars
+from colosseum.core.errors import RuleError
+from colosseum.core.model import NOBODY, ClosingTurn, InvestTurn, Player, State
+from colosseum.core.queries import least_acclaimed, most_acclaimed
+
+__all__ = ["HANDLERS", "closing_retire", "end_turn", "offer", "stealable", "to_act"]
+
+
+def to_act(state: State) -> int:
+    assert state.closing is not None
+    return state.closing.player
+
+
+def closing_retire(ctx: Ctx, start: int) -> None:
+    """G-6.1: in turn order, each player who performed retires one matched tile."""
+    st = ctx.st
+    for k in range(start, len(st.players)):
+        seat = (st.first + k) % len(st.players)
+        if st.players[seat].arena != NOBODY:
+            ctx.set(turn=k, closing=ClosingTurn(stage="retire", player=seat))
+            return
+    _closing_steal(ctx)
+
+
+def _retire(ctx: Ctx, a: Retire) -> None:
+    cl = ctx.st.closing
+    if ctx.st.phase != "closing" or cl is None or cl.stage != "retire":
+        raise RuleError("G-6.1", "performers are retired at the start of the Closing Ceremonies")
+    cat = ctx.cat
+    k = cat.index.get(a.tile, NOBODY)
+    p = ctx.player(a.player)
+    if k == NOBODY or not p.arena_used or p.arena_used[k] < 1 or p.tiles[k] < 1:
+        usable = ", ".join(cat.codes[i] for i, u in enumerate(p.arena_used) if u and p.tiles[i])
+        raise RuleError("G-6.1", f"retire a performer used in your spectacle ({usable})")
+    tiles = list(p.tiles)
+    tiles[k] -= 1
+    box = list(ctx.st.box)
+    box[k] += 1
+    spec = cat.spectacles[p.arena]
+    ctx.set_player(a.player, tiles=tuple(tiles), face_up=p.face_up + (p.arena,), arena=NOBODY, arena_used=())
+    ctx.set(box=tuple(box))
+    ctx.log("retire", f"{p.name} retires a {cat.tiles[k].name}; {spec.name} goes face up.", a.player)
+    recheck_stars(ctx, (k,))
+    closing_retire(ctx, ctx.st.turn + 1)
+
+
+def stealable(cat: Catalog, p: Player) -> list[int]:
+    """G-6.2: a tile of any type, balatros (and classic construction tiles, D-11) included."""
+    return [k for k in cat.holdable if p.tiles[k] > 0]
+
+
+def _closing_steal(ctx: Ctx) -> None:
+    least = least_acclaimed(ctx.st)
+    most = most_acclaimed(ctx.st)
+    if stealable(ctx.cat, ctx.player(most)):
+        ctx.set(closing=ClosingTurn(stage="steal", player=least, victim=most))
+        return
+    ctx.log("steal", f"{ctx.name(most)} has no performer for {ctx.name(least)} to steal.", least)
+    _closing_first(ctx)
+
+
+def _steal(ctx: Ctx, a: Steal) -> None:
+    cl = ctx.st.closing
+    if ctx.st.phase != "closing" or cl is None or cl.stage != "steal":
+        raise RuleError("G-6.2", "the least acclaimed steals after performers are retired")
+    cat = ctx.cat
+    k = cat.index.get(a.tile, NOBODY)
+    victim = ctx.player(cl.victim)
+    if k not in stealable(cat, victim):
+        raise RuleError("G-6.2", f"{victim.name} has no {a.tile} to steal")
+    vt, tt = list(victim.tiles), list(ctx.player(a.player).tiles)
+    vt[k] -= 1
+    tt[k] += 1
+    ctx.set_player(cl.victim, tiles=tuple(vt))
+    ctx.set_player(a.player, tiles=tuple(tt))
+    ctx.log("steal", f"{ctx.name(a.player)} steals a {cat.tiles[k].name} from {victim.name}.", a.player)
+    recheck_stars(ctx, (k,))
+    _closing_first(ctx)
+
+
+def _closing_first(ctx: Ctx) -> None:
+    least = least_acclaimed(ctx.st)
+    ctx.set(closing=ClosingTurn(stage="first", player=least))
+
+
+def _choose_first(ctx: Ctx, a: ChooseFirstPlayer) -> None:
+    cl = ctx.st.closing
+    if ctx.st.phase != "closing" or cl is None or cl.stage != "first":
+        raise RuleError("G-6.3", "the first player is chosen at the end of the Closing Ceremonies")
+    if not isinstance(a.first, int) or not 0 <= a.first < len(ctx.st.players):
+        raise RuleError("G-6.3", f"choose a seat from 0 to {len(ctx.st.players) - 1}")
+    ctx.log("first", f"{ctx.name(a.player)} chooses {ctx.name(a.first)} as first player.", a.player)
+    rnd = ctx.st.round + 1
+    ctx.set(
+        closing=None,
+        round=rnd,
+        first=a.first,
+        phase="invest",
+        turn=0,
+        invest=InvestTurn(player=a.first),
+    )
+    ctx.log("phase", f"Round {rnd} begins. Phase 1: Make Investments.", a.first)
+
+
+def end_turn(ctx: Ctx, a: EndTurn) -> None:
+    cl = ctx.st.closing
+    assert cl is not None
+    if cl.stage != "steal":
+        raise RuleError("G-6", "this step of the Closing Ceremonies cannot be skipped")
+    ctx.log("pass", f"{ctx.name(a.player)} steals nothing.", a.player)
+    _closing_first(ctx)
+
+
+@cache
+def _first_players(seat: int, n: int) -> tuple[Action, ...]:
+    return tuple(ChooseFirstPlayer(player=seat, first=i) for i in range(n))
+
+
+@cache
+def _tile_action(kind: type, seat: int, code: str) -> Action:
+    action: Action = kind(player=seat, tile=code)
+    return action
+
+
+def offer(state: State, seat: int, cat: Catalog, acts: list[Action], bids: list[BidOption]) -> bool:
+    """By stage: the performers ``seat`` may retire (G-6.1), the tiles it may steal or none
+    (G-6.2), or the seats it may make first player (G-6.3)."""
+    cl = state.closing
+    assert cl is not None
+    p = state.players[seat]
+    if cl.stage == "retire":
+        for k, u in enumerate(p.arena_used):
+            if u and p.tiles[k]:
+                acts.append(_tile_action(Retire, seat, cat.codes[k]))
+    elif cl.stage == "steal":
+        victim = state.players[cl.victim]
+        acts.extend(_tile_action(Steal, seat, cat.codes[k]) for k in stealable(cat, victim))
+        acts.append(simple(EndTurn, seat))
+    else:
+        acts += _first_players(seat, state.n)
+    return False
+
+
+HANDLERS: dict[type, Handler] = {Retire: _retire, Steal: _steal, ChooseFirstPlayer: _choose_first}
