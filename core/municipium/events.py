@@ -64,10 +64,8 @@ def governor_event(ctx: Ctx) -> None:
         ctx.log("governor", "Nobody has members there: nobody receives the favour.")
     single = OPTION_SINGLE in ctx.st.setup.options
     kind = ctx.st.chamber[g]
-    removed = False
     if kind != NO_KIND:
         ctx.set_chamber(g, NO_KIND)
-        removed = True
         if second != NOBODY:
             ctx.log("citizen", f"{ctx.name(second)} receives the chamber's {ctx.cat.kind_name(kind)}.", second)
             gain(ctx, second, kind)
@@ -80,7 +78,8 @@ def governor_event(ctx: Ctx) -> None:
     if ctx.st.n < 3:
         return
     if single:
-        if removed:
+        # also recovers a chamber citizen that an empty bag could not replace earlier (M-12.1)
+        if all(c == NO_KIND for c in ctx.st.chamber):
             draw_single_chamber(ctx, ctx.st.active)
         return
     new = ctx.draw()

@@ -266,3 +266,23 @@ def test_m12_3_no_wreath_left_baths_still_moves():
     st, _ = draw_card(st, "all_powers")
     st, _ = apply(st, UsePower(player=0, institution=2))
     assert st.players[0].plain[TEMPLE] == 2 and sum(st.players[0].crowned) == 0
+
+
+def test_m13_2_single_chamber_lost_to_an_empty_bag_returns_at_a_later_visit():
+    st = board(3, members={0: {FORUM: 1}}, options=(OPTION_SINGLE,))
+    st = replace(st, chamber=(NO_KIND,) * 7)
+    st = only_in_bag(st, SOLDIER, 1)
+    st, _ = draw_card(st, "governors_visit")
+    assert isinstance(st.stack[-1], ChamberFrame) and to_act(st) == 0
+    st, _ = apply(st, legal(st)[0])
+    assert sum(1 for c in st.chamber if c != NO_KIND) == 1
+
+
+def test_m2_4_no_governor_event_at_setup_and_m0_5_discard_is_public():
+    st = board(3, members={0: {FORUM: 1}})
+    assert st.governor == BASILICA and all(p.favours == 0 for p in st.players)
+    st, _ = draw_card(st, "citizens_visit")
+    st, _ = play(st, *[legal(st)[0] for _ in range(1)])
+    while st.active == 0:
+        st, _ = apply(st, legal(st)[0])
+    assert st.discard == ("citizens_visit",)  # the whole pile is in the state (M-0.5 decision)
