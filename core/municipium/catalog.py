@@ -160,6 +160,11 @@ class MuniCatalog:
         name = self.kinds[k].name.lower()
         return name if count == 1 else f"{count} {name}s"
 
+    def a_kind(self, k: int) -> str:
+        """'a priest', 'an advocate'."""
+        name = self.kind_name(k)
+        return ("an " if name[0] in "aeiou" else "a ") + name
+
     def card_name(self, card: str) -> str:
         return self.cards[card].name
 

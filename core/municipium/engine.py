@@ -243,7 +243,8 @@ def _answer_frame(ctx: Ctx, a: MuniAction) -> None:
     elif isinstance(top, OfferFrame | EmporiumFrame | RearrangeFrame) and isinstance(a, Pass):
         ctx.pop()
         if isinstance(top, OfferFrame):
-            ctx.log("power", f"{ctx.name(seat)} passes.", seat)
+            where = " or ".join(f"the {ctx.cat.inst_name(i)}" for i in top.options)
+            ctx.log("power", f"{ctx.name(seat)} does not use {where}.", seat)
     elif isinstance(top, TavernFrame) and isinstance(a, Pull):
         powers.pull(ctx, a)
     elif isinstance(top, EmporiumFrame) and isinstance(a, EmporiumDraw):
@@ -308,7 +309,7 @@ def _drive(ctx: Ctx, f: CardFrame) -> None:
             ctx.log("draw", f"The bag is empty: {ctx.name(seat)} places nothing.", seat)
         else:
             ctx.set(held=add(ctx.st.held, k, 1))
-            ctx.log("draw", f"{ctx.name(seat)} draws a {ctx.cat.kind_name(k)}.", seat)
+            ctx.log("draw", f"{ctx.name(seat)} draws {ctx.cat.a_kind(k)}.", seat)
             ctx.push(PlaceFrame(player=seat))
     elif c == "citizens_invitation" and f.i == 0:
         ctx.replace_top(nxt)

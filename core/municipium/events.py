@@ -85,7 +85,7 @@ def governor_event(ctx: Ctx) -> None:
     new = ctx.draw()
     if new != NO_KIND:
         ctx.set_chamber(g, new)
-        ctx.log("citizen", f"A {ctx.cat.kind_name(new)} is drawn for the {ctx.cat.inst_name(g)}'s chamber.")
+        ctx.log("citizen", f"{ctx.cat.a_kind(new).capitalize()} is drawn for the {ctx.cat.inst_name(g)}'s chamber.")
 
 
 def chamber_options(ctx: Ctx, kind: int) -> tuple[int, ...]:
@@ -109,7 +109,7 @@ def draw_single_chamber(ctx: Ctx, chooser: int) -> None:
 def place_chamber(ctx: Ctx, seat: int, inst: int) -> None:
     k = next(i for i, c in enumerate(ctx.st.held) if c)
     if inst not in chamber_options(ctx, k):
-        raise RuleError("M-13.2", f"a {ctx.cat.kind_name(k)} may not go to the {ctx.cat.inst_name(inst)}'s chamber")
+        raise RuleError("M-13.2", f"{ctx.cat.a_kind(k)} may not go to the {ctx.cat.inst_name(inst)}'s chamber")
     ctx.set(held=add(ctx.st.held, k, -1))
     ctx.set_chamber(inst, k)
     ctx.pop()
@@ -125,11 +125,11 @@ def place_citizen(ctx: Ctx, seat: int, kind: int, inst: int) -> bool:
     """Put a held citizen on a banner (M-7.2); run the citizen event if it makes 3.  Returns
     whether an event happened.  The caller has checked the held citizen exists."""
     if inst not in ctx.cat.places[kind]:
-        raise RuleError("M-7.2", f"a {ctx.cat.kind_name(kind)} may not be placed at the {ctx.cat.inst_name(inst)}")
+        raise RuleError("M-7.2", f"{ctx.cat.a_kind(kind)} may not be placed at the {ctx.cat.inst_name(inst)}")
     ctx.set(held=add(ctx.st.held, kind, -1))
     banner = add(ctx.st.banners[inst], kind, 1)
     ctx.set_banner(inst, banner)
-    ctx.log("place", f"{ctx.name(seat)} places a {ctx.cat.kind_name(kind)} at the {ctx.cat.inst_name(inst)}.", seat)
+    ctx.log("place", f"{ctx.name(seat)} places {ctx.cat.a_kind(kind)} at the {ctx.cat.inst_name(inst)}.", seat)
     if sum(banner) < 3:
         return False
     start_citizen_event(ctx, inst)
@@ -166,9 +166,7 @@ def finish_citizen_event(ctx: Ctx, inst: int, leave: int) -> None:
     keep = add(banner, leave, -1)
     ctx.set_banner(inst, (0, 0, 0, 0))
     first = r[0]
-    names = " and ".join(
-        ctx.cat.kind_name(k, c) if c > 1 else f"a {ctx.cat.kind_name(k)}" for k, c in enumerate(keep) if c
-    )
+    names = " and ".join(ctx.cat.kind_name(k, c) if c > 1 else ctx.cat.a_kind(k) for k, c in enumerate(keep) if c)
     ctx.log("citizen", f"{ctx.name(first)} takes {names}.", first)
     p = ctx.st.players[first]
     ctx.set_player(first, citizens=tuple(a + b for a, b in zip(p.citizens, keep, strict=True)))

@@ -55,7 +55,8 @@ def baths(ctx: Ctx, seat: int) -> None:
     moved = members_at(p, BATHS)
     ctx.set_player(seat, plain=plain, crowned=crowned)
     if moved:
-        ctx.log("move", f"{ctx.name(seat)} moves {moved} member(s) from the Baths to the Temple.", seat)
+        what = "a member" if moved == 1 else f"{moved} members"
+        ctx.log("move", f"{ctx.name(seat)} moves {what} from the Baths to the Temple.", seat)
     if plain[TEMPLE] and ctx.st.wreaths > 0:
         ctx.set_player(seat, plain=add(plain, TEMPLE, -1), crowned=add(crowned, TEMPLE, 1))
         ctx.set(wreaths=ctx.st.wreaths - 1)
@@ -103,7 +104,7 @@ def emporium_draw(ctx: Ctx, seat: int) -> None:
     if k == NO_KIND:  # legal() never offers it; the frame ends on an empty bag
         raise RuleError("M-12.1", "the bag is empty")
     ctx.set(held=add(ctx.st.held, k, 1))
-    ctx.log("draw", f"{ctx.name(seat)} draws a {ctx.cat.kind_name(k)}.", seat)
+    ctx.log("draw", f"{ctx.name(seat)} draws {ctx.cat.a_kind(k)}.", seat)
     ctx.push(PlaceFrame(player=seat))
 
 
@@ -146,7 +147,7 @@ def basilica_draw(ctx: Ctx, seat: int) -> None:
     if k == NO_KIND:
         raise RuleError("M-12.1", "the bag is empty: the Basilica's draw cannot be chosen")
     ctx.pop()
-    ctx.log("draw", f"{ctx.name(seat)} draws a {ctx.cat.kind_name(k)} at the Basilica.", seat)
+    ctx.log("draw", f"{ctx.name(seat)} draws {ctx.cat.a_kind(k)} at the Basilica.", seat)
     gain(ctx, seat, k)
 
 
@@ -179,7 +180,7 @@ def take(ctx: Ctx, a: Take) -> None:
         ctx.set_banner(a.institution, add(ctx.st.banners[a.institution], k, -1))
         where = f"the {ctx.cat.inst_name(a.institution)}"
     ctx.pop()
-    ctx.log("take", f"{ctx.name(a.player)} takes a {ctx.cat.kind_name(k)} from {where}.", a.player)
+    ctx.log("take", f"{ctx.name(a.player)} takes {ctx.cat.a_kind(k)} from {where}.", a.player)
     gain(ctx, a.player, k)
 
 
