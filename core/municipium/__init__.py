@@ -1,6 +1,6 @@
 """Municipium (Reiner Knizia), a second game on the Colosseum engine's discipline.
 
-Rule ids M-0…M-13 refer to shared/rules/municipium/RULES.md (decisions DM-n in DECISIONS.md).
+Rule ids M-0…M-13 refer to docs/rules.md (decisions DM-n in docs/decisions.md).
 
 Modules: ``catalog`` (data from core/data/municipium.toml), ``model`` (state, frames),
 ``actions`` (tagged union), ``board`` (influence, ranking, the working copy ``Ctx``),

@@ -3,7 +3,7 @@
 Institutions, citizen kinds and cards keep the file's order; the engine refers to institutions
 and kinds by index (0 Temple … 6 Praetorium; priest, soldier, merchant, advocate) and to cards
 by id.  Every record carries a ``source``; records with ``designed = true`` were chosen by this
-project (shared/rules/municipium/components.md) and may be corrected in the data file.
+project (docs/rules.md (Municipium components)) and may be corrected in the data file.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Bots: the greedy bot's strength and judgement, and that every bot answers every decision.
 
-Rule ids refer to shared/rules/RULES.md.
+Rule ids refer to docs/rules.md.
 """
 
 from __future__ import annotations

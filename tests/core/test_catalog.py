@@ -1,4 +1,4 @@
-"""The shipped game data (core/data/*.toml) against shared/rules/components.md."""
+"""The shipped game data (core/data/*.toml) against docs/rules.md (component figures)."""
 
 from __future__ import annotations
 
