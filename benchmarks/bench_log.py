@@ -92,8 +92,8 @@ def timed(fn, repeat: int = 5):
 
 
 def bench_autosave(folder: Path, setup, actions) -> None:
-    from colosseum.tui.records import start_recording
     from colosseum.tui.session import LocalSession, Seat
+    from colosseum.tui.storage import start_recording
 
     for fsync in (False, True):
         s = LocalSession(setup, tuple(Seat("human") for _ in setup.players))

@@ -42,7 +42,7 @@ def full_game(seed: int) -> list:
 
 
 def child(path: str, seed: int, delay: float) -> None:
-    from colosseum.tui.records import start_recording
+    from colosseum.tui.storage import start_recording
 
     s = make_session(seed)
     start_recording(s, Path(path))

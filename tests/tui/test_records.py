@@ -1,6 +1,6 @@
-"""Saved games on disk (colosseum.tui.records): autosave, the games/export/resume commands, and
-the kill test (a recording game killed with SIGKILL keeps all but at most the action being
-applied)."""
+"""Saved games on disk (colosseum.tui.storage, .export, .cli): autosave, the games/export/resume
+commands, and the kill test (a recording game killed with SIGKILL keeps all but at most the action
+being applied)."""
 
 from __future__ import annotations
 
@@ -17,10 +17,10 @@ import pytest
 
 from colosseum.core import GameSetup, encode_state
 from colosseum.core.gamelog import dump_log, make_header, read_log
-from colosseum.tui import records
+from colosseum.tui import cli as cli_module
 from colosseum.tui.cli import main as cli
-from colosseum.tui.records import game_file_name, start_recording
 from colosseum.tui.session import LocalSession, Seat
+from colosseum.tui.storage import game_file_name, start_recording
 
 ROOT = Path(__file__).resolve().parents[2]
 SOAK = max(1, int(os.environ.get("COLOSSEUM_SOAK", "1") or "1"))
@@ -109,7 +109,7 @@ def test_a_write_error_stops_recording_without_breaking_the_game(tmp_path):
     s = session()
     start_recording(s, tmp_path / "g.jsonl")
     rec = s.recorder
-    os.close(rec._fd)  # simulate the disk going away
+    os.close(rec.writer.fd)  # simulate the disk going away
     s.step_bot()
     s.step_bot()
     assert isinstance(rec.error, OSError)
@@ -323,7 +323,7 @@ def test_resume_keeps_human_seats_human(tmp_path, fake_app):
     path = start_recording(s, tmp_path / "h.jsonl")
     play(s)
     s.recorder.close()
-    prepared = records.prepare_resume(str(path))
+    prepared = cli_module.prepare_resume(str(path))
     resumed, p = prepared
     assert p == path and resumed.seats == s.seats and resumed.actions == s.actions
     assert resumed.waiting_for() == 1 and not resumed.bot_to_act()
@@ -349,7 +349,7 @@ def test_kill_at_random_moments(tmp_path):
     assert any(0 < r["saved"] < r["total"] for r in results)
     # a killed game resumes where it stopped
     r = next(r for r in results if 0 < r["saved"] < r["total"])
-    prepared = records.prepare_resume(r["path"])
+    prepared = cli_module.prepare_resume(r["path"])
     resumed, _ = prepared
     assert len(resumed.actions) == r["saved"]
     play(resumed)
@@ -398,7 +398,7 @@ def test_a_game_being_played_is_not_resumed_twice(tmp_path, fake_app, capsys):
 @pytest.mark.parametrize("variant,n", [("grand", 5), ("classic", 4), ("classic", 3)])
 def test_export_every_variant(variant, n):
     from colosseum.core.gamelog import parse_log
-    from colosseum.tui.records import export_json_chunks, export_text
+    from colosseum.tui.export import export_json_chunks, export_text
 
     s = LocalSession(
         GameSetup(players=("Becky", "Kat", "Laura", "Mia", "Nora")[:n], seed=21, variant=variant),
