@@ -15,10 +15,11 @@ Durability, the same for every log:
   "truncated" and keeps everything before it).
 * Each line is also fsynced (forced to the disk, so it survives a power cut or a kernel crash)
   unless ``COLOSSEUM_FSYNC=0``.  Measured with ``benchmarks/bench_log.py`` on this project's
-  machine (ext4 on a virtio disk): appending a ~90-byte line costs about 1 us with ``write``
-  alone and about 190 us with ``write`` + ``fsync`` (some 5,000 lines/s), where the engine and a
-  bot take about 65 us per action (``colosseum simulate``: ~15,000 actions/s).  A fraction of a
-  millisecond per move is nothing beside a player's pace or the bots' delay, so it is on by
+  machine (ext4 on a virtio disk, ~90-byte lines): ``write`` alone ~2 us a line (~560,000
+  lines/s); ``write`` + ``fsync`` ~190 us a line (~5,300 lines/s; up to ~1 ms while other
+  processes load the disk).  The engine and a bot take ~65 us per action (``colosseum
+  simulate``: ~15,000 actions/s), so a bots-only game runs about 3x slower, but a fraction of a
+  millisecond per move is nothing beside a player's pace or the bots' delay (0.6 s): on by
   default.
 * After a failed write the writer closes itself: no line is ever appended after a partial one.
 
