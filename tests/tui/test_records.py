@@ -124,6 +124,19 @@ def test_fsync_option(tmp_path):
     assert len(read_log(tmp_path / "g.jsonl").actions) == 5
 
 
+def test_fsync_is_on_unless_the_environment_turns_it_off(tmp_path, monkeypatch):
+    monkeypatch.delenv("COLOSSEUM_FSYNC", raising=False)
+    s = session()
+    start_recording(s, tmp_path / "on.jsonl")
+    assert s.recorder.fsync
+    monkeypatch.setenv("COLOSSEUM_FSYNC", "0")
+    s2 = session()
+    start_recording(s2, tmp_path / "off.jsonl")
+    assert not s2.recorder.fsync
+    s.recorder.close()
+    s2.recorder.close()
+
+
 # ------------------------------------------------------------------------------ colosseum games
 
 
