@@ -124,9 +124,12 @@ def start_recording(
     (``logwriter.GameInUse``, ``NotAppendable``, ``FileExistsError``, ...).
     """
     actions = list(session.actions)
+    old = session.recorder if isinstance(session.recorder, Recorder) else None
     if append:
         if path is None:
             raise ValueError("append needs the path of an existing log")
+        if old is not None and _same_file(old.path, Path(path)):
+            old.close()  # it holds the lock on the very file to append to
         writer = LogWriter.open_append(path, len(actions), fsync=fsync)
     else:
         header = make_header(session.setup, _seat_kinds(session), resumed_from=resumed_from)
@@ -135,11 +138,17 @@ def start_recording(
             writer = LogWriter.create(games_dir(create=True), stem, header, actions, fsync=fsync)
         else:
             writer = LogWriter.create_at(path, header, actions, fsync=fsync)
-    old = session.recorder
-    if isinstance(old, Recorder):
+    if old is not None:  # kept until now: a new file that cannot be made leaves it recording
         old.close()
     session.recorder = Recorder(writer)
     return writer.path
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def _seat_kinds(session: LocalSession) -> tuple[str, ...]:

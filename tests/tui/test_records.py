@@ -425,3 +425,26 @@ def test_export_every_variant(variant, n):
         assert e.text in text
     doc = json.loads(b"".join(export_json_chunks(log)))
     assert len(doc["positions"]) == len(s.actions) + 1
+
+
+def test_recording_again_to_the_same_log_appends(tmp_path):
+    s = session()
+    path = start_recording(s, tmp_path / "g.jsonl")
+    play(s, 5)
+    first = s.recorder
+    assert start_recording(s, path, append=True) == path  # the first recorder lets go of the lock
+    assert first.writer.closed
+    play(s, 5)
+    s.recorder.close()
+    assert read_log(path).actions == s.actions
+
+
+def test_a_failed_new_recording_keeps_the_old_one(tmp_path):
+    s = session()
+    start_recording(s, tmp_path / "g.jsonl")
+    (tmp_path / "taken.jsonl").write_bytes(b"x")
+    with pytest.raises(FileExistsError):
+        start_recording(s, tmp_path / "taken.jsonl")
+    play(s, 3)
+    s.recorder.close()
+    assert len(read_log(tmp_path / "g.jsonl").actions) == 3
