@@ -29,6 +29,9 @@ Nothing derived is stored: :func:`parse_log` replays the actions with the engine
 line that cannot be read or is illegal in the replayed position ends the valid prefix;
 :class:`GameLog` carries that prefix and a :class:`GameLogError` naming the line.  Only a file
 with no usable header (empty, unreadable, not a game log, unknown version) raises.
+
+Files are written by :class:`colosseum.core.logwriter.LogWriter` (created exclusively, locked,
+one ``write`` per line), for the client's autosave and the server's tables alike.
 """
 
 from __future__ import annotations
