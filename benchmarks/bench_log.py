@@ -2,7 +2,8 @@
 
     python benchmarks/bench_log.py [--actions 1000] [--jumps 200] [--no-viewer]
 
-* the cost of autosave per action (write + flush, and with fsync),
+* the cost of writing a log line (``core.logwriter.LogWriter``: lines/s with and without
+  fsync) and of autosave per action through a session's recorder,
 * the time to open (read + replay + check) a log of about 1,000 actions,
 * the time to jump to any position of it: the first jump to the end of a fresh timeline
   (replays every action), then random jumps, and turn/phase/round steps from random positions
@@ -92,9 +93,22 @@ def timed(fn, repeat: int = 5):
 
 
 def bench_autosave(folder: Path, setup, actions) -> None:
-    from colosseum.tui.records import start_recording
+    """The log writer alone (lines/s), then autosave through a session's recorder."""
+    from colosseum.core.logwriter import LogWriter
     from colosseum.tui.session import LocalSession, Seat
+    from colosseum.tui.storage import start_recording
 
+    header = make_header(setup, ("human",) * len(setup.players))
+    for fsync in (False, True):
+        n = len(actions) if not fsync else min(len(actions), 500)
+        with LogWriter.create(folder, f"writer-{int(fsync)}", header, fsync=fsync) as w:
+            t = time.perf_counter()
+            for a in actions[:n]:
+                w.append_action(a)
+            dt = time.perf_counter() - t
+            size = w.path.stat().st_size
+        label = "LogWriter, write + fsync" if fsync else "LogWriter, write (to the OS)"
+        print(f"  {label:<34} {n / dt:10,.0f} lines/s  {dt / n * 1e6:8.1f} us per line  ({size} bytes)")
     for fsync in (False, True):
         s = LocalSession(setup, tuple(Seat("human") for _ in setup.players))
         path = start_recording(s, folder / f"save-{int(fsync)}.jsonl", fsync=fsync)

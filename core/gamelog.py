@@ -29,6 +29,9 @@ Nothing derived is stored: :func:`parse_log` replays the actions with the engine
 line that cannot be read or is illegal in the replayed position ends the valid prefix;
 :class:`GameLog` carries that prefix and a :class:`GameLogError` naming the line.  Only a file
 with no usable header (empty, unreadable, not a game log, unknown version) raises.
+
+Files are written by :class:`colosseum.core.logwriter.LogWriter` (created exclusively, locked,
+one ``write`` per line), for the client's autosave and the server's tables alike.
 """
 
 from __future__ import annotations
@@ -52,7 +55,7 @@ MAX_LOG_BYTES = 64 << 20  # a 1,000-action game is about 100 kB
 
 try:  # the program version; core must not depend on the client, only on the package
     from colosseum import __version__ as PROGRAM_VERSION
-except Exception:  # pragma: no cover - running from an odd layout
+except ImportError:  # pragma: no cover - running from an odd layout
     PROGRAM_VERSION = "unknown"
 
 
@@ -297,6 +300,11 @@ def _first_error_text(e: BaseException) -> str:
     return text.splitlines()[0]
 
 
+# What decoding a line of text can raise: malformed JSON or the wrong shape (ValidationError is
+# a DecodeError), and RecursionError for JSON nested too deeply.
+_DECODE_ERRORS: tuple[type[Exception], ...] = (msgspec.DecodeError, RecursionError)
+
+
 def _probe(line: str) -> Any:
     return msgspec.json.decode(line)
 
@@ -323,7 +331,7 @@ def _parse_header(raw: bytes, *, last_unterminated: bool) -> Header:
         raise GameLogError("header", "no header (the first line is blank)", 1)
     try:
         obj = _probe(text)
-    except Exception as e:
+    except _DECODE_ERRORS as e:
         if last_unterminated:
             raise GameLogError("truncated", "the header is incomplete (the file was cut short)", 1) from None
         raise GameLogError("header", f"not a Colosseum game log (not JSON: {_first_error_text(e)})", 1) from None
@@ -339,7 +347,7 @@ def _parse_header(raw: bytes, *, last_unterminated: bool) -> Header:
         )
     try:
         header = _header_dec.decode(text)
-    except Exception as e:
+    except _DECODE_ERRORS as e:
         raise GameLogError("header", f"bad header: {_first_error_text(e)}", 1) from None
     if len(header.seats) != len(header.setup.players):
         raise GameLogError(
@@ -372,7 +380,7 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
         state = new_game(header.setup)
     except (RuleError, CatalogError, ValueError) as e:
         raise GameLogError("header", f"bad game setup: {_first_error_text(e)}", 1) from None
-    except Exception as e:  # an engine bug must not be fatal either
+    except Exception as e:  # noqa: BLE001 - an engine bug must not make the file unreadable either
         raise GameLogError("engine", f"the engine failed on this setup ({type(e).__name__}: {e})", 1) from None
 
     actions: list[Action] = []
@@ -406,7 +414,7 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
             try:
                 chat.append(_chat_dec.decode(text))
                 continue
-            except Exception as e:
+            except _DECODE_ERRORS as e:
                 if is_cut:
                     error = GameLogError(
                         "truncated", "the last line is incomplete (the game stopped while saving it)", lineno
@@ -417,7 +425,7 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
         try:
             action = _action_dec.decode(text)
             tag = _number_dec.decode(text).i
-        except Exception as e:
+        except _DECODE_ERRORS as e:
             if is_cut:
                 error = GameLogError(
                     "truncated", "the last line is incomplete (the game stopped while saving it)", lineno
@@ -425,7 +433,7 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
                 break
             try:
                 _probe(text)
-            except Exception:
+            except _DECODE_ERRORS:
                 error = GameLogError("malformed", f"not valid JSON ({_first_error_text(e)})", lineno)
             else:
                 error = GameLogError("malformed", f"not a valid action ({_first_error_text(e)})", lineno)
@@ -444,7 +452,7 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
                 "illegal", f"action {number} ({describe_action(action)}) is not legal here: {e}{version_note}", lineno
             )
             break
-        except Exception as e:  # an engine bug must not be fatal either
+        except Exception as e:  # noqa: BLE001 - an engine bug ends the valid prefix, like an illegal action
             error = GameLogError(
                 "engine",
                 f"the engine failed on action {number} ({describe_action(action)}): {type(e).__name__}: {e}",

@@ -19,7 +19,14 @@ def encode_state(state: State) -> bytes:
 
 
 def decode_state(data: bytes | str) -> State:
-    return _dec.decode(data)
+    """The state encoded in ``data``; raises ``msgspec.DecodeError`` (``ValidationError`` when the
+    JSON is well formed but not a state) for anything else, however malformed."""
+    try:
+        return _dec.decode(data)
+    except RecursionError:
+        raise msgspec.DecodeError("JSON is malformed: nested too deeply") from None
+    except (UnicodeDecodeError, UnicodeEncodeError) as e:  # bad UTF-8 in a string, or a lone surrogate
+        raise msgspec.DecodeError(f"JSON is malformed: not UTF-8 text ({e.reason})") from None
 
 
 def replay(setup: GameSetup, actions: Iterable[Action]) -> tuple[State, list[Event]]:

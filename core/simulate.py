@@ -12,14 +12,16 @@ than players the last name is repeated.  Never imports Textual.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import msgspec
 
 from . import invariants
+from .actions import Action
 from .bots import BOTS, Bot, make_bot
 from .engine import apply, to_act
 from .errors import RuleError
@@ -73,7 +75,11 @@ def make_bots(names: Sequence[str], seed: int) -> list[Bot]:
 
 
 def play_game(
-    setup: GameSetup, bots: Sequence[Bot], check: bool = False, max_actions: int = 50_000, on_action=None
+    setup: GameSetup,
+    bots: Sequence[Bot],
+    check: bool = False,
+    max_actions: int = 50_000,
+    on_action: Callable[[State, Action, State], object] | None = None,
 ) -> GameRecord:
     """Play one whole game.  With ``check`` verify ``invariants.check`` after every action.
 
@@ -109,7 +115,7 @@ def play_game(
     return record_of(state, bots, time.perf_counter() - t0, n_actions)
 
 
-def _verify(state: State, previous: State | None, action, setup: GameSetup) -> None:
+def _verify(state: State, previous: State | None, action: Action | None, setup: GameSetup) -> None:
     problems = invariants.check(state, previous)
     if problems:
         after = f" after action #{state.actions} {action!r}" if action is not None else " at the start"
@@ -158,7 +164,7 @@ def play_series(
     options: Sequence[str] = (),
     check: bool = False,
     rotate: bool = False,
-):
+) -> Iterator[GameRecord]:
     """Yield a GameRecord per game; game ``i`` uses seed ``seed + i``.  With ``rotate`` the bot
     list is rotated one seat per game (so every bot sits in every seat)."""
     names = seat_bots(bots, players)
@@ -188,7 +194,7 @@ def _text_line(rec: GameRecord) -> str:
     )
 
 
-def main(args) -> int:
+def main(args: argparse.Namespace) -> int:
     players = int(getattr(args, "players", 4))
     games = int(getattr(args, "games", 10))
     seed = int(getattr(args, "seed", 1))
@@ -225,7 +231,7 @@ def main(args) -> int:
             out.flush()
             print(f"colosseum simulate: FAILED in game {i + 1}: {e}", file=sys.stderr)
             return 1
-        except Exception as e:  # an engine crash is a failure too, with the seed to replay it
+        except Exception as e:  # noqa: BLE001 - an engine crash is a failure too: report it with the seed to replay it
             out.flush()
             print(
                 f"colosseum simulate: FAILED in game {i + 1} (seed {seed + i}): {type(e).__name__}: {e}",

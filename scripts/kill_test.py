@@ -7,7 +7,7 @@ log on disk must hold a prefix of the game with at most the action being applied
 The child plays a game of random bots (deterministic given SEED), records it to PATH with
 ``start_recording`` and prints the number of actions applied after each one.  The parent kills
 it after a random delay, reads the log, and compares it with the same game replayed in-process.
-tests/test_records.py runs a few of these; ``--runs`` (or COLOSSEUM_SOAK) for more.
+tests/tui/test_records.py runs a few of these; ``--runs`` (or COLOSSEUM_SOAK) for more.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def full_game(seed: int) -> list:
 
 
 def child(path: str, seed: int, delay: float) -> None:
-    from colosseum.tui.records import start_recording
+    from colosseum.tui.storage import start_recording
 
     s = make_session(seed)
     start_recording(s, Path(path))

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import signal
 import sys
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -19,16 +19,19 @@ from colosseum.themes import THEME_NAMES
 from .base import BaseApp, exit_soon_after_hangup
 
 if TYPE_CHECKING:  # pragma: no cover
+    import argparse
+
+    from textual.command import Provider
     from textual.screen import Screen
 
     from .screens.game import GameScreen
     from .screens.newgame import NewGameSettings
-    from .session import GameSession
+    from .session import GameSession, LocalSession
 
 DEFAULT_NAMES = ("Becky", "Kat", "Laura", "Marcus", "Titus")
 
 
-def _commands_provider():
+def _commands_provider() -> type[Provider]:
     from .commands import ColosseumCommands
 
     return ColosseumCommands
@@ -74,7 +77,7 @@ class ColosseumApp(BaseApp):
         except Exception:  # noqa: BLE001 - not on every platform
             pass
 
-    def get_default_screen(self):
+    def get_default_screen(self) -> Screen[Any]:
         """The first screen is the game itself (or the new-game screen): no blank screen
         below it to draw first."""
         if self.session is not None:
@@ -179,7 +182,7 @@ class ColosseumApp(BaseApp):
         if game is not None and game.is_attached:
             game.sync()
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         for cmd in super().get_system_commands(screen):
             if cmd.title not in ("Quit", "Keys"):  # ours covers these
                 yield cmd
@@ -188,7 +191,10 @@ class ColosseumApp(BaseApp):
 # ====================================================================== sessions
 
 
-def make_session(names, kinds, *, seed: int, variant: str = "grand", options=()):
+def make_session(
+    names: Sequence[str], kinds: Sequence[str], *, seed: int, variant: str = "grand", options: Sequence[str] = ()
+) -> LocalSession:
+    """A new game in this process; raises ValueError (RuleError, CatalogError) for a bad setup."""
     from colosseum.core import GameSetup
 
     from .session import LocalSession, Seat
@@ -197,18 +203,14 @@ def make_session(names, kinds, *, seed: int, variant: str = "grand", options=())
     return LocalSession(setup, tuple(Seat(kind=k) for k in kinds))
 
 
-def start_recording(session, notify=None) -> None:
-    """``colosseum.tui.records.start_recording(session)`` if that exists; never fatal."""
+def start_recording(session: LocalSession, notify: Callable[..., object] | None = None) -> None:
+    """Save the game in the games folder as it is played (``storage.start_recording``); a game
+    that cannot be saved is played anyway, with a warning through ``notify``."""
+    from .storage import start_recording as record
+
     try:
-        from . import records
-    except Exception:  # noqa: BLE001 - not built yet
-        return
-    fn = getattr(records, "start_recording", None)
-    if fn is None:
-        return
-    try:
-        fn(session)
-    except Exception as err:  # noqa: BLE001
+        record(session)
+    except OSError as err:
         if notify is not None:
             notify(f"The game is not being saved: {err}", severity="warning")
 
@@ -226,13 +228,10 @@ def _bot_name(name: str) -> str:
 def _check_theme(theme: str | None) -> bool:
     if theme is None or theme in THEME_NAMES:
         return True
-    try:
-        from textual.theme import BUILTIN_THEMES
+    from textual.theme import BUILTIN_THEMES
 
-        if theme in BUILTIN_THEMES:
-            return True
-    except Exception:  # noqa: BLE001
-        pass
+    if theme in BUILTIN_THEMES:
+        return True
     print(f"colosseum: unknown theme {theme!r}; choose one of {', '.join(THEME_NAMES)}", file=sys.stderr)
     return False
 
@@ -248,7 +247,7 @@ def run_session(
     return app.return_code or 0
 
 
-def run_app(args) -> int:
+def run_app(args: argparse.Namespace) -> int:
     """``colosseum`` (new-game screen) and ``colosseum play`` (straight into a game)."""
     app = build_app(args)
     if isinstance(app, int):
@@ -257,7 +256,7 @@ def run_app(args) -> int:
     return app.return_code or 0
 
 
-def build_app(args, *, record: bool = True) -> ColosseumApp | int:
+def build_app(args: argparse.Namespace, *, record: bool = True) -> ColosseumApp | int:
     """The app ``run_app`` would run for ``args``, or an exit status for bad arguments."""
     theme = getattr(args, "theme", None)
     if not _check_theme(theme):
@@ -285,7 +284,7 @@ def build_app(args, *, record: bool = True) -> ColosseumApp | int:
         seed = secrets.randbelow(1_000_000)
     try:
         session = make_session(names, kinds, seed=seed, variant=args.variant, options=tuple(args.options))
-    except Exception as err:  # noqa: BLE001 - a bad setup is a message, not a traceback
+    except ValueError as err:  # RuleError, CatalogError: a bad setup is a message, not a traceback
         print(f"colosseum: {err}", file=sys.stderr)
         return 2
     if record:

@@ -1,12 +1,34 @@
-"""The ``colosseum`` command.  Argument parsing only; each command lives in its own module and
-is imported when used, so ``colosseum simulate`` never loads Textual."""
+"""The ``colosseum`` command: the arguments, and the commands on saved games (``games``,
+``export``, ``resume``, ``view``).  The other commands live in their own modules, imported when
+used, so ``colosseum simulate``, ``games`` and ``export`` never load Textual.
+
+Imports go one way: this module imports the app (``play``, ``resume``) and the storage of saved
+games; the app imports the storage; the storage imports neither.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from pathlib import Path
+from typing import IO
 
 from colosseum.core.catalog import OPTIONS, VARIANTS
+from colosseum.core.gamelog import GameLog, GameLogError, read_log
+from colosseum.core.logwriter import GameInUse
+
+from .export import export_json_chunks, export_text, local_date, players_text
+from .session import LocalSession, Seat
+from .storage import (
+    games_dir,
+    newest_unfinished,
+    rescued_names,
+    resolve_game,
+    save_rescued,
+    scan_games,
+    start_recording,
+)
 
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:
@@ -81,14 +103,195 @@ def main(argv: list[str] | None = None) -> int:
     if cmd == "serve":
         from .net.server import cmd_serve
 
-        return cmd_serve(args)
-    if cmd in ("games", "export", "resume", "view"):
-        from . import records
-
-        return getattr(records, f"cmd_{cmd}")(args)
+        status: int = cmd_serve(args)
+        return status
+    if cmd == "games":
+        return cmd_games(args)
+    if cmd == "export":
+        return cmd_export(args)
+    if cmd == "resume":
+        return cmd_resume(args)
+    if cmd == "view":
+        return cmd_view(args)
     from .app import run_app
 
     return run_app(args)
+
+
+# ------------------------------------------------------------------------------ output
+
+
+def _err(msg: str) -> None:
+    print(f"colosseum: {msg}", file=sys.stderr)
+
+
+def _emit(text: str, stream: IO[str] | None = None) -> int:
+    """Print without a traceback if the reader goes away (``colosseum export x | head``)."""
+    stream = stream or sys.stdout
+    try:
+        stream.write(text)
+        stream.flush()
+    except BrokenPipeError:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, stream.fileno())
+        except (OSError, ValueError):
+            pass
+    return 0
+
+
+def load_for_command(name: str) -> GameLog | None:
+    """Read a log for export/view/resume; print what is wrong.  None if nothing is usable."""
+    path = resolve_game(name)
+    try:
+        log = read_log(path)
+    except GameLogError as e:
+        _err(f"{path}: {e}")
+        return None
+    if log.error is not None:
+        n = len(log.actions)
+        _err(
+            f"{path}: {log.error}. Using the {n} valid action{'s' if n != 1 else ''} before it; "
+            "the file is left as it is."
+        )
+    return log
+
+
+# ------------------------------------------------------------------------------ games
+
+
+def _status(log: GameLog) -> tuple[str, str]:
+    """(round, result) columns of the games list."""
+    st = log.state
+    if st.phase == "over" and st.result is not None:
+        rnd = str(st.round)
+        res = f"{st.players[st.result.winner].name} won"
+    else:
+        rnd = str(st.round) if st.phase != "setup" else "setup"
+        res = "unfinished"
+    if log.error is not None:
+        res += f"; damaged at line {log.error.line}"
+    return rnd, res
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    infos = scan_games()
+    folder = games_dir()
+    if not infos:
+        print(f"No saved games yet (games are saved in {folder}).")
+        return 0
+    rows = [("DATE", "PLAYERS", "ROUND", "RESULT", "FILE")]
+    continued = rescued_names(infos)
+    for g in infos:
+        if g.log is None:
+            rows.append((local_date(g.created), "?", "?", f"unreadable: {g.problem}", g.path.name))
+            continue
+        rnd, res = _status(g.log)
+        if g.path.name in continued:
+            res += f"; continued in {continued[g.path.name]}"
+        rows.append((local_date(g.created), players_text(g.log.setup, g.log.seats), rnd, res, g.path.name))
+    widths = [max(len(r[c]) for r in rows) for c in range(4)]
+    out = [f"Saved games in {folder} (newest first):"]
+    for r in rows:
+        out.append("  ".join(r[c].ljust(widths[c]) for c in range(4)) + "  " + r[4])
+    return _emit("\n".join(out) + "\n")
+
+
+# ------------------------------------------------------------------------------ export
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    log = load_for_command(args.file)
+    if log is None:
+        return 1
+    if getattr(args, "format", "text") == "json":
+        out = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else None
+        try:
+            for chunk in export_json_chunks(log):
+                if out is not None:
+                    out.write(chunk)
+                else:  # a text-only stream (tests capturing output)
+                    sys.stdout.write(chunk.decode())
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _emit("")
+        return 0
+    return _emit(export_text(log))
+
+
+# ------------------------------------------------------------------------------ resume
+
+
+def prepare_resume(name: str | None) -> tuple[LocalSession, Path] | int:
+    """Build the session to resume and attach its recorder: (session, log path), or an exit
+    status after printing why not."""
+    if name is None:
+        g = newest_unfinished()
+        if g is None:
+            _err(f"no unfinished game to resume in {games_dir()}")
+            return 1
+        log = g.log
+        assert log is not None
+        if log.error is not None:
+            _err(f"{g.path}: {log.error}. Using the {len(log.actions)} valid actions before it.")
+    else:
+        found = load_for_command(name)
+        if found is None:
+            return 1
+        log = found
+    if log.finished:
+        _err(f"{log.path}: that game is over; see it with 'colosseum view {log.path}'")
+        return 1
+    try:
+        seats = tuple(Seat(k) for k in log.seats)
+        session = LocalSession(log.setup, seats, actions=list(log.actions))
+    except (ValueError, GameLogError) as e:
+        _err(f"{log.path}: cannot resume: {e}")
+        return 1
+    assert log.path is not None
+    try:
+        if log.appendable:
+            path = start_recording(session, log.path, append=True)
+        else:
+            path = start_recording(session, save_rescued(log), append=True)
+            print(f"The game continues in a new file: {path}", file=sys.stderr)
+    except GameInUse as e:
+        _err(f"{e}; not resuming it here")
+        return 1
+    except (OSError, ValueError) as e:
+        _err(f"cannot save the resumed game: {e}")
+        return 1
+    return session, path
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    prepared = prepare_resume(getattr(args, "file", None))
+    if isinstance(prepared, int):
+        return prepared
+    session, _path = prepared
+    try:
+        from .app import run_session
+    except ImportError as e:
+        _err(f"the game screen is not available ({e})")
+        return 2
+    return run_session(
+        session,
+        bot_delay=getattr(args, "bot_delay", 0.6),
+        theme=getattr(args, "theme", None),
+        exit_at_end=False,
+    )
+
+
+# ------------------------------------------------------------------------------ view
+
+
+def cmd_view(args: argparse.Namespace) -> int:
+    log = load_for_command(args.file)
+    if log is None:
+        return 1
+    from .viewer import run_viewer
+
+    return run_viewer(log, theme=getattr(args, "theme", None))
 
 
 if __name__ == "__main__":  # pragma: no cover

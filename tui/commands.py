@@ -2,17 +2,33 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from colosseum.themes import THEME_NAMES
 
+if TYPE_CHECKING:  # pragma: no cover
+    from .screens.game import GameScreen
+
+
+class _Host(Protocol):
+    """What the palette asks of the app (``ColosseumApp``; not imported: the app imports this)."""
+
+    def action_new_game(self) -> None: ...
+    def action_rules(self) -> None: ...
+    def action_help(self) -> None: ...
+    def action_set_theme(self, name: str) -> None: ...
+    def action_quit(self) -> Any: ...
+    def game_screen(self) -> GameScreen | None: ...
+
 
 class ColosseumCommands(Provider):
-    def _commands(self) -> list[tuple[str, object, str]]:
-        app = self.app
-        cmds: list[tuple[str, object, str]] = [
+    def _commands(self) -> list[tuple[str, Callable[[], object], str]]:
+        app = cast(_Host, self.app)
+        cmds: list[tuple[str, Callable[[], object], str]] = [
             ("New game", app.action_new_game, "Open the new-game screen"),
             ("Rules", app.action_rules, "The rules in short"),
             ("Help", app.action_help, "Keys and panels of this screen"),

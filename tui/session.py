@@ -15,6 +15,7 @@ import msgspec
 
 from colosseum.core import Action, Event, GameSetup, RuleError, State, apply, new_game, to_act
 from colosseum.core.bots import make_bot
+from colosseum.core.queries import safe_action
 
 Listener = Callable[[State, list[Event]], None]
 
@@ -134,10 +135,8 @@ class LocalSession(GameSession):
         try:
             self.submit(action)
         except RuleError:
-            # A bot must never stall the game: fall back to the first legal action.
-            from colosseum.core import legal
-
-            self.submit(legal(self._state).actions[-1])
+            # A bot must never stall the game: play the legal action that changes the least.
+            self.submit(safe_action(self._state))
         return True
 
     async def run_bots(self, delay: float = 0.0) -> None:

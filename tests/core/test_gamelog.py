@@ -30,8 +30,8 @@ from colosseum.core.gamelog import (
     parse_log,
     read_log,
 )
-from colosseum.tui.records import start_recording
 from colosseum.tui.session import LocalSession, Seat
+from colosseum.tui.storage import start_recording
 
 NAMES = ("Becky", "Kat", "Laura", "Mia", "Nora")
 SOAK = max(1, int(os.environ.get("COLOSSEUM_SOAK", "1") or "1"))

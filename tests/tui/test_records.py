@@ -1,6 +1,6 @@
-"""Saved games on disk (colosseum.tui.records): autosave, the games/export/resume commands, and
-the kill test (a recording game killed with SIGKILL keeps all but at most the action being
-applied)."""
+"""Saved games on disk (colosseum.tui.storage, .export, .cli): autosave, the games/export/resume
+commands, and the kill test (a recording game killed with SIGKILL keeps all but at most the action
+being applied)."""
 
 from __future__ import annotations
 
@@ -17,10 +17,10 @@ import pytest
 
 from colosseum.core import GameSetup, encode_state
 from colosseum.core.gamelog import dump_log, make_header, read_log
-from colosseum.tui import records
+from colosseum.tui import cli as cli_module
 from colosseum.tui.cli import main as cli
-from colosseum.tui.records import game_file_name, start_recording
 from colosseum.tui.session import LocalSession, Seat
+from colosseum.tui.storage import game_file_name, start_recording
 
 ROOT = Path(__file__).resolve().parents[2]
 SOAK = max(1, int(os.environ.get("COLOSSEUM_SOAK", "1") or "1"))
@@ -109,7 +109,7 @@ def test_a_write_error_stops_recording_without_breaking_the_game(tmp_path):
     s = session()
     start_recording(s, tmp_path / "g.jsonl")
     rec = s.recorder
-    os.close(rec._fd)  # simulate the disk going away
+    os.close(rec.writer.fd)  # simulate the disk going away
     s.step_bot()
     s.step_bot()
     assert isinstance(rec.error, OSError)
@@ -122,6 +122,19 @@ def test_fsync_option(tmp_path):
     assert s.recorder.fsync
     play(s, 5)
     assert len(read_log(tmp_path / "g.jsonl").actions) == 5
+
+
+def test_fsync_is_on_unless_the_environment_turns_it_off(tmp_path, monkeypatch):
+    monkeypatch.delenv("COLOSSEUM_FSYNC", raising=False)
+    s = session()
+    start_recording(s, tmp_path / "on.jsonl")
+    assert s.recorder.fsync
+    monkeypatch.setenv("COLOSSEUM_FSYNC", "0")
+    s2 = session()
+    start_recording(s2, tmp_path / "off.jsonl")
+    assert not s2.recorder.fsync
+    s.recorder.close()
+    s2.recorder.close()
 
 
 # ------------------------------------------------------------------------------ colosseum games
@@ -323,7 +336,7 @@ def test_resume_keeps_human_seats_human(tmp_path, fake_app):
     path = start_recording(s, tmp_path / "h.jsonl")
     play(s)
     s.recorder.close()
-    prepared = records.prepare_resume(str(path))
+    prepared = cli_module.prepare_resume(str(path))
     resumed, p = prepared
     assert p == path and resumed.seats == s.seats and resumed.actions == s.actions
     assert resumed.waiting_for() == 1 and not resumed.bot_to_act()
@@ -349,7 +362,7 @@ def test_kill_at_random_moments(tmp_path):
     assert any(0 < r["saved"] < r["total"] for r in results)
     # a killed game resumes where it stopped
     r = next(r for r in results if 0 < r["saved"] < r["total"])
-    prepared = records.prepare_resume(r["path"])
+    prepared = cli_module.prepare_resume(r["path"])
     resumed, _ = prepared
     assert len(resumed.actions) == r["saved"]
     play(resumed)
@@ -398,7 +411,7 @@ def test_a_game_being_played_is_not_resumed_twice(tmp_path, fake_app, capsys):
 @pytest.mark.parametrize("variant,n", [("grand", 5), ("classic", 4), ("classic", 3)])
 def test_export_every_variant(variant, n):
     from colosseum.core.gamelog import parse_log
-    from colosseum.tui.records import export_json_chunks, export_text
+    from colosseum.tui.export import export_json_chunks, export_text
 
     s = LocalSession(
         GameSetup(players=("Becky", "Kat", "Laura", "Mia", "Nora")[:n], seed=21, variant=variant),
@@ -412,3 +425,26 @@ def test_export_every_variant(variant, n):
         assert e.text in text
     doc = json.loads(b"".join(export_json_chunks(log)))
     assert len(doc["positions"]) == len(s.actions) + 1
+
+
+def test_recording_again_to_the_same_log_appends(tmp_path):
+    s = session()
+    path = start_recording(s, tmp_path / "g.jsonl")
+    play(s, 5)
+    first = s.recorder
+    assert start_recording(s, path, append=True) == path  # the first recorder lets go of the lock
+    assert first.writer.closed
+    play(s, 5)
+    s.recorder.close()
+    assert read_log(path).actions == s.actions
+
+
+def test_a_failed_new_recording_keeps_the_old_one(tmp_path):
+    s = session()
+    start_recording(s, tmp_path / "g.jsonl")
+    (tmp_path / "taken.jsonl").write_bytes(b"x")
+    with pytest.raises(FileExistsError):
+        start_recording(s, tmp_path / "taken.jsonl")
+    play(s, 3)
+    s.recorder.close()
+    assert len(read_log(tmp_path / "g.jsonl").actions) == 3

@@ -1,0 +1,122 @@
+"""A game log as a readable record (``colosseum export``) or as one JSON document of every
+position (``colosseum export --format json``).  Formatting only: no files, no Textual."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections.abc import Iterable, Iterator
+
+import msgspec
+
+from colosseum.core import GameSetup, State
+from colosseum.core.actions import Perform
+from colosseum.core.catalog import CatalogError
+from colosseum.core.engine import breakdown, catalog, spectacle_by_key
+from colosseum.core.errors import RuleError
+from colosseum.core.gamelog import GameLog
+from colosseum.core.model import PHASE_TITLES
+
+
+def players_text(setup: GameSetup, seats: Iterable[str]) -> str:
+    """``Becky, Kat (random), Laura (greedy)``: a bot seat says which bot."""
+    return ", ".join(p if k == "human" else f"{p} ({k})" for p, k in zip(setup.players, seats, strict=False))
+
+
+def local_date(iso: str) -> str:
+    """A header's UTC time (``2026-11-29T14:12:05Z``) as local ``2026-11-29 15:12``."""
+    try:
+        t = _dt.datetime.strptime(iso, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=_dt.UTC)
+        return t.astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return iso[:16] or "?"
+
+
+def export_text(log: GameLog) -> str:
+    """A readable record of the game, round by round, from the engine's events."""
+    tl = log.timeline
+    setup = log.setup
+    out: list[str] = []
+    title = "Colosseum - The Grand Spectacle" if setup.variant == "grand" else "Colosseum (classic)"
+    out.append(f"{title}: game record")
+    if log.path is not None:
+        out.append(f"File:     {log.path.name}")
+    out.append(
+        f"Created:  {local_date(log.header.created)}   (colosseum {log.header.program}, log format {log.header.version})"
+    )
+    opts = ", ".join(setup.options) or "none"
+    out.append(f"Variant:  {setup.variant}   options: {opts}   seed: {setup.seed}")
+    out.append(f"Players:  {players_text(setup, log.seats)}")
+    if log.header.resumed_from:
+        out.append(f"Resumed from the damaged log {log.header.resumed_from}")
+    out.append(f"Actions:  {tl.end}")
+    section = None
+    for i in range(1, len(tl)):
+        action = tl.actions[i - 1]
+        for ev in tl.events(i):
+            if ev.phase == "setup":
+                head = "Setup"
+            elif ev.phase == "over" or ev.kind == "over":
+                head = "End of the game"
+            else:
+                head = f"Round {ev.round}"
+            if head != section:
+                section = head
+                out += ["", f"== {head} =="]
+            if ev.kind == "phase":
+                out += ["", ev.text]
+                continue
+            out.append(f"  {ev.text}")
+            if ev.kind == "perform" and isinstance(action, Perform):
+                out += _breakdown_lines(tl.state(i - 1), action)
+    final = tl.state(tl.end)
+    out.append("")
+    if final.result is not None:
+        out.append("== Final ranking ==")
+        for s in final.result.standings:
+            p = final.players[s.seat]
+            why = f"   (ahead on {s.decided_by})" if s.decided_by and s.decided_by != "acclaim" else ""
+            out.append(
+                f"  {s.rank}. {p.name:<16} {s.acclaim:>3} Acclaim  {s.coins:>3} coins  "
+                f"{s.stars} star{'s' if s.stars != 1 else ''}{why}"
+            )
+    else:
+        where = PHASE_TITLES.get(final.phase, final.phase)
+        out.append(f"== Unfinished: round {final.round}, {where} ==")
+        for p in sorted(final.players, key=lambda p: -p.acclaim):
+            out.append(f"  {p.name:<16} {p.acclaim:>3} Acclaim  {p.coins:>3} coins")
+    if log.error is not None:
+        out += ["", f"The log is damaged after this point: {log.error}"]
+    return "\n".join(out) + "\n"
+
+
+def _breakdown_lines(state: State, action: Perform) -> list[str]:
+    """The Acclaim of a performance, line by line, as the engine computes it."""
+    try:
+        spec = spectacle_by_key(catalog(state), action.spectacle)
+        b = breakdown(state, action.player, spec, action.aquilas)
+    except (RuleError, CatalogError, LookupError):  # the event sentence already says what happened
+        return []
+    lines = [f"      {label:<34} {value:>3}" for label, value in b.lines if value]
+    lines.append(f"      {'Acclaim':<34} {b.total:>3}")
+    return lines
+
+
+def export_json_chunks(log: GameLog) -> Iterator[bytes]:
+    """One JSON document: {"header", "error", "positions": [{index, action, events, state}]},
+    one position per line (the full replayed state after each action)."""
+    enc = msgspec.json.Encoder()
+    tl = log.timeline
+    err = None
+    if log.error is not None:
+        err = {"line": log.error.line, "kind": log.error.kind, "message": str(log.error)}
+    yield b'{"header":' + enc.encode(log.header) + b',\n"error":' + enc.encode(err) + b',\n"positions":[\n'
+    for i in range(len(tl)):
+        action = tl.actions[i - 1] if i else None
+        item = b'{"index":%d,"action":%s,"events":%s,"state":%s}' % (
+            i,
+            enc.encode(action),
+            enc.encode(tl.events(i)),
+            enc.encode(tl.state(i)),
+        )
+        yield item + (b",\n" if i < tl.end else b"\n")
+    yield b"]}\n"
