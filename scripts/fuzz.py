@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import bisect
 import contextlib
+import datetime
 import hashlib
 import itertools
 import json
@@ -788,7 +789,7 @@ def _mangle_bytes(rng: random.Random, data: bytes) -> bytes:
         del b[rng.randrange(len(b) + 1) :]
     elif op == 3:  # garbage inserted
         i = rng.randrange(len(b) + 1)
-        b[i:i] = rng.choice((os.urandom(rng.randint(1, 8)), b"{", b"}", b"]", b",", b'"', b"\\", b"\x00", b"\n"))
+        b[i:i] = rng.choice((rng.randbytes(rng.randint(1, 8)), b"{", b"}", b"]", b",", b'"', b"\\", b"\x00", b"\n"))
     else:  # a slice deleted
         if b:
             i = rng.randrange(len(b))
@@ -909,6 +910,9 @@ class _LogSource:
     ends: list[int]  # per line: offset just after its newline
 
 
+_CREATED = datetime.datetime(2026, 11, 29, 14, 12, 5, tzinfo=datetime.UTC)  # logs are deterministic too
+
+
 def _log_source(rng: random.Random) -> _LogSource:
     variant, options = rng.choice(RULESETS)
     ruleset = ruleset_name(variant, options)
@@ -917,7 +921,7 @@ def _log_source(rng: random.Random) -> _LogSource:
     stop = None if rng.random() < 0.5 else rng.randrange(0, 250)
     g = game(ruleset, n, gseed, stop=stop)
     call = _game_call(ruleset, n, gseed) + (f" with stop={stop}" if stop is not None else "")
-    lines = [encode_header(make_header(g.setup, g.seats))]
+    lines = [encode_header(make_header(g.setup, g.seats, created=_CREATED))]
     action_at = [0]
     is_action = [False]
     for i, a in enumerate(g.actions, 1):
@@ -972,7 +976,7 @@ def mutate_log(rng: random.Random, src: _LogSource, family: str) -> tuple[bytes,
         i = rng.randrange(1, len(lines) + 1)
         junk = rng.choice(
             (
-                os.urandom(rng.randint(1, 64)),
+                rng.randbytes(rng.randint(1, 64)),
                 b"\n",
                 b"   \n",
                 b"{}\n",
@@ -1378,7 +1382,9 @@ def run(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="fuzz.py", description=__doc__.split("\n\n")[0] if __doc__ else None)
+    ap = argparse.ArgumentParser(
+        prog="fuzz.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("command", nargs="?", choices=sorted(COMMANDS), help="what to fuzz")
     ap.add_argument("--all", action="store_true", help="every command at its default size")
     ap.add_argument(
