@@ -369,6 +369,13 @@ def malformed_cause(a: Action) -> str:
 
 def well_typed(a: Action) -> bool:
     """Whether the action is one the JSON decoder could have produced (types and literals)."""
+    for name, t in _fields(type(a)):
+        v = getattr(a, name)
+        # a dict encodes like a Transfer, but from Python only a Transfer is one
+        if isinstance(t, mi.VarTupleType) and not (
+            isinstance(v, (tuple, list)) and all(isinstance(x, Transfer) for x in v)
+        ):
+            return False
     try:
         decode_action(encode_action(a))
     except (msgspec.DecodeError, msgspec.EncodeError, TypeError, ValueError, OverflowError):
@@ -1423,7 +1430,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.case is not None:
             print(report.text(examples=0))
             for f in report.failures:
-                print(f"\n{f.key}\n{f.detail}\n{f.repro}")
+                print(f"\n{f.key}\n{f.detail}\n{_cut(f.repro, 2000)}")
         else:
             print(report.text())
         sys.stdout.flush()
