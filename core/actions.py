@@ -169,6 +169,12 @@ def encode_action(action: Action) -> bytes:
 
 
 def decode_action(data: bytes | str) -> Action:
-    """Decode one action; raises msgspec.DecodeError / ValidationError on bad input."""
-    action: Action = _decoder.decode(data)  # a Decoder of a Union is typed Decoder[Any]
+    """Decode one action; raises msgspec.DecodeError / ValidationError on bad input, however
+    malformed (deep nesting and bad UTF-8 inside a string included)."""
+    try:
+        action: Action = _decoder.decode(data)  # a Decoder of a Union is typed Decoder[Any]
+    except RecursionError:
+        raise msgspec.DecodeError("JSON is malformed: nested too deeply") from None
+    except (UnicodeDecodeError, UnicodeEncodeError) as e:  # bad UTF-8 in a string, or a lone surrogate
+        raise msgspec.DecodeError(f"JSON is malformed: not UTF-8 text ({e.reason})") from None
     return action

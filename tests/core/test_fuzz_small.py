@@ -36,7 +36,7 @@ def _load() -> ModuleType:
 fuzz = _load()
 
 #: Causes of known, not yet fixed gaps; each has its own xfail test below.
-KNOWN_CAUSES = {"bool-for-int", "non-string-literal", "RecursionError", "UnicodeDecodeError"}
+KNOWN_CAUSES = {"bool-for-int", "non-string-literal"}
 
 
 @cache
@@ -104,13 +104,11 @@ def test_actions_non_string_literal_is_refused() -> None:
     assert not found, shown(found)
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: decode_action raises RecursionError on deeply nested JSON")
 def test_decode_action_deep_nesting_is_a_decode_error() -> None:
     found = failures("actions", "RecursionError")
     assert not found, shown(found)
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: decode_action raises UnicodeDecodeError on bad UTF-8 in a string")
 def test_decode_action_bad_utf8_is_a_decode_error() -> None:
     found = failures("actions", "UnicodeDecodeError")
     assert not found, shown(found)
@@ -137,13 +135,11 @@ def test_mutated_states_decode_or_raise_decode_error() -> None:
     assert not found, shown(found)
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: decode_state raises RecursionError on deeply nested JSON")
 def test_decode_state_deep_nesting_is_a_decode_error() -> None:
     found = failures("states", "RecursionError")
     assert not found, shown(found)
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: decode_state raises UnicodeDecodeError on bad UTF-8 in a string")
 def test_decode_state_bad_utf8_is_a_decode_error() -> None:
     found = failures("states", "UnicodeDecodeError")
     assert not found, shown(found)
