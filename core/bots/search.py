@@ -60,6 +60,7 @@ from colosseum.core import (
 from colosseum.core.bots.greedy import GreedyBot
 from colosseum.core.bots.playout import Outcome, run_iterations
 
+DEFAULT_THINK = 1.0  # seconds per decision
 MAX_CANDIDATES = 5
 #: A candidate replaces greedy's choice when its mean paired advantage exceeds this many
 #: standard errors (and at least MIN_ITERATIONS complete iterations were played).
@@ -87,15 +88,15 @@ class SearchBot:
     def __init__(
         self,
         seed: int = 0,
-        think: float | None = 1.0,
+        think: float | None = None,
         playouts: int | None = None,
         workers: int = 1,
         max_candidates: int = MAX_CANDIDATES,
     ) -> None:
-        if think is None and playouts is None:
-            raise ValueError("give a time budget (think) or a node budget (playouts)")
+        """``think``: seconds per decision; ``playouts``: playouts per decision.  With neither,
+        ``think`` is DEFAULT_THINK; with ``playouts`` alone the choice is deterministic."""
         self.rng = random.Random(seed)
-        self.think = think
+        self.think = DEFAULT_THINK if think is None and playouts is None else think
         self.playouts = playouts
         self.workers = max(1, workers)
         self.max_candidates = max(2, max_candidates)
@@ -111,7 +112,10 @@ class SearchBot:
         if len(ch.actions) == 1 and not ch.bids and not ch.can_propose:
             self.last_playouts = 0
             return ch.actions[0]
-        fallback = self.greedy.act(state)
+        try:
+            fallback = self.greedy.act(state)
+        except Exception:  # noqa: BLE001 - a failing valuation must not stall the game
+            return _safe(ch)
         try:
             stats = self._search(state, ch, fallback, self.greedy, self.rng)
             choice = stats[0].action if stats else fallback
@@ -230,6 +234,15 @@ def _clearly_better(rows: Sequence[Sequence[Outcome]], j: int, k: int) -> bool:
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     return mean > MIN_GAIN and mean > SWITCH_Z * math.sqrt(var / n)
+
+
+def _safe(ch: Choices) -> Action:
+    """A pass, an end of turn or a refusal where one is offered, else the last legal action."""
+    for kind in (PassBid, EndTurn, RejectDeal, CancelDeal):
+        for a in ch.actions:
+            if isinstance(a, kind):
+                return a
+    return ch.actions[-1]
 
 
 def _allowed(state: State, ch: Choices, action: Action) -> bool:
