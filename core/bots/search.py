@@ -23,7 +23,7 @@ import copy
 import math
 import random
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from multiprocessing import get_context
@@ -103,6 +103,7 @@ class SearchBot:
         self.greedy = GreedyBot(seed)
         self._pool: Executor | None = None
         self._pool_failed = False
+        self._warm: Future[bool] | None = None
         self.last_playouts = 0  # playouts used by the last decision (for tests and reports)
 
     # ------------------------------------------------------------------ interface
@@ -136,13 +137,19 @@ class SearchBot:
         rng = random.Random()
         rng.setstate(self.rng.getstate())
         fallback = greedy.act(state)
-        return self._search(state, ch, fallback, greedy, rng) or [CandidateStats(fallback, 0.0, 0.0, 0.0, 0, True)]
+        used = self.last_playouts
+        try:
+            found = self._search(state, ch, fallback, greedy, rng)
+        finally:
+            self.last_playouts = used
+        return found or [CandidateStats(fallback, 0.0, 0.0, 0.0, 0, True)]
 
     def close(self) -> None:
         """Shut the worker processes down (they are also stopped at interpreter exit)."""
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+            self._warm = None
 
     # ------------------------------------------------------------------ search
 
@@ -162,8 +169,8 @@ class SearchBot:
     def _run(self, state: State, cands: list[Action], me: int, base: int) -> list[list[Outcome]]:
         limit = self.playouts
         if self.workers > 1 and not self._pool_failed:
-            pool = self._get_pool()
-            if pool is not None:
+            pool = self.start_workers()
+            if pool is not None and self._warm is not None and self._warm.done():
                 try:
                     futures = [
                         pool.submit(
@@ -187,14 +194,32 @@ class SearchBot:
         done = run_iterations(state, cands, me, base, range(MAX_ITERATIONS), self.think, limit)
         return [row for _, row in done]
 
-    def _get_pool(self) -> Executor | None:
+    def start_workers(self, wait: bool = False) -> Executor | None:
+        """The worker pool, created on first use.  Decisions are searched in this process until
+        the workers have started (so the first ones keep their time budget); ``wait`` blocks
+        until they have."""
+        if self.workers < 2 or self._pool_failed:
+            return None
         if self._pool is None:
             try:
                 self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=get_context("spawn"))
-            except (OSError, ValueError, NotImplementedError):
+                self._warm = self._pool.submit(_ready)
+            except (OSError, ValueError, NotImplementedError, RuntimeError):
                 self._pool_failed = True
                 return None
+        if wait and self._warm is not None:
+            try:
+                self._warm.result()
+            except (BrokenProcessPool, OSError, RuntimeError):
+                self._pool_failed = True
+                self.close()
+                return None
         return self._pool
+
+
+def _ready() -> bool:
+    """Run in a new worker: the engine and the bots are imported, the worker is ready."""
+    return True
 
 
 def _share(total: int, w: int, workers: int) -> int:

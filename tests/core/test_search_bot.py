@@ -129,6 +129,7 @@ def test_worker_processes_give_the_same_choice():
     one = SearchBot(4, think=None, playouts=12)
     two = SearchBot(4, think=None, playouts=12, workers=2)
     try:
+        assert two.start_workers(wait=True) is not None
         assert one.analyse_detail(st) == two.analyse_detail(st)
     finally:
         two.close()
