@@ -61,11 +61,11 @@ from colosseum.core.bots.greedy import GreedyBot
 from colosseum.core.bots.playout import Outcome, run_iterations
 
 DEFAULT_THINK = 1.0  # seconds per decision
-MAX_CANDIDATES = 5
+MAX_CANDIDATES = 4
 #: A candidate replaces greedy's choice when its mean paired advantage exceeds this many
 #: standard errors (and at least MIN_ITERATIONS complete iterations were played).
-SWITCH_Z = 1.0
-MIN_ITERATIONS = 3
+SWITCH_Z = 1.5
+MIN_ITERATIONS = 4
 MIN_GAIN = 0.01
 MAX_ITERATIONS = 100_000
 
