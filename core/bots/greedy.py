@@ -35,7 +35,9 @@ from colosseum.core.actions import (
     Action,
     AquilaMove,
     BuildGate,
+    BuildLoge,
     BuildTemple,
+    BuySeasonTicket,
     CancelDeal,
     ChooseDice,
     ChooseFirstPlayer,
@@ -172,10 +174,10 @@ class GreedyBot(GreedyValuation):
                 att = self.gate_attraction(state, cat, a.space) + self.rng.random() * 1e-6
                 if extra not in gate_best or att > gate_best[extra][0]:
                     gate_best[extra] = (att, a, pay)
-            elif isinstance(a, HirePromoter):
-                cands.append(("promoter", c.promoter_cost, a, pay))
-            elif isinstance(a, BuildTemple):
-                cands.append(("temple", c.temple_cost, a, pay))
+            elif isinstance(a, (HirePromoter, BuySeasonTicket)):  # O-14: a season ticket is +5 too
+                cands.append(("promoter", cat.promoter_price, a, pay))
+            elif isinstance(a, (BuildTemple, BuildLoge)):  # O-15: the loge's 2 dice
+                cands.append(("temple", cat.temple_price, a, pay))
             elif isinstance(a, PlanSpectacle):
                 spec = cat.spectacles[ids[a.spectacle]]
                 cands.append(("spectacle", spec.cost, a, pay))

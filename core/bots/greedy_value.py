@@ -12,7 +12,17 @@ from collections.abc import Iterable, Sequence
 
 from colosseum.core.catalog import Catalog, Spectacle
 from colosseum.core.model import State, Transfer
-from colosseum.core.queries import NOBODY, credit, landing, missing, missings, noble_step_range, star_need, stars_held
+from colosseum.core.queries import (
+    NOBODY,
+    bid_limit,
+    landing,
+    missing,
+    missings,
+    noble_step_range,
+    numbering_floor,
+    star_need,
+    stars_held,
+)
 
 __all__ = ["AQUILA_VALUE", "REACH", "GreedyValuation"]
 
@@ -48,7 +58,7 @@ class GreedyValuation:
         self._util_cache: dict[tuple[int, str], tuple[State, _UtilContext]] = {}
 
     def rounds_total(self, cat: Catalog) -> int:
-        return cat.rules.gifts + 1
+        return cat.rounds
 
     def last_round(self, state: State, cat: Catalog) -> bool:
         return state.round >= self.rounds_total(cat)
@@ -99,11 +109,13 @@ class GreedyValuation:
                 continue
             entries.append((spec, 0.0, before_perform and short <= 0))
         if left >= 2 and state.display:
-            # spectacles that could still be planned (G-2), at a discount for their cost
+            # spectacles that could still be planned (G-2; O-12: above the numbering floor), at
+            # a discount for their cost
             coins = p.coins + 15
+            floor = numbering_floor(cat, p) if cat.rules.numbering else -1
             for sid in state.display:
                 spec = cat.spectacles[sid]
-                if spec.cost <= coins:
+                if spec.cost <= coins and spec.number_2007 > floor:
                     entries.append((spec, -0.35 * spec.cost - 2.0, False))
         # (kind, count needed to hold its Star Performer, G-7)
         stars = [(k, star_need(state, cat, seat, k)) for k in cat.star_types]
@@ -258,7 +270,7 @@ class GreedyValuation:
         # keep coins for next round's investments unless it is the last round
         budget = p.coins if self.last_round(state, cat) else p.coins - 4
         if self.last_round(state, cat) and cat.rules.endgame_aquila_acclaim == 0:
-            budget = credit(p)
+            budget = bid_limit(cat, p)
         return min(limit, budget)
 
     # ================================================================== Phase 3 (G-4)
