@@ -69,7 +69,7 @@ def _check_investment(ctx: Ctx, kind: str, extra: str) -> None:
                 raise RuleError("O-11", "you have made your investment and your extra one this turn")
             if rules.extra_investment_aquilas > 0:  # classic: one investment, then extras
                 raise RuleError(
-                    "C-3",
+                    "O-11" if rules.max_extras >= 0 else "C-3",
                     f"you have made your investment this turn; an extra one costs "
                     f"{rules.extra_investment_aquilas} {ctx.cat.term('aquilas')} or a construction tile",
                 )
