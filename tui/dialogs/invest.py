@@ -45,6 +45,8 @@ _Extras = Callable[[type], list[Extra]]
 
 KIND_LABEL = {"gate": "gate", "promoter": "promoter", "spectacle": "spectacle", "temple": "temple"}
 EXTRA_LABEL = {"": "", "aquilas": "extra, pay 2 Aquilas", "construction": "extra, pay a construction tile"}
+#: The investments made this turn (``InvestTurn.made``) in the original edition's words.
+_KINDS_2007 = {"gate": "arena extension", "season_ticket": "season ticket", "spectacle": "program", "loge": "loge"}
 EXTRA_LABEL_2007 = {"": "", "aquilas": "extra, pay 2 medals", "construction": "extra, pay a construction tile"}
 
 
@@ -98,10 +100,15 @@ class InvestDialog(DecisionDialog):
         st = self.state
         p = self.me
         turn = st.invest
-        made = ", ".join(k.replace("_", " ") for k in turn.made) if turn and turn.made else "nothing yet"
+        names = _KINDS_2007 if self.original else {}
+        made = ", ".join(names.get(k, k) for k in turn.made) if turn and turn.made else "nothing yet"
         self.set_prompt(self._prompt())
         aq = plural(p.aquilas, "medal") if self.original else plural(p.aquilas, "Aquila")
-        self.query_one("#info", Static).update(f"You have {coins(p.coins)} and {aq}. Made this turn: {made}.")
+        info = f"You have {coins(p.coins)} and {aq}. Made this turn: {made}."
+        if self.original and self.mode.startswith("plan:"):  # O-12, where a player buys
+            floor = numbering_floor(self.cat, p)
+            info = f"You have {coins(p.coins)}. " + _numbering_text(floor, short=True)
+        self.query_one("#info", Static).update(info)
         if self.mode == "main":
             opts = self._main_options()
         elif self.mode.startswith("gate:"):
@@ -394,11 +401,10 @@ class InvestDialog(DecisionDialog):
                 else (f"You need at least {total - spec.max_missing} of its {total} performers to perform it.")
             )
             if self.original:
-                floor = numbering_floor(cat, self.me)
                 detail.update(
                     f"{cat.label(spec)} needs an arena of {spec.gates} spaces; yours has {len(self.me.gates)}. "
                     f"You have {m_have} of its {total} performers. "
-                    f"Spectators by performers missing (0, 1, ...): {strip}. {score} " + _numbering_text(floor)
+                    f"Spectators by performers missing (0, 1, ...): {strip}. {score}"
                 )
             else:
                 detail.update(
@@ -504,8 +510,12 @@ class InvestDialog(DecisionDialog):
         self.submit(EndTurn(player=self.seat))
 
 
-def _numbering_text(floor: int) -> str:
+def _numbering_text(floor: int, short: bool = False) -> str:
     """O-12, for a player about to buy: the numbering rule and where it stands for them."""
+    if short:
+        if floor:
+            return f"Numbering rule: you have performed up to #{floor}, so only #{floor + 1} or higher."
+        return "Numbering rule: buy above your performed programs; none yet, so any #11-30."
     rule = "Numbering rule: a program you buy must be numbered above every program you have performed"
     if floor:
         return f"{rule}; you have performed up to #{floor}, so buy #{floor + 1} or higher."
