@@ -46,7 +46,7 @@ GRAND, CLASSIC = load_catalog("grand"), load_catalog("classic")
 
 
 def test_c1_components():
-    """C-1: fewer standard tiles, 2 small spectacles and the 2 designed large ones out,
+    """C-1: fewer standard tiles, only the 2 small spectacles it names out,
     7 Star Performers instead of 12, 4 construction tiles in."""
 
     def count(cat, code):
