@@ -10,7 +10,7 @@ from colosseum.core.catalog import OPTIONS, VARIANTS
 
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", choices=VARIANTS, default="grand", help="grand (default) or classic")
+    p.add_argument("--variant", choices=VARIANTS, default="grand", help="grand (default), classic or original")
     p.add_argument(
         "--option", action="append", default=[], choices=OPTIONS, dest="options", help="rules option (repeatable)"
     )
