@@ -22,6 +22,12 @@ never deep-copies a state.  The plan, in short:
   to perform; Aquila moves are made when a noble is worth more than the Aquila.  It performs
   its best spectacle (preferring a new one), spending Aquilas only where that can pay.
 
+In the original 2007 edition the same judgements apply to its pieces: a season ticket is valued
+as a promoter (+5 each later performance), the Emperor's loge as the temple (2 dice), podiums
+count in the performances like gifts, bids stay within the coins held (O-18), only programs
+above the numbering floor are considered (O-12), and a first performance that would bar cheaper
+programs from purchase is a little less attractive.
+
 Deterministic given its seed (the seed only breaks exact ties).
 """
 

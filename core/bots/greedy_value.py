@@ -346,6 +346,8 @@ class GreedyValuation:
         best, best_id, best_pref = -1.0, -1, -1e9
         last = self.last_round(state, cat)
         stars = {k for k, h in enumerate(state.stars) if h == seat}
+        numbered = bool(cat.rules.numbering)
+        floor = numbering_floor(cat, p) if numbered else 0
         for sid in (*p.face_down, *p.face_up):
             spec = cat.spectacles[sid]
             if spec.gates > len(p.gates):
@@ -356,7 +358,12 @@ class GreedyValuation:
             v = spec.strip[miss] + cat.common.star_acclaim * sum(1 for k in stars if spec.need[k])
             v += cat.common.performed_acclaim * (len(p.face_up) - (1 if sid in p.face_up else 0))
             # a spectacle performed for the first time adds +5 to every later performance
-            pref = v + (cat.common.performed_acclaim if sid in p.face_down and not last else 0)
+            pref: float = v + (cat.common.performed_acclaim if sid in p.face_down and not last else 0)
+            if numbered and sid in p.face_down and not last:
+                # O-12: performing a program bars buying any program numbered below it later
+                pref -= self.NUMBERING_COST * sum(
+                    1 for d in state.display if floor < cat.spectacles[d].number_2007 < spec.number_2007
+                )
             if pref > best_pref:
                 best_pref, best, best_id = pref, v, sid
         return best, best_id
@@ -381,6 +388,7 @@ class GreedyValuation:
         return float(sum(vals[i] for i, pos in enumerate(nobles) if pos in gates))
 
     DENIAL = 0.3  # weight of nobles left at the gates of players still to perform
+    NUMBERING_COST = 0.3  # per display program a first performance would bar from purchase (O-12)
 
     def best_moves(self, state: State, cat: Catalog, seat: int, mode: str) -> tuple[float, list[tuple[int, int, int]]]:
         """The best sequence of dice moves in ``mode`` from the current state: (value,
