@@ -613,3 +613,19 @@ def test_grand_has_no_aside_and_stays_unchanged():
     g = skip_setup(GRAND)
     assert g.aside == () and g.players[0].coins == 30
     assert g.setup.variant == "grand" and NOBODY == -1
+
+
+def test_o5_star_cards_as_g7_jokers_never_count_two_challengers_tie_to_the_supply():
+    """O-5: the first with 3 or more of a type takes its Star card; jokers never count; if two
+    players pass the holder at once with equal counts, the card goes back to the supply."""
+    st = game(3)
+    g = code_index(st, "G")
+    st = set_tiles(set_tiles(st, KAT, {}), LAURA, {})
+    st = set_tiles(st, BECKY, {"G": 2, "Bal": 3})
+    assert st.stars[g] == NOBODY
+    st = set_tiles(st, BECKY, {"G": 3})
+    assert st.stars[g] == BECKY
+    st = set_tiles(set_tiles(st, KAT, {"G": 4}, recheck=False), LAURA, {"G": 4}, recheck=False)
+    from colosseum.core.queries import next_stars
+
+    assert next_stars(ORIG, st.players, st.stars, (g,))[g] == NOBODY
