@@ -26,7 +26,7 @@ class PlaceStartGates(_Action, frozen=True, tag="start_gates"):
     space: int  # the first space of a free starting pair
 
 
-# ---- Phase 1 (G-2; C-3, C-5)
+# ---- Phase 1 (G-2; C-3, C-5; O-11 to O-15)
 class BuildGate(_Action, frozen=True, tag="gate"):
     space: int
     extra: Extra = ""
@@ -42,6 +42,18 @@ class PlanSpectacle(_Action, frozen=True, tag="plan"):
 
 
 class BuildTemple(_Action, frozen=True, tag="temple"):
+    extra: Extra = ""
+
+
+class BuySeasonTicket(_Action, frozen=True, tag="season_ticket"):
+    """O-14 (original): a season ticket, +5 spectators in every later performance."""
+
+    extra: Extra = ""
+
+
+class BuildLoge(_Action, frozen=True, tag="loge"):
+    """O-15 (original): the Emperor's loge, 2 dice in Phase 4."""
+
     extra: Extra = ""
 
 
@@ -137,6 +149,8 @@ Action = Union[
     HirePromoter,
     PlanSpectacle,
     BuildTemple,
+    BuySeasonTicket,
+    BuildLoge,
     ExchangeAquilas,
     ConstructionForAquila,
     OpenAuction,

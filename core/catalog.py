@@ -43,6 +43,7 @@ class SpectacleRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     classic: bool
     source: str
     number: int = 0
+    number_2007: int = 0
     cost: int = 0
     pile: str = ""
     icon: str = ""
@@ -77,7 +78,7 @@ class VariantRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     gifts: int
     tile_count: Literal["count", "count_classic"]
     star_column: Literal["star", "star_classic"]
-    small_deal: Literal["piles", "random2"]
+    small_deal: Literal["piles", "random2", "numbered"]
     spectacles_classic_only: bool
     investments_per_turn: int
     investment_kinds_distinct: bool
@@ -88,6 +89,32 @@ class VariantRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     temple_ranges: bool
     skip_occupied: bool
     endgame_aquila_acclaim: int
+    # The parameters below were added for the original 2007 edition (O-1..O-30); their
+    # defaults are The Grand Spectacle's, so the grand and classic blocks need not name them.
+    rounds: int = 0  # O-1: rounds played; 0 = the gifts decide (G-5.4: gifts + 1 rounds)
+    spectacles_2007: bool = False  # O-10: only the thirty numbered 2007 programs
+    starting_tiles: dict[str, int] = {}  # O-9: per player count; empty = the common figure
+    green_markets: bool = False  # O-9: the markets start with starting tiles, one left aside
+    start_gates: Literal["choose", "fixed"] = "choose"  # G-1.6 / O-7
+    first_player: Literal["random", "first-gate"] = "random"  # G-1.4 / O-8
+    next_first: Literal["least-chooses", "clockwise"] = "least-chooses"  # G-6.3 / O-27
+    max_extras: int = -1  # C-3 extras per turn, -1 = no limit (D-13) / O-11: 1
+    numbering: Literal["", "performed", "purchased"] = ""  # O-12 numbering rule
+    upgrades: Literal["promoter-temple", "ticket-loge"] = "promoter-temple"  # G-2 / O-14, O-15
+    promoters: int = 0  # supply of promoters / season tickets; 0 = the common figure
+    promoter_cost: int = 0  # 0 = the common figure
+    temple_cost: int = 0  # 0 = the common figure
+    credit: bool = True  # G-3.4 Aquilas count towards bids / O-18: coins only
+    aquila_exchange: bool = True  # G-8 / O-11
+    aquilas_tradable: bool = True  # G-4 / O-19
+    aquila_supply: int = 0  # 0 = unlimited (G-8) / O-2: 18 medals
+    one_win_per_phase: bool = False  # A07 always on (O-17)
+    gift_timing: Literal["perform", "closing"] = "perform"  # G-5.4 end of Phase 4 / O-24 Phase 5
+    tie_break: Literal["stack", "coins-dice"] = "stack"  # G-5.4, G-6.2 / O-24, O-26
+    steal_from: Literal["most", "gift"] = "most"  # G-6.2 / O-26: this round's podium winner
+    steal_tiles: Literal["holdable", "performers"] = "holdable"  # G-6.2 / O-26: normal tiles
+    end_tie: Literal["stack", "shared"] = "stack"  # G-9 / O-29
+    terms: dict[str, str] = {}  # words of this edition (promoter -> season ticket ...)
 
 
 class CommonRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -119,6 +146,7 @@ class CommonRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class VariantsFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     grand: VariantRecord
     classic: VariantRecord
+    original: VariantRecord
     common: CommonRecord
 
 
@@ -143,6 +171,7 @@ class Spectacle(msgspec.Struct, frozen=True):
     max_missing: int
     source: str
     req: tuple[tuple[int, int], ...] = ()  # (tile kind, count) for each required type
+    number_2007: int = 0  # O-10: program number in the 2007 edition (0: not a 2007 program)
 
     def acclaim_for_missing(self, missing: int) -> int | None:
         """G-5.3 step 1: the strip value, or None where the strip has no entry (G-5.2)."""
@@ -151,7 +180,22 @@ class Spectacle(msgspec.Struct, frozen=True):
         return None
 
 
-VARIANTS = ("grand", "classic")
+VARIANTS = ("grand", "classic", "original")
+
+#: The Grand Spectacle's words for what the original 2007 edition names otherwise (O-2).
+_TERMS = {
+    "promoter": "promoter",
+    "promoters": "promoters",
+    "temple": "Temple of Fortuna",
+    "gift": "gift",
+    "gifts": "gifts",
+    "aquila": "Aquila",
+    "aquilas": "Aquilas",
+    "spectacle": "spectacle",
+    "spectacles": "spectacles",
+    "gate": "gate",
+    "gates": "gates",
+}
 OPTIONS = ("auction-2007",)
 
 
@@ -181,6 +225,27 @@ class Catalog(msgspec.Struct, frozen=True):
     aquila_tile: int = -1  # ... of the Aquila tile (Aq)
     construction: int = -1  # ... of the construction tile (Con)
     spectacle_index: dict[str, int] = {}  # spectacle key -> id
+    # Figures a variant may set apart from the common ones (O-14, O-15 for the original).
+    promoter_supply: int = 0
+    promoter_price: int = 0
+    temple_price: int = 0
+    starting_per_player: dict[int, int] = {}  # tiles dealt per player count (G-1.8, O-9)
+    rounds: int = 0  # rounds in a game (G-5.4: gifts + 1; O-1: 5)
+
+    def term(self, word: str) -> str:
+        """The word this edition uses for ``word`` (promoter, temple, gift, aquila, spectacle,
+        gate and their plurals): the original 2007 edition has its own names (O-2)."""
+        return self.rules.terms.get(word) or _TERMS.get(word, word)
+
+    def label(self, spec: Spectacle) -> str:
+        """``spec``'s name as a player reads it: with its program number where the numbering
+        rule applies (O-12: "#14 Satyricon of Momus")."""
+        return f"#{spec.number_2007} {spec.name}" if self.rules.numbering else spec.name
+
+    def program_number(self, spec: Spectacle) -> int:
+        """The number a player sees on ``spec``: its 2007 program number in a ruleset with the
+        numbering rule (O-10, O-12), else its display number (0 for small tiles)."""
+        return spec.number_2007 if self.rules.numbering else spec.number
 
     def name_of(self, kind: int, count: int = 1) -> str:
         name = self.tiles[kind].name
@@ -233,7 +298,7 @@ def _files() -> tuple[ComponentsFile, VariantsFile]:
 
 @cache
 def load_catalog(variant: str = "grand") -> Catalog:
-    """The validated catalog for ``variant`` ('grand' or 'classic')."""
+    """The validated catalog for ``variant`` ('grand', 'classic' or 'original')."""
     if variant not in VARIANTS:
         raise CatalogError(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
     comps, variants = _files()
@@ -302,11 +367,18 @@ def load_catalog(variant: str = "grand") -> Catalog:
                 max_missing=max_missing,
                 source=rec.source,
                 req=tuple((k, n) for k, n in enumerate(need) if n),
+                number_2007=rec.number_2007,
             )
         )
     in_variant = [
-        s for s, rec in zip(specs, comps.spectacles, strict=False) if rec.classic or not rules.spectacles_classic_only
+        s
+        for s, rec in zip(specs, comps.spectacles, strict=False)
+        if (rec.classic or not rules.spectacles_classic_only) and (rec.number_2007 or not rules.spectacles_2007)
     ]
+    if rules.spectacles_2007:
+        numbers = sorted(s.number_2007 for s in in_variant)
+        if numbers != list(range(1, 31)):
+            raise CatalogError(f"game data: the 2007 programs must be numbered 1 to 30, not {numbers}")
     display = tuple(s.id for s in in_variant if s.size != "small")
     smalls = tuple(s.id for s in in_variant if s.size == "small")
 
@@ -348,6 +420,11 @@ def load_catalog(variant: str = "grand") -> Catalog:
         aquila_tile=index["Aq"],
         construction=index["Con"],
         spectacle_index={sp.key: sp.id for sp in specs},
+        promoter_supply=rules.promoters or common.promoters,
+        promoter_price=rules.promoter_cost or common.promoter_cost,
+        temple_price=rules.temple_cost or common.temple_cost,
+        starting_per_player={int(k): v for k, v in (rules.starting_tiles or common.starting_tiles).items()},
+        rounds=rules.rounds or rules.gifts + 1,
     )
 
 

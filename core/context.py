@@ -22,7 +22,7 @@ from colosseum.core.catalog import Catalog
 from colosseum.core.model import NOBODY, Event, Player, State
 from colosseum.core.queries import next_stars, rank, turn_order
 
-__all__ = ["Ctx", "end_game", "recheck_stars"]
+__all__ = ["Ctx", "end_game", "pick_by_coins_and_dice", "recheck_stars"]
 
 
 class Ctx:
@@ -106,8 +106,32 @@ def recheck_stars(ctx: Ctx, kinds: Iterable[int]) -> None:
     ctx.set(stars=new)
 
 
+def pick_by_coins_and_dice(ctx: Ctx, seats: Iterable[int], highest: bool, why: str) -> int:
+    """O-24 / O-26: the seat among ``seats`` with the highest (or lowest) marker; tie: the most
+    (or fewest) coins; still tied, each tied player rolls 2 dice and the highest (or lowest) sum
+    is taken, the players tied again rolling again.  Rolls are logged (``why`` names the step)."""
+    sign = 1 if highest else -1
+    players = ctx.st.players
+    tied = list(seats)
+    best = max(sign * players[s].acclaim for s in tied)
+    tied = [s for s in tied if sign * players[s].acclaim == best]
+    if len(tied) > 1:
+        best = max(sign * players[s].coins for s in tied)
+        tied = [s for s in tied if sign * players[s].coins == best]
+    while len(tied) > 1:
+        sums = {}
+        for s in tied:
+            a, b = ctx.roll(), ctx.roll()
+            sums[s] = a + b
+            ctx.log("roll", f"{ctx.name(s)} rolls {a} and {b} for the {why} tie.", s)
+        best = max(sign * v for v in sums.values())
+        tied = [s for s in tied if sign * sums[s] == best]
+    return tied[0]
+
+
 def end_game(ctx: Ctx) -> None:
-    """G-9 (C-6: no Acclaim for Aquilas in the classic game)."""
+    """G-9 (C-6: no Acclaim for Aquilas in the classic game; O-29: medals are worth nothing,
+    players still tied share the win)."""
     st = ctx.st
     per = ctx.cat.rules.endgame_aquila_acclaim
     ctx.set(phase="over")
@@ -121,10 +145,18 @@ def end_game(ctx: Ctx) -> None:
             ctx.set_player(seat, acclaim=new, aquilas=0, seq=ctx.st.next_seq)
             ctx.set(next_seq=ctx.st.next_seq + 1)
             ctx.log("aquila", f"{p.name} returns {p.aquilas} Aquilas for {gain} Acclaim: {p.acclaim} to {new}.", seat)
+        elif ctx.cat.rules.end_tie == "shared":  # the original (O-29)
+            ctx.set_player(seat, aquilas=0)
+            ctx.log("aquila", f"{p.name}'s {p.aquilas} medals are worth nothing at the end.", seat)
         else:
             ctx.set_player(seat, aquilas=0)
             ctx.log("aquila", f"{p.name} discards {p.aquilas} Aquilas (no Acclaim in the classic game).", seat)
     result = rank(ctx.st)
     ctx.set(result=result)
     w = ctx.name(result.winner)
-    ctx.log("over", f"The game is over. {w} wins with {ctx.player(result.winner).acclaim} Acclaim.", result.winner)
+    acclaim = ctx.player(result.winner).acclaim
+    if result.shared:
+        names = " and ".join(ctx.name(s) for s in result.shared)
+        ctx.log("over", f"The game is over. {names} share the win with {acclaim} Acclaim.", result.winner)
+        return
+    ctx.log("over", f"The game is over. {w} wins with {acclaim} Acclaim.", result.winner)

@@ -27,13 +27,14 @@ from colosseum.core.model import NOBODY, Event, State
 from colosseum.core.phases import closing, hire, invest, perform, setup, trade
 from colosseum.core.phases.hire import MARKET_NAMES, can_open_auction
 from colosseum.core.phases.perform import NOBLE_NAMES, walk
-from colosseum.core.phases.setup import new_game, setup_order_seat
+from colosseum.core.phases.setup import new_game, setup_order_seat, start_game
 from colosseum.core.phases.trade import MAX_TRANSFERS, TRADABLE_EXTRA, check_deal, deal_pending, describe_deal
 from colosseum.core.queries import (
     ANY_SEAT_ACTIONS,
     NO_STAR,
     Breakdown,
     Match,
+    aquilas_gained,
     breakdown,
     catalog,
     credit,
@@ -78,6 +79,7 @@ __all__ = [
     "rank",
     "setup_order_seat",
     "spectacle_by_key",
+    "start_game",
     "stack_key",
     "star_count",
     "to_act",
@@ -132,13 +134,16 @@ def _construction_for_aquila(ctx: Ctx, a: ConstructionForAquila) -> None:
     con = ctx.cat.construction
     if p.tiles[con] < 1:
         raise RuleError("C-5", f"{p.name} has no construction tile")
+    if not aquilas_gained(ctx.cat, ctx.st, 1):
+        raise RuleError("O-2", "no medal is left in the supply")
     tiles = list(p.tiles)
     tiles[con] -= 1
     box = list(ctx.st.box)
     box[con] += 1
     ctx.set_player(a.player, tiles=tuple(tiles), aquilas=p.aquilas + 1)
     ctx.set(box=tuple(box))
-    ctx.log("aquila", f"{p.name} discards a construction tile for an Aquila.", a.player)
+    aq = ctx.cat.term("aquila")
+    ctx.log("aquila", f"{p.name} discards a construction tile for {'an' if aq[0] in 'AEIOU' else 'a'} {aq}.", a.player)
 
 
 _HANDLERS: dict[type, Handler] = {

@@ -16,7 +16,7 @@ def check(state: State, previous: State | None = None) -> list[str]:
     nk = len(cat.tiles)
     # every tile accounted for: bag + markets + players + box (G-1, G-3, G-6)
     for k in range(nk):
-        total = state.bag[k] + state.box[k]
+        total = state.bag[k] + state.box[k] + sum(1 for t in state.aside if t == k)
         total += sum(1 for m in state.markets for t in m if t == k)
         total += sum(p.tiles[k] for p in state.players)
         if total != cat.counts[k]:
@@ -30,7 +30,7 @@ def check(state: State, previous: State | None = None) -> list[str]:
     for i, owner in enumerate(state.pillars):
         if owner != NOBODY and (state.markets[i] or state.players[owner].pillar):
             out.append(f"market {i}: pillar of seat {owner} in a market that is not theirs to hold")
-    if "auction-2007" not in state.setup.options:
+    if "auction-2007" not in state.setup.options and not cat.rules.one_win_per_phase:
         for seat, p in enumerate(state.players):
             if not p.pillar and seat not in state.pillars:
                 out.append(f"{p.name}'s pillar is nowhere")
@@ -108,7 +108,7 @@ def check(state: State, previous: State | None = None) -> list[str]:
     if state.promoters_left < 0 or state.gifts_left < 0:
         out.append("negative supply")
     promoters = sum(p.promoters for p in state.players) + state.promoters_left
-    if promoters != cat.common.promoters:
+    if promoters != cat.promoter_supply:
         out.append(f"{promoters} promoters accounted for")
     gifts = sum(p.gifts for p in state.players) + state.gifts_left
     if gifts != cat.rules.gifts:
@@ -116,8 +116,24 @@ def check(state: State, previous: State | None = None) -> list[str]:
     if state.phase == "over":
         if state.result is None:
             out.append("the game is over without a result")
-        if state.round != cat.rules.gifts + 1:
+        if state.round != cat.rounds:
             out.append(f"the game ended in round {state.round}")
+        elif state.result is not None:
+            top = state.result.standings[0]
+            tied = [s.seat for s in state.result.standings if s.rank == 1]
+            if state.result.winner != top.seat or (len(tied) > 1) != bool(state.result.shared):
+                out.append("the result's winners disagree with its standings")
+    # O-2: 18 medals in the original; O-9: the aside holds starting tiles only
+    limit = cat.rules.aquila_supply
+    if limit and sum(p.aquilas for p in state.players) > limit:
+        out.append(f"more than {limit} medals held")
+    if any(cat.starting[k] == 0 for k in state.aside):
+        out.append("a tile left aside is not a starting tile")
+    if cat.rules.one_win_per_phase and state.phase == "hire":
+        # O-17: a player who has won a lot this phase never bids again in it
+        auc = state.hire.auction if state.hire else None
+        if auc is not None and not state.players[auc.bidder].pillar:
+            out.append(f"{state.players[auc.bidder].name} bids after winning a lot this phase")
     seqs = [p.seq for p in state.players]
     if len(set(seqs)) != len(seqs):
         out.append("two markers share a stack position")

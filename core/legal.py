@@ -18,6 +18,7 @@ from colosseum.core.model import NOBODY, State
 from colosseum.core.phases import closing, hire, invest, perform, setup, trade
 from colosseum.core.phases.perform import performable
 from colosseum.core.phases.trade import may_propose
+from colosseum.core.queries import aquilas_gained
 
 __all__ = ["BidOption", "Choices", "legal", "may_propose", "performable"]
 
@@ -39,7 +40,11 @@ def legal(state: State) -> Choices:
     cat = load_catalog(state.setup.variant)
     acts: list[Action] = []
     bids: list[BidOption] = []
-    if cat.rules.construction_for_aquila and state.players[seat].tiles[cat.construction] > 0:
+    if (
+        cat.rules.construction_for_aquila
+        and state.players[seat].tiles[cat.construction] > 0
+        and aquilas_gained(cat, state, 1)  # O-2: not when the medal supply is empty
+    ):
         acts.append(simple(ConstructionForAquila, seat))
     propose = _OFFERS[state.phase](state, seat, cat, acts, bids)
     return Choices(player=seat, actions=tuple(acts), bids=tuple(bids), can_propose=propose)

@@ -110,7 +110,7 @@ class PerformTurn(msgspec.Struct, frozen=True, kw_only=True):
 class ClosingTurn(msgspec.Struct, frozen=True, kw_only=True):
     stage: Literal["retire", "steal", "first"]
     player: int  # who must act at this stage
-    victim: int = NOBODY  # the most acclaimed (steal stage)
+    victim: int = NOBODY  # the most acclaimed (steal stage); O-26: the podium winner (all stages)
 
 
 class Standing(msgspec.Struct, frozen=True, kw_only=True):
@@ -126,6 +126,9 @@ class Standing(msgspec.Struct, frozen=True, kw_only=True):
 class Result(msgspec.Struct, frozen=True, kw_only=True):
     winner: int
     standings: tuple[Standing, ...]
+    # O-29: everyone sharing the win when no tie-break separates them (winner first); empty
+    # when one player wins alone, as always in The Grand Spectacle (the stack breaks ties).
+    shared: tuple[int, ...] = ()
 
 
 class State(msgspec.Struct, frozen=True, kw_only=True):
@@ -145,6 +148,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     promoters_left: int
     gifts_left: int
     box: tuple[int, ...]  # tiles per kind out of the game
+    aside: tuple[int, ...] = ()  # O-9: starting tiles left face down by the board, used first in refills
     next_seq: int = 0
     invest: InvestTurn | None = None
     hire: HireTurn | None = None

@@ -8,7 +8,8 @@ otherwise recompute (``occupied`` in :func:`landing`) as an optional argument.
 
 Contents, by rule:
 
-* standing: :func:`credit` (G-3.4), :func:`star_count`, :func:`turn_order`,
+* standing: :func:`credit` (G-3.4), :func:`bid_limit` (G-3.4 / O-18), :func:`aquilas_left` and
+  :func:`aquilas_gained` (O-2 medal supply), :func:`numbering_floor` (O-12), :func:`star_count`, :func:`turn_order`,
   :func:`most_acclaimed` / :func:`least_acclaimed` (G-5.4, G-6.2), :func:`rank` (G-9);
 * the board: :func:`gate_owner`, :func:`landing` (where a noble lands, G-5.1 / C-4),
   :func:`noble_step_range` (how far a die moves one, G-5.1 / C-4);
@@ -45,6 +46,9 @@ __all__ = [
     "NO_STAR",
     "Breakdown",
     "Match",
+    "aquilas_gained",
+    "aquilas_left",
+    "bid_limit",
     "breakdown",
     "catalog",
     "credit",
@@ -57,6 +61,7 @@ __all__ = [
     "most_acclaimed",
     "next_stars",
     "noble_step_range",
+    "numbering_floor",
     "rank",
     "safe_action",
     "spectacle_by_key",
@@ -87,6 +92,41 @@ def catalog(state: State) -> Catalog:
 def credit(p: Player) -> int:
     """G-3.4: what a player can bid: coins + 6 per Aquila."""
     return p.coins + 6 * p.aquilas
+
+
+def bid_limit(cat: Catalog, p: Player) -> int:
+    """The highest bid ``p`` may make: credit (G-3.4), or the coins held where Aquilas are not
+    credit (O-18, the original edition)."""
+    return credit(p) if cat.rules.credit else p.coins
+
+
+def aquilas_left(cat: Catalog, state: State) -> int | None:
+    """Aquilas (medals) still in the supply, or None when the supply is unlimited (G-8).  O-2:
+    the original has 18 medals; spent ones go back, so the supply is what nobody holds."""
+    limit = cat.rules.aquila_supply
+    if not limit:
+        return None
+    return max(0, limit - sum(p.aquilas for p in state.players))
+
+
+def aquilas_gained(cat: Catalog, state: State, wanted: int) -> int:
+    """How many of ``wanted`` Aquilas (medals) a player can take now (O-2: none when the supply
+    is empty)."""
+    left = aquilas_left(cat, state)
+    return wanted if left is None else min(wanted, left)
+
+
+def numbering_floor(cat: Catalog, p: Player) -> int:
+    """O-12: a program bought must have a number above this (0: no numbering rule).  By default
+    (``performed``) the highest program ``p`` has performed in an earlier round; with
+    ``purchased`` the highest program ``p`` owns."""
+    rule = cat.rules.numbering
+    if not rule:
+        return 0
+    ids = p.face_up if rule == "performed" else (*p.face_down, *p.face_up)
+    if rule == "performed" and p.arena != NOBODY:
+        ids = (*ids, p.arena)
+    return max((cat.spectacles[i].number_2007 for i in ids), default=0)
 
 
 def star_count(state: State, seat: int) -> int:
@@ -227,25 +267,34 @@ def breakdown(state: State, seat: int, spec: Spectacle, aquilas: int = 0) -> Bre
         (f"Earlier performances x{earlier}", earlier * c.performed_acclaim),
         (f"Star Performers x{stars}", stars * c.star_acclaim),
         ("Nobles at your gates", nobles),
-        (f"Promoters x{p.promoters}", p.promoters * c.promoter_acclaim),
-        (f"Gifts x{p.gifts}", p.gifts * c.gift_acclaim),
-        (f"Aquilas spent x{aquilas}", aquilas * c.aquila_acclaim),
+        (f"{_title(cat.term('promoters'))} x{p.promoters}", p.promoters * c.promoter_acclaim),
+        (f"{_title(cat.term('gifts'))} x{p.gifts}", p.gifts * c.gift_acclaim),
+        (f"{_title(cat.term('aquilas'))} spent x{aquilas}", aquilas * c.aquila_acclaim),
     )
     total = sum(v for _, v in lines)
     return Breakdown(lines, total, m.missing, m.matched, m.used)
 
 
+def _title(word: str) -> str:
+    return word[:1].upper() + word[1:]
+
+
 def rank(state: State) -> Result:
-    """G-9: highest marker; ties: most coins, most Star Performers, bottom of the stack."""
+    """G-9: highest marker; ties: most coins, most Star Performers, bottom of the stack.  O-29
+    (the original): no stack; players still tied share the win (and their rank)."""
+    shared_ties = catalog(state).rules.end_tie == "shared"
 
     def key(seat: int) -> tuple[int, int, int, int]:
         p = state.players[seat]
-        return (-p.acclaim, -p.coins, -star_count(state, seat), p.seq)
+        return (-p.acclaim, -p.coins, -star_count(state, seat), 0 if shared_ties else p.seq)
 
     order = sorted(range(len(state.players)), key=key)
     standings = []
+    place = 1
     for i, seat in enumerate(order):
         k = key(seat)
+        if i and key(order[i - 1]) != k:
+            place = i + 1
         decided = ""
         if i + 1 < len(order):
             other = key(order[i + 1])
@@ -257,7 +306,7 @@ def rank(state: State) -> Result:
         standings.append(
             Standing(
                 seat=seat,
-                rank=i + 1,
+                rank=place,
                 acclaim=p.acclaim,
                 coins=p.coins,
                 stars=star_count(state, seat),
@@ -265,7 +314,8 @@ def rank(state: State) -> Result:
                 decided_by=decided,
             )
         )
-    return Result(winner=order[0], standings=tuple(standings))
+    winners = tuple(seat for seat in order if key(seat) == key(order[0]))
+    return Result(winner=order[0], standings=tuple(standings), shared=winners if len(winners) > 1 else ())
 
 
 def landing(cat: Catalog, nobles: Sequence[int], noble: int, steps: int, occupied: Set[int] | None = None) -> int:

@@ -32,7 +32,7 @@ from .storage import (
 
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--variant", choices=VARIANTS, default="grand", help="grand (default) or classic")
+    p.add_argument("--variant", choices=VARIANTS, default="grand", help="grand (default), classic or original")
     p.add_argument(
         "--option", action="append", default=[], choices=OPTIONS, dest="options", help="rules option (repeatable)"
     )

@@ -22,6 +22,12 @@ never deep-copies a state.  The plan, in short:
   to perform; Aquila moves are made when a noble is worth more than the Aquila.  It performs
   its best spectacle (preferring a new one), spending Aquilas only where that can pay.
 
+In the original 2007 edition the same judgements apply to its pieces: a season ticket is valued
+as a promoter (+5 each later performance), the Emperor's loge as the temple (2 dice), podiums
+count in the performances like gifts, bids stay within the coins held (O-18), only programs
+above the numbering floor are considered (O-12), and a first performance that would bar cheaper
+programs from purchase is a little less attractive.
+
 Deterministic given its seed (the seed only breaks exact ties).
 """
 
@@ -35,7 +41,9 @@ from colosseum.core.actions import (
     Action,
     AquilaMove,
     BuildGate,
+    BuildLoge,
     BuildTemple,
+    BuySeasonTicket,
     CancelDeal,
     ChooseDice,
     ChooseFirstPlayer,
@@ -172,10 +180,10 @@ class GreedyBot(GreedyValuation):
                 att = self.gate_attraction(state, cat, a.space) + self.rng.random() * 1e-6
                 if extra not in gate_best or att > gate_best[extra][0]:
                     gate_best[extra] = (att, a, pay)
-            elif isinstance(a, HirePromoter):
-                cands.append(("promoter", c.promoter_cost, a, pay))
-            elif isinstance(a, BuildTemple):
-                cands.append(("temple", c.temple_cost, a, pay))
+            elif isinstance(a, (HirePromoter, BuySeasonTicket)):  # O-14: a season ticket is +5 too
+                cands.append(("promoter", cat.promoter_price, a, pay))
+            elif isinstance(a, (BuildTemple, BuildLoge)):  # O-15: the loge's 2 dice
+                cands.append(("temple", cat.temple_price, a, pay))
             elif isinstance(a, PlanSpectacle):
                 spec = cat.spectacles[ids[a.spectacle]]
                 cands.append(("spectacle", spec.cost, a, pay))

@@ -12,7 +12,17 @@ from collections.abc import Iterable, Sequence
 
 from colosseum.core.catalog import Catalog, Spectacle
 from colosseum.core.model import State, Transfer
-from colosseum.core.queries import NOBODY, credit, landing, missing, missings, noble_step_range, star_need, stars_held
+from colosseum.core.queries import (
+    NOBODY,
+    bid_limit,
+    landing,
+    missing,
+    missings,
+    noble_step_range,
+    numbering_floor,
+    star_need,
+    stars_held,
+)
 
 __all__ = ["AQUILA_VALUE", "REACH", "GreedyValuation"]
 
@@ -48,7 +58,7 @@ class GreedyValuation:
         self._util_cache: dict[tuple[int, str], tuple[State, _UtilContext]] = {}
 
     def rounds_total(self, cat: Catalog) -> int:
-        return cat.rules.gifts + 1
+        return cat.rounds
 
     def last_round(self, state: State, cat: Catalog) -> bool:
         return state.round >= self.rounds_total(cat)
@@ -99,11 +109,13 @@ class GreedyValuation:
                 continue
             entries.append((spec, 0.0, before_perform and short <= 0))
         if left >= 2 and state.display:
-            # spectacles that could still be planned (G-2), at a discount for their cost
+            # spectacles that could still be planned (G-2; O-12: above the numbering floor), at
+            # a discount for their cost
             coins = p.coins + 15
+            floor = numbering_floor(cat, p) if cat.rules.numbering else -1
             for sid in state.display:
                 spec = cat.spectacles[sid]
-                if spec.cost <= coins:
+                if spec.cost <= coins and spec.number_2007 > floor:
                     entries.append((spec, -0.35 * spec.cost - 2.0, False))
         # (kind, count needed to hold its Star Performer, G-7)
         stars = [(k, star_need(state, cat, seat, k)) for k in cat.star_types]
@@ -258,7 +270,7 @@ class GreedyValuation:
         # keep coins for next round's investments unless it is the last round
         budget = p.coins if self.last_round(state, cat) else p.coins - 4
         if self.last_round(state, cat) and cat.rules.endgame_aquila_acclaim == 0:
-            budget = credit(p)
+            budget = bid_limit(cat, p)
         return min(limit, budget)
 
     # ================================================================== Phase 3 (G-4)
@@ -334,6 +346,8 @@ class GreedyValuation:
         best, best_id, best_pref = -1.0, -1, -1e9
         last = self.last_round(state, cat)
         stars = {k for k, h in enumerate(state.stars) if h == seat}
+        numbered = bool(cat.rules.numbering)
+        floor = numbering_floor(cat, p) if numbered else 0
         for sid in (*p.face_down, *p.face_up):
             spec = cat.spectacles[sid]
             if spec.gates > len(p.gates):
@@ -344,7 +358,12 @@ class GreedyValuation:
             v = spec.strip[miss] + cat.common.star_acclaim * sum(1 for k in stars if spec.need[k])
             v += cat.common.performed_acclaim * (len(p.face_up) - (1 if sid in p.face_up else 0))
             # a spectacle performed for the first time adds +5 to every later performance
-            pref = v + (cat.common.performed_acclaim if sid in p.face_down and not last else 0)
+            pref: float = v + (cat.common.performed_acclaim if sid in p.face_down and not last else 0)
+            if numbered and sid in p.face_down and not last:
+                # O-12: performing a program bars buying any program numbered below it later
+                pref -= self.NUMBERING_COST * sum(
+                    1 for d in state.display if floor < cat.spectacles[d].number_2007 < spec.number_2007
+                )
             if pref > best_pref:
                 best_pref, best, best_id = pref, v, sid
         return best, best_id
@@ -369,6 +388,7 @@ class GreedyValuation:
         return float(sum(vals[i] for i, pos in enumerate(nobles) if pos in gates))
 
     DENIAL = 0.3  # weight of nobles left at the gates of players still to perform
+    NUMBERING_COST = 0.3  # per display program a first performance would bar from purchase (O-12)
 
     def best_moves(self, state: State, cat: Catalog, seat: int, mode: str) -> tuple[float, list[tuple[int, int, int]]]:
         """The best sequence of dice moves in ``mode`` from the current state: (value,

@@ -2,6 +2,10 @@
 their spectacle, which then goes face up (G-6.1); the least acclaimed steals a tile from the
 most acclaimed (G-6.2); the least acclaimed chooses the next first player, and the next round
 begins (G-6.3).
+
+The original edition: the podium comes first (O-24, ties by coins then dice), the lowest marker
+may take a normal tile from the podium winner (O-26), and the first player passes clockwise
+(O-27).  The podium winner rides along in ``ClosingTurn.victim``.
 """
 
 from __future__ import annotations
@@ -11,12 +15,12 @@ from functools import cache
 from colosseum.core.actions import Action, ChooseFirstPlayer, EndTurn, Retire, Steal
 from colosseum.core.catalog import Catalog
 from colosseum.core.choices import BidOption, Handler, simple
-from colosseum.core.context import Ctx, recheck_stars
+from colosseum.core.context import Ctx, pick_by_coins_and_dice, recheck_stars
 from colosseum.core.errors import RuleError
 from colosseum.core.model import NOBODY, ClosingTurn, InvestTurn, Player, State
 from colosseum.core.queries import least_acclaimed, most_acclaimed
 
-__all__ = ["HANDLERS", "closing_retire", "end_turn", "offer", "stealable", "to_act"]
+__all__ = ["HANDLERS", "closing_podium", "closing_retire", "end_turn", "offer", "stealable", "to_act"]
 
 
 def to_act(state: State) -> int:
@@ -24,15 +28,26 @@ def to_act(state: State) -> int:
     return state.closing.player
 
 
-def closing_retire(ctx: Ctx, start: int) -> None:
-    """G-6.1: in turn order, each player who performed retires one matched tile."""
+def closing_podium(ctx: Ctx) -> None:
+    """O-24: the highest marker takes a podium (ties: most coins, then 2 dice), then the
+    discards (O-25)."""
+    top = pick_by_coins_and_dice(ctx, range(ctx.st.n), highest=True, why="podium")
+    p = ctx.set_player(top, gifts=ctx.player(top).gifts + 1)
+    ctx.set(gifts_left=ctx.st.gifts_left - 1)
+    ctx.log("gift", f"{p.name} has the most spectators and takes a podium ({p.gifts} in all).", top)
+    closing_retire(ctx, 0, top)
+
+
+def closing_retire(ctx: Ctx, start: int, podium: int = NOBODY) -> None:
+    """G-6.1: in turn order, each player who performed retires one matched tile.  ``podium``:
+    this round's podium winner in the original edition (O-26), else -1."""
     st = ctx.st
     for k in range(start, len(st.players)):
         seat = (st.first + k) % len(st.players)
         if st.players[seat].arena != NOBODY:
-            ctx.set(turn=k, closing=ClosingTurn(stage="retire", player=seat))
+            ctx.set(turn=k, closing=ClosingTurn(stage="retire", player=seat, victim=podium))
             return
-    _closing_steal(ctx)
+    _closing_steal(ctx, podium)
 
 
 def _retire(ctx: Ctx, a: Retire) -> None:
@@ -54,15 +69,27 @@ def _retire(ctx: Ctx, a: Retire) -> None:
     ctx.set(box=tuple(box))
     ctx.log("retire", f"{p.name} retires a {cat.tiles[k].name}; {spec.name} goes face up.", a.player)
     recheck_stars(ctx, (k,))
-    closing_retire(ctx, ctx.st.turn + 1)
+    closing_retire(ctx, ctx.st.turn + 1, cl.victim)
 
 
 def stealable(cat: Catalog, p: Player) -> list[int]:
-    """G-6.2: a tile of any type, balatros (and classic construction tiles, D-11) included."""
-    return [k for k in cat.holdable if p.tiles[k] > 0]
+    """G-6.2: a tile of any type, balatros (and classic construction tiles, D-11) included.
+    O-26: only normal tiles (the twelve performer types) in the original edition."""
+    kinds = cat.performers if cat.rules.steal_tiles == "performers" else cat.holdable
+    return [k for k in kinds if p.tiles[k] > 0]
 
 
-def _closing_steal(ctx: Ctx) -> None:
+def _closing_steal(ctx: Ctx, podium: int = NOBODY) -> None:
+    if ctx.cat.rules.steal_from == "gift":  # O-26: the lowest of the others, from the podium
+        most = podium
+        others = [s for s in range(ctx.st.n) if s != podium]
+        least = pick_by_coins_and_dice(ctx, others, highest=False, why="lowest marker")
+        if stealable(ctx.cat, ctx.player(most)):
+            ctx.set(closing=ClosingTurn(stage="steal", player=least, victim=most))
+            return
+        ctx.log("steal", f"{ctx.name(most)} has no normal tile for {ctx.name(least)} to take.", least)
+        _closing_first(ctx)
+        return
     least = least_acclaimed(ctx.st)
     most = most_acclaimed(ctx.st)
     if stealable(ctx.cat, ctx.player(most)):
@@ -86,12 +113,16 @@ def _steal(ctx: Ctx, a: Steal) -> None:
     tt[k] += 1
     ctx.set_player(cl.victim, tiles=tuple(vt))
     ctx.set_player(a.player, tiles=tuple(tt))
-    ctx.log("steal", f"{ctx.name(a.player)} steals a {cat.tiles[k].name} from {victim.name}.", a.player)
+    verb = "takes" if cat.rules.steal_from == "gift" else "steals"
+    ctx.log("steal", f"{ctx.name(a.player)} {verb} a {cat.tiles[k].name} from {victim.name}.", a.player)
     recheck_stars(ctx, (k,))
     _closing_first(ctx)
 
 
 def _closing_first(ctx: Ctx) -> None:
+    if ctx.cat.rules.next_first == "clockwise":  # O-27: the first player passes to the left
+        _next_round(ctx, (ctx.st.first + 1) % ctx.st.n)
+        return
     least = least_acclaimed(ctx.st)
     ctx.set(closing=ClosingTurn(stage="first", player=least))
 
@@ -103,16 +134,22 @@ def _choose_first(ctx: Ctx, a: ChooseFirstPlayer) -> None:
     if not isinstance(a.first, int) or not 0 <= a.first < len(ctx.st.players):
         raise RuleError("G-6.3", f"choose a seat from 0 to {len(ctx.st.players) - 1}")
     ctx.log("first", f"{ctx.name(a.player)} chooses {ctx.name(a.first)} as first player.", a.player)
+    _next_round(ctx, a.first)
+
+
+def _next_round(ctx: Ctx, first: int) -> None:
+    if ctx.cat.rules.next_first == "clockwise":
+        ctx.log("first", f"The first player passes to {ctx.name(first)}.", first)
     rnd = ctx.st.round + 1
     ctx.set(
         closing=None,
         round=rnd,
-        first=a.first,
+        first=first,
         phase="invest",
         turn=0,
-        invest=InvestTurn(player=a.first),
+        invest=InvestTurn(player=first),
     )
-    ctx.log("phase", f"Round {rnd} begins. Phase 1: Make Investments.", a.first)
+    ctx.log("phase", f"Round {rnd} begins. Phase 1: Make Investments.", first)
 
 
 def end_turn(ctx: Ctx, a: EndTurn) -> None:

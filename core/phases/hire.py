@@ -2,6 +2,9 @@
 open auctions on full markets with their pillar; bids go round clockwise; the winner pays
 (Aquilas exchanged as needed, G-3.5) and takes the lot.  Markets are refilled from the bag at
 the end of each turn.  Then Phase 3 begins.
+
+The original edition (O-16 to O-18) plays the A07 rules always (a winner's pillar is its "won a
+lot" flag), bids with coins only, and refills with the green tile left aside first.
 """
 
 from __future__ import annotations
@@ -13,8 +16,8 @@ from colosseum.core.catalog import Catalog, load_catalog
 from colosseum.core.choices import BidOption, Handler, simple
 from colosseum.core.context import Ctx, recheck_stars
 from colosseum.core.errors import RuleError
-from colosseum.core.model import NOBODY, Auction, HireTurn, State, TradeTurn
-from colosseum.core.queries import credit
+from colosseum.core.model import NOBODY, Auction, HireTurn, Player, State, TradeTurn
+from colosseum.core.queries import aquilas_gained, bid_limit
 
 __all__ = [
     "HANDLERS",
@@ -22,6 +25,7 @@ __all__ = [
     "can_open_auction",
     "end_turn",
     "offer",
+    "one_win_per_phase",
     "refill_markets",
     "start_hire_turn",
     "to_act",
@@ -30,13 +34,18 @@ __all__ = [
 MARKET_NAMES = "ABCDE"
 
 
+def one_win_per_phase(state: State, cat: Catalog) -> bool:
+    """A07-1, A07-2: the 2007 auction option, always on in the original edition (O-17)."""
+    return cat.rules.one_win_per_phase or "auction-2007" in state.setup.options
+
+
 def can_open_auction(state: State, seat: int) -> bool:
     """Whether ``seat``, as active player, could open any auction now (G-3.1, G-3.2, A07-1)."""
     h = state.hire
     if h is None or not h.had_pillar or not state.players[seat].pillar:
         return False
-    c = load_catalog(state.setup.variant).common
-    if credit(state.players[seat]) < c.min_opening_bid:
+    cat = load_catalog(state.setup.variant)
+    if bid_limit(cat, state.players[seat]) < cat.common.min_opening_bid:
         return False
     return any(len(m) == 3 and state.pillars[i] == NOBODY for i, m in enumerate(state.markets))
 
@@ -53,7 +62,10 @@ def start_hire_turn(ctx: Ctx) -> None:
         ctx.set(hire=HireTurn(active=seat, had_pillar=st.players[seat].pillar))
         if can_open_auction(ctx.st, seat):
             return
-        why = "has no pillar" if not st.players[seat].pillar else "cannot open an auction"
+        if not st.players[seat].pillar:
+            why = "has won a lot this phase" if ctx.cat.rules.one_win_per_phase else "has no pillar"
+        else:
+            why = "cannot open an auction"
         ctx.log("pass", f"{ctx.name(seat)} {why} and passes.", seat)
         _finish_hire_turn(ctx, advance=False)
         ctx.set(turn=ctx.st.turn + 1)
@@ -63,7 +75,7 @@ def _finish_hire_turn(ctx: Ctx, advance: bool = True) -> None:
     """End of an active player's turn (G-3): pillars back, markets refilled.  A07-2: the
     pillars leave the markets for the centre of the Colosseum instead of going back to their
     owners, so the emptied markets are refilled all the same."""
-    if "auction-2007" in ctx.st.setup.options:
+    if one_win_per_phase(ctx.st, ctx.cat):
         if any(p != NOBODY for p in ctx.st.pillars):
             ctx.set(pillars=(NOBODY,) * 5)
     else:
@@ -81,13 +93,20 @@ def _return_pillars(ctx: Ctx) -> None:
 
 
 def refill_markets(ctx: Ctx) -> None:
-    """Fill every market that is not full and has no pillar in it (G-3; bag may run dry)."""
+    """Fill every market that is not full and has no pillar in it (G-3; bag may run dry), in
+    board order; O-18: the green tile left aside (O-9) is used first."""
     markets = list(ctx.st.markets)
     for i in range(5):
         if ctx.st.pillars[i] != NOBODY or len(markets[i]) >= 3:
             continue
         lot = list(markets[i])
         while len(lot) < 3:
+            if ctx.st.aside:
+                k = ctx.st.aside[0]
+                ctx.set(aside=ctx.st.aside[1:])
+                ctx.log("market", f"The green tile left aside, a {ctx.tile_name(k)}, goes to market {MARKET_NAMES[i]}.")
+                lot.append(k)
+                continue
             k = ctx.draw()
             if k == NOBODY:
                 break
@@ -99,7 +118,7 @@ def refill_markets(ctx: Ctx) -> None:
 
 
 def _end_hire_phase(ctx: Ctx) -> None:
-    if "auction-2007" in ctx.st.setup.options:  # A07-2
+    if one_win_per_phase(ctx.st, ctx.cat):  # A07-2, O-17
         _return_pillars(ctx)
         refill_markets(ctx)
     ctx.set(hire=None, phase="trade", turn=0, trade=TradeTurn(active=ctx.st.first))
@@ -125,14 +144,21 @@ def _open_auction(ctx: Ctx, a: OpenAuction) -> None:
         raise RuleError("G-3.2", "a bid is a whole number of coins")
     if a.bid < low:
         raise RuleError("G-3.2", f"opening bid must be at least {low}")
-    if a.bid > credit(p):
-        raise RuleError("G-3.4", f"{p.name} can bid at most {credit(p)} (coins + 6 per Aquila)")
+    _check_limit(ctx, p, a.bid)
     out = tuple(not q.pillar for q in st.players)
     lot = ctx.tiles_text(st.markets[a.market])
     ctx.log("auction", f"{p.name} opens market {MARKET_NAMES[a.market]} ({lot}) at {a.bid}.", a.player)
     auction = Auction(market=a.market, high=a.bid, bidder=a.player, out=out, to_bid=a.player)
     ctx.set(hire=replace(h, auction=auction, auctions=h.auctions + 1))
     _advance_auction(ctx, a.player)
+
+
+def _check_limit(ctx: Ctx, p: Player, bid: int) -> None:
+    limit = bid_limit(ctx.cat, p)
+    if bid > limit:
+        if ctx.cat.rules.credit:
+            raise RuleError("G-3.4", f"{p.name} can bid at most {limit} (coins + 6 per Aquila)")
+        raise RuleError("O-18", f"{p.name} can bid at most {limit} (coins only, no credit)")
 
 
 def _advance_auction(ctx: Ctx, after: int) -> None:
@@ -147,7 +173,7 @@ def _advance_auction(ctx: Ctx, after: int) -> None:
         seat = (seat + 1) % n
         if seat == auc.bidder or out[seat]:
             continue
-        if credit(ctx.player(seat)) <= auc.high:
+        if bid_limit(ctx.cat, ctx.player(seat)) <= auc.high:
             out[seat] = True
             ctx.log("pass", f"{ctx.name(seat)} cannot raise and passes.", seat)
             continue
@@ -167,8 +193,7 @@ def _raise(ctx: Ctx, a: Raise) -> None:
         raise RuleError("G-3.3", "a bid is a whole number of coins")
     if a.bid <= auc.high:
         raise RuleError("G-3.3", f"a raise must be more than {auc.high}")
-    if a.bid > credit(p):
-        raise RuleError("G-3.4", f"{p.name} can bid at most {credit(p)} (coins + 6 per Aquila)")
+    _check_limit(ctx, p, a.bid)
     ctx.log("bid", f"{p.name} raises to {a.bid}.", a.player)
     ctx.set(hire=replace(h, auction=replace(auc, high=a.bid, bidder=a.player)))
     _advance_auction(ctx, a.player)
@@ -213,6 +238,8 @@ def _win_auction(ctx: Ctx) -> None:
             gained += 1
         else:
             tiles[k] += 1
+    lost = gained - aquilas_gained(cat, ctx.st, gained)  # O-2: none when the supply is empty
+    gained -= lost
     aquilas += gained
     ctx.set_player(w, coins=coins, aquilas=aquilas, tiles=tuple(tiles), pillar=False)
     markets = list(ctx.st.markets)
@@ -223,10 +250,11 @@ def _win_auction(ctx: Ctx) -> None:
     extra = ""
     if sold:
         extra += f", exchanging {sold} Aquila{'s' if sold > 1 else ''}"
+    aq = cat.term("aquila")
     if gained:
-        extra += (
-            f"; the Aquila tile{'s become' if gained > 1 else ' becomes'} {gained} Aquila{'s' if gained > 1 else ''}"
-        )
+        extra += f"; the {aq} tile{'s become' if gained > 1 else ' becomes'} {gained} {aq}{'s' if gained > 1 else ''}"
+    if lost:
+        extra += f"; no {aq} is left for {lost} {aq} tile{'s' if lost > 1 else ''}"
     ctx.log(
         "win",
         f"{p.name} wins market {MARKET_NAMES[auc.market]} ({ctx.tiles_text(lot)}) for {price}{extra}.",
@@ -262,13 +290,13 @@ def offer(state: State, seat: int, cat: Catalog, acts: list[Action], bids: list[
     assert h is not None
     p = state.players[seat]
     if h.auction is not None:
-        bids.append(BidOption(market=-1, low=h.auction.high + 1, high=credit(p)))
+        bids.append(BidOption(market=-1, low=h.auction.high + 1, high=bid_limit(cat, p)))
         acts.append(simple(PassBid, seat))
     else:
         if can_open_auction(state, seat):
             for i, m in enumerate(state.markets):
                 if len(m) == 3 and state.pillars[i] == NOBODY:
-                    bids.append(BidOption(market=i, low=cat.common.min_opening_bid, high=credit(p)))
+                    bids.append(BidOption(market=i, low=cat.common.min_opening_bid, high=bid_limit(cat, p)))
         acts.append(simple(EndTurn, seat))
     return False
 

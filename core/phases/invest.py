@@ -1,6 +1,10 @@
 """Phase 1, Make Investments (G-2; classic extras C-3): gates, promoters, spectacles from the
 display, the Temple of Fortuna, and Aquilas exchanged for coins (G-8).  Each player in turn
 order makes up to the allowed investments (of different kinds, G-2), then Phase 2 begins.
+
+The original edition (O-11 to O-15): one investment and at most one extra for 2 medals (or a
+construction tile); season tickets and the Emperor's loge instead of promoters and the temple;
+programs only above the numbering floor (O-12); no medal exchange.
 """
 
 from __future__ import annotations
@@ -12,7 +16,9 @@ from msgspec.structs import replace
 from colosseum.core.actions import (
     Action,
     BuildGate,
+    BuildLoge,
     BuildTemple,
+    BuySeasonTicket,
     EndTurn,
     ExchangeAquilas,
     Extra,
@@ -25,7 +31,7 @@ from colosseum.core.context import Ctx
 from colosseum.core.errors import RuleError
 from colosseum.core.model import NOBODY, InvestTurn, State
 from colosseum.core.phases.hire import start_hire_turn
-from colosseum.core.queries import credit, gate_owner, spectacle_by_key
+from colosseum.core.queries import credit, gate_owner, numbering_floor, spectacle_by_key
 
 __all__ = ["HANDLERS", "end_turn", "offer", "to_act"]
 
@@ -48,19 +54,24 @@ def _check_investment(ctx: Ctx, kind: str, extra: str) -> None:
             raise RuleError("C-3", "extra investments belong to the classic game")
         if normal < rules.investments_per_turn:
             raise RuleError("C-3", "make your regular investment before paying for an extra one")
+        if 0 <= rules.max_extras <= turn.extras:
+            raise RuleError("O-11", f"at most {rules.max_extras} extra investment per turn")
         p = ctx.player(turn.player)
         if extra == "aquilas" and p.aquilas < rules.extra_investment_aquilas:
-            raise RuleError("C-3", f"an extra investment costs {rules.extra_investment_aquilas} Aquilas")
+            n_aq = rules.extra_investment_aquilas
+            raise RuleError("C-3", f"an extra investment costs {n_aq} {ctx.cat.term('aquilas')}")
         if extra == "construction" and p.tiles[ctx.cat.construction] < 1:
             raise RuleError("C-3", "you have no construction tile")
     else:
         if normal >= rules.investments_per_turn:
             n_inv = rules.investments_per_turn
+            if 0 <= rules.max_extras <= turn.extras:
+                raise RuleError("O-11", "you have made your investment and your extra one this turn")
             if rules.extra_investment_aquilas > 0:  # classic: one investment, then extras
                 raise RuleError(
-                    "C-3",
+                    "O-11" if rules.max_extras >= 0 else "C-3",
                     f"you have made your investment this turn; an extra one costs "
-                    f"{rules.extra_investment_aquilas} Aquilas or a construction tile",
+                    f"{rules.extra_investment_aquilas} {ctx.cat.term('aquilas')} or a construction tile",
                 )
             raise RuleError("G-2", f"you have made your {n_inv} investment{'s' if n_inv > 1 else ''} this turn")
         if rules.investment_kinds_distinct and kind in turn.made:
@@ -85,7 +96,8 @@ def _pay_extra(ctx: Ctx, seat: int, extra: str) -> None:
 def _pay(ctx: Ctx, seat: int, cost: int, what: str, rule: str) -> None:
     p = ctx.player(seat)
     if p.coins < cost:
-        hint = " (exchange Aquilas for coins first)" if credit(p) >= cost else ""
+        exchange = ctx.cat.rules.aquila_exchange
+        hint = " (exchange Aquilas for coins first)" if exchange and credit(p) >= cost else ""
         raise RuleError(rule, f"{what} costs {cost} coins; {p.name} has {p.coins}{hint}")
     ctx.set_player(seat, coins=p.coins - cost)
 
@@ -96,8 +108,11 @@ def _invested(ctx: Ctx, kind: str, extra: str) -> None:
     turn = replace(turn, made=turn.made + (kind,), extras=turn.extras + (1 if extra else 0))
     ctx.set(invest=turn)
     rules = ctx.cat.rules
-    # G-2: after the last investment allowed there is nothing left to do: the turn ends.
+    # G-2: after the last investment allowed there is nothing left to do: the turn ends (and
+    # O-11: after the one extra investment).
     if rules.extra_investment_aquilas <= 0 and len(turn.made) >= rules.investments_per_turn:
+        _next_investor(ctx)
+    elif 0 <= rules.max_extras <= turn.extras:
         _next_investor(ctx)
 
 
@@ -121,11 +136,21 @@ def _build_gate(ctx: Ctx, a: BuildGate) -> None:
     _invested(ctx, "gate", a.extra)
 
 
+def _check_upgrades(ctx: Ctx, kind: str) -> None:
+    """G-2 promoters and the temple, or O-14, O-15 season tickets and the loge."""
+    if ctx.cat.rules.upgrades == "ticket-loge":
+        if kind in ("promoter", "temple"):
+            raise RuleError("O-14", "the original edition has season tickets and the Emperor's loge instead")
+    elif kind in ("season_ticket", "loge"):
+        raise RuleError("G-2", "season tickets and the Emperor's loge belong to the original edition")
+
+
 def _hire_promoter(ctx: Ctx, a: HirePromoter) -> None:
+    _check_upgrades(ctx, "promoter")
     _check_investment(ctx, "promoter", a.extra)
     if ctx.st.promoters_left <= 0:
         raise RuleError("G-2", "no promoter is left in the supply")
-    _pay(ctx, a.player, ctx.cat.common.promoter_cost, "a promoter", "G-2")
+    _pay(ctx, a.player, ctx.cat.promoter_price, "a promoter", "G-2")
     _pay_extra(ctx, a.player, a.extra)
     p = ctx.set_player(a.player, promoters=ctx.player(a.player).promoters + 1)
     ctx.set(promoters_left=ctx.st.promoters_left - 1)
@@ -133,24 +158,58 @@ def _hire_promoter(ctx: Ctx, a: HirePromoter) -> None:
     _invested(ctx, "promoter", a.extra)
 
 
+def _buy_season_ticket(ctx: Ctx, a: BuySeasonTicket) -> None:
+    _check_upgrades(ctx, "season_ticket")
+    _check_investment(ctx, "season_ticket", a.extra)
+    if ctx.st.promoters_left <= 0:
+        raise RuleError("O-14", "no season ticket is left in the supply")
+    _pay(ctx, a.player, ctx.cat.promoter_price, "a season ticket", "O-14")
+    _pay_extra(ctx, a.player, a.extra)
+    p = ctx.set_player(a.player, promoters=ctx.player(a.player).promoters + 1)
+    ctx.set(promoters_left=ctx.st.promoters_left - 1)
+    ctx.log("invest", f"{p.name} buys a season ticket ({p.promoters} in all).", a.player)
+    _invested(ctx, "season_ticket", a.extra)
+
+
 def _plan_spectacle(ctx: Ctx, a: PlanSpectacle) -> None:
     _check_investment(ctx, "spectacle", a.extra)
     spec = spectacle_by_key(ctx.cat, a.spectacle)
     if spec.id not in ctx.st.display:
         raise RuleError("G-2", f"{spec.name} is not on the display")
+    floor = numbering_floor(ctx.cat, ctx.player(a.player))
+    if ctx.cat.rules.numbering and spec.number_2007 <= floor:
+        raise RuleError(
+            "O-12", f"{ctx.cat.label(spec)} is not numbered above #{floor}, the highest program performed so far"
+        )
     _pay(ctx, a.player, spec.cost, spec.name, "G-2")
     _pay_extra(ctx, a.player, a.extra)
     p = ctx.set_player(a.player, face_down=ctx.player(a.player).face_down + (spec.id,))
     ctx.set(display=tuple(i for i in ctx.st.display if i != spec.id))
-    ctx.log("invest", f"{p.name} plans {spec.name} for {spec.cost}.", a.player)
+    if ctx.cat.rules.numbering:
+        ctx.log("invest", f"{p.name} buys program {ctx.cat.label(spec)} for {spec.cost}.", a.player)
+    else:
+        ctx.log("invest", f"{p.name} plans {spec.name} for {spec.cost}.", a.player)
     _invested(ctx, "spectacle", a.extra)
 
 
+def _build_loge(ctx: Ctx, a: BuildLoge) -> None:
+    _check_upgrades(ctx, "loge")
+    _check_investment(ctx, "loge", a.extra)
+    if ctx.player(a.player).temple:
+        raise RuleError("O-15", "each player builds one Emperor's loge at most")
+    _pay(ctx, a.player, ctx.cat.temple_price, "the Emperor's loge", "O-15")
+    _pay_extra(ctx, a.player, a.extra)
+    p = ctx.set_player(a.player, temple=True)
+    ctx.log("invest", f"{p.name} builds an Emperor's loge.", a.player)
+    _invested(ctx, "loge", a.extra)
+
+
 def _build_temple(ctx: Ctx, a: BuildTemple) -> None:
+    _check_upgrades(ctx, "temple")
     _check_investment(ctx, "temple", a.extra)
     if ctx.player(a.player).temple:
         raise RuleError("G-2", "a Temple of Fortuna can be built once per game")
-    _pay(ctx, a.player, ctx.cat.common.temple_cost, "the Temple of Fortuna", "G-2")
+    _pay(ctx, a.player, ctx.cat.temple_price, "the Temple of Fortuna", "G-2")
     _pay_extra(ctx, a.player, a.extra)
     p = ctx.set_player(a.player, temple=True)
     ctx.log("invest", f"{p.name} builds the Temple of Fortuna.", a.player)
@@ -159,6 +218,8 @@ def _build_temple(ctx: Ctx, a: BuildTemple) -> None:
 
 def _exchange_aquilas(ctx: Ctx, a: ExchangeAquilas) -> None:
     _invest_turn(ctx, "G-8")
+    if not ctx.cat.rules.aquila_exchange:
+        raise RuleError("O-11", "medals cannot be exchanged for coins in the original edition")
     p = ctx.player(a.player)
     if not isinstance(a.count, int) or a.count < 1 or a.count > p.aquilas:
         raise RuleError("G-8", f"{p.name} can exchange 1 to {p.aquilas} Aquilas, not {a.count}")
@@ -221,29 +282,37 @@ def offer(state: State, seat: int, cat: Catalog, acts: list[Action], bids: list[
     pays: list[Extra] = []
     if normal < rules.investments_per_turn:
         pays.append("")
-    elif rules.extra_investment_aquilas > 0:
+    elif rules.extra_investment_aquilas > 0 and not 0 <= rules.max_extras <= turn.extras:
         if p.aquilas >= rules.extra_investment_aquilas:
             pays.append("aquilas")
         if p.tiles[cat.construction] > 0:
             pays.append("construction")
     distinct = rules.investment_kinds_distinct
     n_sp = cat.track_spaces
+    tickets = rules.upgrades == "ticket-loge"
+    floor = numbering_floor(cat, p) if rules.numbering else -1  # O-12
     for extra in pays:
         made = turn.made if (extra == "" and distinct) else ()
         if "gate" not in made and len(p.gates) < c.gates and p.coins >= c.gate_cost:
             taken = {g for q in state.players for g in q.gates}
             spaces = sorted({s for g in p.gates for s in ((g + 1) % n_sp, (g - 1) % n_sp) if s not in taken})
             acts.extend(_gate(seat, s, extra) for s in spaces)
-        if "promoter" not in made and state.promoters_left > 0 and p.coins >= c.promoter_cost:
-            acts.append(_investment(HirePromoter, seat, extra))
+        if state.promoters_left > 0 and p.coins >= cat.promoter_price:
+            if tickets:
+                acts.append(_investment(BuySeasonTicket, seat, extra))
+            elif "promoter" not in made:
+                acts.append(_investment(HirePromoter, seat, extra))
         if "spectacle" not in made:
             for sid in state.display:
                 spec = cat.spectacles[sid]
-                if spec.cost <= p.coins:
+                if spec.cost <= p.coins and spec.number_2007 > floor:
                     acts.append(_plan(seat, spec.key, extra))
-        if "temple" not in made and not p.temple and p.coins >= c.temple_cost:
-            acts.append(_investment(BuildTemple, seat, extra))
-    if p.aquilas:
+        if not p.temple and p.coins >= cat.temple_price:
+            if tickets:
+                acts.append(_investment(BuildLoge, seat, extra))
+            elif "temple" not in made:
+                acts.append(_investment(BuildTemple, seat, extra))
+    if p.aquilas and rules.aquila_exchange:
         acts += _exchanges(seat, p.aquilas)
     acts.append(simple(EndTurn, seat))
     return False
@@ -254,5 +323,7 @@ HANDLERS: dict[type, Handler] = {
     HirePromoter: _hire_promoter,
     PlanSpectacle: _plan_spectacle,
     BuildTemple: _build_temple,
+    BuySeasonTicket: _buy_season_ticket,
+    BuildLoge: _build_loge,
     ExchangeAquilas: _exchange_aquilas,
 }

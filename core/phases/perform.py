@@ -2,7 +2,8 @@
 player rolls (or skips), moves nobles by the dice (split or sum), may spend Aquilas to move
 nobles again, and performs one spectacle they own for Acclaim and coins (G-5.2, G-5.3).  After
 the last performer the most acclaimed takes a gift (G-5.4) and Phase 5 begins, or, with no gift
-left, the game ends (G-9).
+left, the game ends (G-9).  In the original edition (O-1, O-24) Phase 5 begins with the podium,
+and the game ends after Phase 4 of the last round.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ from colosseum.core.choices import BidOption, Handler, simple
 from colosseum.core.context import Ctx, end_game
 from colosseum.core.errors import RuleError
 from colosseum.core.model import NOBODY, PerformTurn, State
-from colosseum.core.phases.closing import closing_retire
+from colosseum.core.phases.closing import closing_podium, closing_retire
 from colosseum.core.queries import (
+    aquilas_gained,
     breakdown,
     gate_owner,
     landing,
@@ -129,8 +131,12 @@ def _move_noble(ctx: Ctx, a: MoveNoble) -> None:
         text += f" ({ctx.name(owner)}'s gate)"
     if dest in ctx.cat.aquila_spaces:
         p = ctx.player(a.player)
-        ctx.set_player(a.player, aquilas=p.aquilas + 1)
-        text += " and takes an Aquila"
+        aq = ctx.cat.term("aquila")
+        if aquilas_gained(ctx.cat, ctx.st, 1):
+            ctx.set_player(a.player, aquilas=p.aquilas + 1)
+            text += f" and takes an {aq}" if aq[0] in "AEIOU" else f" and takes a {aq}"
+        else:  # O-2: the supply is empty
+            text += f" (no {aq} is left in the supply)"
     ctx.log("noble", text + ".", a.player)
     used = list(pt.used)
     used[slot] = True
@@ -154,7 +160,8 @@ def _aquila_move(ctx: Ctx, a: AquilaMove) -> None:
     ctx.set(nobles=tuple(nobles), perform=pt)
     ctx.set_player(a.player, aquilas=p.aquilas - 1)
     way = "clockwise" if a.steps > 0 else "counter-clockwise"
-    text = f"{p.name} spends an Aquila to move {NOBLE_NAMES[a.noble]} {abs(a.steps)} {way} to space {dest}"
+    aq = ctx.cat.term("aquila")
+    text = f"{p.name} spends {'an' if aq[0] in 'AEIOU' else 'a'} {aq} to move {NOBLE_NAMES[a.noble]} {abs(a.steps)} {way} to space {dest}"
     owner = gate_owner(ctx.st, dest)
     if owner != NOBODY:
         text += f" ({ctx.name(owner)}'s gate)"
@@ -208,6 +215,14 @@ def _next_performer(ctx: Ctx) -> None:
     # everyone has performed or passed: fill the round's score history
     players = tuple(p if len(p.history) >= st.round else replace(p, history=p.history + (0,)) for p in st.players)
     ctx.set(players=players, perform=None)
+    if ctx.cat.rules.gift_timing == "closing":  # O-1: the round counter ends the game; O-24
+        if st.round >= ctx.cat.rounds:
+            end_game(ctx)
+            return
+        ctx.set(phase="closing", turn=0)
+        ctx.log("phase", "Phase 5: Closing Ceremonies.")
+        closing_podium(ctx)
+        return
     if st.gifts_left <= 0:  # G-5.4: no gift left -> the game ends instead
         end_game(ctx)
         return

@@ -1,6 +1,10 @@
 """Setup (G-1): the new game, the starting gates chosen in reverse turn order (G-1.6), then the
 deal: small spectacles, starting tiles, Star Performers and markets (G-1.7 to G-1.9; C-2 for
 the classic deal).  Ends by starting Round 1, Phase 1.
+
+The original 2007 edition has no setup decision: arenas stand on fixed positions (O-7), the
+first player is the owner of the first arena after the emperor (O-8), and the deal (O-9, O-10)
+follows at once, so :func:`start_game` returns a game already in Phase 1.
 """
 
 from __future__ import annotations
@@ -13,16 +17,23 @@ from colosseum.core.catalog import OPTIONS, Catalog, load_catalog
 from colosseum.core.choices import BidOption, Handler
 from colosseum.core.context import Ctx, recheck_stars
 from colosseum.core.errors import RuleError
-from colosseum.core.model import NOBODY, GameSetup, InvestTurn, Player, State
+from colosseum.core.model import NOBODY, Event, GameSetup, InvestTurn, Player, State
 from colosseum.core.phases.hire import refill_markets
 from colosseum.core.queries import NO_STAR, gate_owner, turn_order
 
-__all__ = ["HANDLERS", "end_turn", "new_game", "offer", "setup_order_seat", "to_act"]
+__all__ = ["HANDLERS", "end_turn", "new_game", "offer", "setup_order_seat", "start_game", "to_act"]
 
 
 def new_game(setup: GameSetup) -> State:
     """The state before the first decision (G-1): nobles placed, first player chosen, markers
-    stacked in turn order.  Players then choose starting gates (G-1.6); dealing follows."""
+    stacked in turn order.  Players then choose starting gates (G-1.6); dealing follows.  In the
+    original edition (O-7 to O-10) the whole setup is done: see :func:`start_game`."""
+    return start_game(setup)[0]
+
+
+def start_game(setup: GameSetup) -> tuple[State, list[Event]]:
+    """:func:`new_game` and the events of what setup did by itself: nothing in The Grand
+    Spectacle (the deal follows the players' gate choices), the whole deal in the original."""
     n = len(setup.players)
     if not 3 <= n <= 5:
         raise RuleError("G-0", f"Colosseum is played by 3 to 5 players, not {n}")
@@ -34,7 +45,9 @@ def new_game(setup: GameSetup) -> State:
         if opt not in OPTIONS:
             raise RuleError("G-1", f"unknown option {opt!r}")
     state_rng = rng.seed_state(setup.seed)
-    if setup.first_player is None:
+    if setup.first_player is None and cat.rules.first_player == "first-gate":
+        first = 0  # O-8: with the arenas of O-7 the first arena after the emperor is seat 0's
+    elif setup.first_player is None:
         state_rng, first = rng.below(state_rng, n)
     else:
         first = setup.first_player
@@ -53,7 +66,7 @@ def new_game(setup: GameSetup) -> State:
             )
         )
     stars = tuple(NOBODY if k in cat.star_types else NO_STAR for k in range(nk))
-    return State(
+    state = State(
         setup=replace(setup, players=tuple(names)),
         rng=state_rng,
         first=first,
@@ -64,11 +77,23 @@ def new_game(setup: GameSetup) -> State:
         display=cat.display,
         nobles=cat.noble_starts,
         stars=stars,
-        promoters_left=cat.common.promoters,
+        promoters_left=cat.promoter_supply,
         gifts_left=cat.rules.gifts,
         box=cat.counts,  # everything starts in the box; setup moves tiles out of it
         next_seq=n,
     )
+    if cat.rules.start_gates == "choose":
+        return state, []
+    # O-7: fixed arenas; the i-th pair clockwise from space 0 goes to the i-th player in turn
+    # order, so that the first player owns the first arena after the emperor (O-8).
+    ctx = Ctx(state, cat)
+    pairs = cat.gate_pairs[n]
+    for i, seat in enumerate(turn_order(state)):
+        ctx.set_player(seat, gates=pairs[i])
+        ctx.log("gate", f"{ctx.name(seat)}'s arena stands on {pairs[i][0]} and {pairs[i][1]}.", seat)
+    ctx.set(turn=n)
+    _deal(ctx)
+    return ctx.st, ctx.events
 
 
 def setup_order_seat(state: State) -> int:
@@ -115,6 +140,11 @@ def _deal(ctx: Ctx) -> None:
             b_tile = piles[icon][pos[icon]]
             pos[icon] += 1
             smalls[seat] = [a_tile, b_tile]
+    elif cat.rules.small_deal == "numbered":  # O-10: one of #1-5 and one of #6-10, face up
+        s, low = rng.shuffled(s, tuple(i for i in cat.smalls if cat.spectacles[i].number_2007 <= 5))
+        s, high = rng.shuffled(s, tuple(i for i in cat.smalls if cat.spectacles[i].number_2007 > 5))
+        for i, seat in enumerate(order):
+            smalls[seat] = [low[i], high[i]]
     else:  # C-2: shuffle all and deal two each
         s, deck = rng.shuffled(s, cat.smalls)
         for i, seat in enumerate(order):
@@ -122,7 +152,7 @@ def _deal(ctx: Ctx) -> None:
     ctx.set(rng=s)
     for seat in range(n):
         ctx.set_player(seat, face_down=tuple(smalls[seat]))
-        names = " and ".join(cat.spectacles[i].name for i in smalls[seat])
+        names = " and ".join(cat.label(cat.spectacles[i]) for i in smalls[seat])
         ctx.log("deal", f"{ctx.name(seat)} is dealt {names}.", seat)
     # G-1.8 starting tiles
     box = list(cat.counts)
@@ -130,7 +160,11 @@ def _deal(ctx: Ctx) -> None:
     for k in range(len(box)):
         box[k] -= start[k]
     ctx.set(bag=tuple(start))
-    per = cat.common.starting_tiles[str(n)]
+    green = cat.rules.green_markets
+    if green:  # O-9: 15 green tiles fill the markets before the deal
+        refill_markets(ctx)
+        ctx.log("market", "The markets are filled with green starting tiles.")
+    per = cat.starting_per_player[n]
     for seat in order:
         tiles = list(ctx.player(seat).tiles)
         got = []
@@ -140,6 +174,13 @@ def _deal(ctx: Ctx) -> None:
             got.append(k)
         ctx.set_player(seat, tiles=tuple(tiles))
         ctx.log("deal", f"{ctx.name(seat)} draws {ctx.tiles_text(sorted(got))}.", seat)
+    if green:  # O-9: the green tiles left over lie face down by the board
+        aside = []
+        while sum(ctx.st.bag):
+            aside.append(ctx.draw())
+        ctx.set(aside=tuple(aside))
+        if aside:
+            ctx.log("market", f"{len(aside)} green tile{'s' if len(aside) > 1 else ''} left face down by the board.")
     # G-1.9 the rest of the standard tiles join the undealt starting tiles
     bag = list(ctx.st.bag)
     for k in range(len(bag)):
@@ -147,7 +188,8 @@ def _deal(ctx: Ctx) -> None:
         box[k] = 0
     ctx.set(bag=tuple(bag), box=tuple(box))
     recheck_stars(ctx, cat.star_types)
-    refill_markets(ctx)
+    if not green:
+        refill_markets(ctx)
     ctx.set(phase="invest", turn=0, invest=InvestTurn(player=ctx.st.first))
     ctx.log("phase", f"Round 1 begins. {ctx.name(ctx.st.first)} is first player.", ctx.st.first)
 

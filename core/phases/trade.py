@@ -84,7 +84,8 @@ def _tradable(cat: Catalog) -> frozenset[str]:
 @cache
 def _tradable_items(variant: str) -> frozenset[str]:
     cat = load_catalog(variant)
-    return frozenset({cat.codes[k] for k in cat.holdable} | set(TRADABLE_EXTRA))
+    extra = set(TRADABLE_EXTRA) if cat.rules.aquilas_tradable else {"coins"}  # O-19: no medals
+    return frozenset({cat.codes[k] for k in cat.holdable} | extra)
 
 
 def _holding(cat: Catalog, p: Player, item: str) -> int:
@@ -114,6 +115,8 @@ def check_deal(state: State, transfers: tuple[Transfer, ...], proposer: int) -> 
         if not (0 <= tr.giver < n and 0 <= tr.receiver < n) or tr.giver == tr.receiver:
             raise RuleError("G-4", "each transfer goes from one player to another")
         if tr.item not in ok:
+            if not cat.rules.aquilas_tradable:
+                raise RuleError("O-19", f"{tr.item!r} cannot be traded: only asset tiles and coins")
             raise RuleError("G-4", f"{tr.item!r} cannot be traded: only performer tiles, balatros, coins and Aquilas")
         if not isinstance(tr.count, int) or tr.count < 1:
             raise RuleError("G-4", "each transfer moves at least 1")

@@ -141,15 +141,46 @@ def test_rulebook_checks():
 
 
 def test_every_record_has_a_source_and_designed_figures_say_so():
-    designed = {s.key for s in GRAND.spectacles if "designed" in s.source}
+    designed = {s.key for s in GRAND.spectacles if s.source.startswith("designed")}
     assert designed == {"ships-of-triton", "pugnae-bestiae", "hannibals-crossing", "games-of-trajan"}
     assert all(s.source for s in GRAND.spectacles) and all(t.source for t in GRAND.tiles)
+    # the 2007 small programs: their contents are sourced, their piles and icons are not
+    for s in GRAND.spectacles:
+        if s.size == "small" and s.source.startswith("2007"):
+            assert "designed" in s.source and ("icon" in s.source) == bool(s.icon), s.key
+    # 2007 names: the special tiles are only a picture in 004 (O-3), so a name for them is designed
+    aq = GRAND.tiles[GRAND.aquila_tile]
+    assert aq.name_2007 != "Season ticket" and "2007 name designed" in aq.source
+
+
+def test_starting_gate_pairs_are_designed():
+    from colosseum.core.catalog import _files
+
+    comps, _ = _files()
+    assert all(gp.source.startswith("designed") for gp in comps.track.gate_pairs)
 
 
 def test_classic_spectacles():
+    """C-1 takes out only the two small tiles it names: all twelve large tiles stay."""
     keys = {CLASSIC.spectacles[i].key for i in CLASSIC.smalls + CLASSIC.display}
-    assert len(keys) == 30, "the 30 programs of 2007"
-    assert not keys & {"ships-of-triton", "pugnae-bestiae", "hannibals-crossing", "games-of-trajan"}
+    assert len(CLASSIC.smalls) == 10 and len(CLASSIC.display) == 22
+    assert "hannibals-crossing" in keys and "games-of-trajan" in keys
+    assert not keys & {"ships-of-triton", "pugnae-bestiae"}
+
+
+def test_original_programs_are_the_thirty_numbered_2007_programs():
+    """O-10: programs #1-30 by their 2007 number; the four designed tiles are not used."""
+    orig = load_catalog("original")
+    numbers = sorted(orig.spectacles[i].number_2007 for i in orig.smalls + orig.display)
+    assert numbers == list(range(1, 31))
+    assert {orig.spectacles[i].number_2007 for i in orig.smalls} == set(range(1, 11))
+    for i in orig.display:
+        spec = orig.spectacles[i]
+        assert spec.number_2007 == spec.number + 10  # medium/large tile n is program #(n+10)
+        assert (spec.size == "medium") == (spec.number_2007 <= 20)
+    sat = spectacle_by_key(orig, "satyricon-of-momus")
+    assert orig.program_number(sat) == 14 and orig.label(sat) == "#14 Satyricon of Momus"
+    assert GRAND.program_number(sat) == 4 and GRAND.label(sat) == "Satyricon of Momus"
 
 
 def test_unknown_variant():

@@ -26,7 +26,7 @@ PROPS = settings(
 )
 
 VARIANTS = st_.sampled_from(
-    [("grand", ()), ("classic", ()), ("grand", ("auction-2007",)), ("classic", ("auction-2007",))]
+    [("grand", ()), ("classic", ()), ("grand", ("auction-2007",)), ("classic", ("auction-2007",)), ("original", ())]
 )
 MAX_ACTIONS = 5000
 
@@ -57,21 +57,27 @@ def play_checked(n: int, seed: int, variant: str, options: tuple[str, ...]):
 @given(n=st_.integers(3, 5), seed=st_.integers(0, 2**32), variant=VARIANTS)
 def test_random_games_keep_every_invariant_and_end_by_g9(n, seed, variant):
     """Tiles accounted, no negative coins or Aquilas, markers never move back, G-7 holds,
-    gates at most 4 and adjacent; the game ends after the last round (4 grand, 5 classic)
-    with a G-9 result."""
+    gates at most 4 and adjacent; the game ends after the last round (4 grand, 5 classic and
+    original) with a G-9 result (O-29 in the original: no stack, a shared win)."""
     name, options = variant
     st, events = play_checked(n, seed, name, options)
     cat = load_catalog(name)
-    assert st.round == cat.rules.gifts + 1 and st.gifts_left == 0
+    assert st.round == cat.rounds == cat.rules.gifts + 1 and st.gifts_left == 0
     assert st.result == rank(st)
-    keys = [(-p.acclaim, -p.coins, -sum(1 for h in st.stars if h == i), p.seq) for i, p in enumerate(st.players)]
+    shared = cat.rules.end_tie == "shared"
+    keys = [
+        (-p.acclaim, -p.coins, -sum(1 for h in st.stars if h == i), 0 if shared else p.seq)
+        for i, p in enumerate(st.players)
+    ]
     assert [s.seat for s in st.result.standings] == sorted(range(n), key=lambda i: keys[i])
     assert st.result.winner == st.result.standings[0].seat
+    tied = [i for i in range(n) if keys[i] == keys[st.result.winner]]
+    assert st.result.shared == (tuple(sorted(tied)) if len(tied) > 1 else ())
     if cat.rules.endgame_aquila_acclaim == 0:
         assert all(p.aquilas == 0 for p in st.players)
-    assert all(len(p.history) == cat.rules.gifts + 1 for p in st.players)
+    assert all(len(p.history) == cat.rounds for p in st.players)
     assert all(max(p.history, default=0) <= p.acclaim for p in st.players)
-    if "auction-2007" in options:
+    if "auction-2007" in options or cat.rules.one_win_per_phase:
         # A07-2: nobody wins two lots in one Phase 2
         wins = Counter((e.round, e.seat) for e in events if e.kind == "win")
         assert max(wins.values(), default=0) <= 1, wins
@@ -125,6 +131,7 @@ def _candidates(st, seat):
     for extra in ("", "aquilas", "construction"):
         out += [A.BuildGate(player=seat, space=s, extra=extra) for s in range(36)]
         out += [A.HirePromoter(player=seat, extra=extra), A.BuildTemple(player=seat, extra=extra)]
+        out += [A.BuySeasonTicket(player=seat, extra=extra), A.BuildLoge(player=seat, extra=extra)]
         out += [A.PlanSpectacle(player=seat, spectacle=k, extra=extra) for k in keys]
     out += [A.ExchangeAquilas(player=seat, count=c) for c in range(p.aquilas + 2)]
     credit = p.coins + 6 * p.aquilas
@@ -205,6 +212,12 @@ def _score(cat, st, seat, spec, aquilas):
     return total + 5 * p.promoters + 3 * p.gifts + 3 * aquilas
 
 
+def _medals_left(cat, st):
+    """O-2: medals left in the supply (None: unlimited)."""
+    limit = cat.rules.aquila_supply
+    return None if not limit else limit - sum(p.aquilas for p in st.players)
+
+
 def referee(prev, action, st):
     """What each kind of action must have done, computed independently of the engine."""
     from colosseum.core import actions as A
@@ -225,22 +238,51 @@ def referee(prev, action, st):
     elif isinstance(action, A.MoveNoble):
         dest = _walk(cat, prev.nobles, action.noble, action.steps)
         assert st.nobles[action.noble] == dest
-        gained = 1 if dest in cat.aquila_spaces else 0
+        gained = 1 if dest in cat.aquila_spaces and _medals_left(cat, prev) != 0 else 0
         assert after.aquilas == before.aquilas + gained
     elif isinstance(action, A.AquilaMove):
         assert st.nobles[action.noble] == _walk(cat, prev.nobles, action.noble, action.steps)
         assert after.aquilas == before.aquilas - 1
-    elif isinstance(action, (A.BuildGate, A.HirePromoter, A.BuildTemple, A.PlanSpectacle)):
-        cost = {A.BuildGate: 10, A.HirePromoter: 7, A.BuildTemple: 7}.get(type(action))
+    elif isinstance(
+        action, (A.BuildGate, A.HirePromoter, A.BuildTemple, A.PlanSpectacle, A.BuySeasonTicket, A.BuildLoge)
+    ):
+        # G-2; O-13 to O-15: arena 10, season ticket 10, loge 5
+        cost = {A.BuildGate: 10, A.HirePromoter: 7, A.BuildTemple: 7, A.BuySeasonTicket: 10, A.BuildLoge: 5}.get(
+            type(action)
+        )
         if cost is None:
             cost = cat.spectacles[cat.spectacle_index[action.spectacle]].cost
         assert after.coins == before.coins - cost
         assert after.aquilas == before.aquilas - (2 if action.extra == "aquilas" else 0)
+    original = cat.rules.tie_break == "coins-dice"
     if prev.phase == "perform" and st.phase in ("closing", "over") and prev.gifts_left:
-        # G-5.4: the furthest along, tie: the bottom marker, takes the gift
-        best = max(range(st.n), key=lambda i: (st.players[i].acclaim, -st.players[i].seq))
-        assert st.players[best].gifts == prev.players[best].gifts + 1
+        # G-5.4: the furthest along, tie: the bottom marker, takes the gift; O-24: tie by coins
+        # (then dice, not refereed here), in Phase 5 and never in the last round
+        if original:
+            assert (st.phase == "over") == (prev.round == cat.rounds)
+            won = [i for i in range(st.n) if st.players[i].gifts > prev.players[i].gifts]
+            if st.phase == "closing":
+                top = max((q.acclaim, q.coins) for q in st.players)
+                assert len(won) == 1 and (st.players[won[0]].acclaim, st.players[won[0]].coins) == top
+            else:
+                assert not won
+        else:
+            best = max(range(st.n), key=lambda i: (st.players[i].acclaim, -st.players[i].seq))
+            assert st.players[best].gifts == prev.players[best].gifts + 1
     if (
+        original
+        and st.closing is not None
+        and st.closing.stage == "steal"
+        and (prev.closing is None or prev.closing.stage != "steal")
+    ):
+        # O-26: the lowest of the others (tie: fewest coins, then dice) takes from the podium
+        victim = st.closing.victim
+        assert victim == prev.closing.victim if prev.closing else True
+        others = [i for i in range(st.n) if i != victim]
+        low = min((st.players[i].acclaim, st.players[i].coins) for i in others)
+        thief = st.players[st.closing.player]
+        assert st.closing.player != victim and (thief.acclaim, thief.coins) == low
+    elif (
         st.closing is not None
         and st.closing.stage == "steal"
         and (prev.closing is None or prev.closing.stage != "steal")
@@ -259,12 +301,16 @@ def referee(prev, action, st):
             winner, price, market = auc.bidder, auc.high, auc.market
         w0, w1 = prev.players[winner], st.players[winner]
         lot = prev.markets[market]
-        aq = sum(1 for k in lot if k == cat.aquila_tile)
+        tiles_aq = sum(1 for k in lot if k == cat.aquila_tile)
+        left = _medals_left(cat, prev)
+        aq = tiles_aq if left is None else min(tiles_aq, left)  # O-2: a medal tile with no medal left
         sold = max(0, -(-(price - w0.coins) // 6))
+        if not cat.rules.credit:  # O-18: coins only
+            assert sold == 0
         assert w1.aquilas == w0.aquilas - sold + aq
         assert w1.coins == w0.coins + 6 * sold - price
-        assert sum(w1.tiles) == sum(w0.tiles) + len(lot) - aq
-        if "auction-2007" in st.setup.options and st.phase == "hire":
+        assert sum(w1.tiles) == sum(w0.tiles) + len(lot) - tiles_aq
+        if ("auction-2007" in st.setup.options or cat.rules.one_win_per_phase) and st.phase == "hire":
             assert not w1.pillar, "A07-2: no pillar back until Phase 2 ends"
 
 

@@ -46,7 +46,7 @@ GRAND, CLASSIC = load_catalog("grand"), load_catalog("classic")
 
 
 def test_c1_components():
-    """C-1: fewer standard tiles, 2 small spectacles and the 2 designed large ones out,
+    """C-1: fewer standard tiles, only the 2 small spectacles it names out,
     7 Star Performers instead of 12, 4 construction tiles in."""
 
     def count(cat, code):
@@ -65,9 +65,10 @@ def test_c1_components():
     smalls = {CLASSIC.spectacles[i].key for i in CLASSIC.smalls}
     assert len(smalls) == 10 and len(GRAND.smalls) == 12
     assert not smalls & {"pugnae-bestiae", "ships-of-triton"}
-    assert len(CLASSIC.display) == 20 and len(GRAND.display) == 22
+    # C-1 takes out only the two small tiles it names: all ten medium and twelve large stay
+    assert len(CLASSIC.display) == 22 and CLASSIC.display == GRAND.display
     numbers = sorted(CLASSIC.spectacles[i].number for i in CLASSIC.display)
-    assert numbers == list(range(1, 21))
+    assert numbers == list(range(1, 23))
 
 
 def test_c1_construction_tiles_go_in_the_bag_and_come_out_in_markets():

@@ -115,7 +115,7 @@ class NewGameScreen(Screen):
             with Horizontal(classes="row"):
                 yield Label("Variant", classes="lbl")
                 yield Select(
-                    [("grand", "grand"), ("classic", "classic")],
+                    [("grand", "grand"), ("classic", "classic"), ("original", "original")],
                     value=s.variant,
                     allow_blank=False,
                     compact=True,

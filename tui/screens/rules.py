@@ -88,14 +88,46 @@ RULES = (
 )
 
 
+#: The original 2007 edition (ruleset ``original``, O-1 to O-30): what differs from the above.
+ORIGINAL_RULES = (
+    (
+        "The original 2007 edition (variant original)",
+        [
+            "5 rounds; the last has no Phase 5. Spectators are Acclaim, programs are spectacles, "
+            "arena pieces are gates, medals are Aquilas.",
+            "Setup: arenas stand on fixed spaces, the first one after the emperor is the first "
+            "player's. 15 green tiles fill the markets; each player gets 8/6/5 of the others (3/4/5 "
+            "players), the one left lies aside and is the first tile of the next refill. Each player "
+            "is dealt one program from #1-5 and one from #6-10, face up.",
+            "1 Invest: one investment, plus one more for 2 medals or a construction tile: an arena "
+            "extension (10), a season ticket (10, +5 in every later performance), a program #11-30 "
+            "(its price) or the Emperor's loge (5, 2 dice). Numbering rule: a program bought must "
+            "be numbered above every program you have performed. No medal exchange.",
+            "2 Hire: bids in coins only; a player who has won a lot bids no more this phase, not "
+            "even as auctioneer. 3 Trade: tiles and coins only.",
+            "4 Perform: 1 die (2 with the loge), no ranges, occupied spaces counted. +5 per "
+            "program performed before, +4 per Star card, nobles, +5 per season ticket, +3 per "
+            "podium, +3 per medal spent.",
+            "5 Closing: the highest marker takes a podium (ties: coins, then dice); performers "
+            "discard a tile used; the lowest of the others may take a normal tile from the podium "
+            "winner; the first player passes to the left.",
+            "The end: highest marker; ties: coins, then Star cards, then a shared win. Medals are worth nothing.",
+        ],
+    ),
+)
+
+
 def rules_text() -> Text:
     out = Text()
-    for title, paras in RULES:
+    for title, paras in (*RULES, *ORIGINAL_RULES):
         out.append(title + "\n", Style(bold=True))
         for p in paras:
             out.append(p + "\n")
         out.append("\n")
-    out.append("Rule ids (G-1 ... G-9, C-1 ... C-6, A07) in messages refer to the project's RULES.md.", Style(dim=True))
+    out.append(
+        "Rule ids (G-1 ... G-9, C-1 ... C-6, A07, O-1 ... O-30) in messages refer to the project's RULES.md.",
+        Style(dim=True),
+    )
     return out
 
 

@@ -17,6 +17,8 @@ def variant_tag(state: State, wide: bool = False) -> str:
     parts = []
     if state.setup.variant == "classic":
         parts.append("Classic 2007" if wide else "Classic")
+    elif state.setup.variant == "original":
+        parts.append("Original 2007" if wide else "Original")
     if "auction-2007" in state.setup.options:
         parts.append("2007 auctions" if wide else "A07")
     return " + ".join(parts) if wide else "+".join(parts)
