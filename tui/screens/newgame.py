@@ -19,10 +19,8 @@ DEFAULT_NAMES = ("Becky", "Kat", "Laura", "Marcus", "Titus")
 
 
 def bot_names() -> list[str]:
-    try:
-        from colosseum.core.bots import BOTS
-    except Exception:  # noqa: BLE001
-        return ["random"]
+    from colosseum.core.bots import BOTS
+
     names = sorted(BOTS)
     if "greedy" in names:  # the stronger bot first
         names.remove("greedy")
