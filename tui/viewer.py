@@ -91,6 +91,8 @@ class HistoryPanel(ScrollView, can_focus=False):
         self._lines: list[tuple[int, str]] = []  # (entry, one wrapped line)
         self._first: list[int] = []  # first line of each entry
         self._width = 0
+        self._cache_key: tuple[str, int] | None = None
+        self._cache: dict[tuple[int, bool], tuple[Style, Style]] = {}
         self.border_title = "History"
 
     def set_entries(self, entries: list[tuple[int, str]]) -> None:
@@ -136,12 +138,12 @@ class HistoryPanel(ScrollView, can_focus=False):
     def current_line(self) -> int:
         return self._first[self.current] if self._first else 0
 
-    def _style_cache(self) -> dict:
+    def _style_cache(self) -> dict[tuple[int, bool], tuple[Style, Style]]:
         """Styles for this frame's theme (looking them up per line is a large part of a redraw)."""
         key = (self.app.theme, id(self.styles))
-        if getattr(self, "_cache_key", None) != key:
+        if self._cache_key != key:
             self._cache_key = key
-            self._cache: dict = {}
+            self._cache = {}
         return self._cache
 
     def _style(self, seat: int, current: bool) -> tuple[Style, Style]:

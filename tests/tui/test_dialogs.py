@@ -49,6 +49,7 @@ from colosseum.tui.dialogs import (
     TradeDialog,
     dialog_for,
 )
+from colosseum.tui.dialogs.base import ChoiceList
 
 SIZE = (80, 24)
 
@@ -579,7 +580,7 @@ def test_dialogs_follow_the_game_through_bots():
             await settle(pilot, 12)
             seat = to_act(session.state)
             assert seat == 0
-            assert isinstance(app.screen, DecisionDialog) and app.screen.is_current()
+            assert isinstance(app.screen, DecisionDialog) and app.screen.decision_open()
             stack = [s for s in app.screen_stack if isinstance(s, DecisionDialog)]
             assert len(stack) == 1
 
@@ -750,7 +751,8 @@ def test_a_whole_game_through_the_dialogs():
                     await settle(pilot, 10)
                     dlg = app.screen
                 assert isinstance(dlg, DecisionDialog), f"no dialog at {session.state.phase}"
-                assert dlg.is_current()
+                assert dlg.decision_open()
+                assert list_keys_work(dlg), f"{type(dlg).__name__}: the focus is off its list"
                 before = session.state.actions
                 if isinstance(dlg, PerformDialog) and dlg.can_perform():
                     performed += 1
@@ -814,13 +816,13 @@ def test_hot_seat_auction_keeps_the_openers_dialog_and_hands_over():
                 raise AssertionError("position does not reach Becky")
             becky = app.screen
             assert isinstance(becky, AuctionDialog) and becky.seat == 1
-            assert kat.is_current() and not kat.my_turn()
+            assert kat.decision_open() and not kat.my_turn()
             assert "enter" not in footer_keys(kat) and "p" not in footer_keys(kat)
             assert footer_keys(becky).get("enter") == "raise_bid"
             await pilot.press("p")
             await settle(pilot, 10)
             assert PassBid(player=1) in session.actions
-            assert app.screen is kat or not kat.is_current()
+            assert app.screen is kat or not kat.decision_open()
 
     run(go())
 
@@ -840,5 +842,109 @@ def test_help_key_over_a_dialog():
             await pilot.press("escape")
             await settle(pilot)
             assert app.screen is dlg
+
+    run(go())
+
+
+# ---------------------------------------------------------------------- focus after a state change
+
+
+def list_keys_work(dlg) -> bool:
+    """The focus is on a shown list of ``dlg`` (so Up/Down move its cursor), or it has none."""
+    shown = [w for w in dlg.query(ChoiceList) if dlg._shown(w)]
+    return not shown or (dlg.focused in shown)
+
+
+async def arrows_move(pilot, lst) -> bool:
+    """Down (or Up at the end) moves the highlight of ``lst``."""
+    before = lst.highlighted
+    await pilot.press("down")
+    await settle(pilot, 2)
+    if lst.highlighted == before:
+        await pilot.press("up")
+        await settle(pilot, 2)
+    return lst.highlighted != before
+
+
+def remote_others(setup, actions):
+    """Seat 0 plays here; the others are people elsewhere (no bots, no hot seat): the test
+    makes their moves with ``session.submit``, as a networked game would."""
+    session = make_session(setup, actions, humans=tuple(range(len(setup.players))))
+    session.local_seats = lambda: (0,)  # type: ignore[method-assign]
+    return session
+
+
+def test_arrows_work_in_the_trade_grid_after_a_rejected_deal():
+    """Kat proposes, Becky rejects: the grid is back and Up/Down move its row cursor again
+    (the pending deal had hidden it)."""
+    pred = lambda s: (  # noqa: E731
+        s.phase == "trade" and s.trade.deal is None and s.trade.active == 0 and s.players[0].coins >= 1
+    )
+
+    async def go():
+        setup, actions = find_position(pred)
+        session = remote_others(setup, actions)
+        app = dialog_app(session)
+        async with app.run_test(size=SIZE) as pilot:
+            await open_first(pilot)
+            kat = app.screen
+            assert isinstance(kat, TradeDialog) and kat.partner == 1
+            for _ in range(kat._rows.index("coins")):
+                await pilot.press("down")
+            await pilot.press("right", "plus", "enter")
+            await settle(pilot)
+            assert session.state.trade.deal is not None
+            session.submit(RejectDeal(player=1))
+            await settle(pilot)
+            assert app.screen is kat and session.state.trade.deal is None
+            grid = kat.query_one("#grid", ChoiceList)
+            assert list_keys_work(kat) and kat.focused is grid
+            assert await arrows_move(pilot, grid)
+
+    run(go())
+
+
+def test_arrows_work_in_the_markets_after_an_auction_is_lost():
+    """Kat opens an auction, Becky outbids her and Kat passes: the markets list is back for
+    Kat's next choice and Up/Down move it again (the running auction had hidden it)."""
+    pred = lambda s: (  # noqa: E731
+        s.phase == "hire"
+        and s.hire.auction is None
+        and s.hire.active == 0
+        and s.players[1].pillar
+        and s.players[1].coins > 12
+        and sum(1 for lot in s.markets if len(lot) >= 3) >= 3
+    )
+
+    async def go():
+        setup, actions = find_position(pred)
+        session = remote_others(setup, actions)
+        app = dialog_app(session)
+        async with app.run_test(size=SIZE) as pilot:
+            await open_first(pilot)
+            kat = app.screen
+            assert isinstance(kat, AuctionDialog)
+            await pilot.press("enter")  # open at the minimum
+            await settle(pilot)
+            for _ in range(20):  # the others raise once, then pass; Kat passes
+                st = session.state
+                if st.hire.auction is None:
+                    break
+                seat = to_act(st)
+                if seat == 0:
+                    await pilot.press("p")
+                else:
+                    bids = legal(st).bids
+                    raised = any(a.player == seat and isinstance(a, Raise) for a in session.actions[-8:])
+                    if bids and not raised:
+                        session.submit(Raise(player=seat, bid=bids[0].low))
+                    else:
+                        session.submit(PassBid(player=seat))
+                await settle(pilot)
+            await settle(pilot)
+            assert app.screen is kat and kat.decision_open() and kat.running is None
+            markets = kat.query_one("#markets", ChoiceList)
+            assert markets.display and list_keys_work(kat) and kat.focused is markets
+            assert await arrows_move(pilot, markets)
 
     run(go())

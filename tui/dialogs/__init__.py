@@ -13,8 +13,8 @@ For the game screen:
   local seat to act, and the hot-seat hand-over (a dialog whose decision goes on while another
   local seat must act gets that seat's dialog on top; when it closes, the one below is back).
   Dialogs never open one another (except a dialog's own sub-dialog).
-- ``dialog.seat``, ``dialog.key`` and ``dialog.is_current()`` tell which decision an open
-  dialog serves (``is_current()`` is False once it is over).  Dialog boxes never overlap: a
+- ``dialog.seat``, ``dialog.key`` and ``dialog.decision_open()`` tell which decision an open
+  dialog serves (``decision_open()`` is False once it is over).  Dialog boxes never overlap: a
   dialog under another screen hides its box.
 - The box is anchored right: if the screen below has a widget with id ``board`` the box takes
   the columns to its right (38 to 64 wide); otherwise 44 columns (60 from 100 columns up).

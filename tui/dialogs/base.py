@@ -18,7 +18,9 @@ from textual.app import ComposeResult, ScreenStackError
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.css.query import NoMatches
+from textual.dom import DOMNode
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -173,7 +175,7 @@ class DecisionDialog(ModalScreen[None]):
         None.  The dialog stays open while the state yields the same key."""
         raise NotImplementedError
 
-    def is_current(self, state: State | None = None) -> bool:
+    def decision_open(self, state: State | None = None) -> bool:
         state = self.session.state if state is None else state
         return self.key is not None and self.decision_key(state, self.seat) == self.key
 
@@ -269,19 +271,38 @@ class DecisionDialog(ModalScreen[None]):
     def on_mount(self) -> None:
         _hub(self.session).dialogs.add(self)
         self._fit_width()
-        if not self.is_current():
+        if not self.decision_open():
             self.finish()
             return
         self.refresh_view()
         self.focus_main()
 
     def focus_main(self) -> None:
-        lists = self.query(ChoiceList)
-        for widget in lists:
-            if widget.display:
-                widget.focus(scroll_visible=False)
-                break
+        """Focus the main list and show the top of the box (when the dialog opens)."""
+        self._focus_list()
         self.call_after_refresh(self._scroll_top)
+
+    def _shown(self, widget: Widget) -> bool:
+        """``widget`` and every container up to this dialog are displayed."""
+        node: DOMNode | None = widget
+        while node is not None and node is not self:
+            if not node.display:
+                return False
+            node = node.parent
+        return node is self
+
+    def _focus_list(self) -> None:
+        """Keep the keys on a list: unless a shown list has the focus, focus the first shown
+        one.  A state change can hide the focused list (a running auction hides the markets;
+        a pending deal hides the grid) and show it again; Textual then leaves the focus
+        elsewhere and Up/Down would stop working while the dialog's own keys still act."""
+        focused = self.focused
+        if isinstance(focused, ChoiceList) and self._shown(focused):
+            return
+        for widget in self.query(ChoiceList):
+            if self._shown(widget):
+                widget.focus(scroll_visible=False)
+                return
 
     def _scroll_top(self) -> None:
         try:
@@ -324,13 +345,14 @@ class DecisionDialog(ModalScreen[None]):
         """The game state may have changed: dismiss if the decision is over, else redraw."""
         if self._over or not self.is_attached:
             return
-        if not self.is_current():
+        if not self.decision_open():
             self.finish()
             return
         try:
             self.refresh_view()
         except Exception as err:  # noqa: BLE001 - any drawing fault: a message, never a traceback
             self.notify(f"Display problem: {err}", severity="error")
+        self._focus_list()
         self.refresh_bindings()
 
     def finish(self) -> None:

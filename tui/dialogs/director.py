@@ -49,7 +49,7 @@ def dialog_for(session, seat: int) -> DecisionDialog | None:
 def serving(stack: Sequence[Screen], seat: int) -> DecisionDialog | None:
     """The open dialog in ``stack`` serving ``seat``'s current decision, if any."""
     for screen in reversed(stack):
-        if isinstance(screen, DecisionDialog) and screen.seat == seat and not screen.over and screen.is_current():
+        if isinstance(screen, DecisionDialog) and screen.seat == seat and not screen.over and screen.decision_open():
             return screen
     return None
 
@@ -102,7 +102,7 @@ class DialogDirector:
             isinstance(top, DecisionDialog)
             and top.seat != seat
             and not top.over
-            and top.is_current()
+            and top.decision_open()
             and serving(stack, seat) is None
         ):
             return self.make(seat)

@@ -3,6 +3,8 @@ the turn.  Classic extras (C-3) and construction tiles (C-5) appear when ``legal
 
 from __future__ import annotations
 
+from typing import Literal
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -24,6 +26,10 @@ from .base import ChoiceList, DecisionDialog, option
 
 KIND_LABEL = {"gate": "gate", "promoter": "promoter", "spectacle": "spectacle", "temple": "temple"}
 EXTRA_LABEL = {"": "", "aquilas": "extra, pay 2 Aquilas", "construction": "extra, pay a construction tile"}
+
+Extra = Literal["", "aquilas", "construction"]
+#: an extra named in an option id or a mode ("gate:aquilas") -> the action's field
+EXTRAS: dict[str, Extra] = {"": "", "aquilas": "aquilas", "construction": "construction"}
 
 
 class _Shown:
@@ -230,7 +236,10 @@ class InvestDialog(DecisionDialog):
             if spec.key in offered:
                 opts.append(option(spec.key, text))
             else:
-                why = rule_error(st, PlanSpectacle(player=self.seat, spectacle=spec.key, extra=extra)) or "not now"
+                why = (
+                    rule_error(st, PlanSpectacle(player=self.seat, spectacle=spec.key, extra=EXTRAS[extra]))
+                    or "not now"
+                )
                 why = why.replace(f"{spec.name} costs", "costs")
                 opts.append(option(spec.key, text, disabled=True, why=why))
         return opts
@@ -260,7 +269,7 @@ class InvestDialog(DecisionDialog):
         elif self.mode.startswith("gate:"):
             space = int(chosen)
             text = f"Space {space} is highlighted on the board."
-            gate = BuildGate(player=self.seat, space=space, extra=self.mode.split(":", 1)[1])
+            gate = BuildGate(player=self.seat, space=space, extra=EXTRAS[self.mode.split(":", 1)[1]])
             now = gate_nobles_acclaim(self.state, self.seat)
             nxt = after(self.state, gate)
             then = gate_nobles_acclaim(nxt, self.seat) if nxt is not None else None
@@ -324,17 +333,17 @@ class InvestDialog(DecisionDialog):
             kind, extra = chosen.split(":", 1)
             self._do_main(kind, extra)
         elif self.mode.startswith("gate:"):
-            if self.submit(BuildGate(player=seat, space=int(chosen), extra=self.mode.split(":", 1)[1])):
+            if self.submit(BuildGate(player=seat, space=int(chosen), extra=EXTRAS[self.mode.split(":", 1)[1]])):
                 self._back_if_open()
         elif self.mode.startswith("plan:"):
-            if self.submit(PlanSpectacle(player=seat, spectacle=chosen, extra=self.mode.split(":", 1)[1])):
+            if self.submit(PlanSpectacle(player=seat, spectacle=chosen, extra=EXTRAS[self.mode.split(":", 1)[1]])):
                 self._back_if_open()
         elif self.mode == "exchange":
             if self.submit(ExchangeAquilas(player=seat, count=int(chosen))):
                 self._back_if_open()
 
     def _back_if_open(self) -> None:
-        if not self.over and self.is_current():
+        if not self.over and self.decision_open():
             self._go("main")
 
     def _do_main(self, kind: str, extra: str) -> None:
@@ -346,9 +355,9 @@ class InvestDialog(DecisionDialog):
         elif kind == "exchange":
             self._go("exchange")
         elif kind == "promoter":
-            self.submit(HirePromoter(player=seat, extra=extra))
+            self.submit(HirePromoter(player=seat, extra=EXTRAS[extra]))
         elif kind == "temple":
-            self.submit(BuildTemple(player=seat, extra=extra))
+            self.submit(BuildTemple(player=seat, extra=EXTRAS[extra]))
         elif kind == "construction":
             self.submit(ConstructionForAquila(player=seat))
         elif kind == "end":

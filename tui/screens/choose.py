@@ -81,7 +81,7 @@ def describe(state, action) -> str:
 def choices(state) -> list:
     """Concrete actions to offer: the legal ones, and a few amounts of each bid range."""
     ch = legal(state)
-    out = []
+    out: list[A.Action] = []
     for b in ch.bids:
         amounts = sorted({a for a in (b.low, b.low + 1, b.low + 2, b.low + 5, b.low + 10) if a <= b.high})
         out.extend(b.action(ch.player, a) for a in amounts)

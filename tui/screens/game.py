@@ -43,7 +43,7 @@ class GameScreen(Screen):
         Binding("d", "deal", "Propose a deal", id="game.deal"),
         Binding("f", "follow", "Follow turn", id="game.follow"),
         Binding("l", "focus_log", "Log", id="game.log"),
-        Binding("r", "rules", "Rules", id="game.rules"),
+        Binding("r", "app.rules", "Rules", id="game.rules"),
         Binding("v", "review", "Review", id="game.review"),
         Binding("e", "end_screen", "Result", id="game.result"),
     ]
@@ -223,7 +223,7 @@ class GameScreen(Screen):
     def _dialog_closed(self, dialog: ModalScreen, result: object = None) -> None:
         st = self.state
         if isinstance(dialog, DecisionDialog):
-            escaped = dialog.is_current()
+            escaped = dialog.decision_open()
         else:  # the plain chooser dismisses with True once it has acted
             escaped = result is None
         if escaped and st.phase != "over":
@@ -251,7 +251,7 @@ class GameScreen(Screen):
             seat = to_act(st)
             return seat in self.session.local_seats() and not self._dialogs
         if action == "view":
-            return bool(parameters) and int(parameters[0]) < st.n  # type: ignore[arg-type]
+            return bool(parameters) and isinstance(parameters[0], int) and parameters[0] < st.n
         if action == "deal":
             return self._deal_seat() is not None
         if action == "follow":
@@ -289,9 +289,6 @@ class GameScreen(Screen):
 
     def action_focus_log(self) -> None:
         self.query_one(LogPanel).focus()
-
-    def action_rules(self) -> None:
-        self.app.action_rules()
 
     def action_review(self) -> None:
         """Look back over the game so far (issue 4) without disturbing it: the viewer works on

@@ -185,6 +185,13 @@ class NewGameScreen(Screen):
         if s is None:
             return
         seed = s.seed if s.seed is not None else secrets.randbelow(1_000_000)
-        self.app.start_game(
-            tuple(s.names[: s.players]), tuple(s.kinds[: s.players]), seed=seed, variant=s.variant, options=s.options
-        )
+        from colosseum.tui.app import ColosseumApp
+
+        if isinstance(self.app, ColosseumApp):
+            self.app.start_game(
+                tuple(s.names[: s.players]),
+                tuple(s.kinds[: s.players]),
+                seed=seed,
+                variant=s.variant,
+                options=s.options,
+            )

@@ -214,7 +214,7 @@ class BoardPanel(LinePanel):
                 t.append("pillar", dim)
             elif not lot:
                 t.append("(empty)", dim)
-            if active:
+            if active and auction is not None:
                 t.append(f"  {auction.high} ")
                 t.append(letters[auction.bidder], seat_style(theme, auction.bidder))
             out.append(t)
