@@ -10,7 +10,7 @@ with ``pytest --snapshot-update`` and look at every changed SVG before accepting
 from __future__ import annotations
 
 import pytest
-from dialog_harness import dialog_app, load_position, make_session, open_first, record_positions
+from dialog_harness import dialog_app, load_position, make_session, open_first, record_positions, settle
 
 from colosseum.core.legal import performable
 
@@ -69,7 +69,19 @@ def test_dialog_snapshot(snap_compare, case, size):
     pred, kw, keys = CASES[case]
     setup, actions = load_position(case, pred, **kw)
     app = dialog_app(make_session(setup, actions))
-    assert snap_compare(app, press=keys, terminal_size=SIZES[size], run_before=open_first)
+
+    async def open_and_press(pilot) -> None:
+        # the keys here rather than in ``press``: the board's preview arrives by a message
+        # after the key and is drawn by the screen below, so let it settle before the shot
+        await open_first(pilot)
+        for key in keys:
+            await pilot.press(key)
+            await settle(pilot, 3)
+        await settle(pilot)
+        # the game screen under the dialogs repaints its board on its own refresh timer
+        await pilot.pause(0.2)
+
+    assert snap_compare(app, terminal_size=SIZES[size], run_before=open_and_press)
 
 
 def record() -> None:

@@ -121,9 +121,15 @@ class GameScreen(Screen):
             self.call_after_refresh(self._repaint_top)
 
     def _repaint_top(self) -> None:
-        top = self.app.screen
-        if top is not self and self.is_attached:
-            top.refresh()
+        """Repaint every screen above this one: with two dialogs stacked (the Aquila move
+        over the perform dialog) Textual does not carry this screen's repaint through the
+        transparent screen in between."""
+        if not self.is_attached:
+            return
+        stack = self.app.screen_stack
+        if self in stack:
+            for screen in stack[stack.index(self) + 1 :]:
+                screen.refresh()
 
     def _binding_signature(self) -> tuple:
         st = self.state
@@ -171,6 +177,9 @@ class GameScreen(Screen):
         """Highlight track spaces on the board (what a dialog's highlighted choice would do)."""
         self._preview = frozenset(spaces)
         self.query_one(BoardPanel).set_preview(self._preview)
+        if self.app.screen is not self:
+            # the board is under the dialog that asked: see sync()
+            self.call_after_refresh(self._repaint_top)
 
     # ------------------------------------------------------------------ flow
     def advance(self) -> None:
