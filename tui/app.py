@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .screens.game import GameScreen
     from .screens.newgame import NewGameSettings
     from .session import GameSession, LocalSession
+    from .widgets.board import PreviewSpaces
 
 DEFAULT_NAMES = ("Becky", "Kat", "Laura", "Marcus", "Titus")
 
@@ -138,11 +139,11 @@ class ColosseumApp(BaseApp):
                 return screen
         return None
 
-    def set_preview(self, spaces: Iterable[int] = frozenset()) -> None:
-        """Highlight track spaces on the board (dialogs use it for noble moves)."""
+    def on_preview_spaces(self, message: PreviewSpaces) -> None:
+        """A dialog highlights track spaces (noble moves, gates): the game's board shows them."""
         game = self.game_screen()
-        if game is not None:
-            game.set_preview(frozenset(spaces))
+        if game is not None and game.is_attached:
+            game.set_preview(message.spaces)
 
     # ------------------------------------------------------------------ actions
     def action_command_palette(self) -> None:

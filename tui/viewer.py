@@ -24,7 +24,6 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
@@ -37,6 +36,7 @@ from colosseum.core.gamelog import GameLog, GameLogError, Timeline, describe_act
 from colosseum.themes import THEME_NAMES
 
 from .base import BaseApp
+from .widgets.arena import Arena
 from .widgets.board import BoardPanel
 from .widgets.common import seat_style
 from .widgets.hand import HandPanel
@@ -91,6 +91,8 @@ class HistoryPanel(ScrollView, can_focus=False):
         self._lines: list[tuple[int, str]] = []  # (entry, one wrapped line)
         self._first: list[int] = []  # first line of each entry
         self._width = 0
+        self._cache_key: tuple[str, int] | None = None
+        self._cache: dict[tuple[int, bool], tuple[Style, Style]] = {}
         self.border_title = "History"
 
     def set_entries(self, entries: list[tuple[int, str]]) -> None:
@@ -136,12 +138,12 @@ class HistoryPanel(ScrollView, can_focus=False):
     def current_line(self) -> int:
         return self._first[self.current] if self._first else 0
 
-    def _style_cache(self) -> dict:
+    def _style_cache(self) -> dict[tuple[int, bool], tuple[Style, Style]]:
         """Styles for this frame's theme (looking them up per line is a large part of a redraw)."""
         key = (self.app.theme, id(self.styles))
-        if getattr(self, "_cache_key", None) != key:
+        if self._cache_key != key:
             self._cache_key = key
-            self._cache: dict = {}
+            self._cache = {}
         return self._cache
 
     def _style(self, seat: int, current: bool) -> tuple[Style, Style]:
@@ -182,15 +184,7 @@ class ViewerScreen(Screen):
 
     DEFAULT_CSS = """
     ViewerScreen { layout: vertical; }
-    ViewerScreen #v-main { height: 1fr; }
-    ViewerScreen #v-left { width: 41; height: 1fr; }
-    ViewerScreen #v-right { width: 1fr; height: 1fr; }
-    ViewerScreen #v-board { width: 41; }
-    ViewerScreen #v-history { height: 1fr; min-height: 4; }
-    ViewerScreen #v-hand { height: 1fr; min-height: 4; }
     ViewerScreen #v-bar { height: 1; background: $primary 25%; color: $foreground; }
-    ViewerScreen.wide #v-left { width: 56; }
-    ViewerScreen.wide #v-board { width: 56; height: 12; }
     """
 
     BINDINGS = [
@@ -307,22 +301,13 @@ class ViewerScreen(Screen):
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         yield GameHeader(id="v-header")
-        with Horizontal(id="v-main"):
-            with Vertical(id="v-left"):
-                yield BoardPanel(id="v-board")
-                yield HistoryPanel(id="v-history")
-            with Vertical(id="v-right"):
-                yield PlayersPanel(id="v-players")
-                yield HandPanel(id="v-hand")
+        yield Arena(HistoryPanel(id="v-history"))
         yield Static(id="v-bar")
         yield KeyBar()  # ASCII only (Textual's Footer draws an ambiguous-width bar)
 
     def on_mount(self) -> None:
         self.query_one(HistoryPanel).set_entries(history_entries(self.timeline))
         self.go(self.index)
-
-    def on_resize(self) -> None:
-        self.set_class(self.size.width >= 110 and self.size.height >= 32, "wide")
 
     # ------------------------------------------------------------------ position
     @property

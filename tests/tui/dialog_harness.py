@@ -1,21 +1,26 @@
-"""A small app for testing the dialogs without the main screen: it holds a LocalSession, shows
-a plain stand-in for the board on the left, runs the bots (no delay) and pushes the dialog a
-local seat needs.  Also finds game positions by letting random bots play a seeded game."""
+"""Helpers for the dialog tests, which run on the real client: ``ColosseumApp`` with its
+``GameScreen`` over a ``LocalSession`` (seat 0 human, the other seats random bots that play at
+once), so the dialog tests exercise the same dialog director as a game.
+
+Game positions are found by letting random bots play a seeded game (``find_position``); the
+snapshot positions are stored as game logs (``data/positions/<name>.jsonl``: the setup and
+the actions that reach the position) and loaded by replaying them.
+"""
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
-from textual.containers import Horizontal
-from textual.widgets import Footer, Static
+import datetime as _dt
+from pathlib import Path
 
-from colosseum.core import GameSetup, RuleError, apply, decode_action, encode_action, legal, new_game, to_act
+from colosseum.core import GameSetup, RuleError, apply, legal, new_game, to_act
 from colosseum.core.bots import make_bot
-from colosseum.core.engine import MARKET_NAMES
-from colosseum.tui.base import BaseApp
-from colosseum.tui.dialogs import dialog_for, ensure_dialog
+from colosseum.core.gamelog import dump_log, make_header, read_log
+from colosseum.tui.app import ColosseumApp
 from colosseum.tui.session import LocalSession, Seat
+from colosseum.tui.widgets.board import BoardPanel
 
 NAMES = ("Kat", "Becky", "Laura", "Mia", "Nora")
+POSITIONS_DIR = Path(__file__).with_name("data") / "positions"
 
 
 def find_position(pred, *, n=4, seed=1, tries=60, first_player=None, variant="grand", max_actions=3000, actor=0):
@@ -48,71 +53,11 @@ def make_session(setup, actions, humans=(0,)):
     return LocalSession(setup, seats, actions=list(actions))
 
 
-class Board(Static):
-    """A stand-in for the arena: markets and nobles as text (the real board is elsewhere)."""
-
-    def show(self, state) -> None:
-        lines = [f"Round {state.round}  {state.phase}", ""]
-        for i, lot in enumerate(state.markets):
-            from colosseum.core import catalog
-
-            cat = catalog(state)
-            tiles = " ".join(cat.tiles[k].short for k in lot)
-            lines.append(f"{MARKET_NAMES[i]}  {tiles}")
-        lines.append("")
-        lines.append("Nobles " + " ".join(str(x) for x in state.nobles))
-        for p in state.players:
-            lines.append(f"{p.name:<6} A{p.acclaim:<3} ${p.coins:<3} Aq{p.aquilas}")
-        self.update("\n".join(lines))
-
-
-class Harness(BaseApp):
-    CSS = """
-    #top { height: 1; background: $panel; }
-    #board { width: 51%; border: round $secondary; height: 1fr; }
-    #right { width: 1fr; border: round $secondary; height: 1fr; }
-    """
-
-    def __init__(self, session, seat: int = 0, *, push: bool = True, auto: bool = True, seats=None) -> None:
-        super().__init__()
-        self.session = session
-        self.seat = seat
-        self.push = push
-        self.auto = auto
-        self.seats = seats
-        self.previews: list[frozenset[int]] = []
-        self._bots_running = False
-
-    def compose(self) -> ComposeResult:
-        yield Static(" COLOSSEUM  dialog test", id="top")
-        with Horizontal():
-            yield Board(id="board")
-            yield Static("players, hand ...", id="right")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.session.add_listener(lambda state, events: self.call_later(self.changed))
-        self.query_one(Board).show(self.session.state)
-        if self.push:
-            dialog = dialog_for(self.session, self.seat)
-            if dialog is not None:
-                self.push_screen(dialog)
-        if self.auto:
-            self.call_later(self.changed)
-
-    def set_preview(self, spaces: frozenset[int]) -> None:
-        self.previews.append(frozenset(spaces))
-
-    async def changed(self) -> None:
-        self.query_one(Board).show(self.session.state)
-        if self.session.bot_to_act() and not self._bots_running:
-            self._bots_running = True
-            try:
-                await self.session.run_bots(0)
-            finally:
-                self._bots_running = False
-        if self.auto:
-            ensure_dialog(self, self.session, self.seats)
+def dialog_app(session, *, auto: bool = False) -> ColosseumApp:
+    """The client over ``session``, bots without delay, a fixed theme.  ``auto``: dialogs open
+    by themselves as in a game; else only the first one, with ``open_first`` (and hot-seat
+    hand-overs), so a test sees what its keys did before the game moves on."""
+    return ColosseumApp(session, bot_delay=0, theme="colosseum-dark", auto_dialogs=auto)
 
 
 async def settle(pilot, rounds: int = 6) -> None:
@@ -121,40 +66,43 @@ async def settle(pilot, rounds: int = 6) -> None:
         await pilot.pause()
 
 
+async def open_first(pilot) -> None:
+    """Open the dialog of the local seat to act, as the player does with ``a``."""
+    await settle(pilot)
+    await pilot.press("a")
+    await settle(pilot)
+
+
+def board_preview(app) -> frozenset[int]:
+    """The track spaces the game's board highlights now."""
+    return app.game_screen().query_one(BoardPanel).preview
+
+
 # ---------------------------------------------------------------------- recorded positions
 
-POSITIONS_FILE = __import__("pathlib").Path(__file__).with_name("data") / "dialog_positions.json"
+
+def position_path(name: str) -> Path:
+    return POSITIONS_DIR / f"{name}.jsonl"
 
 
 def record_positions(cases: dict) -> None:
-    """Write the setup and action list of each case's position (``{name: (pred, kwargs)}``) so
-    snapshots replay the same game whatever the bots do later.  Run by hand after a rules
-    change: ``python -c "import test_dialog_snapshots as t; t.record()"`` from tests/."""
-    import json
-
-    import msgspec
-
-    out = {}
+    """Write each case's position (``{name: (pred, kwargs)}``) as a game log, so snapshots
+    replay the same game whatever the bots do later.  Run by hand after a rules change:
+    ``python -c "import test_dialog_snapshots as t; t.record()"`` from tests/tui/."""
+    POSITIONS_DIR.mkdir(parents=True, exist_ok=True)
     for name, (pred, kw) in cases.items():
         setup, actions = find_position(pred, **kw)
-        out[name] = {
-            "setup": msgspec.to_builtins(setup),
-            "actions": [json.loads(encode_action(a)) for a in actions],
-        }
-    POSITIONS_FILE.write_text(json.dumps(out, indent=0, sort_keys=True) + "\n")
+        seats = ("human",) + ("random",) * (len(setup.players) - 1)
+        header = make_header(setup, seats, created=_dt.datetime(2026, 1, 1, tzinfo=_dt.UTC))
+        position_path(name).write_bytes(dump_log(header, actions))
 
 
 def load_position(name: str, pred=None, **kw):
     """(setup, actions) recorded for ``name``; found afresh if it was never recorded."""
-    import json
-
-    import msgspec
-
-    if POSITIONS_FILE.exists():
-        data = json.loads(POSITIONS_FILE.read_text())
-        if name in data:
-            rec = data[name]
-            setup = msgspec.convert(rec["setup"], GameSetup)
-            actions = [decode_action(json.dumps(a)) for a in rec["actions"]]
-            return setup, actions
+    path = position_path(name)
+    if path.exists():
+        log = read_log(path)
+        if log.error is not None:
+            raise log.error
+        return log.setup, list(log.actions)
     return find_position(pred, **kw)

@@ -161,12 +161,14 @@ def test_help_rules_and_theme_switch():
                 await pilot.pause()
                 assert app.theme == name
             # dialogs highlight track spaces on the board through the app
-            from colosseum.tui.widgets.board import BoardPanel
+            from colosseum.tui.widgets.board import BoardPanel, PreviewSpaces
 
             board = app.game_screen().query_one(BoardPanel)
-            app.set_preview({5, 17})
+            app.post_message(PreviewSpaces(frozenset({5, 17})))
+            await pilot.pause()
             assert board.preview == frozenset({5, 17})
-            app.set_preview(())
+            app.post_message(PreviewSpaces(frozenset()))
+            await pilot.pause()
             assert board.preview == frozenset()
 
     run(go())
@@ -198,9 +200,9 @@ async def play_by_keys(pilot, keys_for, *, limit: int = 3000, timeout: float = 9
 def test_fallback_chooser_when_no_dialog_is_available(monkeypatch):
     """Without the decision dialogs every decision still has a keyboard path: the plain
     chooser over the engine's legal actions (Enter takes the highlighted one)."""
-    import colosseum.tui.screens.game as game_mod
+    from colosseum.tui.dialogs.director import DialogDirector
 
-    monkeypatch.setattr(game_mod, "load_dialog_for", lambda: None)
+    monkeypatch.setattr(DialogDirector, "dialog_for", lambda self, seat: None)
     app = app_for(["play", "--players", "3", "--humans", "2", "--bots", "random", "--seed", "4", "--bot-delay", "0"])
 
     async def go():
@@ -291,12 +293,6 @@ def dialog_keys(dialog) -> list[str]:
 
 
 def dialog_game(argv: list[str], humans: tuple[int, ...]) -> None:
-    import pytest
-
-    from colosseum.tui.screens.game import load_dialog_for
-
-    if load_dialog_for() is None:
-        pytest.skip("decision dialogs not available")
     app = app_for(argv)
 
     async def go():
@@ -358,12 +354,6 @@ def test_new_game_from_the_palette_replaces_the_running_game(monkeypatch, tmp_pa
 def test_hot_seat_player_not_to_act_can_propose_a_deal_with_d():
     """G-4: anyone may propose a deal to the active player; in hot seat the viewed human opens
     the trade dialog with d (shown only when it applies)."""
-    import pytest
-
-    from colosseum.tui.screens.game import load_dialog_for
-
-    if load_dialog_for() is None:
-        pytest.skip("decision dialogs not available")
     session = human_session(play_until(lambda st: st.phase == "trade" and st.trade.deal is None), humans=4)
     app = ColosseumApp(session, bot_delay=0, auto_dialogs=False)
 

@@ -1,15 +1,16 @@
-"""Snapshots of every decision dialog at 80x24 and 120x40 (pytest-textual-snapshot).
+"""Snapshots of every decision dialog at 80x24 and 120x40 (pytest-textual-snapshot), over
+the real game screen.
 
-Positions come from seeded games played by random bots, recorded as action lists in
-``data/dialog_positions.json`` (``record()`` rewrites it) so that they replay the same whatever
-the bots do later; seat 0 is the human to act.  Update with ``pytest --snapshot-update`` and look at every
-changed SVG before accepting it.
+Positions come from seeded games played by random bots, recorded as game logs in
+``data/positions/<case>.jsonl`` (``record()`` rewrites them) so that they replay the same
+whatever the bots do later; seat 0 is the human to act and opens its dialog with ``a``.  Update
+with ``pytest --snapshot-update`` and look at every changed SVG before accepting it.
 """
 
 from __future__ import annotations
 
 import pytest
-from dialog_harness import Harness, load_position, make_session, record_positions
+from dialog_harness import dialog_app, load_position, make_session, open_first, record_positions, settle
 
 from colosseum.core.legal import performable
 
@@ -67,8 +68,20 @@ SIZES = {"80x24": (80, 24), "120x40": (120, 40)}
 def test_dialog_snapshot(snap_compare, case, size):
     pred, kw, keys = CASES[case]
     setup, actions = load_position(case, pred, **kw)
-    app = Harness(make_session(setup, actions), auto=False)
-    assert snap_compare(app, press=keys, terminal_size=SIZES[size])
+    app = dialog_app(make_session(setup, actions))
+
+    async def open_and_press(pilot) -> None:
+        # the keys here rather than in ``press``: the board's preview arrives by a message
+        # after the key and is drawn by the screen below, so let it settle before the shot
+        await open_first(pilot)
+        for key in keys:
+            await pilot.press(key)
+            await settle(pilot, 3)
+        await settle(pilot)
+        # the game screen under the dialogs repaints its board on its own refresh timer
+        await pilot.pause(0.2)
+
+    assert snap_compare(app, terminal_size=SIZES[size], run_before=open_and_press)
 
 
 def record() -> None:

@@ -1,17 +1,18 @@
 """Pilot tests of the decision dialogs: keys in, engine state out.
 
 Positions come from seeded games played by random bots (``dialog_harness.find_position``); the
-dialog under test is pushed by a small harness app over a stand-in board, with seat 0 human and
-the other seats random bots that play at once.
+dialogs run on the real client (``ColosseumApp`` and its game screen, which opens the dialogs
+through the dialog director), with seat 0 human and the other seats random bots that play at
+once.
 """
 
 from __future__ import annotations
 
 import asyncio
 
-from dialog_harness import Harness, find_position, make_session, settle
+from dialog_harness import board_preview, dialog_app, find_position, make_session, open_first, settle
 
-from colosseum.core import breakdown, catalog, legal, spectacle_by_key, to_act
+from colosseum.core import breakdown, catalog, legal, replay, spectacle_by_key, to_act
 from colosseum.core.actions import (
     AcceptDeal,
     BuildTemple,
@@ -48,6 +49,7 @@ from colosseum.tui.dialogs import (
     TradeDialog,
     dialog_for,
 )
+from colosseum.tui.dialogs.base import ChoiceList
 
 SIZE = (80, 24)
 
@@ -59,6 +61,10 @@ def run(coro):
 def session_at(pred, **kw):
     setup, actions = find_position(pred, **kw)
     return make_session(setup, actions)
+
+
+def new_game_state(setup, actions):
+    return replay(setup, actions)[0]
 
 
 def mine(session, start):
@@ -109,22 +115,22 @@ def test_dialog_for_offers_the_trade_dialog_to_a_seat_that_may_propose():
 def test_setup_places_the_highlighted_pair_and_previews_it():
     async def go():
         session = session_at(lambda s: s.phase == "setup", first_player=1)  # seat 0 chooses first
-        app = Harness(session, auto=False)
+        app = dialog_app(session)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
+            await open_first(pilot)
             assert isinstance(app.screen, SetupDialog)
             free = [a.space for a in legal(session.state).actions if isinstance(a, PlaceStartGates)]
             await pilot.press("down")
             await settle(pilot)
             pair = next(p for p in catalog(session.state).gate_pairs[4] if p[0] == free[1])
-            assert app.previews[-1] == frozenset(pair)
+            assert board_preview(app) == frozenset(pair)
             start = len(session.actions)
             await pilot.press("enter")
             await settle(pilot)
             assert mine(session, start)[0] == PlaceStartGates(player=0, space=free[1])
             assert session.state.players[0].gates == pair
             assert not isinstance(app.screen, DecisionDialog)
-            assert app.previews[-1] == frozenset()
+            assert board_preview(app) == frozenset()
 
     run(go())
 
@@ -135,9 +141,9 @@ def test_setup_places_the_highlighted_pair_and_previews_it():
 def test_invest_promoter_then_spectacle_by_keys():
     async def go():
         session = session_at(lambda s: s.phase == "invest" and s.round == 1)
-        app = Harness(session, auto=False)
+        app = dialog_app(session)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
+            await open_first(pilot)
             dlg = app.screen
             assert isinstance(dlg, InvestDialog)
             assert footer_keys(dlg).get("e") == "end_turn"
@@ -173,9 +179,9 @@ def test_invest_promoter_then_spectacle_by_keys():
 def test_invest_escape_closes_without_changing_the_game():
     async def go():
         session = session_at(lambda s: s.phase == "invest")
-        app = Harness(session, auto=False)
+        app = dialog_app(session)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
+            await open_first(pilot)
             before = session.state
             await pilot.press("escape")
             await settle(pilot)
@@ -188,9 +194,9 @@ def test_invest_escape_closes_without_changing_the_game():
 def test_invest_temple_and_end_turn():
     async def go():
         session = session_at(lambda s: s.phase == "invest" and not s.players[0].temple)
-        app = Harness(session, auto=False)
+        app = dialog_app(session)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
+            await open_first(pilot)
             start = len(session.actions)
             await pilot.press("t")
             await settle(pilot)
@@ -209,9 +215,9 @@ def test_invest_temple_and_end_turn():
 def test_open_an_auction_at_10_by_typing():
     async def go():
         session = session_at(lambda s: s.phase == "hire" and s.hire.auction is None and s.players[0].coins >= 12)
-        app = Harness(session, auto=False)
+        app = dialog_app(session)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
+            await open_first(pilot)
             dlg = app.screen
             assert isinstance(dlg, AuctionDialog)
             keys = footer_keys(dlg)
@@ -228,9 +234,9 @@ def test_open_an_auction_at_10_by_typing():
 def test_open_then_raise_with_plus_and_minus():
     async def go():
         session = session_at(lambda s: s.phase == "hire" and s.hire.auction is None and s.players[0].coins >= 12)
-        app = Harness(session, auto=False)
+        app = dialog_app(session)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
+            await open_first(pilot)
             dlg = app.screen
             start = len(session.actions)
             low = dlg.amount.low
@@ -252,9 +258,9 @@ def test_raise_and_pass_in_a_running_auction():
 
     async def go():
         session = session_at(pred)
-        app = Harness(session, auto=False)
+        app = dialog_app(session)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
+            await open_first(pilot)
             dlg = app.screen
             assert isinstance(dlg, AuctionDialog)
             keys = footer_keys(dlg)
@@ -276,9 +282,9 @@ def test_pass_in_a_running_auction():
 
     async def go():
         session = session_at(pred)
-        app = Harness(session, auto=False)
+        app = dialog_app(session)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
+            await open_first(pilot)
             start = len(session.actions)
             await pilot.press("p")
             await settle(pilot, 10)
@@ -291,9 +297,9 @@ def test_pass_in_a_running_auction():
 def test_a_rejected_bid_notifies_and_changes_nothing():
     async def go():
         session = session_at(lambda s: s.phase == "hire" and s.hire.auction is None)
-        app = Harness(session, auto=False)
+        app = dialog_app(session)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
+            await open_first(pilot)
             dlg = app.screen
             before = session.state
             await pilot.press("9", "9", "9", "enter")
@@ -319,9 +325,9 @@ def test_compose_and_propose_a_deal_then_see_the_answer():
 
     async def go():
         session = session_at(pred)
-        app = Harness(session, auto=False)
+        app = dialog_app(session)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
+            await open_first(pilot)
             dlg = app.screen
             assert isinstance(dlg, TradeDialog)
             st = session.state
@@ -377,9 +383,9 @@ def test_answer_a_deal_with_reject():
 
     async def go():
         session = session_at(pred)
-        app = Harness(session, auto=False)
+        app = dialog_app(session)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
+            await open_first(pilot)
             dlg = app.screen
             assert isinstance(dlg, TradeDialog)
             keys = footer_keys(dlg)
@@ -401,9 +407,9 @@ def test_roll_sum_and_move_a_noble_within_the_temple_range():
 
     async def go():
         session = session_at(pred)
-        app = Harness(session, auto=False)
+        app = dialog_app(session)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
+            await open_first(pilot)
             dlg = app.screen
             assert isinstance(dlg, NobleDialog)
             start = len(session.actions)
@@ -421,7 +427,7 @@ def test_roll_sum_and_move_a_noble_within_the_temple_range():
             await settle(pilot)
             noble = int(dlg.query_one("#choices").chosen.split(":")[1])
             landing = walk(session.state, noble, hi - 1)
-            assert app.previews[-1] == frozenset({landing})
+            assert board_preview(app) == frozenset({landing})
             state_before = session.state
             await pilot.press("enter")
             await settle(pilot)
@@ -437,9 +443,9 @@ def test_roll_sum_and_move_a_noble_within_the_temple_range():
 def test_skip_the_performance():
     async def go():
         session = session_at(lambda s: s.phase == "perform" and s.perform.stage == "roll")
-        app = Harness(session, auto=False)
+        app = dialog_app(session)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
+            await open_first(pilot)
             start = len(session.actions)
             await pilot.press("s")
             await settle(pilot)
@@ -455,9 +461,9 @@ def test_perform_spending_one_aquila():
 
     async def go():
         session = session_at(pred)
-        app = Harness(session, auto=False)
+        app = dialog_app(session)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
+            await open_first(pilot)
             dlg = app.screen
             assert isinstance(dlg, PerformDialog)
             st = session.state
@@ -487,9 +493,9 @@ def test_aquila_move_from_the_perform_dialog():
 
     async def go():
         session = session_at(pred)
-        app = Harness(session, auto=False)
+        app = dialog_app(session)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
+            await open_first(pilot)
             perform = app.screen
             await pilot.press("a")
             await settle(pilot)
@@ -525,9 +531,9 @@ def test_retire_steal_and_first_player():
 
     async def go(pred, cls, action_type):
         session = session_at(pred)
-        app = Harness(session, auto=False)
+        app = dialog_app(session)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
+            await open_first(pilot)
             dlg = app.screen
             assert isinstance(dlg, cls)
             chosen = dlg.query_one("#choices").chosen
@@ -546,9 +552,9 @@ def test_retire_steal_and_first_player():
 def test_decline_to_steal():
     async def go():
         session = session_at(lambda s: s.phase == "closing" and s.closing.stage == "steal")
-        app = Harness(session, auto=False)
+        app = dialog_app(session)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
+            await open_first(pilot)
             start = len(session.actions)
             await pilot.press("n")
             await settle(pilot)
@@ -560,13 +566,13 @@ def test_decline_to_steal():
 # ---------------------------------------------------------------------- over any screen, hot seat
 
 
-def test_ensure_dialog_follows_the_game_through_bots():
-    """With the harness pushing dialogs (ensure_dialog), a human seat gets the next dialog after
-    the bots have played; dialogs close when their decision is over."""
+def test_dialogs_follow_the_game_through_bots():
+    """With dialogs opening by themselves (the director), a human seat gets the next dialog
+    after the bots have played; dialogs close when their decision is over."""
 
     async def go():
         session = session_at(lambda s: s.phase == "invest")
-        app = Harness(session, auto=True)
+        app = dialog_app(session, auto=True)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
             assert isinstance(app.screen, InvestDialog)
@@ -574,7 +580,7 @@ def test_ensure_dialog_follows_the_game_through_bots():
             await settle(pilot, 12)
             seat = to_act(session.state)
             assert seat == 0
-            assert isinstance(app.screen, DecisionDialog) and app.screen.is_current()
+            assert isinstance(app.screen, DecisionDialog) and app.screen.decision_open()
             stack = [s for s in app.screen_stack if isinstance(s, DecisionDialog)]
             assert len(stack) == 1
 
@@ -595,9 +601,9 @@ def test_classic_extra_investment_paid_with_aquilas():
     assert any(getattr(a, "extra", "") == "aquilas" for a in legal(session.state).actions)
 
     async def go():
-        app = Harness(session, auto=False)
+        app = dialog_app(session)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
+            await open_first(pilot)
             dlg = app.screen
             assert isinstance(dlg, InvestDialog)
             ids = [o.id for o in dlg.query_one("#choices").options if not o.disabled]
@@ -619,14 +625,19 @@ def test_classic_extra_investment_paid_with_aquilas():
 
 def test_a_deal_without_the_active_player_is_rejected_with_a_notification():
     async def go():
-        session = session_at(lambda s: s.phase == "trade" and s.trade.deal is None and s.trade.active != 0, actor=None)
-        active = session.state.trade.active
-        dlg = dialog_for(session, 0)  # seat 0 is not to act but may propose
-        assert isinstance(dlg, TradeDialog) and dlg.key[0] == "propose"
-        app = Harness(session, auto=False, push=False)
+        pred = lambda s: s.phase == "trade" and s.trade.deal is None and s.trade.active != 0  # noqa: E731
+        setup, actions = find_position(pred, actor=None)
+        active = new_game_state(setup, actions).trade.active
+        # the active player is a local human too, so nothing moves while seat 0 composes
+        session = make_session(setup, actions, humans=(0, active))
+        assert isinstance(dialog_for(session, 0), TradeDialog)  # seat 0 is not to act but may propose
+        app = dialog_app(session)
         async with app.run_test(size=SIZE) as pilot:
-            app.push_screen(dlg)
             await settle(pilot)
+            await pilot.press("1", "d")  # view seat 0's board, propose a deal out of turn
+            await settle(pilot)
+            dlg = app.screen
+            assert isinstance(dlg, TradeDialog) and dlg.key[0] == "propose"
             # offer something to a player who is not the active one
             other = next(s for s in dlg.partners if s != active)
             while dlg.partner != other:
@@ -660,9 +671,9 @@ def test_hot_seat_deal_between_two_humans():
     async def go():
         setup, actions = find_position(pred)
         session = make_session(setup, actions, humans=(0, 1))
-        app = Harness(session, auto=False)  # the dialogs hand over between local seats
+        app = dialog_app(session)  # the dialogs hand over between local seats
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
+            await open_first(pilot)
             kat = app.screen
             assert isinstance(kat, TradeDialog) and kat.partner == 1
             coins = kat._rows.index("coins")
@@ -721,14 +732,14 @@ def _keys_for(dlg, session) -> list[str]:
 
 def test_a_whole_game_through_the_dialogs():
     """Seat 0 plays a complete 3-player game with keys only; the dialogs follow the game
-    (ensure_dialog pushes the next one) and the game reaches its end."""
+    (the director opens the next one) and the game reaches its end."""
 
     async def go():
         from colosseum.core import GameSetup
 
         setup = GameSetup(players=("Kat", "Becky", "Laura"), seed=11)
         session = make_session(setup, [])
-        app = Harness(session, auto=True)
+        app = dialog_app(session, auto=True)
         performed = 0
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
@@ -740,7 +751,8 @@ def test_a_whole_game_through_the_dialogs():
                     await settle(pilot, 10)
                     dlg = app.screen
                 assert isinstance(dlg, DecisionDialog), f"no dialog at {session.state.phase}"
-                assert dlg.is_current()
+                assert dlg.decision_open()
+                assert list_keys_work(dlg), f"{type(dlg).__name__}: the focus is off its list"
                 before = session.state.actions
                 if isinstance(dlg, PerformDialog) and dlg.can_perform():
                     performed += 1
@@ -760,9 +772,9 @@ def test_exchange_aquilas_for_coins():
     session = session_at(lambda s: s.phase == "invest" and s.players[0].aquilas > 0)
 
     async def go():
-        app = Harness(session, auto=False)
+        app = dialog_app(session)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
+            await open_first(pilot)
             dlg = app.screen
             p = session.state.players[0]
             await pilot.press("x")
@@ -793,9 +805,9 @@ def test_hot_seat_auction_keeps_the_openers_dialog_and_hands_over():
     async def go():
         setup, actions = find_position(pred)
         session = make_session(setup, actions, humans=(0, 1))
-        app = Harness(session, auto=False)
+        app = dialog_app(session)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
+            await open_first(pilot)
             kat = app.screen
             assert isinstance(kat, AuctionDialog)
             await pilot.press("enter")  # open at the minimum
@@ -804,13 +816,13 @@ def test_hot_seat_auction_keeps_the_openers_dialog_and_hands_over():
                 raise AssertionError("position does not reach Becky")
             becky = app.screen
             assert isinstance(becky, AuctionDialog) and becky.seat == 1
-            assert kat.is_current() and not kat.my_turn()
+            assert kat.decision_open() and not kat.my_turn()
             assert "enter" not in footer_keys(kat) and "p" not in footer_keys(kat)
             assert footer_keys(becky).get("enter") == "raise_bid"
             await pilot.press("p")
             await settle(pilot, 10)
             assert PassBid(player=1) in session.actions
-            assert app.screen is kat or not kat.is_current()
+            assert app.screen is kat or not kat.decision_open()
 
     run(go())
 
@@ -818,14 +830,121 @@ def test_hot_seat_auction_keeps_the_openers_dialog_and_hands_over():
 def test_help_key_over_a_dialog():
     async def go():
         session = session_at(lambda s: s.phase == "invest")
-        app = Harness(session, auto=False)
+        app = dialog_app(session)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot)
+            await open_first(pilot)
             dlg = app.screen
             await pilot.press("question_mark")
             await settle(pilot)
-            notes = list(app._notifications)
-            assert notes and "end turn" in notes[-1].message  # the harness has no help screen
+            help_screen = app.screen
+            assert type(help_screen).__name__ == "HelpScreen" and help_screen.below is dlg
+            assert "end turn" in str(help_screen.query_one("#help-text").render())  # the dialog's keys
+            await pilot.press("escape")
+            await settle(pilot)
             assert app.screen is dlg
+
+    run(go())
+
+
+# ---------------------------------------------------------------------- focus after a state change
+
+
+def list_keys_work(dlg) -> bool:
+    """The focus is on a shown list of ``dlg`` (so Up/Down move its cursor), or it has none."""
+    shown = [w for w in dlg.query(ChoiceList) if dlg._shown(w)]
+    return not shown or (dlg.focused in shown)
+
+
+async def arrows_move(pilot, lst) -> bool:
+    """Down (or Up at the end) moves the highlight of ``lst``."""
+    before = lst.highlighted
+    await pilot.press("down")
+    await settle(pilot, 2)
+    if lst.highlighted == before:
+        await pilot.press("up")
+        await settle(pilot, 2)
+    return lst.highlighted != before
+
+
+def remote_others(setup, actions):
+    """Seat 0 plays here; the others are people elsewhere (no bots, no hot seat): the test
+    makes their moves with ``session.submit``, as a networked game would."""
+    session = make_session(setup, actions, humans=tuple(range(len(setup.players))))
+    session.local_seats = lambda: (0,)  # type: ignore[method-assign]
+    return session
+
+
+def test_arrows_work_in_the_trade_grid_after_a_rejected_deal():
+    """Kat proposes, Becky rejects: the grid is back and Up/Down move its row cursor again
+    (the pending deal had hidden it)."""
+    pred = lambda s: (  # noqa: E731
+        s.phase == "trade" and s.trade.deal is None and s.trade.active == 0 and s.players[0].coins >= 1
+    )
+
+    async def go():
+        setup, actions = find_position(pred)
+        session = remote_others(setup, actions)
+        app = dialog_app(session)
+        async with app.run_test(size=SIZE) as pilot:
+            await open_first(pilot)
+            kat = app.screen
+            assert isinstance(kat, TradeDialog) and kat.partner == 1
+            for _ in range(kat._rows.index("coins")):
+                await pilot.press("down")
+            await pilot.press("right", "plus", "enter")
+            await settle(pilot)
+            assert session.state.trade.deal is not None
+            session.submit(RejectDeal(player=1))
+            await settle(pilot)
+            assert app.screen is kat and session.state.trade.deal is None
+            grid = kat.query_one("#grid", ChoiceList)
+            assert list_keys_work(kat) and kat.focused is grid
+            assert await arrows_move(pilot, grid)
+
+    run(go())
+
+
+def test_arrows_work_in_the_markets_after_an_auction_is_lost():
+    """Kat opens an auction, Becky outbids her and Kat passes: the markets list is back for
+    Kat's next choice and Up/Down move it again (the running auction had hidden it)."""
+    pred = lambda s: (  # noqa: E731
+        s.phase == "hire"
+        and s.hire.auction is None
+        and s.hire.active == 0
+        and s.players[1].pillar
+        and s.players[1].coins > 12
+        and sum(1 for lot in s.markets if len(lot) >= 3) >= 3
+    )
+
+    async def go():
+        setup, actions = find_position(pred)
+        session = remote_others(setup, actions)
+        app = dialog_app(session)
+        async with app.run_test(size=SIZE) as pilot:
+            await open_first(pilot)
+            kat = app.screen
+            assert isinstance(kat, AuctionDialog)
+            await pilot.press("enter")  # open at the minimum
+            await settle(pilot)
+            for _ in range(20):  # the others raise once, then pass; Kat passes
+                st = session.state
+                if st.hire.auction is None:
+                    break
+                seat = to_act(st)
+                if seat == 0:
+                    await pilot.press("p")
+                else:
+                    bids = legal(st).bids
+                    raised = any(a.player == seat and isinstance(a, Raise) for a in session.actions[-8:])
+                    if bids and not raised:
+                        session.submit(Raise(player=seat, bid=bids[0].low))
+                    else:
+                        session.submit(PassBid(player=seat))
+                await settle(pilot)
+            await settle(pilot)
+            assert app.screen is kat and kat.decision_open() and kat.running is None
+            markets = kat.query_one("#markets", ChoiceList)
+            assert markets.display and list_keys_work(kat) and kat.focused is markets
+            assert await arrows_move(pilot, markets)
 
     run(go())

@@ -119,7 +119,7 @@ async def test_panels_show_the_position_and_the_history_highlights_it():
             v.go(target)
             await pilot.pause()
             assert v.state is tl.state(target)
-            for panel in ("#v-board", "#v-players", "#v-header"):
+            for panel in ("#board", "#players", "#v-header"):
                 assert app.screen.query_one(panel).state is tl.state(target)
             assert history.current == target
             top = history.scroll_offset.y

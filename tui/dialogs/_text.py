@@ -158,7 +158,7 @@ def after(state: State, action) -> State | None:
     """The state after ``action`` (None if the engine rejects it); nothing changes."""
     try:
         return apply(state, action)[0]
-    except Exception:
+    except RuleError:
         return None
 
 
@@ -169,6 +169,4 @@ def rule_error(state: State, action) -> str | None:
         apply(state, action)
     except RuleError as err:
         return err.detail
-    except Exception as err:  # pragma: no cover - defensive
-        return str(err)
     return None

@@ -138,7 +138,6 @@ class AuctionDialog(DecisionDialog):
             if not open_markets:
                 self.set_prompt(f"{p.name}: no auction can be opened; pass")
         else:
-            lot = lot_text(st, auc.market)
             if self.my_turn():
                 self.set_prompt(f"{p.name}: raise above {auc.high} or pass")
             else:

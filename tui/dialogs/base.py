@@ -14,10 +14,13 @@ import weakref
 from collections.abc import Hashable, Iterable
 
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import ComposeResult, ScreenStackError
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.css.query import NoMatches
+from textual.dom import DOMNode
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -25,6 +28,7 @@ from colosseum.core import Choices, State, catalog, legal, to_act
 from colosseum.core.catalog import Catalog
 from colosseum.core.model import PHASE_TITLES, Player
 from colosseum.tui.base import submit_or_notify
+from colosseum.tui.widgets.board import PreviewSpaces
 
 
 class _Hub:
@@ -38,7 +42,7 @@ class _Hub:
         # Called from session.submit, possibly from a bot task or another thread:
         # post to each dialog's own queue (thread-safe) and refresh there.
         for dialog in list(self.dialogs):
-            dialog.call_later(dialog.sync, True)
+            dialog.call_later(dialog.sync)
 
 
 _HUBS: weakref.WeakKeyDictionary[object, _Hub] = weakref.WeakKeyDictionary()
@@ -142,7 +146,7 @@ class DecisionDialog(ModalScreen[None]):
     ESCAPE_CLOSE = Binding("escape", "close", "close", id="dialog.close", key_display="esc", priority=True)
     BINDINGS = [
         ESCAPE_CLOSE,
-        Binding("f1,question_mark", "help", "help", show=False, id="dialog.help"),
+        Binding("f1,question_mark", "app.help", "help", show=False, id="dialog.help"),
     ]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
@@ -171,7 +175,7 @@ class DecisionDialog(ModalScreen[None]):
         None.  The dialog stays open while the state yields the same key."""
         raise NotImplementedError
 
-    def is_current(self, state: State | None = None) -> bool:
+    def decision_open(self, state: State | None = None) -> bool:
         state = self.session.state if state is None else state
         return self.key is not None and self.decision_key(state, self.seat) == self.key
 
@@ -246,48 +250,64 @@ class DecisionDialog(ModalScreen[None]):
     def _fit_width(self) -> None:
         """Leave the board visible: take the columns to its right."""
         right = None
-        try:
-            for screen in reversed(self.app.screen_stack):
-                if screen is self or isinstance(screen, DecisionDialog):
-                    continue
-                hits = screen.query("#board")
-                if hits:
-                    region = hits.first().region
-                    if region.width:
-                        right = region.right
-                break
-        except Exception:
-            right = None
+        for screen in reversed(self.app.screen_stack):
+            if screen is self or isinstance(screen, DecisionDialog):
+                continue
+            hits = screen.query("#board")
+            if hits:
+                region = hits.first().region
+                if region.width:
+                    right = region.right
+            break
         if right is None:
             return
         free = self.size.width - right
         width = max(self.MIN_WIDTH, min(free, self.MAX_WIDTH))
         try:
             self.query_one("#dialog").styles.width = width
-        except Exception:
+        except NoMatches:  # resized before the box is composed
             pass
 
     def on_mount(self) -> None:
         _hub(self.session).dialogs.add(self)
         self._fit_width()
-        if not self.is_current():
+        if not self.decision_open():
             self.finish()
             return
         self.refresh_view()
         self.focus_main()
 
     def focus_main(self) -> None:
-        lists = self.query(ChoiceList)
-        for widget in lists:
-            if widget.display:
-                widget.focus(scroll_visible=False)
-                break
+        """Focus the main list and show the top of the box (when the dialog opens)."""
+        self._focus_list()
         self.call_after_refresh(self._scroll_top)
+
+    def _shown(self, widget: Widget) -> bool:
+        """``widget`` and every container up to this dialog are displayed."""
+        node: DOMNode | None = widget
+        while node is not None and node is not self:
+            if not node.display:
+                return False
+            node = node.parent
+        return node is self
+
+    def _focus_list(self) -> None:
+        """Keep the keys on a list: unless a shown list has the focus, focus the first shown
+        one.  A state change can hide the focused list (a running auction hides the markets;
+        a pending deal hides the grid) and show it again; Textual then leaves the focus
+        elsewhere and Up/Down would stop working while the dialog's own keys still act."""
+        focused = self.focused
+        if isinstance(focused, ChoiceList) and self._shown(focused):
+            return
+        for widget in self.query(ChoiceList):
+            if self._shown(widget):
+                widget.focus(scroll_visible=False)
+                return
 
     def _scroll_top(self) -> None:
         try:
             self.query_one("#dialog").scroll_home(animate=False)
-        except Exception:
+        except NoMatches:  # closed before this frame
             pass
 
     def on_unmount(self) -> None:
@@ -298,8 +318,8 @@ class DecisionDialog(ModalScreen[None]):
             self._preview = frozenset()
             try:
                 top = self.app.screen
-            except Exception:
-                top = None
+            except ScreenStackError:  # the app is shutting down
+                return
             if not isinstance(top, DecisionDialog):
                 self._send_preview(frozenset())
 
@@ -309,7 +329,7 @@ class DecisionDialog(ModalScreen[None]):
             return
         self._box_visible(True)
         self._send_preview(self._preview)
-        self.sync(False)
+        self.sync()
 
     def on_screen_suspend(self) -> None:
         # Another screen is on top: do not let two dialog boxes overlap.
@@ -318,49 +338,22 @@ class DecisionDialog(ModalScreen[None]):
     def _box_visible(self, visible: bool) -> None:
         try:
             self.query_one("#dialog").display = visible
-        except Exception:
+        except NoMatches:  # not composed yet, or already closed
             pass
 
-    def sync(self, changed: bool = True) -> None:
+    def sync(self) -> None:
         """The game state may have changed: dismiss if the decision is over, else redraw."""
         if self._over or not self.is_attached:
             return
-        if not self.is_current():
+        if not self.decision_open():
             self.finish()
             return
         try:
             self.refresh_view()
-        except Exception as err:  # never a traceback in front of the player
+        except Exception as err:  # noqa: BLE001 - any drawing fault: a message, never a traceback
             self.notify(f"Display problem: {err}", severity="error")
+        self._focus_list()
         self.refresh_bindings()
-        if changed:
-            self._hand_over()
-
-    def _hand_over(self) -> None:
-        """Hot seat: this dialog's decision goes on while another local seat must act (an
-        answer to a deal, a bid): open that seat's dialog on top of this one, unless one is
-        open already.  When it closes, this dialog is back."""
-        try:
-            seat = to_act(self.session.state)
-            if seat < 0 or seat == self.seat or seat not in self.session.local_seats():
-                return
-            if self.app.screen is not self:
-                return
-            for screen in self.app.screen_stack:
-                if (
-                    isinstance(screen, DecisionDialog)
-                    and screen.seat == seat
-                    and not screen.over
-                    and screen.is_current()
-                ):
-                    return
-            from . import dialog_for
-
-            dialog = dialog_for(self.session, seat)
-            if dialog is not None:
-                self.app.push_screen(dialog)
-        except Exception as err:  # never a traceback in front of the player
-            self.notify(f"Could not open the next dialog: {err}", severity="error")
 
     def finish(self) -> None:
         """Close the dialog (now if it is on top, else as soon as it is)."""
@@ -377,7 +370,7 @@ class DecisionDialog(ModalScreen[None]):
         try:
             if self.app.screen is not self:
                 return
-        except Exception:
+        except ScreenStackError:  # the app is shutting down
             return
         self._dismissed = True
         self.dismiss()
@@ -386,26 +379,13 @@ class DecisionDialog(ModalScreen[None]):
         """Escape: close without changing the game."""
         self.finish()
 
-    def action_help(self) -> None:
-        """F1 / ?: the app's help for this screen (its keys), else the keys in a notification."""
-        fn = getattr(self.app, "action_help", None)
-        if callable(fn):
-            fn()
-            return
-        keys = [
-            f"{ab.binding.key_display or key}: {ab.binding.description}"
-            for key, ab in self.active_bindings.items()
-            if ab.enabled and ab.binding.description and ab.binding.action != "help"
-        ]
-        self.notify("; ".join(keys), title="Keys")
-
     # ------------------------------------------------------------------ acting
 
     def submit(self, action) -> bool:
         """Send ``action``; a rejected one shows the engine's message and changes nothing."""
         if not submit_or_notify(self, self.session, action):
             return False
-        self.sync(False)
+        self.sync()
         return True
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -417,7 +397,7 @@ class DecisionDialog(ModalScreen[None]):
             return True
         try:
             return bool(test())
-        except Exception:
+        except Exception:  # noqa: BLE001 - a key whose test fails is hidden, never a traceback
             return False
 
     # ------------------------------------------------------------------ board preview
@@ -428,12 +408,6 @@ class DecisionDialog(ModalScreen[None]):
         self._send_preview(self._preview)
 
     def _send_preview(self, spaces: frozenset[int]) -> None:
-        try:
-            fn = getattr(self.app, "set_preview", None)
-        except Exception:
-            return
-        if callable(fn):
-            try:
-                fn(frozenset(spaces))
-            except Exception:
-                pass
+        # To the app directly: this also runs while the dialog is being removed, when a
+        # message posted to the dialog itself would no longer bubble.
+        self.app.post_message(PreviewSpaces(frozenset(spaces)))

@@ -116,6 +116,7 @@ class StealDialog(_ListDialog):
     def refresh_view(self) -> None:
         st = self.state
         cl = st.closing
+        assert cl is not None  # refreshed only while its decision is open (decision_key)
         p = self.me
         cat = self.cat
         victim = st.players[cl.victim]
@@ -141,6 +142,7 @@ class StealDialog(_ListDialog):
     def detail_for(self, chosen: str) -> str:
         k = self.cat.index[chosen]
         cl = self.state.closing
+        assert cl is not None  # refreshed only while its decision is open (decision_key)
         return self.star_note({self.seat: {k: 1}, cl.victim: {k: -1}})
 
     def action_for(self, chosen: str):

@@ -49,7 +49,6 @@ EXTRA_LABEL = {"": "", "aquilas": "extra, pay 2 Aquilas", "construction": "extra
 _KINDS_2007 = {"gate": "arena extension", "season_ticket": "season ticket", "spectacle": "program", "loge": "loge"}
 EXTRA_LABEL_2007 = {"": "", "aquilas": "extra, pay 2 medals", "construction": "extra, pay a construction tile"}
 
-
 class _Shown:
     def __init__(self, dialog: DecisionDialog, wid: str) -> None:
         self.dialog, self.wid = dialog, wid
@@ -460,7 +459,7 @@ class InvestDialog(DecisionDialog):
                 self._back_if_open()
 
     def _back_if_open(self) -> None:
-        if not self.over and self.is_current():
+        if not self.over and self.decision_open():
             self._go("main")
 
     def _do_main(self, kind: str, extra: str) -> None:

@@ -92,6 +92,7 @@ class NobleDialog(DecisionDialog):
     def refresh_view(self) -> None:
         st = self.state
         pt = st.perform
+        assert pt is not None  # refreshed only while its decision is open (decision_key)
         p = self.me
         cat = self.cat
         info = self.query_one("#info", Static)
@@ -132,6 +133,7 @@ class NobleDialog(DecisionDialog):
     def _refresh_move(self) -> None:
         st = self.state
         pt = st.perform
+        assert pt is not None  # refreshed only while its decision is open (decision_key)
         p = self.me
         dice_avail = self._dice()
         if self.die not in dice_avail:
@@ -180,11 +182,11 @@ class NobleDialog(DecisionDialog):
         self.query_one("#choices", ChoiceList).set_choices(opts)
 
     def _show_detail(self) -> None:
-        if self.stage != "move" or self._noble() is None:
+        noble = self._noble()
+        if self.stage != "move" or noble is None or self.die is None:
             self.show("detail", "")
             self.set_preview(())
             return
-        noble = self._noble()
         st = self.state
         dest = walk(st, noble, self.steps)
         text = f"{noble_title(st, noble)} lands on {space_text(st, dest, self.seat)}"
@@ -215,8 +217,10 @@ class NobleDialog(DecisionDialog):
             self.action_roll()
         elif chosen == "skip":
             self.action_skip()
-        elif chosen in ("split", "sum"):
-            self.submit(ChooseDice(player=self.seat, mode=chosen))
+        elif chosen == "split":
+            self.submit(ChooseDice(player=self.seat, mode="split"))
+        elif chosen == "sum":
+            self.submit(ChooseDice(player=self.seat, mode="sum"))
 
     def can_roll(self) -> bool:
         return self.my_turn() and self.stage == "roll"

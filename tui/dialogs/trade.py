@@ -159,6 +159,7 @@ class TradeDialog(DecisionDialog):
     def refresh_view(self) -> None:
         st = self.state
         t = st.trade
+        assert t is not None  # refreshed only while its decision is open (decision_key)
         p = self.me
         self._read_events()
         deal = self.deal
@@ -307,10 +308,6 @@ class TradeDialog(DecisionDialog):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         pass
-
-    def focus_main(self) -> None:
-        self.query_one("#grid", TradeGrid).focus(scroll_visible=False)
-        self.call_after_refresh(self._scroll_top)
 
     # ------------------------------------------------------------------ composing
 

@@ -1,5 +1,5 @@
 """A plain chooser over the engine's legal actions: the fallback when the decision dialogs
-(``colosseum.tui.dialogs``) are not available or have no dialog for a decision.  Deals cannot
+(``colosseum.tui.dialogs``) have no dialog for a decision.  Deals cannot
 be composed here (the trade dialog does that); every other decision can be made."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from textual.widgets.option_list import Option
 from colosseum.core import actions as A
 from colosseum.core import catalog, legal
 from colosseum.tui.base import submit_or_notify
+from colosseum.tui.widgets.board import PreviewSpaces
 from colosseum.tui.widgets.common import NOBLE_NAMES, prompt
 
 
@@ -80,7 +81,7 @@ def describe(state, action) -> str:
 def choices(state) -> list:
     """Concrete actions to offer: the legal ones, and a few amounts of each bid range."""
     ch = legal(state)
-    out = []
+    out: list[A.Action] = []
     for b in ch.bids:
         amounts = sorted({a for a in (b.low, b.low + 1, b.low + 2, b.low + 5, b.low + 10) if a <= b.high})
         out.extend(b.action(ch.player, a) for a in amounts)
@@ -136,9 +137,7 @@ class ActionChooser(ModalScreen):
             preview = frozenset({a.space, (a.space + 1) % 36})
         elif isinstance(a, A.BuildGate):
             preview = frozenset({a.space})
-        setter = getattr(self.app, "set_preview", None)
-        if setter is not None:
-            setter(preview)
+        self.app.post_message(PreviewSpaces(preview))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         i = event.option_index

@@ -1,9 +1,9 @@
 """The main game screen: header, arena, impresarios, the viewed hand, the log.
 
 Flow: bots act on their own in a worker (``session.run_bots``); when a local human must act the
-matching dialog opens (``colosseum.tui.dialogs.dialog_for``); Escape closes it and Enter or
-``a`` opens it again.  The hand follows the local player who must act (hot seat); keys 1-5 show
-any seat's board.
+dialog the ``DialogDirector`` names opens (also the hot-seat hand-over between local seats);
+Escape closes it and Enter or ``a`` opens it again.  The hand follows the local player who must
+act (hot seat); keys 1-5 show any seat's board.
 """
 
 from __future__ import annotations
@@ -11,11 +11,14 @@ from __future__ import annotations
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
+from textual.worker import Worker
 
 from colosseum.core import RuleError, State, to_act
 from colosseum.tui.base import submit_or_notify
+from colosseum.tui.dialogs.base import DecisionDialog
+from colosseum.tui.dialogs.director import DialogDirector
+from colosseum.tui.widgets.arena import Arena
 from colosseum.tui.widgets.board import BoardPanel
 from colosseum.tui.widgets.hand import HandPanel
 from colosseum.tui.widgets.header import GameHeader
@@ -24,30 +27,6 @@ from colosseum.tui.widgets.log import LogPanel
 from colosseum.tui.widgets.players import PlayersPanel
 
 VIEW = Binding.Group("View board", compact=True)
-
-
-def decision_key(st: State) -> tuple:
-    """Identifies one decision (a dialog's lifetime), not each action within it."""
-    seat = to_act(st)
-    sub: tuple = ()
-    if st.phase == "hire" and st.hire is not None:
-        sub = (st.hire.active, st.hire.auctions, st.hire.auction is not None)
-    elif st.phase == "trade" and st.trade is not None:
-        sub = (st.trade.active, st.trade.deal is not None)
-    elif st.phase == "perform" and st.perform is not None:
-        sub = (st.perform.stage,)
-    elif st.phase == "closing" and st.closing is not None:
-        sub = (st.closing.stage,)
-    return (st.round, st.phase, st.turn, seat, sub)
-
-
-def load_dialog_for():
-    """``colosseum.tui.dialogs.dialog_for``, or None while the dialogs are not there."""
-    try:
-        from colosseum.tui.dialogs import dialog_for
-    except Exception:  # missing or broken: degrade to the generic chooser
-        return None
-    return dialog_for
 
 
 class GameScreen(Screen):
@@ -64,7 +43,7 @@ class GameScreen(Screen):
         Binding("d", "deal", "Propose a deal", id="game.deal"),
         Binding("f", "follow", "Follow turn", id="game.follow"),
         Binding("l", "focus_log", "Log", id="game.log"),
-        Binding("r", "rules", "Rules", id="game.rules"),
+        Binding("r", "app.rules", "Rules", id="game.rules"),
         Binding("v", "review", "Review", id="game.review"),
         Binding("e", "end_screen", "Result", id="game.result"),
     ]
@@ -80,33 +59,25 @@ class GameScreen(Screen):
         self.viewed: int | None = None  # seat chosen with 1-5; None: follow the turn
         self._last_human = session.local_seats()[0] if session.local_seats() else 0
         self._sync_pending = False
-        self._dialog_open: ModalScreen | None = None
-        self._dialog_key: tuple | None = None
+        self.director = DialogDirector(session)
+        self._dialogs: list[ModalScreen] = []  # the dialogs this screen pushed, still open
         self._suppressed_at: int | None = None
         self._end_shown = False
         self._preview: frozenset[int] = frozenset()
         self._stopped = False
-        self._bots_worker = None
+        self._bots_worker: Worker | None = None
+        self._bindings_sig: tuple | None = None
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         yield GameHeader(id="header")
-        with Horizontal(id="main"):
-            with Vertical(id="left"):
-                yield BoardPanel(id="board")
-                yield LogPanel(id="log")
-            with Vertical(id="right"):
-                yield PlayersPanel(id="players")
-                yield HandPanel(id="hand")
+        yield Arena(LogPanel(id="log"))
         yield KeyBar()
 
     def on_mount(self) -> None:
         self.session.add_listener(self._on_game_event)
         self.sync()
         self.call_after_refresh(self.advance)
-
-    def on_resize(self) -> None:
-        self.set_class(self.size.width >= 110 and self.size.height >= 32, "wide")
 
     def on_screen_resume(self) -> None:
         self._schedule()
@@ -150,15 +121,21 @@ class GameScreen(Screen):
             self.call_after_refresh(self._repaint_top)
 
     def _repaint_top(self) -> None:
-        top = self.app.screen
-        if top is not self and self.is_attached:
-            top.refresh()
+        """Repaint every screen above this one: with two dialogs stacked (the Aquila move
+        over the perform dialog) Textual does not carry this screen's repaint through the
+        transparent screen in between."""
+        if not self.is_attached:
+            return
+        stack = self.app.screen_stack
+        if self in stack:
+            for screen in stack[stack.index(self) + 1 :]:
+                screen.refresh()
 
     def _binding_signature(self) -> tuple:
         st = self.state
         return (
             to_act(st) in self.session.local_seats(),
-            self._dialog_open is None,
+            not self._dialogs,
             st.n,
             self.viewed,
             st.phase,
@@ -169,11 +146,11 @@ class GameScreen(Screen):
         """The footer rebuilds itself on every bindings refresh: only ask when a key's
         availability may have changed."""
         sig = self._binding_signature()
-        if sig != getattr(self, "_bindings_sig", None):
+        if sig != self._bindings_sig:
             self._bindings_sig = sig
             self.refresh_bindings()
 
-    def _on_game_event(self, state: State, events) -> None:
+    def _on_game_event(self, state: State, events: object) -> None:
         self._schedule()
 
     def _schedule(self) -> None:
@@ -196,9 +173,13 @@ class GameScreen(Screen):
         except Exception as err:  # noqa: BLE001 - a drawing fault must not end the game
             self.notify(f"{type(err).__name__}: {err}", severity="error", title="Display")
 
-    def set_preview(self, spaces) -> None:
+    def set_preview(self, spaces: frozenset[int]) -> None:
+        """Highlight track spaces on the board (what a dialog's highlighted choice would do)."""
         self._preview = frozenset(spaces)
         self.query_one(BoardPanel).set_preview(self._preview)
+        if self.app.screen is not self:
+            # the board is under the dialog that asked: see sync()
+            self.call_after_refresh(self._repaint_top)
 
     # ------------------------------------------------------------------ flow
     def advance(self) -> None:
@@ -214,9 +195,7 @@ class GameScreen(Screen):
             if worker is None or worker.is_finished:
                 self._bots_worker = self.run_bots()
             return
-        seat = to_act(st)
-        if seat in self.session.local_seats() and self._suppressed_at != st.actions and self.auto_dialogs:
-            self.open_dialog()
+        self._open_wanted(auto=self.auto_dialogs)
 
     @work(exclusive=True, group="bots")
     async def run_bots(self) -> None:
@@ -230,51 +209,39 @@ class GameScreen(Screen):
         self.sync()
         self.advance()
 
-    def open_dialog(self) -> None:
-        if self._dialog_open is not None or self.app.screen is not self:
-            return
-        st = self.state
-        seat = to_act(st)
-        if seat < 0 or seat not in self.session.local_seats():
-            return
-        dialog = None
-        dialog_for = load_dialog_for()
-        if dialog_for is not None:
-            try:
-                dialog = dialog_for(self.session, seat)
-            except Exception as err:  # noqa: BLE001
-                self.notify(f"dialog failed: {err}", severity="error")
-                dialog = None
-        if dialog is None:  # no dialog for this decision (or none built yet): the plain chooser
-            from .choose import ActionChooser
+    def _open_wanted(self, *, auto: bool) -> None:
+        """Push the dialog the director says the stack needs now, if any."""
+        suppressed = self._suppressed_at == self.state.actions
+        dialog = self.director.next_dialog(self.app.screen_stack, self, auto=auto, suppressed=suppressed)
+        if dialog is not None:
+            self._push(dialog)
 
-            dialog = ActionChooser(self.session, seat)
-        refollow = self.viewed is not None
-        self.viewed = None  # the hand follows the player who must decide
-        self._dialog_open = dialog
-        self._dialog_key = decision_key(st)
-        if refollow:
+    def open_dialog(self) -> None:
+        """Open the dialog of the local seat to act (``a``), if none is open."""
+        if not self._dialogs:
+            self._open_wanted(auto=True)
+
+    def _push(self, dialog: ModalScreen) -> None:
+        if not self._dialogs and self.viewed is not None:
+            self.viewed = None  # the hand follows the player who must decide
             self.sync()
-        self.app.push_screen(dialog, callback=self._dialog_closed)
+        self._dialogs.append(dialog)
+        self.app.push_screen(dialog, callback=lambda result: self._dialog_closed(dialog, result))
         self._refresh_bindings_if_changed()
 
-    def _dialog_closed(self, result=None) -> None:
+    def _dialog_closed(self, dialog: ModalScreen, result: object = None) -> None:
         st = self.state
-        dialog = self._dialog_open
-        is_current = getattr(dialog, "is_current", None)
-        if callable(is_current):  # the dialog knows which decision it serves
-            try:
-                escaped = bool(is_current())
-            except Exception:  # noqa: BLE001
-                escaped = False
-        else:
-            escaped = self._dialog_key == decision_key(st)
+        if isinstance(dialog, DecisionDialog):
+            escaped = dialog.decision_open()
+        else:  # the plain chooser dismisses with True once it has acted
+            escaped = result is None
         if escaped and st.phase != "over":
             # closed while the decision it served is still open: Escape.  Wait for 'a'.
             self._suppressed_at = st.actions
-        self._dialog_open = None
-        self._dialog_key = None
-        self.set_preview(frozenset())
+        if dialog in self._dialogs:
+            self._dialogs.remove(dialog)
+        if not self._dialogs:
+            self.set_preview(frozenset())
         self._schedule()
 
     def _game_over(self) -> None:
@@ -291,9 +258,9 @@ class GameScreen(Screen):
         st = self.state
         if action == "act":
             seat = to_act(st)
-            return seat in self.session.local_seats() and self._dialog_open is None
+            return seat in self.session.local_seats() and not self._dialogs
         if action == "view":
-            return bool(parameters) and int(parameters[0]) < st.n  # type: ignore[arg-type]
+            return bool(parameters) and isinstance(parameters[0], int) and parameters[0] < st.n
         if action == "deal":
             return self._deal_seat() is not None
         if action == "follow":
@@ -304,35 +271,17 @@ class GameScreen(Screen):
 
     def _deal_seat(self) -> int | None:
         """The viewed local seat, if it may propose a deal to the active player now (G-4:
-        anyone may), it is not that seat's turn anyway, and the trade dialog exists."""
-        st = self.state
-        if st.phase != "trade" or self._dialog_open is not None:
+        anyone may) and it is not that seat's turn anyway."""
+        if self.state.phase != "trade" or self._dialogs:
             return None
         seat = self.view_seat()
-        if seat == to_act(st) or seat not in self.session.local_seats():
-            return None
-        from colosseum.core import may_propose
-
-        if not may_propose(st, seat) or load_dialog_for() is None:
-            return None
-        return seat
+        return seat if self.director.may_deal(seat) else None
 
     def action_deal(self) -> None:
         seat = self._deal_seat()
-        dialog_for = load_dialog_for()
-        if seat is None or dialog_for is None:
-            return
-        try:
-            dialog = dialog_for(self.session, seat)
-        except Exception as err:  # noqa: BLE001
-            self.notify(f"dialog failed: {err}", severity="error")
-            return
-        if dialog is None:
-            return
-        self._dialog_open = dialog
-        self._dialog_key = decision_key(self.state)
-        self.app.push_screen(dialog, callback=self._dialog_closed)
-        self._refresh_bindings_if_changed()
+        dialog = self.director.deal_dialog(seat) if seat is not None else None
+        if dialog is not None:
+            self._push(dialog)
 
     def action_act(self) -> None:
         self._suppressed_at = None
@@ -350,9 +299,6 @@ class GameScreen(Screen):
     def action_focus_log(self) -> None:
         self.query_one(LogPanel).focus()
 
-    def action_rules(self) -> None:
-        self.app.action_rules()
-
     def action_review(self) -> None:
         """Look back over the game so far (issue 4) without disturbing it: the viewer works on
         a copy of the actions; bots keep playing; a human's dialog waits until it closes."""
@@ -366,6 +312,6 @@ class GameScreen(Screen):
         if self.state.phase == "over":
             self.app.push_screen(EndScreen(self.state))
 
-    def submit(self, action) -> bool:
+    def submit(self, action: object) -> bool:
         """Submit for a widget: a rejected action shows its message and changes nothing."""
         return submit_or_notify(self, self.session, action)

@@ -54,10 +54,7 @@ GENERIC = {
 def key_name(app, key: str, display: str | None) -> str:
     if display:
         return display
-    try:
-        return app.get_key_display(Binding(key, ""))
-    except Exception:  # noqa: BLE001
-        return key
+    return app.get_key_display(Binding(key, ""))
 
 
 class HelpScreen(ModalScreen):

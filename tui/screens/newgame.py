@@ -19,10 +19,8 @@ DEFAULT_NAMES = ("Becky", "Kat", "Laura", "Marcus", "Titus")
 
 
 def bot_names() -> list[str]:
-    try:
-        from colosseum.core.bots import BOTS
-    except Exception:  # noqa: BLE001
-        return ["random"]
+    from colosseum.core.bots import BOTS
+
     names = sorted(BOTS)
     if "greedy" in names:  # the stronger bot first
         names.remove("greedy")
@@ -187,6 +185,13 @@ class NewGameScreen(Screen):
         if s is None:
             return
         seed = s.seed if s.seed is not None else secrets.randbelow(1_000_000)
-        self.app.start_game(
-            tuple(s.names[: s.players]), tuple(s.kinds[: s.players]), seed=seed, variant=s.variant, options=s.options
-        )
+        from colosseum.tui.app import ColosseumApp
+
+        if isinstance(self.app, ColosseumApp):
+            self.app.start_game(
+                tuple(s.names[: s.players]),
+                tuple(s.kinds[: s.players]),
+                seed=seed,
+                variant=s.variant,
+                options=s.options,
+            )

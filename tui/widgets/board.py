@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
+from textual.message import Message
 
 from colosseum.core import State, catalog
 
@@ -17,6 +18,17 @@ from .common import MARKETS, NOBLE_LETTERS, player_letters, seat_style
 from .lines import LinePanel
 
 SPACES = 36
+
+
+class PreviewSpaces(Message):
+    """Highlight these track spaces on the game's board (an empty set clears the highlight).
+
+    Posted by dialogs and choosers while a choice is highlighted that would put something on
+    the track; the app hands it to the game screen, which owns the board."""
+
+    def __init__(self, spaces: frozenset[int]) -> None:
+        super().__init__()
+        self.spaces = spaces
 
 
 def ring_position(space: int) -> tuple[int, int]:
@@ -202,7 +214,7 @@ class BoardPanel(LinePanel):
                 t.append("pillar", dim)
             elif not lot:
                 t.append("(empty)", dim)
-            if active:
+            if active and auction is not None:
                 t.append(f"  {auction.high} ")
                 t.append(letters[auction.bidder], seat_style(theme, auction.bidder))
             out.append(t)

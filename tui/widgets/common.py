@@ -91,12 +91,13 @@ def prompt(state: State) -> tuple[int, str]:
     elif ph == "perform":
         pt = state.perform
         stage = pt.stage if pt else "roll"
+        dice = " and ".join(map(str, pt.dice)) if pt else ""
         if stage == "roll":
             what = "roll the dice or skip"
         elif stage == "mode":
-            what = f"rolled {' and '.join(map(str, pt.dice))}: split or sum"
+            what = f"rolled {dice}: split or sum"
         elif stage == "move":
-            what = f"rolled {' and '.join(map(str, pt.dice))}: move a noble"
+            what = f"rolled {dice}: move a noble"
         else:
             what = "perform a spectacle or pass"
     elif ph == "closing":

@@ -54,8 +54,8 @@ class KeyBar(Widget):
                 continue
             seen_actions.add(binding.action)
             out.append((display, binding.description))
-        for g, pos in group_pos.items():
-            keys = group_keys[g]
+        for group, pos in group_pos.items():
+            keys = group_keys[group]
             joined = f"{keys[0]}-{keys[-1]}" if len(keys) > 2 and all(k.isdigit() for k in keys) else "".join(keys)
             out[pos] = (joined, out[pos][1])
         if palette:

@@ -42,15 +42,15 @@ def changed_rows(old: Sequence[Text], new: Sequence[Text]) -> list[int]:
 def row_regions(rows: Sequence[int], width: int) -> list[Region]:
     """Regions one row high for ``rows``, consecutive rows merged."""
     regions: list[Region] = []
-    start = prev = None
+    start = prev = -2  # -2: no run yet (rows are never negative)
     for y in rows:
-        if start is not None and y == prev + 1:
+        if start >= 0 and y == prev + 1:
             prev = y
             continue
-        if start is not None:
+        if start >= 0:
             regions.append(Region(0, start, width, prev - start + 1))
         start = prev = y
-    if start is not None:
+    if start >= 0:
         regions.append(Region(0, start, width, prev - start + 1))
     return regions
 
