@@ -6,6 +6,10 @@ versions; this one is 64 bits, stable forever, and cheap to carry in a frozen St
 
 from __future__ import annotations
 
+from typing import TypeVar
+
+T = TypeVar("T")
+
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 
@@ -31,7 +35,7 @@ def below(s: int, n: int) -> tuple[int, int]:
     return s, z % n
 
 
-def shuffled(s: int, items: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+def shuffled(s: int, items: tuple[T, ...]) -> tuple[int, tuple[T, ...]]:
     """Fisher-Yates shuffle of ``items``; returns the next state and the shuffled tuple."""
     out = list(items)
     for i in range(len(out) - 1, 0, -1):

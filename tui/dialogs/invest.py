@@ -49,6 +49,7 @@ EXTRA_LABEL = {"": "", "aquilas": "extra, pay 2 Aquilas", "construction": "extra
 _KINDS_2007 = {"gate": "arena extension", "season_ticket": "season ticket", "spectacle": "program", "loge": "loge"}
 EXTRA_LABEL_2007 = {"": "", "aquilas": "extra, pay 2 medals", "construction": "extra, pay a construction tile"}
 
+
 class _Shown:
     def __init__(self, dialog: DecisionDialog, wid: str) -> None:
         self.dialog, self.wid = dialog, wid
