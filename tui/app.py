@@ -25,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from textual.screen import Screen
 
     from .screens.game import GameScreen
-    from .screens.newgame import NewGameSettings
+    from .screens.newgame import NewGameScreen, NewGameSettings
     from .session import GameSession, LocalSession
     from .widgets.board import PreviewSpaces
 
@@ -95,6 +95,16 @@ class ColosseumApp(BaseApp):
         """The terminal went away: leave cleanly (the game log is flushed after every action)."""
         exit_soon_after_hangup()
         self.exit(return_code=0)
+
+    def on_new_game_screen_chosen(self, message: NewGameScreen.Chosen) -> None:
+        s = message.settings
+        self.start_game(
+            tuple(s.names[: s.players]),
+            tuple(s.kinds[: s.players]),
+            seed=message.seed,
+            variant=s.variant,
+            options=s.options,
+        )
 
     def start_game(
         self,

@@ -82,7 +82,7 @@ class DialogDirector:
         dialog = self.dialog_for(seat)
         if dialog is not None:
             return dialog
-        from colosseum.tui.screens.choose import ActionChooser
+        from colosseum.tui.dialogs.choose import ActionChooser
 
         return ActionChooser(self.session, seat)
 

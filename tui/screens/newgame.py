@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
@@ -39,6 +40,14 @@ class NewGameSettings:
 
 
 class NewGameScreen(Screen):
+    class Chosen(Message):
+        """The player pressed Start: the app starts this game (messages up, not a call into the app)."""
+
+        def __init__(self, settings: NewGameSettings, seed: int) -> None:
+            super().__init__()
+            self.settings = settings
+            self.seed = seed
+
     BINDINGS = [
         Binding("ctrl+s", "start", "Start game", id="newgame.start"),
         Binding("escape", "cancel", "Back", id="newgame.back"),
@@ -185,13 +194,4 @@ class NewGameScreen(Screen):
         if s is None:
             return
         seed = s.seed if s.seed is not None else secrets.randbelow(1_000_000)
-        from colosseum.tui.app import ColosseumApp
-
-        if isinstance(self.app, ColosseumApp):
-            self.app.start_game(
-                tuple(s.names[: s.players]),
-                tuple(s.kinds[: s.players]),
-                seed=seed,
-                variant=s.variant,
-                options=s.options,
-            )
+        self.post_message(self.Chosen(s, seed))
