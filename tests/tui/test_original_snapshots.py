@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from app_positions import human_session, play_until
-from dialog_harness import Harness, make_session, settle
+from dialog_harness import dialog_app, make_session, open_first, settle
 
 from colosseum.core import GameSetup
 from colosseum.tui.app import ColosseumApp
@@ -21,8 +21,15 @@ SETUP = GameSetup(players=("Kat", "Becky", "Laura"), seed=7, variant="original")
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("keys", [(), ("s", "down")], ids=["menu", "programs"])
 def test_original_invest_dialog(snap_compare, size, keys):
-    app = Harness(make_session(SETUP, []), auto=False)
-    assert snap_compare(app, press=keys, terminal_size=SIZES[size])
+    app = dialog_app(make_session(SETUP, []))
+
+    async def open_and_press(pilot) -> None:
+        await open_first(pilot)
+        for key in keys:
+            await pilot.press(key)
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZES[size], run_before=open_and_press)
 
 
 @pytest.mark.parametrize("size", list(SIZES))
