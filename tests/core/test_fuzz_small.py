@@ -36,7 +36,7 @@ def _load() -> ModuleType:
 fuzz = _load()
 
 #: Causes of known, not yet fixed gaps; each has its own xfail test below.
-KNOWN_CAUSES = {"bool-for-int", "non-string-literal"}
+KNOWN_CAUSES = {"bool-for-int"}
 
 
 @cache
@@ -95,10 +95,6 @@ def test_actions_bool_for_int_is_refused() -> None:
     assert not found, shown(found)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known gap: apply() treats a falsy non-string `extra` (None, 0, False, ()) as no extra",
-)
 def test_actions_non_string_literal_is_refused() -> None:
     found = failures("actions", "non-string-literal")
     assert not found, shown(found)
