@@ -101,6 +101,8 @@ class MuniDialog(ModalScreen[None]):
         self.stage: list[Any] = []  # choices made inside this dialog, deepest last
         self._entries: list[Entry] = []
         self._over = False
+        self._seen = session.state.actions  # the state the stages were chosen in
+        self.escaped = False  # closed by Escape: the decision waits for 'a'
 
     # ------------------------------------------------------------------ facts
     @property
@@ -132,7 +134,8 @@ class MuniDialog(ModalScreen[None]):
         raise NotImplementedError
 
     def prompt_text(self) -> str | Text:
-        return frame_prompt(self.state).capitalize()
+        text = frame_prompt(self.state)
+        return text[:1].upper() + text[1:]
 
     def preview(self, chosen: Entry | None) -> Sequence[Text | str]:
         return ()
@@ -226,7 +229,9 @@ class MuniDialog(ModalScreen[None]):
         if not self.serves_decision():
             self.finish()
             return
-        self.stage = []
+        if self.state.actions != self._seen:  # a relocation made, a citizen placed: start over
+            self._seen = self.state.actions
+            self.stage = []
         self.refresh_view()
 
     def finish(self) -> None:
@@ -257,6 +262,7 @@ class MuniDialog(ModalScreen[None]):
             self.stage.pop()
             self.refresh_view()
             return
+        self.escaped = True
         self.finish()
 
     def action_choose(self) -> None:

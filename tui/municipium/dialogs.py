@@ -92,7 +92,9 @@ class PlaceMemberDialog(ListDialog):
         if chosen is None:
             return ()
         i = _inst_of(chosen.payload)
-        out: list[Text | str] = [*ranks_lines(self.state, after(self.state, chosen.payload), [i], self.dark)]
+        out: list[Text | str] = [
+            *ranks_lines(self.state, after(self.state, chosen.payload), [i], self.dark, self.text_width)
+        ]
         out.append(Text(cat().institutions[i].power, DIM))
         if i == 0:
             out.append(Text("Most Temple members take space I.", DIM))
@@ -143,7 +145,7 @@ class CardDialog(ListDialog):
         elif a.card == "great_family":
             g = c.route[st.governor]
             out.append(Text(f"Governor to {inst_label(g)}:", BOLD))
-            out.extend(ranks_lines(st, None, [g], self.dark))
+            out.extend(ranks_lines(st, None, [g], self.dark, self.text_width))
             played = after(st, a)
             later = after(played, GreatFamilyOption(player=self.seat, option="governor")) if played else None
             if later is not None:
@@ -196,7 +198,7 @@ class MoveDialog(MuniDialog):
                 x = m.paths[0]
                 if len(m.paths) == 1 and (x.frm, x.crowned) == (frm, crowned):
                     steps = f"2 steps via {ROMAN[x.via]}" if x.via >= 0 else "1 step"
-                    out.append(entry(f"t{x.to}{x.via}", f"to {inst_label(x.to)}", (f"  {steps}", DIM), payload=m))
+                    out.append(entry(f"t{x.to}{x.via}", f"{inst_label(x.to):<14}", (steps, DIM), payload=m))
             return out
         first: Move = st[1]
         if len(st) == 2:
@@ -213,7 +215,7 @@ class MoveDialog(MuniDialog):
                 continue
             y = m.paths[1] if m.paths[0] == first.paths[0] else m.paths[0]
             if (y.frm, y.crowned) == (frm, crowned):
-                out.append(entry(f"t{y.to}", f"to {inst_label(y.to)}", payload=m))
+                out.append(entry(f"t{y.to}", f"{inst_label(y.to):<14}", ("1 step", DIM), payload=m))
         return out
 
     def choose(self, chosen: Entry) -> MuniAction | None:
@@ -247,10 +249,10 @@ class MoveDialog(MuniDialog):
             if p == "none":
                 return [Text("Keep every member where it is.", DIM)]
             frm = p[0]
-            return ranks_lines(self.state, None, [frm], self.dark)
+            return ranks_lines(self.state, None, [frm], self.dark, self.text_width)
         later = after(self.state, move)
         insts = [i for x in move.paths for i in (x.frm, x.to)]
-        return ranks_lines(self.state, later, insts, self.dark)
+        return ranks_lines(self.state, later, insts, self.dark, self.text_width)
 
 
 # ====================================================================== citizens
@@ -264,11 +266,11 @@ class PlaceCitizenDialog(ListDialog):
         k = kind_index(a.kind)
         t = Text()
         t.append(f"{cat().kinds[k].name:<9}", kind_style(k, self.dark))
-        t.append(f"> {inst_label(a.institution)} ")
+        t.append(f"{inst_label(a.institution):<14}")
         banner = self.state.banners[a.institution]
-        t.append("".join(kind_letter(j) * n for j, n in enumerate(banner)) or ".", DIM)
+        t.append(f"{''.join(kind_letter(j) * n for j, n in enumerate(banner)) or '.':<3}", DIM)
         if sum(banner) == 2:
-            t.append(" event!", BOLD)
+            t.append("event" if self.text_width >= 31 else "!", BOLD)
         return t
 
     def preview(self, chosen: Entry | None) -> Sequence[Text | str]:
@@ -332,13 +334,16 @@ class ChamberDialog(ListDialog):
 
     def label(self, a: MuniAction) -> Text:
         i = _inst_of(a)
-        return Text(f"{inst_label(i)} chamber" + ("  (governor)" if self.state.governor == i else ""))
+        return Text(inst_label(i) + ("  (governor here)" if self.state.governor == i else ""))
 
     def preview(self, chosen: Entry | None) -> Sequence[Text | str]:
         if chosen is None:
             return ()
         i = _inst_of(chosen.payload)
-        return [Text("The 2nd there gets it at a governor event.", DIM), *ranks_lines(self.state, None, [i], self.dark)]
+        return [
+            Text("The 2nd there gets it at a governor event.", DIM),
+            *ranks_lines(self.state, None, [i], self.dark, self.text_width),
+        ]
 
 
 # ====================================================================== powers
@@ -360,7 +365,7 @@ class GreatFamilyDialog(ListDialog):
             return [Text("Move up to 7 of your members, one at a time, to any institution; Done ends.", DIM)]
         g = cat().route[self.state.governor]
         out: list[Text | str] = [Text("1st: the favour; 2nd: the chamber citizen.", DIM)]
-        out += ranks_lines(self.state, None, [g], self.dark)
+        out += ranks_lines(self.state, None, [g], self.dark, self.text_width)
         return out + list(super().preview(chosen))
 
 
@@ -377,7 +382,8 @@ class OfferDialog(ListDialog):
         if chosen is None or isinstance(chosen.payload, Pass):
             return ()
         i = chosen.payload.institution
-        out: list[Text | str] = [Text(cat().institutions[i].power.capitalize() + ".")]
+        power = cat().institutions[i].power
+        out: list[Text | str] = [Text(power[:1].upper() + power[1:] + ".")]
         return out + list(super().preview(chosen))
 
 
@@ -428,14 +434,14 @@ class ForumDialog(ListDialog):
         k = kind_index(a.kind)
         t = Text()
         t.append(f"{cat().kinds[k].name:<9}", kind_style(k, self.dark))
+        t.append("from ")
         if a.seat >= 0:
-            t.append("from ")
             t.append(
                 f"{letters(self.state)[a.seat]} {fit(self.state.players[a.seat].name, 14)}",
                 seat_style(self.state, a.seat, self.dark),
             )
         else:
-            t.append(f"from {inst_label(a.institution)} banner")
+            t.append(inst_label(a.institution))
         return t
 
 
@@ -484,8 +490,8 @@ class TavernDialog(MuniDialog):
             return ()
         if isinstance(chosen.payload, Pull):
             a = chosen.payload
-            return ranks_lines(self.state, after(self.state, a), [a.frm, 1], self.dark)
-        return ranks_lines(self.state, None, [chosen.payload[1], 1], self.dark)
+            return ranks_lines(self.state, after(self.state, a), [a.frm, 1], self.dark, self.text_width)
+        return ranks_lines(self.state, None, [chosen.payload[1], 1], self.dark, self.text_width)
 
 
 class RearrangeDialog(MuniDialog):
@@ -532,8 +538,8 @@ class RearrangeDialog(MuniDialog):
         if isinstance(a, Pass):
             return [Text("End the rearrangement.", DIM)]
         if isinstance(a, Relocate):
-            return ranks_lines(self.state, after(self.state, a), [a.frm, a.to], self.dark)
-        return ranks_lines(self.state, None, [a[0]], self.dark)
+            return ranks_lines(self.state, after(self.state, a), [a.frm, a.to], self.dark, self.text_width)
+        return ranks_lines(self.state, None, [a[0]], self.dark, self.text_width)
 
 
 class GenericDialog(ListDialog):

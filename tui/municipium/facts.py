@@ -106,8 +106,8 @@ def describe(state: State, a: MuniAction) -> str:
     return type(a).__name__
 
 
-def rank_text(state: State, inst: int, dark: bool = True, name_cells: int = 8, top: int = 2) -> Text:
-    """'1st b Becky 3  2nd a Ann 2' (influence after the name); 'nobody' if empty."""
+def rank_text(state: State, inst: int, dark: bool = True, name_cells: int = 8, top: int = 2, sep: str = "  ") -> Text:
+    """'1st b Becky 3  2nd a Ann 2' (influence after the name); 'nobody there' if empty."""
     r = ranking(state, inst)
     t = Text()
     if not r:
@@ -115,44 +115,51 @@ def rank_text(state: State, inst: int, dark: bool = True, name_cells: int = 8, t
         return t
     for pos, seat in enumerate(r[:top]):
         if pos:
-            t.append("  ")
+            t.append(sep)
         t.append(f"{ORDINALS[pos]} ")
         t.append(f"{letters(state)[seat]} {fit(state.players[seat].name, name_cells)}", seat_style(state, seat, dark))
         t.append(f" {influence(state, seat, inst)}")
     return t
 
 
-def ranks_lines(
-    before: State, later: State | None, insts: list[int], dark: bool = True, name_cells: int = 8
-) -> list[Text]:
+def ranks_lines(before: State, later: State | None, insts: list[int], dark: bool = True, width: int = 30) -> list[Text]:
     """For each institution: its ranking after the choice (``later``), else as it stands; a
-    ranking the choice changes is marked with '!'."""
+    ranking the choice changes is marked with '!'.  Narrow boxes get one line per rank."""
     out: list[Text] = []
     if later is not None:
         out.append(Text("After this:", Style(bold=True)))
+    name_cells = 8 if width < 44 else 12
     for i in dict.fromkeys(insts):
         st = later if later is not None else before
         changed = later is not None and ranking(before, i) != ranking(later, i)
-        head = Text(f"{ROMAN[i]} {inst_name(i)}{'!' if changed else ''}: ", Style(bold=True))
-        head.append_text(rank_text(st, i, dark, name_cells))
-        out.append(head)
+        head = Text(f"{ROMAN[i]} {inst_name(i)}{' (changes)' if changed else ''}: ", Style(bold=True))
+        ranks = rank_text(st, i, dark, name_cells, sep="\n  ")
+        if width >= 44 or not ranking(st, i):
+            head.append_text(rank_text(st, i, dark, name_cells))
+            out.append(head)
+        else:
+            out.append(head)
+            out.append(Text("  ").append_text(ranks))
     return out
 
 
 def gains_lines(before: State, later: State, dark: bool = True, name_cells: int = 10) -> list[Text]:
-    """What each player's holdings become: citizens, favours, decurions, crowns."""
+    """What each player gains or loses: citizens, favours, decurions, crowns.  A decurion
+    earned shows as such, not as the set it took (the set's pieces go back at once)."""
     c = cat()
     out: list[Text] = []
     for s, (p, q) in enumerate(zip(before.players, later.players, strict=True)):
         parts: list[str] = []
+        earned = q.decurions - p.decurions
+        if earned:
+            parts.append(f"+{earned} DECURION" if earned == 1 else f"+{earned} DECURIONS")
         for k in range(4):
             d = q.citizens[k] - p.citizens[k]
-            if d:
+            if d > 0 or (d and not earned):
                 parts.append(f"{d:+d} {c.kinds[k].name.lower()}")
-        if q.favours != p.favours:
-            parts.append(f"{q.favours - p.favours:+d} favour")
-        if q.decurions != p.decurions:
-            parts.append(f"{q.decurions - p.decurions:+d} DECURION")
+        d = q.favours - p.favours
+        if d > 0 or (d and not earned):
+            parts.append(f"{d:+d} favour")
         if sum(q.crowned) > sum(p.crowned):
             parts.append("+1 crown")
         if parts:

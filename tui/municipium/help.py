@@ -34,6 +34,8 @@ PANELS = (
     ),
 )
 
+GENERIC = {"Focus Next", "Focus Previous", "Copy selected text", "palette"}
+
 RULES = (
     (
         "The aim",
@@ -146,9 +148,11 @@ class MuniHelpScreen(ModalScreen[None]):
                 b = active.binding
                 if not active.enabled or not b.description or b.description in seen:
                     continue
+                if b.description in GENERIC or b.action in ("help", "quit", "command_palette"):
+                    continue
                 seen.add(b.description)
                 text.append(f"  {self.app.get_key_display(b):<8} {b.description}\n")
-            text.append("  F1       this help\n  ctrl+q   quit\n\n")
+            text.append("  F1 / ?   this help\n  ^p       command palette (themes)\n  ^q       quit\n\n")
             for title, body in PANELS:
                 text.append_text(_section(title, body))
             yield Static(text)

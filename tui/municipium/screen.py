@@ -27,7 +27,7 @@ from colosseum.tui.widgets.keybar import KeyBar
 from .dialog_base import MuniDialog
 from .dialogs import dialog_for
 from .panels import BoardPanel, LogPanel, MuniHeader, PlayersPanel
-from .text import ORDINALS, fit, letters, seat_style
+from .text import ORDINALS, letters, pad, seat_style
 
 
 class MuniGameScreen(Screen[None]):
@@ -154,14 +154,9 @@ class MuniGameScreen(Screen[None]):
     def _dialog_closed(self, result: None = None) -> None:
         dialog = self._dialog
         self._dialog = None
-        if dialog is not None and dialog.key is not None and self._same_decision(dialog):
+        if dialog is not None and dialog.escaped:
             self._suppressed_at = self.state.actions  # Escape: wait for 'a'
         self._schedule()
-
-    def _same_decision(self, dialog: MuniDialog) -> bool:
-        from .dialog_base import decision_key
-
-        return self.state.phase != "over" and decision_key(self.state, dialog.seat) == dialog.key
 
     def _game_over(self) -> None:
         if self._end_shown:
@@ -212,7 +207,7 @@ def result_text(state: State, dark: bool = True) -> Text:
     for s in res.standings:
         p = state.players[s.seat]
         t.append(f" {s.rank}  ")
-        t.append(f"{let[s.seat]} {fit(p.name, 16):<16}", seat_style(state, s.seat, dark))
+        t.append(f"{let[s.seat]} {pad(p.name, 16)}", seat_style(state, s.seat, dark))
         t.append(f"  {s.decurions:>3}  {s.held:>4}  {ORDINALS[s.temple - 1]}\n")
     t.append("\n")
     by = res.standings[0].decided_by

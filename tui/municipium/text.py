@@ -210,7 +210,7 @@ def frame_prompt(state: State) -> str:
         if isinstance(top, RearrangeFrame):
             return f"rearrange members ({top.left} left) or done"
         if isinstance(top, ChamberFrame):
-            return f"put the chamber {kinds_list(state.held)} on a chamber"
+            return f"put the chamber citizen ({kinds_list(state.held)}) on a chamber"
     if state.phase == "place":
         return "place a member on an institution"
     if state.phase == "move":

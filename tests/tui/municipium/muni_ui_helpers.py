@@ -28,7 +28,7 @@ def session_for(setup: MuniSetup, actions=(), humans=(0,), bot: str = "greedy") 
 
 
 def find_position(
-    pred: Callable[[State], bool], *, n: int = 3, seed: int = 1, tries: int = 80, options=(), actor: int = 0
+    pred: Callable[[State], bool], *, n: int = 3, seed: int = 1, tries: int = 80, options=(), actor: int | None = 0
 ) -> tuple[MuniSetup, list]:
     """(setup, actions) of the first position, over seeds seed, seed+1, ..., where seat
     ``actor`` is to act and ``pred(state)`` holds, reached by random bots at every seat."""
@@ -38,10 +38,10 @@ def find_position(
         bots = [make_bot("random", seed=1000 * s + i) for i in range(n)]
         actions = []
         for _ in range(3000):
+            if (actor is None or to_act(st) == actor) and pred(st):
+                return setup, actions
             if st.phase == "over":
                 break
-            if to_act(st) == actor and pred(st):
-                return setup, actions
             a = bots[to_act(st)].act(st)
             st, _ = apply(st, a)
             actions.append(a)
@@ -53,7 +53,7 @@ def load_positions() -> dict[str, tuple[MuniSetup, list]]:
     out = {}
     for name, rec in raw.items():
         setup = MuniSetup(players=tuple(rec["players"]), seed=rec["seed"], options=tuple(rec["options"]))
-        out[name] = (setup, [decode_action(a) for a in rec["actions"]])
+        out[name] = (setup, [decode_action(json.dumps(a)) for a in rec["actions"]])
     return out
 
 
@@ -66,10 +66,11 @@ def record_positions(cases: dict[str, tuple[Callable[[State], bool], dict]]) -> 
             "players": list(setup.players),
             "seed": setup.seed,
             "options": list(setup.options),
-            "actions": [encode_action(a).decode() for a in actions],
+            "actions": [json.loads(encode_action(a)) for a in actions],
         }
     DATA.parent.mkdir(exist_ok=True)
-    DATA.write_text(json.dumps(raw, indent=1) + "\n", encoding="utf-8")
+    body = ",\n".join(f"{json.dumps(k)}: {json.dumps(v, separators=(',', ':'))}" for k, v in raw.items())
+    DATA.write_text("{\n" + body + "\n}\n", encoding="utf-8")
 
 
 def position_session(name: str, humans=None) -> MuniLocalSession:
