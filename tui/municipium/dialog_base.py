@@ -28,7 +28,7 @@ from colosseum.core.errors import RuleError
 from colosseum.core.municipium import MuniAction, State, legal, to_act
 from colosseum.tui.widgets.keybar import KeyBar
 
-from .text import frame_prompt
+from .text import fit, frame_prompt, seat_style
 
 LEFT_WIDTH = 46  # the board column the dialog leaves visible
 
@@ -167,7 +167,7 @@ class MuniDialog(ModalScreen[None]):
 
     def _fit_width(self) -> None:
         box = self.query_one("#dialog")
-        box.styles.width = max(34, min(self.size.width - LEFT_WIDTH, 72))
+        box.styles.width = max(34, self.size.width - LEFT_WIDTH)
         if self.size.height:  # the whole right column, between the header and the key bar
             box.styles.height = max(8, self.size.height - 2)
 
@@ -178,7 +178,12 @@ class MuniDialog(ModalScreen[None]):
         return int(w.value) - 4 if w is not None else 30
 
     def refresh_view(self) -> None:
-        self.query_one("#prompt", Static).update(self.prompt_text())
+        prompt = self.prompt_text()
+        text = prompt if isinstance(prompt, Text) else Text(prompt)
+        if len(self.session.local_seats()) > 1:  # hot seat: say whose decision it is
+            who = Text(fit(self.state.players[self.seat].name, 20) + ": ", seat_style(self.state, self.seat, self.dark))
+            text = who.append_text(text)
+        self.query_one("#prompt", Static).update(text)
         lst = self.query_one(ChoiceList)
         old = lst.highlighted_option.id if lst.highlighted_option is not None else None
         self._entries = self.entries()

@@ -95,7 +95,8 @@ class PlaceMemberDialog(ListDialog):
         out: list[Text | str] = [
             *ranks_lines(self.state, after(self.state, chosen.payload), [i], self.dark, self.text_width)
         ]
-        out.append(Text(cat().institutions[i].power, DIM))
+        power = cat().institutions[i].power
+        out.append(Text(power[:1].upper() + power[1:] + ".", DIM))
         if i == 0:
             out.append(Text("Most Temple members take space I.", DIM))
         return out

@@ -156,10 +156,10 @@ def gains_lines(before: State, later: State, dark: bool = True, name_cells: int 
         for k in range(4):
             d = q.citizens[k] - p.citizens[k]
             if d > 0 or (d and not earned):
-                parts.append(f"{d:+d} {c.kinds[k].name.lower()}")
+                parts.append(f"{d:+d} {c.kinds[k].name.lower()}{'s' if abs(d) > 1 else ''}")
         d = q.favours - p.favours
         if d > 0 or (d and not earned):
-            parts.append(f"{d:+d} favour")
+            parts.append(f"{d:+d} favour{'s' if abs(d) > 1 else ''}")
         if sum(q.crowned) > sum(p.crowned):
             parts.append("+1 crown")
         if parts:

@@ -136,7 +136,7 @@ class BoardPanel(_Panel):
         dark = self.dark
         width = self.width
         name_w = 10
-        members_w = max(8, width - 33)
+        members_w = max(8, width - 32)
         head = Text(
             pad("No", 4) + pad("Name", name_w + 1) + pad("Members", members_w + 1) + "Ban Chm  Roads",
             DIM,
@@ -153,8 +153,9 @@ class BoardPanel(_Panel):
                 for _ in range(n):
                     banner.append(kind_letter(k), kind_style(k, dark))
             banner.append("." * max(0, 2 - banner.cell_len), DIM)
+            banner.append(" " * max(0, 3 - banner.cell_len))  # 3 only while an event runs
             t.append_text(banner)
-            t.append("  ")
+            t.append(" ")
             if i in c.chambers:
                 t.append("G" if st.governor == i else " ", Style(bold=True, reverse=st.governor == i))
                 t.append("f" if st.favour_spaces[i] else ".", BOLD if st.favour_spaces[i] else DIM)
@@ -173,7 +174,7 @@ class BoardPanel(_Panel):
 
     def _supplies(self, st: State, width: int, dark: bool) -> Text:
         t = Text()
-        t.append("Temple ", BOLD)
+        t.append("Temple order ", BOLD)
         let = letters(st)
         if st.temple:
             for pos, seat in enumerate(st.temple):
@@ -181,10 +182,12 @@ class BoardPanel(_Panel):
                 t.append(let[seat], seat_style(st, seat, dark))
                 t.append(" ")
         else:
-            t.append("- ", DIM)
-        extra = f" deck {len(st.deck)} bag {sum(st.bag)} fav {st.favour_supply} wr {st.wreaths}"
-        if t.cell_len + len(extra) <= width:
-            t.append(extra, DIM)
+            t.append("set after placement", DIM)
+        title = f"Board: deck {len(st.deck)} bag {sum(st.bag)} favours {st.favour_supply} wreaths {st.wreaths}"
+        if len(title) > width - 6:  # the border's corners and gaps
+            title = f"Board: deck {len(st.deck)} bag {sum(st.bag)} fav {st.favour_supply} wr {st.wreaths}"
+        if title != self.border_title:
+            self.border_title = title
         return t
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from muni_ui_helpers import answer_dialogs, session_for
+from muni_ui_helpers import answer_dialogs, load_positions, session_for
 from rich.cells import cell_len
 
 from colosseum.core.municipium import MuniSetup
@@ -45,6 +45,27 @@ def test_nothing_wider_than_its_place_at_80x24():
             players = app.screen_stack[0].query_one(PlayersPanel).build_lines()
             assert any("Aurelia Maximiliana" in line.plain and "…" in line.plain for line in players)
             assert any("ベッキー" in line.plain for line in players)
+
+    asyncio.run(go())
+
+
+def test_every_recorded_position_fits():
+    """Three citizens on a banner (an event running), four players, crowded institutions."""
+    positions = load_positions()
+    session = session_for(MuniSetup(players=NAMES, seed=9), humans=(0, 1, 2))
+    app = MuniApp(session, bot_delay=0, auto_dialogs=False)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen_stack[0]
+            for setup, actions in positions.values():
+                st = session_for(setup, actions, humans=tuple(range(len(setup.players)))).state
+                for cls in (MuniHeader, BoardPanel, PlayersPanel):
+                    panel = screen.query_one(cls)
+                    panel.state = st
+                    for line in panel.build_lines():
+                        assert line.cell_len <= panel.content_region.width, (cls.__name__, line.plain)
 
     asyncio.run(go())
 
