@@ -102,3 +102,49 @@ def run_municipium(
     app = MuniApp(session, bot_delay=bot_delay, theme=theme, exit_at_end=exit_at_end)
     app.run()
     return app.return_code or 0
+
+
+def build_from_args(args: Any) -> MuniApp | int:
+    """The app ``colosseum play --game municipium`` runs, or an exit status for bad arguments.
+    Reads ``players`` (2-4), ``humans``, ``bots``, ``names``, ``seed``, ``bot_delay``,
+    ``exit_at_end``, ``theme`` and ``options`` (Municipium's: short, single-chamber)."""
+    n = int(getattr(args, "players", 3) or 3)
+    if not 2 <= n <= 4:
+        print("colosseum: Municipium is played by 2 to 4 players", file=sys.stderr)
+        return 2
+    humans = int(getattr(args, "humans", 1))
+    if not 0 <= humans <= n:
+        print(f"colosseum: --humans must be 0 to {n}", file=sys.stderr)
+        return 2
+    raw_names = getattr(args, "names", None)
+    names = tuple(x.strip() for x in raw_names.split(",")) if raw_names else DEFAULT_NAMES[:n]
+    if len(names) != n:
+        print(f"colosseum: --names needs {n} names", file=sys.stderr)
+        return 2
+    bot = getattr(args, "bots", "greedy") or "greedy"
+    kinds = ("human",) * humans + (bot,) * (n - humans)
+    seed = getattr(args, "seed", None)
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbelow(1_000_000)
+    try:
+        session = make_muni_session(names, kinds, seed=seed, options=tuple(getattr(args, "options", ()) or ()))
+    except (RuleError, ValueError) as err:
+        print(f"colosseum: {err}", file=sys.stderr)
+        return 2
+    return MuniApp(
+        session,
+        bot_delay=float(getattr(args, "bot_delay", 0.6)),
+        theme=getattr(args, "theme", None),
+        exit_at_end=bool(getattr(args, "exit_at_end", False)),
+    )
+
+
+def run_from_args(args: Any) -> int:
+    """``colosseum play --game municipium``: build the app from the parsed arguments and run it."""
+    app = build_from_args(args)
+    if isinstance(app, int):
+        return app
+    app.run()
+    return app.return_code or 0

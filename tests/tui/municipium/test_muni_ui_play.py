@@ -93,3 +93,18 @@ def test_bots_play_with_a_delay_until_a_human_acts():
         assert to_act(st) == 1 or st.phase == "over"
 
     asyncio.run(go())
+
+
+def test_build_from_args():
+    from argparse import Namespace
+
+    from colosseum.tui.municipium.app import build_from_args
+
+    ok = Namespace(players=3, humans=1, bots="random", names="Ann,Bo,Cy", seed=4, bot_delay=0, options=["short"])
+    app = build_from_args(ok)
+    assert isinstance(app, MuniApp)
+    assert app.session.setup.options == ("short",) and app.session.local_seats() == (0,)
+    assert build_from_args(Namespace(players=5)) == 2
+    assert build_from_args(Namespace(players=3, humans=1, names="A,B")) == 2
+    assert build_from_args(Namespace(players=2, humans=0, bots="nobody")) == 2
+    assert build_from_args(Namespace(players=2, humans=2, options=["turbo"])) == 2
