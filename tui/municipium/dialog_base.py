@@ -99,6 +99,7 @@ class MuniDialog(ModalScreen[None]):
         self.seat = seat
         self.key = decision_key(session.state, seat)
         self.stage: list[Any] = []  # choices made inside this dialog, deepest last
+        self._picked: list[str] = []  # the entry chosen at each stage, for Escape
         self._entries: list[Entry] = []
         self._over = False
         self._seen = session.state.actions  # the state the stages were chosen in
@@ -177,7 +178,9 @@ class MuniDialog(ModalScreen[None]):
         w = self.query_one("#dialog").styles.width
         return int(w.value) - 4 if w is not None else 30
 
-    def refresh_view(self) -> None:
+    def refresh_view(self, keep: str | None = None) -> None:
+        """Redraw the prompt, the list (the highlight stays on the same entry, or on ``keep``)
+        and the preview."""
         prompt = self.prompt_text()
         text = prompt if isinstance(prompt, Text) else Text(prompt)
         if len(self.session.local_seats()) > 1:  # hot seat: say whose decision it is
@@ -185,7 +188,7 @@ class MuniDialog(ModalScreen[None]):
             text = who.append_text(text)
         self.query_one("#prompt", Static).update(text)
         lst = self.query_one(ChoiceList)
-        old = lst.highlighted_option.id if lst.highlighted_option is not None else None
+        old = keep if keep is not None else lst.highlighted_option.id if lst.highlighted_option is not None else None
         self._entries = self.entries()
         options = []
         for e in self._entries:
@@ -237,6 +240,7 @@ class MuniDialog(ModalScreen[None]):
         if self.state.actions != self._seen:  # a relocation made, a citizen placed: start over
             self._seen = self.state.actions
             self.stage = []
+            self._picked = []
         self.refresh_view()
 
     def finish(self) -> None:
@@ -265,7 +269,7 @@ class MuniDialog(ModalScreen[None]):
         """Escape: one stage back, else close without changing the game."""
         if self.stage:
             self.stage.pop()
-            self.refresh_view()
+            self.refresh_view(keep=self._picked.pop() if self._picked else None)
             return
         self.escaped = True
         self.finish()
@@ -274,8 +278,11 @@ class MuniDialog(ModalScreen[None]):
         chosen = self.highlighted()
         if chosen is None or self._over:
             return
+        depth = len(self.stage)
         action = self.choose(chosen)
         if action is None:
+            if len(self.stage) > depth:  # a deeper list: Escape comes back to this entry
+                self._picked.append(chosen.id)
             self.refresh_view()
             return
         self.submit(action)
