@@ -89,6 +89,8 @@ class MuniDialog(ModalScreen[None]):
         Binding("enter", "choose", "choose", id="mdialog.choose", priority=True),
         Binding("tab", "move(1)", "next", show=False, id="mdialog.next", priority=True),
         Binding("shift+tab", "move(-1)", "previous", show=False, id="mdialog.prev", priority=True),
+        Binding("f1,question_mark", "help", "help", id="mdialog.help", key_display="f1"),
+        Binding("r", "rules", "rules", id="mdialog.rules"),
     ]
 
     heading = "Decision"
@@ -258,6 +260,16 @@ class MuniDialog(ModalScreen[None]):
         self.sync()
 
     # ------------------------------------------------------------------ keys
+    def action_help(self) -> None:
+        from .help import MuniHelpScreen
+
+        self.app.push_screen(MuniHelpScreen(self))
+
+    def action_rules(self) -> None:
+        from .help import MuniRulesScreen
+
+        self.app.push_screen(MuniRulesScreen())
+
     def action_move(self, step: int) -> None:
         lst = self.query_one(ChoiceList)
         if step > 0:

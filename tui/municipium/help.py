@@ -3,9 +3,11 @@ project's own words (the full reading is docs/rules.md, "Municipium (M)")."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.style import Style
 from rich.text import Text
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
@@ -134,7 +136,7 @@ class MuniHelpScreen(ModalScreen[None]):
         Binding("up", "scroll(-1)", "Up", show=False, id="mhelp.up"),
     ]
 
-    def __init__(self, below: Screen[object]) -> None:
+    def __init__(self, below: Screen[Any]) -> None:
         super().__init__()
         self.below = below
 
@@ -150,8 +152,12 @@ class MuniHelpScreen(ModalScreen[None]):
                     continue
                 if b.description in GENERIC or b.action in ("help", "quit", "command_palette"):
                     continue
+                if not isinstance(active.node, Screen | App) and type(active.node).__name__ != "LogPanel":
+                    continue  # a list's own keys: one line below says how lists work
                 seen.add(b.description)
                 text.append(f"  {self.app.get_key_display(b):<8} {b.description}\n")
+            if type(self.below).__name__.endswith("Dialog"):
+                text.append("  Up/Down  move in the list (Tab too); Home/End, PgUp/PgDn\n")
             text.append("  F1 / ?   this help\n  ^p       command palette (themes)\n  ^q       quit\n\n")
             for title, body in PANELS:
                 text.append_text(_section(title, body))

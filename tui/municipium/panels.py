@@ -260,12 +260,12 @@ class LogPanel(_Panel, can_focus=True):
     LogPanel:focus { border: round $accent; }
     """
     BINDINGS = [
-        Binding("up", "back(1)", "Scroll up", show=False, id="mlog.up"),
-        Binding("down", "back(-1)", "Scroll down", show=False, id="mlog.down"),
-        Binding("pageup", "page(1)", "Page up", show=False, id="mlog.pageup"),
-        Binding("pagedown", "page(-1)", "Page down", show=False, id="mlog.pagedown"),
-        Binding("home", "oldest", "Oldest", show=False, id="mlog.home"),
-        Binding("end", "newest", "Newest", show=False, id="mlog.end"),
+        Binding("up", "back(1)", "Log: scroll up", show=False, id="mlog.up"),
+        Binding("down", "back(-1)", "Log: scroll down", show=False, id="mlog.down"),
+        Binding("pageup", "page(1)", "Log: page up", show=False, id="mlog.pageup"),
+        Binding("pagedown", "page(-1)", "Log: page down", show=False, id="mlog.pagedown"),
+        Binding("home", "oldest", "Log: oldest", show=False, id="mlog.home"),
+        Binding("end", "newest", "Log: newest", show=False, id="mlog.end"),
     ]
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:

@@ -90,3 +90,18 @@ def test_every_position_has_its_own_dialog():
             continue
         dialog = dialog_for(session, 0)
         assert dialog is not None and not isinstance(dialog, GenericDialog), name
+
+
+def test_help_over_a_dialog_keeps_its_step():
+    async def body(pilot, app, session):
+        dialog = app.screen
+        await pilot.press("down", "enter")
+        stage = list(dialog.stage)
+        await pilot.press("f1")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "MuniHelpScreen"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is dialog and dialog.stage == stage
+
+    run("tavern", body)
