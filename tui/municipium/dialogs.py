@@ -40,7 +40,7 @@ from colosseum.core.municipium.model import (
 
 from .dialog_base import Entry, MuniDialog, entry
 from .facts import after, describe, gains_lines, rank_text, ranks_lines
-from .text import ROMAN, cat, fit, inst_label, inst_name, kind_index, kind_letter, kind_style
+from .text import ROMAN, bag_text, cat, fit, inst_label, inst_name, kind_index, kind_letter, kind_style
 
 DIM = Style(dim=True)
 BOLD = Style(bold=True)
@@ -146,7 +146,7 @@ class CardDialog(ListDialog):
             if later is not None:
                 out.extend(gains_lines(st, later, self.dark))
         elif a.card == "citizens_invitation":
-            out.append(f"The bag holds {sum(st.bag)} citizens.")
+            out.append(bag_text(st, self.dark))
         return out
 
 

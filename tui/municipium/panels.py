@@ -288,15 +288,17 @@ class LogPanel(_Panel, can_focus=True):
         self.redraw()
 
     def wrapped(self, width: int) -> list[tuple[int, str]]:
-        """(event index, one line) for every event at ``width``, wrapped once per event."""
+        """(event index, one line) for every event at ``width``, wrapped once per event; a
+        turn's first event is preceded by a heading line (index -1)."""
         if width != self._wrapped_width:
             self._wrapped_width = width
             self._wrapped_count = 0
             self._wrapped = []
         for i in range(self._wrapped_count, len(self.events)):
             ev = self.events[i]
-            text = ev.text if ev.kind != "turn" else f"-- Turn {ev.round}: {ev.text}"
-            self._wrapped.extend((i, line) for line in wrap_cells(text, width))
+            if ev.round >= 1 and (i == 0 or self.events[i - 1].round != ev.round):
+                self._wrapped.append((-1, f"-- Turn {ev.round} --"))  # a new turn begins
+            self._wrapped.extend((i, line) for line in wrap_cells(ev.text, width))
         self._wrapped_count = len(self.events)
         return self._wrapped
 
@@ -311,6 +313,9 @@ class LogPanel(_Panel, can_focus=True):
         dark = self.dark
         out: list[Text] = []
         for i, line in rows[start:end]:
+            if i < 0:
+                out.append(Text(line, BOLD))
+                continue
             ev = self.events[i]
             if ev.kind in ("turn", "end", "temple"):
                 style = BOLD

@@ -26,7 +26,7 @@ from colosseum.core.municipium.model import RearrangeFrame
 from .dialog_base import Entry, MuniDialog, entry
 from .dialogs import ListDialog
 from .facts import after, held_after_exchange, ranks_lines
-from .text import cat, fit, inst_label, kind_index, kind_letter, kind_style, letters, seat_style
+from .text import bag_text, cat, fit, inst_label, kind_index, kind_letter, kind_style, letters, seat_style
 
 DIM = Style(dim=True)
 BOLD = Style(bold=True)
@@ -81,7 +81,7 @@ class EmporiumDialog(ListDialog):
 
     def preview(self, chosen: Entry | None) -> Sequence[Text | str]:
         return [
-            f"The bag holds {sum(self.state.bag)} citizens.",
+            bag_text(self.state, self.dark),
             Text("Each is placed before the next; a citizen event ends the drawing.", DIM),
         ]
 
@@ -108,7 +108,7 @@ class BasilicaDialog(ListDialog):
             return ()
         a = chosen.payload
         if isinstance(a, BasilicaDraw):
-            return [f"The bag holds {sum(self.state.bag)} citizens; a full set is turned in at once."]
+            return [bag_text(self.state, self.dark), Text("A full set is turned in at once.", DIM)]
         return [held_after_exchange(self.state, a), *super().preview(chosen)]
 
 

@@ -175,6 +175,14 @@ def citizens_text(counts: tuple[int, ...], dark: bool = True, zero: bool = False
     return t
 
 
+def bag_text(state: State, dark: bool = True) -> Text:
+    """'Bag 47: P14 S11 M11 A11' (what is in the bag is public: every other citizen is in
+    sight; only the order of the draws is chance)."""
+    t = Text(f"Bag {sum(state.bag)}: ")
+    t.append_text(citizens_text(state.bag, dark, zero=True))
+    return t
+
+
 def kinds_list(counts: tuple[int, ...]) -> str:
     """'2 priests and a merchant'."""
     c = cat()
