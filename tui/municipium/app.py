@@ -19,10 +19,6 @@ from .session import MuniLocalSession, Seat
 DEFAULT_NAMES = ("Becky", "Kat", "Laura", "Marcus")
 
 CSS = """
-MuniGameScreen { layout: vertical; }
-MuniGameScreen #main { height: 1fr; }
-MuniGameScreen #left { width: 46; height: 1fr; }
-MuniGameScreen #log { width: 1fr; height: 1fr; }
 Toast { max-width: 60; border-left: heavy $primary; }
 Toast.-warning { border-left: heavy $warning; }
 Toast.-error { border-left: heavy $error; }
@@ -35,8 +31,6 @@ class MuniApp(BaseApp):
     TITLE = "Municipium"
     CSS = CSS
     BINDINGS = [
-        Binding("f1", "help", "Help", id="muniapp.help"),
-        Binding("question_mark", "help", "Help", show=False, id="muniapp.help-q"),
         Binding("ctrl+q", "quit", "Quit", id="muniapp.quit", priority=True),
     ]
 
@@ -61,14 +55,6 @@ class MuniApp(BaseApp):
         return MuniGameScreen(
             self.session, bot_delay=self.bot_delay, exit_at_end=self.exit_at_end, auto_dialogs=self.auto_dialogs
         )
-
-    def action_help(self) -> None:
-        from .help import MuniHelpScreen
-
-        if isinstance(self.screen, MuniHelpScreen):
-            self.pop_screen()
-            return
-        self.push_screen(MuniHelpScreen(self.screen))
 
 
 def make_muni_session(

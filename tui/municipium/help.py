@@ -150,7 +150,7 @@ class MuniHelpScreen(ModalScreen[None]):
                 b = active.binding
                 if not active.enabled or not b.description or b.description in seen:
                     continue
-                if b.description in GENERIC or b.action in ("help", "quit", "command_palette"):
+                if b.description in GENERIC or b.action in ("help", "muni_help", "quit", "command_palette"):
                     continue
                 if not isinstance(active.node, Screen | App) and type(active.node).__name__ != "LogPanel":
                     continue  # a list's own keys: one line below says how lists work

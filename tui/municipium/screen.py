@@ -31,7 +31,16 @@ from .text import ORDINALS, letters, pad, seat_style
 
 
 class MuniGameScreen(Screen[None]):
+    """One game.  Self-contained (its layout is here, F1 is its own), so any app can push it."""
+
+    DEFAULT_CSS = """
+    MuniGameScreen { layout: vertical; }
+    MuniGameScreen #main { height: 1fr; }
+    MuniGameScreen #left { width: 46; height: 1fr; }
+    MuniGameScreen #log { width: 1fr; height: 1fr; }
+    """
     BINDINGS = [
+        Binding("f1,question_mark", "muni_help", "Help", id="muni.help", key_display="f1"),
         Binding("a", "act", "Act", id="muni.act"),
         Binding("enter", "act", "Act", show=False, id="muni.act-enter"),
         Binding("l", "focus_log", "Log", id="muni.log"),
@@ -181,6 +190,11 @@ class MuniGameScreen(Screen[None]):
 
     def action_focus_log(self) -> None:
         self.query_one(LogPanel).focus()
+
+    def action_muni_help(self) -> None:
+        from .help import MuniHelpScreen
+
+        self.app.push_screen(MuniHelpScreen(self))
 
     def action_rules(self) -> None:
         from .help import MuniRulesScreen
