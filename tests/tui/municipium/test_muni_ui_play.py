@@ -108,3 +108,30 @@ def test_build_from_args():
     assert build_from_args(Namespace(players=3, humans=1, names="A,B")) == 2
     assert build_from_args(Namespace(players=2, humans=0, bots="nobody")) == 2
     assert build_from_args(Namespace(players=2, humans=2, options=["turbo"])) == 2
+
+
+def test_the_game_screen_works_in_another_app():
+    """The lead's new-game screen can push MuniGameScreen in the Colosseum app: the screen
+    brings its own layout and help."""
+    from colosseum.tui.base import BaseApp
+    from colosseum.tui.municipium.panels import BoardPanel
+    from colosseum.tui.municipium.screen import MuniGameScreen
+
+    session = make_muni_session(("Ann", "Bo", "Cy"), ("human", "random", "random"), seed=6)
+    app = BaseApp()
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await app.push_screen(MuniGameScreen(session, bot_delay=0))
+            await pilot.pause()
+            assert app.screen_stack[1].query_one(BoardPanel).region.width == 46
+            for _ in range(40):
+                if isinstance(app.screen, MuniDialog):
+                    break
+                await pilot.pause(0.02)
+            assert isinstance(app.screen, MuniDialog)
+            await pilot.press("escape", "f1")
+            await pilot.pause()
+            assert type(app.screen).__name__ == "MuniHelpScreen"
+
+    asyncio.run(go())
