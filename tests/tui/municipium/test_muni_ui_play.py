@@ -43,10 +43,10 @@ def test_two_humans_hot_seat_for_a_few_turns():
         session = session_for(MuniSetup(players=("Ann", "Bo"), seed=5), humans=(0, 1))
         app = MuniApp(session, bot_delay=0)
         async with app.run_test(size=(80, 24)) as pilot:
-            await answer_dialogs(pilot, app, random.Random(2), until=lambda st: st.turn >= 4)
+            await answer_dialogs(pilot, app, random.Random(2), until=lambda st: st.turn >= 3)
         seats = {a.player for a in session.actions}
         assert seats == {0, 1}
-        assert session.state.turn >= 4
+        assert session.state.turn >= 3
 
     asyncio.run(go())
 
