@@ -1,0 +1,107 @@
+"""The Municipium dialogs driven by keys: multi-step choices, Escape, and previews that come
+from the engine without giving away what a draw would turn over."""
+
+from __future__ import annotations
+
+import asyncio
+
+from muni_ui_helpers import load_positions, position_session
+
+from colosseum.core.municipium import apply, legal
+from colosseum.core.municipium.actions import DrawCommon, Move, Pass, PlayFamily, Relocate
+from colosseum.tui.municipium.app import MuniApp
+from colosseum.tui.municipium.dialog_base import MuniDialog
+from colosseum.tui.municipium.dialogs import GenericDialog, dialog_for
+from colosseum.tui.municipium.facts import after, describe
+
+
+def run(case: str, body) -> None:
+    session = position_session(case)
+    app = MuniApp(session, bot_delay=0)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, MuniDialog)
+            await body(pilot, app, session)
+
+    asyncio.run(go())
+
+
+def test_a_two_member_move_by_keys_and_escape_comes_back():
+    async def body(pilot, app, session):
+        dialog = app.screen
+        await pilot.press("down", "down")
+        picked = dialog.highlighted().id
+        await pilot.press("enter")  # a member: its destinations
+        assert dialog.stage and dialog.prompt_text() == "Where to?"
+        await pilot.press("escape")  # back to the members, on the same one
+        assert not dialog.stage and dialog.highlighted().id == picked
+        before = session.state
+        await pilot.press("enter", "enter")  # that member, one step
+        assert dialog.prompt_text().startswith("A second member")
+        await pilot.press("down", "enter", "enter")  # a second member, one step
+        await pilot.pause()
+        move = session.actions[-1]
+        assert isinstance(move, Move) and len(move.paths) == 2
+        assert move in legal(before) or apply(before, move)
+
+    run("move", body)
+
+
+def test_rearrange_stays_open_over_relocations_and_done_passes():
+    async def body(pilot, app, session):
+        dialog = app.screen
+        await pilot.press("down", "enter", "enter")
+        await pilot.pause()
+        assert isinstance(session.actions[-1], Relocate)
+        assert app.screen is dialog and not dialog.stage  # same decision, back at the top
+        await pilot.press("enter")  # Done
+        await pilot.pause()
+        assert isinstance(session.actions[-1], Pass)
+
+    run("rearrange", body)
+
+
+def test_escape_twice_from_a_tavern_count_closes_without_acting():
+    async def body(pilot, app, session):
+        n = len(session.actions)
+        await pilot.press("enter", "escape", "escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, MuniDialog) and len(session.actions) == n
+
+    run("tavern", body)
+
+
+def test_chance_is_described_not_applied():
+    session = position_session("card")
+    st = session.state
+    for a in legal(st):
+        if isinstance(a, DrawCommon) or (isinstance(a, PlayFamily) and a.card == "citizens_invitation"):
+            assert after(st, a) is None
+        assert describe(st, a)
+
+
+def test_every_position_has_its_own_dialog():
+    for name in load_positions():
+        session = position_session(name)
+        if session.state.phase == "over":
+            assert dialog_for(session, 0) is None
+            continue
+        dialog = dialog_for(session, 0)
+        assert dialog is not None and not isinstance(dialog, GenericDialog), name
+
+
+def test_help_over_a_dialog_keeps_its_step():
+    async def body(pilot, app, session):
+        dialog = app.screen
+        await pilot.press("down", "enter")
+        stage = list(dialog.stage)
+        await pilot.press("f1")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "MuniHelpScreen"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is dialog and dialog.stage == stage
+
+    run("tavern", body)

@@ -1,0 +1,137 @@
+"""Playing Municipium through the client by key presses only."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+from muni_ui_helpers import answer_dialogs, session_for
+
+from colosseum.core.errors import RuleError
+from colosseum.core.municipium import MuniSetup, legal, to_act
+from colosseum.core.municipium.actions import Pass
+from colosseum.tui.municipium.app import MuniApp, make_muni_session
+from colosseum.tui.municipium.dialog_base import MuniDialog
+from colosseum.tui.municipium.screen import MuniEndScreen
+
+
+@pytest.mark.parametrize("seed", [11])
+def test_one_human_plays_a_whole_game_against_two_bots(seed):
+    async def go():
+        session = session_for(MuniSetup(players=("Ann", "Bo", "Cy"), seed=seed), humans=(0,))
+        app = MuniApp(session, bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            seen: set[str] = set()
+            answers = await answer_dialogs(pilot, app, random.Random(seed), seen=seen)
+            print(sorted(seen))
+            for _ in range(50):
+                if isinstance(app.screen, MuniEndScreen):
+                    break
+                await pilot.pause(0.02)
+            assert isinstance(app.screen, MuniEndScreen)
+        st = session.state
+        assert st.phase == "over" and st.result is not None
+        human = [a for a in session.actions if a.player == 0]
+        assert answers >= len(human) > 20  # every human action came from a dialog answer
+
+    asyncio.run(go())
+
+
+def test_two_humans_hot_seat_for_a_few_turns():
+    async def go():
+        session = session_for(MuniSetup(players=("Ann", "Bo"), seed=5), humans=(0, 1))
+        app = MuniApp(session, bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await answer_dialogs(pilot, app, random.Random(2), until=lambda st: st.turn >= 3)
+        seats = {a.player for a in session.actions}
+        assert seats == {0, 1}
+        assert session.state.turn >= 3
+
+    asyncio.run(go())
+
+
+def test_escape_backs_out_and_a_reopens():
+    async def go():
+        session = session_for(MuniSetup(players=("Ann", "Bo", "Cy"), seed=4), humans=(0, 1, 2))
+        app = MuniApp(session, bot_delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, MuniDialog)
+            before = session.state
+            await pilot.press("down", "escape")
+            await pilot.pause()
+            assert not isinstance(app.screen, MuniDialog)
+            assert session.state is before
+            await pilot.press("a")
+            await pilot.pause()
+            assert isinstance(app.screen, MuniDialog)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert session.state is not before
+
+    asyncio.run(go())
+
+
+def test_submit_refused_leaves_the_state():
+    session = make_muni_session(("Ann", "Bo"), ("human", "human"), seed=1)
+    before = session.state
+    seen = []
+    session.add_listener(lambda st, ev: seen.append(st))
+    with pytest.raises(RuleError):
+        session.submit(Pass(player=1 - to_act(before)))
+    assert session.state is before and not seen and not session.actions
+    session.submit(legal(before)[0])
+    assert seen and session.actions
+
+
+def test_bots_play_with_a_delay_until_a_human_acts():
+    async def go():
+        session = make_muni_session(("Ann", "Bo", "Cy"), ("greedy", "human", "random"), seed=8)
+        await session.run_bots(0.001)
+        st = session.state
+        assert to_act(st) == 1 or st.phase == "over"
+
+    asyncio.run(go())
+
+
+def test_build_from_args():
+    from argparse import Namespace
+
+    from colosseum.tui.municipium.app import build_from_args
+
+    ok = Namespace(players=3, humans=1, bots="random", names="Ann,Bo,Cy", seed=4, bot_delay=0, options=["short"])
+    app = build_from_args(ok)
+    assert isinstance(app, MuniApp)
+    assert app.session.setup.options == ("short",) and app.session.local_seats() == (0,)
+    assert build_from_args(Namespace(players=5)) == 2
+    assert build_from_args(Namespace(players=3, humans=1, names="A,B")) == 2
+    assert build_from_args(Namespace(players=2, humans=0, bots="nobody")) == 2
+    assert build_from_args(Namespace(players=2, humans=2, options=["turbo"])) == 2
+
+
+def test_the_game_screen_works_in_another_app():
+    """The lead's new-game screen can push MuniGameScreen in the Colosseum app: the screen
+    brings its own layout and help."""
+    from colosseum.tui.base import BaseApp
+    from colosseum.tui.municipium.panels import BoardPanel
+    from colosseum.tui.municipium.screen import MuniGameScreen
+
+    session = make_muni_session(("Ann", "Bo", "Cy"), ("human", "random", "random"), seed=6)
+    app = BaseApp()
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await app.push_screen(MuniGameScreen(session, bot_delay=0))
+            await pilot.pause()
+            assert app.screen_stack[1].query_one(BoardPanel).region.width == 46
+            for _ in range(40):
+                if isinstance(app.screen, MuniDialog):
+                    break
+                await pilot.pause(0.02)
+            assert isinstance(app.screen, MuniDialog)
+            await pilot.press("escape", "f1")
+            await pilot.pause()
+            assert type(app.screen).__name__ == "MuniHelpScreen"
+
+    asyncio.run(go())

@@ -1,0 +1,136 @@
+"""The Municipium client app: ``MuniApp`` (a ``BaseApp``: the shared themes and ASCII keys) and
+``run_municipium`` for ``colosseum play --game municipium``."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from textual.binding import Binding
+
+from colosseum.core.errors import RuleError
+from colosseum.core.municipium import MuniSetup
+from colosseum.core.municipium.bots import BOTS
+from colosseum.tui.base import BaseApp
+
+from .session import MuniLocalSession, Seat
+
+DEFAULT_NAMES = ("Becky", "Kat", "Laura", "Marcus")
+
+CSS = """
+Toast { max-width: 60; border-left: heavy $primary; }
+Toast.-warning { border-left: heavy $warning; }
+Toast.-error { border-left: heavy $error; }
+"""
+
+
+class MuniApp(BaseApp):
+    """The client for one Municipium game (``session``)."""
+
+    TITLE = "Municipium"
+    CSS = CSS
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", id="muniapp.quit", priority=True),
+    ]
+
+    def __init__(
+        self,
+        session: MuniLocalSession,
+        *,
+        bot_delay: float = 0.6,
+        theme: str | None = None,
+        exit_at_end: bool = False,
+        auto_dialogs: bool = True,
+    ) -> None:
+        super().__init__(theme=theme)
+        self.session = session
+        self.bot_delay = bot_delay
+        self.exit_at_end = exit_at_end
+        self.auto_dialogs = auto_dialogs
+
+    def get_default_screen(self) -> Any:
+        from .screen import MuniGameScreen
+
+        return MuniGameScreen(
+            self.session, bot_delay=self.bot_delay, exit_at_end=self.exit_at_end, auto_dialogs=self.auto_dialogs
+        )
+
+
+def make_muni_session(
+    names: Sequence[str], kinds: Sequence[str], *, seed: int, options: Sequence[str] = ()
+) -> MuniLocalSession:
+    """A local game; ``kinds`` per seat: 'human' or a bot name (``bots.BOTS``).  Raises
+    RuleError (bad names, player count, option) or ValueError (unknown bot, seat count)."""
+    for k in kinds:
+        if k != "human" and k not in BOTS:
+            raise ValueError(f"unknown bot {k!r}; choose from {', '.join(sorted(BOTS))}")
+    setup = MuniSetup(players=tuple(names), seed=seed, options=tuple(options))
+    return MuniLocalSession(setup, tuple(Seat(kind=k) for k in kinds))
+
+
+def run_municipium(
+    names: Sequence[str],
+    kinds: Sequence[str],
+    seed: int,
+    options: Sequence[str] = (),
+    bot_delay: float = 0.6,
+    *,
+    theme: str | None = None,
+    exit_at_end: bool = False,
+) -> int:
+    """Play one game in the terminal; the exit status (2 for a setup the engine refuses)."""
+    try:
+        session = make_muni_session(names, kinds, seed=seed, options=options)
+    except (RuleError, ValueError) as err:
+        print(f"colosseum: {err}", file=sys.stderr)
+        return 2
+    app = MuniApp(session, bot_delay=bot_delay, theme=theme, exit_at_end=exit_at_end)
+    app.run()
+    return app.return_code or 0
+
+
+def build_from_args(args: Any) -> MuniApp | int:
+    """The app ``colosseum play --game municipium`` runs, or an exit status for bad arguments.
+    Reads ``players`` (2-4), ``humans``, ``bots``, ``names``, ``seed``, ``bot_delay``,
+    ``exit_at_end``, ``theme`` and ``options`` (Municipium's: short, single-chamber)."""
+    n = int(getattr(args, "players", 3) or 3)
+    if not 2 <= n <= 4:
+        print("colosseum: Municipium is played by 2 to 4 players", file=sys.stderr)
+        return 2
+    humans = int(getattr(args, "humans", 1))
+    if not 0 <= humans <= n:
+        print(f"colosseum: --humans must be 0 to {n}", file=sys.stderr)
+        return 2
+    raw_names = getattr(args, "names", None)
+    names = tuple(x.strip() for x in raw_names.split(",")) if raw_names else DEFAULT_NAMES[:n]
+    if len(names) != n:
+        print(f"colosseum: --names needs {n} names", file=sys.stderr)
+        return 2
+    bot = getattr(args, "bots", "greedy") or "greedy"
+    kinds = ("human",) * humans + (bot,) * (n - humans)
+    seed = getattr(args, "seed", None)
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbelow(1_000_000)
+    try:
+        session = make_muni_session(names, kinds, seed=seed, options=tuple(getattr(args, "options", ()) or ()))
+    except (RuleError, ValueError) as err:
+        print(f"colosseum: {err}", file=sys.stderr)
+        return 2
+    return MuniApp(
+        session,
+        bot_delay=float(getattr(args, "bot_delay", 0.6)),
+        theme=getattr(args, "theme", None),
+        exit_at_end=bool(getattr(args, "exit_at_end", False)),
+    )
+
+
+def run_from_args(args: Any) -> int:
+    """``colosseum play --game municipium``: build the app from the parsed arguments and run it."""
+    app = build_from_args(args)
+    if isinstance(app, int):
+        return app
+    app.run()
+    return app.return_code or 0
