@@ -7,7 +7,7 @@ Encoded as JSON the tag is the field ``"a"``.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Any, Literal, Union, cast, get_args, get_origin, get_type_hints
 
 import msgspec
 
@@ -193,12 +193,13 @@ def _spec(tp: Any) -> tuple[tuple[type, ...], frozenset[object] | None, _Element
         return tuple({type(v) for v in values}), frozenset(values), None
     if get_origin(tp) is tuple:
         (item, _dots) = get_args(tp)
+        item = cast(Any, item)
         hints = get_type_hints(item)
         return (tuple,), None, (item, tuple((f, hints[f]) for f in item.__struct_fields__))
     raise TypeError(f"no field check for {tp!r}")  # pragma: no cover - a new kind of field
 
 
-def _checks(cls: type) -> tuple[_Check, ...]:
+def _checks(cls: Any) -> tuple[_Check, ...]:
     hints = get_type_hints(cls)
     return tuple((f, *_spec(hints[f])) for f in cls.__struct_fields__)
 
@@ -238,6 +239,7 @@ def field_error(action: object) -> tuple[str, str] | None:
         return "G-0", f"{cls.__name__} is not an action"
     for name, types, allowed, elements in checks:
         value = getattr(action, name)
+        wrong: str | None
         if type(value) not in types:
             wrong = f"{name} must be {types[0].__name__}, not {type(value).__name__} ({value!r})"
         elif allowed is not None and value not in allowed:
