@@ -22,6 +22,7 @@ from colosseum.tui.widgets.header import GameHeader
 from colosseum.tui.widgets.keybar import KeyBar
 from colosseum.tui.widgets.log import LogPanel
 from colosseum.tui.widgets.players import PlayersPanel
+from colosseum.tui.widgets.save_banner import SaveBanner
 
 VIEW = Binding.Group("View board", compact=True)
 
@@ -91,6 +92,7 @@ class GameScreen(Screen):
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         yield GameHeader(id="header")
+        yield SaveBanner(self.session)
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield BoardPanel(id="board")
