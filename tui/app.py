@@ -190,7 +190,7 @@ class ColosseumApp(BaseApp):
 
         if recorder_of(self.session) is not None:
             yield SystemCommand(
-                "Save the game to another folder",
+                "Save to another folder",
                 "Write the whole game to a new file in a folder you choose; saving goes on there",
                 self.action_save_elsewhere,
             )

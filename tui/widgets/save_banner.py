@@ -30,23 +30,26 @@ def _moves(n: int) -> str:
     return f"{n} move{'s' if n != 1 else ''}"
 
 
+def why(err: BaseException | None) -> str:
+    """An OSError as a short sentence: ``Read-only file system: /data/games``."""
+    if isinstance(err, OSError) and err.strerror:
+        return err.strerror + (f": {err.filename}" if err.filename else "")
+    return str(err) if err is not None else ""
+
+
 def banner_text(rec: Recorder | None) -> Text | None:
     """What the banner says (None: all is saved, no banner).  Plain text: paths and system
     messages are never markup."""
     if rec is None or rec.error is None:
         return None
     text = Text()
-    text.append("NOT SAVED ", style="bold reverse")
-    if rec.writer is None:
-        text.append(f" The game is not being saved: {rec.error}.")
-    else:
-        text.append(f" Saving to {rec.writer.path.name} failed: {rec.error}.")
+    text.append("NOT SAVED", style="bold reverse")
+    text.append(f" {why(rec.error)}.")
     n = rec.unsaved
     if n > 0:
-        text.append(f" {_moves(n)} kept in memory only;")
-    text.append(" saving is tried again after every move. Free some space or fix the folder, or ")
-    text.append("ctrl+p: Save the game to another folder", style="bold")
-    text.append(".")
+        text.append(f" {_moves(n)} in memory only,")
+    text.append(" retried each move; ")
+    text.append("ctrl+p: Save to another folder", style="bold")
     return text
 
 
@@ -92,6 +95,8 @@ class SaveElsewhereScreen(ModalScreen[None]):
     SaveElsewhereScreen > Vertical { width: 76; max-width: 100%; height: auto; padding: 1 2;
                                      border: round $primary; background: $surface; }
     SaveElsewhereScreen #save-problem { color: $error; }
+    /* box drawing, not Input's block-element borders (some terminals draw those double width) */
+    SaveElsewhereScreen Input, SaveElsewhereScreen Input:focus { border: round $accent; }
     """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
@@ -112,7 +117,7 @@ class SaveElsewhereScreen(ModalScreen[None]):
         try:
             path = self.recorder.save_to(Path(folder))
         except OSError as e:
-            self.query_one("#save-problem", Static).update(Text(f"Could not save there: {e}"))
+            self.query_one("#save-problem", Static).update(Text(f"Could not save there: {why(e)}"))
             return
         self.app.notify(f"The game is saved in {path}; it goes on being saved there.", title="Saved", markup=False)
         self.dismiss(None)
@@ -157,13 +162,13 @@ class UnsavedQuitScreen(ModalScreen[bool]):
         first = Text(
             f"The last {_moves(n)} could not be saved"
             + (f" in {where}" if where else "")
-            + (f": {rec.error}." if rec.error else ".")
+            + (f": {why(rec.error)}." if rec.error else ".")
         )
         copy = rec.rescue()
         if copy is not None:
             second = Text(f"A copy of the whole game was written to {copy} (resume it from there).")
         else:
-            second = Text(f"No copy could be written anywhere ({rec.error}). Quitting loses those moves.")
+            second = Text(f"No copy could be written anywhere ({why(rec.error)}). Quitting loses those moves.")
         with Vertical():
             yield Static(first)
             yield Static(second)
