@@ -442,11 +442,15 @@ def scan_games() -> list[GameInfo]:
 
 
 def _exists(p: Path) -> bool:
-    """``Path.exists`` that says False where a folder on the way cannot be searched."""
+    """Whether there may be a file at ``p``: False only when there is none.  A folder on the way
+    that cannot be searched says True, so that reading the file reports why (``Path.exists``
+    raises there)."""
     try:
         os.stat(p)
-    except (OSError, ValueError):
+    except (FileNotFoundError, NotADirectoryError, ValueError):
         return False
+    except OSError:
+        return True
     return True
 
 
