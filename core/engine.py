@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from msgspec.structs import replace
 
-from colosseum.core.actions import Action, ConstructionForAquila, EndTurn, field_error
+from colosseum.core.actions import FIELDS_OK, Action, ConstructionForAquila, EndTurn, field_error
 from colosseum.core.catalog import load_catalog
 from colosseum.core.choices import Handler
 from colosseum.core.context import Ctx
@@ -104,8 +104,9 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
         raise RuleError("G-0", f"unknown action {type(action).__name__}")
     if state.phase == "over":
         raise RuleError("G-9", "the game is over")
-    wrong = field_error(action)
-    if wrong is not None:  # built in code with a wrong type: refused as decoding would (D-17)
+    # built in code with a field of the wrong type: refused as decoding would refuse it (D-17)
+    if not FIELDS_OK[type(action)](action):
+        wrong = field_error(action) or ("G-0", "a field of the wrong type")
         raise RuleError(wrong[0], f"malformed {type(action).__name__}: {wrong[1]}")
     seat = action.player
     if not 0 <= seat < len(state.players):
