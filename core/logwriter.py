@@ -14,13 +14,15 @@ Durability, the same for every log:
   line being written, and a partial line can only be the last one (``parse_log`` reports it as
   "truncated" and keeps everything before it).
 * Each line is also fsynced (forced to the disk, so it survives a power cut or a kernel crash)
-  unless ``COLOSSEUM_FSYNC=0``.  Measured with ``benchmarks/bench_log.py`` on this project's
-  machine (ext4 on a virtio disk, ~90-byte lines): ``write`` alone ~2 us a line (~560,000
-  lines/s); ``write`` + ``fsync`` ~190 us a line (~5,300 lines/s; up to ~1 ms while other
-  processes load the disk).  The engine and a bot take ~65 us per action (``colosseum
-  simulate``: ~15,000 actions/s), so a bots-only game runs about 3x slower, but a fraction of a
-  millisecond per move is nothing beside a player's pace or the bots' delay (0.6 s): on by
-  default.
+  unless ``COLOSSEUM_FSYNC=0``: one policy for every log, a line at a time (not batched per
+  turn: a move is on the disk before the game goes on).  Measured with
+  ``benchmarks/bench_log.py`` on this project's machine (ext4 on a virtio disk, ~110-byte
+  lines): ``write`` alone ~3.5 us a line (~290,000 lines/s); ``write`` + ``fsync`` ~0.2 ms a
+  line when the disk is quiet, 1.5-3.6 ms while other processes load it.  A move costs the
+  engine ~6 us, so a bots-only game with no delay runs slower, but a few milliseconds per move
+  are nothing beside a player's pace or the bots' delay (0.6 s): on by default.  The line's
+  digest (format version 2) adds ~0.7 us.  ``scripts/kill_test.py --power`` checks that a
+  power cut after any kill loses no action that was reported played.
 * A failed write is cut off again (``ftruncate`` back to the last complete line; if even that
   fails, before the next write): no line is ever appended after a partial one.  The writer
   stays open and keeps its lock, so the caller can write the same lines again once the disk
