@@ -424,6 +424,16 @@ class LogWriter:
         self._chain = nxt
         self.ended = final and nxt.digest is not None
 
+    def append_end(self) -> None:
+        """Write the end line (the game is over after the last action) if it is not there yet:
+        for a caller that learns of the end after appending the last action.  Prefer
+        ``append_action(last, final=True)``: one write, so no cut can fall between them."""
+        chain = self._chain
+        if chain is None or self.ended or chain.digest is None:
+            return
+        self._write(chain.end_line())
+        self.ended = True
+
     def append_chat(self, line: ChatLine) -> None:
         """Append a chat line (its ``after`` is usually ``self.count``)."""
         self._write(encode_chat_line(line))

@@ -439,3 +439,12 @@ def test_no_edit_of_the_actions_goes_unnoticed():
             assert log.error is not None and log.error.kind in ("edited", "order", "illegal"), op
         elif log.error is None:  # a cut before the last action: the game looks stopped there
             assert not log.finished
+
+
+def test_the_end_line_can_follow_on_its_own(tmp_path):
+    with LogWriter.create_at(tmp_path / "g.jsonl", HEADER, GAME) as w:
+        assert read_log(w.path).error.kind == "cut"  # over, and no end line yet
+        w.append_end()
+        w.append_end()  # once only
+    log = read_log(tmp_path / "g.jsonl")
+    assert log.error is None and log.ended
