@@ -291,22 +291,26 @@ def record_game(session: LocalSession, *, fsync: bool | None = None) -> Recorder
 
 
 def finish_recording(session: object) -> str | None:
-    """At the end of the program: write what can still be written, let go of the log, and
-    return a message for the terminal if actions were lost (None if all is saved)."""
+    """At the end of the program: write what can still be written (else a copy of the whole
+    game wherever one can be written, see :func:`rescue_places`), let go of the log, and return
+    a message for the terminal when the log is missing moves (None if all is saved)."""
     rec = getattr(session, "recorder", None)
     if not isinstance(rec, Recorder) or rec.closed:
         return None
     rec.flush()
-    unsaved, error = rec.unsaved, rec.error
-    where = rec.path
+    unsaved, error, where = rec.unsaved, rec.error, rec.path
+    copy = rec.rescue() if unsaved > 0 else None
     rec.close()
     if unsaved <= 0:
         return None
-    return (
+    text = (
         f"the last {unsaved} move{'s' if unsaved != 1 else ''} of the game could not be saved"
         + (f" in {where}" if where else "")
         + (f" ({error})" if error else "")
     )
+    if copy is not None:
+        return text + f"; a copy of the whole game is in {copy}"
+    return text + f"; no copy could be written anywhere ({rec.error})"
 
 
 def _same_file(a: Path, b: Path) -> bool:

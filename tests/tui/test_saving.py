@@ -51,7 +51,7 @@ class Disk:
 
     def __init__(self, monkeypatch) -> None:
         self.full = False
-        real = os.write
+        self.real = real = os.write
 
         def write(fd: int, data) -> int:
             if self.full:
@@ -450,3 +450,30 @@ def test_power_cut_without_fsync_is_caught(tmp_path):
     rnd = random.Random(5)
     results = [kt.one_run(tmp_path, 800 + k, rnd, power=True, fsync=False) for k in range(4)]
     assert any(not r["ok"] for r in results)
+
+
+def test_leaving_with_unsaved_moves_writes_a_copy_and_says_where(tmp_path, monkeypatch):
+    """Without a question (``--exit-at-end``, a hang-up): the copy is written on the way out."""
+    disk = Disk(monkeypatch)
+    s = session(seed=10)
+    first = start_recording(s, tmp_path / "g.jsonl")
+    play(s, 8)
+    disk.full = True
+    play(s)
+    monkeypatch.setattr(storage, "rescue_places", lambda: [tmp_path / "full", tmp_path / "spare"])
+    real_write = disk.real
+
+    def only_spare(fd, data):  # the games folder's disk is full, the spare one is not
+        if "/spare/" in os.readlink(f"/proc/self/fd/{fd}"):
+            return real_write(fd, data)
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "write", only_spare)
+    msg = finish_recording(s)
+    assert msg is not None and "could not be saved in" in msg and str(first) in msg, msg
+    copies = list((tmp_path / "spare").glob("*.jsonl"))
+    assert len(copies) == 1 and str(copies[0]) in msg
+    monkeypatch.setattr(os, "write", real_write)
+    log = read_log(copies[0])
+    assert log.error is None and log.finished and log.actions == s.actions
+    assert disk.full
