@@ -26,7 +26,7 @@ import msgspec
 
 from colosseum.core import Action, GameSetup, State
 from colosseum.core.gamelog import GameLog, GameLogError, Header, make_header, read_log
-from colosseum.core.logwriter import SUFFIX, LogWriter
+from colosseum.core.logwriter import SUFFIX, LogWriter, fsync_default
 
 from .session import LocalSession
 
@@ -115,7 +115,9 @@ class Recorder:
 
     @property
     def fsync(self) -> bool:
-        return self.writer.fsync if self.writer is not None else bool(self._fsync)
+        if self.writer is not None:
+            return self.writer.fsync
+        return fsync_default() if self._fsync is None else self._fsync
 
     @property
     def saved(self) -> int:

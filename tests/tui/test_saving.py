@@ -363,16 +363,19 @@ def test_an_unsearchable_data_folder_is_a_message_not_a_traceback(tmp_path, comm
     play(s, 5)
     s.recorder.close()
     os.chmod(tmp_path, 0o755)
-    os.chmod(top, 0o700)  # nobody else may even look inside
+    os.chmod(top, 0o000)  # nobody but root may even look inside
     env = dict(os.environ, COLOSSEUM_DATA_DIR=str(top / "data"), HOME=str(tmp_path))
-    proc = subprocess.run(
-        [*prefix, sys.executable, "-m", "colosseum", *command],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-        cwd="/",
-    )
+    try:
+        proc = subprocess.run(
+            [*prefix, sys.executable, "-m", "colosseum", *command],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+            cwd="/",
+        )
+    finally:
+        os.chmod(top, 0o700)
     assert proc.returncode == 1, (proc.stdout, proc.stderr)
     assert "Traceback" not in proc.stderr and proc.stderr.startswith("colosseum: ")
     assert "Permission denied" in proc.stderr
