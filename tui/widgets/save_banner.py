@@ -47,8 +47,9 @@ def banner_text(rec: Recorder | None) -> Text | None:
     text.append(f" {why(rec.error)}.")
     n = rec.unsaved
     if n > 0:
-        text.append(f" {_moves(n)} in memory only,")
-    text.append(" retried each move; ")
+        text.append(f" {_moves(n)} in memory only, retried each move; ")
+    else:
+        text.append(" Retried on each move; ")
     text.append("ctrl+p: Save to another folder", style="bold")
     return text
 
