@@ -26,10 +26,12 @@ import tempfile
 import time
 from pathlib import Path
 
+import msgspec
+
 from colosseum.core import GameSetup, RuleError, apply, legal, new_game, to_act
 from colosseum.core.actions import AcceptDeal, CancelDeal, ProposeDeal
 from colosseum.core.bots.random_bot import RandomBot
-from colosseum.core.gamelog import Timeline, dump_log, make_header, read_log
+from colosseum.core.gamelog import FORMAT_VERSION, Timeline, dump_log, make_header, read_log
 from colosseum.core.model import Transfer
 
 NAMES = ("Becky", "Kat", "Laura", "Mia", "Nora")
@@ -93,12 +95,22 @@ def timed(fn, repeat: int = 5):
 
 
 def bench_autosave(folder: Path, setup, actions) -> None:
-    """The log writer alone (lines/s), then autosave through a session's recorder."""
+    """The log writer alone (lines/s, and what the digest of each line costs), then autosave
+    through a session's recorder (a move with the recorder minus the same move without)."""
+    from colosseum.core.gamelog import Chain
     from colosseum.core.logwriter import LogWriter
     from colosseum.tui.session import LocalSession, Seat
     from colosseum.tui.storage import start_recording
 
     header = make_header(setup, ("human",) * len(setup.players))
+    for version in (1, 2):
+        chain, _ = Chain.for_header(msgspec.structs.replace(header, version=version))
+        t = time.perf_counter()
+        for a in actions:
+            chain.action_line(a)
+        dt = time.perf_counter() - t
+        label = "line with its digest (v2)" if version == 2 else "plain line (v1)"
+        print(f"  encoding a {label:<26} {dt / len(actions) * 1e6:8.1f} us per line")
     for fsync in (False, True):
         n = len(actions) if not fsync else min(len(actions), 500)
         with LogWriter.create(folder, f"writer-{int(fsync)}", header, fsync=fsync) as w:
@@ -109,18 +121,28 @@ def bench_autosave(folder: Path, setup, actions) -> None:
             size = w.path.stat().st_size
         label = "LogWriter, write + fsync" if fsync else "LogWriter, write (to the OS)"
         print(f"  {label:<34} {n / dt:10,.0f} lines/s  {dt / n * 1e6:8.1f} us per line  ({size} bytes)")
-    for fsync in (False, True):
+    n = min(len(actions), 300)
+
+    def moves(record: bool, fsync: bool) -> tuple[float, Path | None]:
         s = LocalSession(setup, tuple(Seat("human") for _ in setup.players))
-        path = start_recording(s, folder / f"save-{int(fsync)}.jsonl", fsync=fsync)
-        rec = s.recorder
-        n = min(len(actions), 300)
+        path = start_recording(s, folder / f"save-{int(fsync)}.jsonl", fsync=fsync) if record else None
         t = time.perf_counter()
         for a in actions[:n]:
-            rec(a, None)
+            s.submit(a)
         dt = time.perf_counter() - t
-        rec.close()
+        if s.recorder is not None:
+            s.recorder.close()
+        return dt, path
+
+    bare, _ = moves(False, False)
+    print(f"  a move without saving (engine only)        {bare / n * 1e6:8.1f} us per action")
+    for fsync in (False, True):
+        dt, path = moves(True, fsync)
+        assert path is not None
         label = "write + fsync" if fsync else "write (flushed to the OS)"
-        print(f"  autosave, {label:<26} {dt / n * 1e6:8.1f} us per action  ({path.stat().st_size} bytes)")
+        print(
+            f"  autosave, {label:<26} {(dt - bare) / n * 1e6:8.1f} us per action on top  ({path.stat().st_size} bytes)"
+        )
 
 
 def bench_timeline(setup, actions, jumps: int) -> None:
@@ -211,7 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         path = folder / "long.jsonl"
-        data = dump_log(make_header(setup, ("greedy",) * len(setup.players)), actions)
+        header = make_header(setup, ("greedy",) * len(setup.players), version=FORMAT_VERSION)
+        data = dump_log(header, actions, end=True)  # as LogWriter writes it: digests, end line
         path.write_bytes(data)
         print(f"  file: {len(data)} bytes, {len(data) / (len(actions) + 1):.0f} bytes per line")
         bench_autosave(folder, setup, actions)

@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 from msgspec.structs import replace
 
-from colosseum.core.actions import Action, ConstructionForAquila, EndTurn
+from colosseum.core.actions import FIELDS_OK, Action, ConstructionForAquila, EndTurn, field_error
 from colosseum.core.catalog import load_catalog
 from colosseum.core.choices import Handler
 from colosseum.core.context import Ctx
@@ -106,8 +106,12 @@ def apply(state: State, action: Action) -> tuple[State, list[Event]]:
         raise RuleError("G-0", f"unknown action {type(action).__name__}")
     if state.phase == "over":
         raise RuleError("G-9", "the game is over")
+    # built in code with a field of the wrong type: refused as decoding would refuse it (D-17)
+    if not FIELDS_OK[type(action)](action):
+        wrong = field_error(action) or ("G-0", "a field of the wrong type")
+        raise RuleError(wrong[0], f"malformed {type(action).__name__}: {wrong[1]}")
     seat = action.player
-    if not isinstance(seat, int) or not 0 <= seat < len(state.players):
+    if not 0 <= seat < len(state.players):
         raise RuleError("G-0", f"there is no seat {seat!r}")
     if type(action) not in ANY_SEAT_ACTIONS:
         actor = to_act(state)

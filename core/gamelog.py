@@ -1,6 +1,7 @@
 """The game log file: how a game is saved, resumed and reviewed.  Pure Python, no UI.
 
-Format (version 1): UTF-8 JSON lines, each a JSON object encoded with msgspec.
+Format (version 2; version 1 is the same without the digests): UTF-8 JSON lines, each a JSON
+object encoded with msgspec.
 
 * Line 1, the header::
 
@@ -24,6 +25,17 @@ Format (version 1): UTF-8 JSON lines, each a JSON object encoded with msgspec.
     {"chat":"I'll give you a lion for 5","name":"Becky","seat":0,"time":1795961702.5,"after":12}
 
   ``after`` is the number of actions played when it was said.
+* Version 2 adds integrity.  Each action line ends with ``"h"``, a running digest: 16 hex digits
+  of BLAKE2b over the previous digest and the line as written without its ``"h"`` (the chain
+  starts from the digest of the header line).  A line replaced by another (even a legal one),
+  an edited header, or lines removed in the middle no longer match it.  When the game ends the
+  writer adds a final line in the same write as the last action::
+
+    {"end":153,"h":"9c0f8a61d2b3e4f5"}
+
+  so a finished game cut at a line boundary is told from a complete one.  (An unfinished game
+  cut at a line boundary looks like a game stopped there: nothing in the file can tell.)  Chat
+  lines are not in the chain.  Version 1 logs are read as before, without these checks.
 
 Nothing derived is stored: :func:`parse_log` replays the actions with the engine, and the first
 line that cannot be read or is illegal in the replayed position ends the valid prefix;
@@ -37,6 +49,9 @@ one ``write`` per line), for the client's autosave and the server's tables alike
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
+import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -50,7 +65,9 @@ from .errors import RuleError
 from .model import Event, GameSetup, State
 
 FORMAT = "colosseum-game-log"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # what LogWriter writes: version 1 plus digests and the end line
+PLAIN_VERSION = 1  # no digests: what make_header gives unless asked, for other writers
+READ_VERSIONS = (1, 2)
 MAX_LOG_BYTES = 64 << 20  # a 1,000-action game is about 100 kB
 
 try:  # the program version; core must not depend on the client, only on the package
@@ -86,7 +103,9 @@ class GameLogError(ValueError):
 
     ``line`` is the 1-based line of the file at fault (None for the whole file); ``kind`` is one
     of: empty, unreadable, header, version, encoding, truncated, malformed, order, illegal,
-    engine.  ``str(err)`` is a sentence naming the line."""
+    engine, edited (a digest does not match: the file was edited, or lines removed), cut (a
+    finished game without its end line: the file was cut).  ``str(err)`` is a sentence naming
+    the line."""
 
     def __init__(self, kind: str, message: str, line: int | None = None) -> None:
         self.kind = kind
@@ -106,12 +125,15 @@ def make_header(
     *,
     created: _dt.datetime | None = None,
     resumed_from: str | None = None,
+    version: int = PLAIN_VERSION,
 ) -> Header:
+    """A header; :class:`~colosseum.core.logwriter.LogWriter` makes it ``FORMAT_VERSION`` (with
+    digests) when it creates the file.  Other code writing lines itself gets plain lines."""
     when = created or _dt.datetime.now(_dt.UTC)
     stamp = when.astimezone(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     return Header(
         format=FORMAT,
-        version=FORMAT_VERSION,
+        version=version,
         program=PROGRAM_VERSION,
         created=stamp,
         setup=setup,
@@ -126,11 +148,16 @@ def encode_header(header: Header) -> bytes:
 
 
 def encode_action_line(action: Action, number: int) -> bytes:
-    """One action line, with its newline: ``{"i":N,"a":TAG,"player":P,...}``."""
+    """One plain action line (version 1, no digest), with its newline:
+    ``{"i":N,"a":TAG,"player":P,...}``."""
+    return _action_body(action, number) + b"\n"
+
+
+def _action_body(action: Action, number: int) -> bytes:
     fields = msgspec.to_builtins(action)
     line = {"i": number, "a": fields.pop("a"), "player": fields.pop("player")}
     line.update(fields)
-    return _enc.encode(line) + b"\n"
+    return _enc.encode(line)
 
 
 def encode_chat_line(line: ChatLine) -> bytes:
@@ -138,10 +165,74 @@ def encode_chat_line(line: ChatLine) -> bytes:
     return _enc.encode(line) + b"\n"
 
 
-def dump_log(header: Header, actions: Iterable[Action]) -> bytes:
-    """A whole log file."""
-    parts = [encode_header(header)]
-    parts.extend(encode_action_line(a, i) for i, a in enumerate(actions, 1))
+DIGEST_BYTES = 8
+_H_KEY = b',"h":"'
+_H_TAIL = len(_H_KEY) + 2 * DIGEST_BYTES + 2  # ,"h":"<16 hex>"}
+
+
+def chain_start(header_line: bytes) -> bytes:
+    """The digest a chain starts from: the header line's (without its newline)."""
+    return hashlib.blake2b(header_line, digest_size=DIGEST_BYTES).digest()
+
+
+def chain_next(digest: bytes, body: bytes) -> bytes:
+    """The digest after a line whose text without ``"h"`` is ``body``."""
+    return hashlib.blake2b(digest + body, digest_size=DIGEST_BYTES).digest()
+
+
+def _with_digest(body: bytes, digest: bytes) -> bytes:
+    return body[:-1] + _H_KEY + digest.hex().encode() + b'"}\n'
+
+
+def _split_digest(raw: bytes) -> tuple[bytes, str] | None:
+    """(body, hex digest) of a line that ends with ``,"h":"..."}``; None if it carries none."""
+    if len(raw) > _H_TAIL and raw.endswith(b'"}') and raw[-_H_TAIL:].startswith(_H_KEY):
+        return raw[:-_H_TAIL] + b"}", raw[-_H_TAIL + len(_H_KEY) : -2].decode("ascii", "replace")
+    return None
+
+
+class Chain:
+    """Writes lines of one log: plain for a version 1 header, chained for version 2.
+    ``digest`` is the chain so far (None for version 1); ``count`` the actions written."""
+
+    def __init__(self, digest: bytes | None, count: int = 0) -> None:
+        self.digest = digest
+        self.count = count
+
+    @classmethod
+    def for_header(cls, header: Header) -> tuple[Chain, bytes]:
+        """The chain of a new log and its header line (with the newline)."""
+        line = encode_header(header)
+        return cls(chain_start(line[:-1]) if header.version >= 2 else None), line
+
+    def action_line(self, action: Action) -> bytes:
+        """The next action line; ``count`` and ``digest`` move on (call only once written, or
+        copy the chain first: see :meth:`copy`)."""
+        body = _action_body(action, self.count + 1)
+        self.count += 1
+        if self.digest is None:
+            return body + b"\n"
+        self.digest = chain_next(self.digest, body)
+        return _with_digest(body, self.digest)
+
+    def end_line(self) -> bytes:
+        """The final line of a finished game (nothing for version 1)."""
+        if self.digest is None:
+            return b""
+        body = b'{"end":%d}' % self.count
+        return _with_digest(body, chain_next(self.digest, body))
+
+    def copy(self) -> Chain:
+        return Chain(self.digest, self.count)
+
+
+def dump_log(header: Header, actions: Iterable[Action], *, end: bool = False) -> bytes:
+    """A whole log file (with the end line after the actions if ``end`` and version 2)."""
+    chain, head = Chain.for_header(header)
+    parts = [head]
+    parts.extend(chain.action_line(a) for a in actions)
+    if end:
+        parts.append(chain.end_line())
     return b"".join(parts)
 
 
@@ -255,8 +346,12 @@ class GameLog:
         terminated: bool,
         path: Path | None = None,
         chat: list[ChatLine] | None = None,
+        digest: bytes | None = None,
+        ended: bool = False,
     ) -> None:
         self.chat: list[ChatLine] = chat or []  # table talk, in file order
+        self.digest = digest  # version 2: the chain after the valid prefix (None for version 1)
+        self.ended = ended  # version 2: the end line was read
         self.header = header
         self.timeline = timeline
         self.error = error
@@ -338,11 +433,11 @@ def _parse_header(raw: bytes, *, last_unterminated: bool) -> Header:
     if not isinstance(obj, dict) or obj.get("format") != FORMAT:
         raise GameLogError("header", "not a Colosseum game log (no game log header)", 1)
     version = obj.get("version")
-    if version != FORMAT_VERSION or isinstance(version, bool):
+    if version not in READ_VERSIONS or isinstance(version, bool):
         raise GameLogError(
             "version",
-            f"unknown format version {version!r} (this program, colosseum {PROGRAM_VERSION}, reads version "
-            f"{FORMAT_VERSION})",
+            f"unknown format version {version!r} (this program, colosseum {PROGRAM_VERSION}, reads versions "
+            f"{' and '.join(map(str, READ_VERSIONS))})",
             1,
         )
     try:
@@ -393,6 +488,8 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
         if header.program != PROGRAM_VERSION
         else ""
     )
+    digest = chain_start(raw_lines[0]) if header.version >= 2 else None
+    ended = False
     for idx in range(1, total):
         lineno = idx + 1
         raw = raw_lines[idx]
@@ -410,6 +507,19 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
         if not text.strip():
             continue
         number = len(actions) + 1
+        if digest is not None and text.startswith('{"end"'):
+            if ended:
+                error = GameLogError("edited", "a second end line (the log was edited here)", lineno)
+                break
+            problem = _end_line_problem(raw, digest, len(actions), state.phase == "over")
+            if problem is not None:
+                kind = "truncated" if is_cut else "edited"
+                if is_cut:
+                    problem = "the last line is incomplete (the game stopped while saving it)"
+                error = GameLogError(kind, problem, lineno)
+                break
+            ended = True
+            continue
         if text.lstrip().startswith('{"chat"'):
             try:
                 chat.append(_chat_dec.decode(text))
@@ -445,8 +555,11 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
                 lineno,
             )
             break
+        if ended:
+            error = GameLogError("edited", "an action after the end line (the log was edited here)", lineno)
+            break
         try:
-            state, ev = apply(state, action)
+            state_after, ev = apply(state, action)
         except RuleError as e:
             error = GameLogError(
                 "illegal", f"action {number} ({describe_action(action)}) is not legal here: {e}{version_note}", lineno
@@ -459,32 +572,102 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
                 lineno,
             )
             break
+        if digest is not None:
+            parts = _split_digest(raw)
+            if parts is None:
+                error = GameLogError("edited", f"action {number} carries no digest (the log was edited here)", lineno)
+                break
+            after = chain_next(digest, parts[0])
+            if after.hex() != parts[1]:
+                error = GameLogError(
+                    "edited",
+                    f"action {number} does not match the lines before it (the log was edited here, "
+                    "or lines before it were removed)",
+                    lineno,
+                )
+                break
+            digest = after
+        state = state_after
         actions.append(action)
         states.append(state)
         events.append(ev)
 
+    if error is None and digest is not None and not ended and state.phase == "over":
+        error = GameLogError("cut", "the game ended but its end line is missing (the log was cut here)", total + 1)
     timeline = Timeline(header.setup, actions, _states=states, _events=events)
-    return GameLog(header, timeline, error, lines=total, terminated=terminated, path=path, chat=chat)
+    return GameLog(
+        header,
+        timeline,
+        error,
+        lines=total,
+        terminated=terminated,
+        path=path,
+        chat=chat,
+        digest=digest,
+        ended=ended,
+    )
+
+
+def _end_line_problem(raw: bytes, digest: bytes, count: int, over: bool) -> str | None:
+    """What is wrong with an end line (None if it closes this game)."""
+    parts = _split_digest(raw)
+    if parts is None or parts[0] != b'{"end":%d}' % count:
+        return f"not the end line of a game of {count} actions (the log was edited or cut here)"
+    if chain_next(digest, parts[0]).hex() != parts[1]:
+        return "the end line does not match the lines before it (the log was edited here)"
+    if not over:
+        return f"an end line after action {count}, but the game is not over (the log was edited here)"
+    return None
 
 
 def read_log(path: str | Path) -> GameLog:
     """Read and replay the log at ``path`` (never writes to it).  Raises GameLogError when the
     file cannot be read at all or has no usable header."""
     p = Path(path)
+    return parse_log(read_log_bytes(p), path=p)
+
+
+def read_log_bytes(path: Path) -> bytes:
+    """The bytes of the file at ``path`` if it is a regular file of at most ``MAX_LOG_BYTES``;
+    else GameLogError ("unreadable").  Never blocks on a FIFO nor reads a device."""
     try:
-        info = p.stat()
-        if p.is_dir():
-            raise IsADirectoryError
-        if info.st_size > MAX_LOG_BYTES:
-            raise GameLogError("unreadable", f"{p} is too large to be a game log ({info.st_size} bytes)")
-        data = p.read_bytes()
+        # O_NONBLOCK: opening a FIFO without a writer must not hang; the check below refuses it
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
-        raise GameLogError("unreadable", f"no such file: {p}") from None
+        raise GameLogError("unreadable", f"no such file: {path}") from None
     except IsADirectoryError:
-        raise GameLogError("unreadable", f"{p} is a folder, not a game log") from None
+        raise GameLogError("unreadable", f"{path} is a folder, not a game log") from None
     except OSError as e:
-        raise GameLogError("unreadable", f"cannot read {p}: {e.strerror or e}") from None
-    return parse_log(data, path=p)
+        raise GameLogError("unreadable", f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        return read_fd(fd, path)
+    finally:
+        os.close(fd)
+
+
+def read_fd(fd: int, path: Path) -> bytes:
+    """The whole regular file open as ``fd`` (read with ``pread``: the offset is left as it is)."""
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise GameLogError("unreadable", f"{path} is a folder, not a game log")
+        if not stat.S_ISREG(info.st_mode):
+            raise GameLogError("unreadable", f"{path} is not a regular file (a device, pipe or socket)")
+        if info.st_size > MAX_LOG_BYTES:
+            raise GameLogError("unreadable", f"{path} is too large to be a game log ({info.st_size} bytes)")
+        parts = []
+        pos = 0
+        while pos <= MAX_LOG_BYTES:
+            chunk = os.pread(fd, 1 << 20, pos)
+            if not chunk:
+                break
+            parts.append(chunk)
+            pos += len(chunk)
+        if pos > MAX_LOG_BYTES:  # it grew while being read
+            raise GameLogError("unreadable", f"{path} is too large to be a game log")
+        return b"".join(parts)
+    except OSError as e:
+        raise GameLogError("unreadable", f"cannot read {path}: {e.strerror or e}") from None
 
 
 def replay_states(log: GameLog) -> list[State]:

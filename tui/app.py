@@ -197,6 +197,27 @@ class ColosseumApp(BaseApp):
         for cmd in super().get_system_commands(screen):
             if cmd.title not in ("Quit", "Keys"):  # ours covers these
                 yield cmd
+        from .widgets.save_banner import recorder_of
+
+        if recorder_of(self.session) is not None:
+            yield SystemCommand(
+                "Save to another folder",
+                "Write the whole game to a new file in a folder you choose; saving goes on there",
+                self.action_save_elsewhere,
+            )
+
+    def action_save_elsewhere(self) -> None:
+        from .widgets.save_banner import SaveElsewhereScreen, recorder_of
+
+        rec = recorder_of(self.session)
+        if rec is not None:
+            self.push_screen(SaveElsewhereScreen(rec))
+
+    async def action_quit(self) -> None:
+        """Quit; with moves that could not be saved, say so and where a copy went first."""
+        from .widgets.save_banner import quit_checked
+
+        quit_checked(self, self.session)
 
 
 # ====================================================================== sessions
@@ -215,15 +236,26 @@ def make_session(
 
 
 def start_recording(session: LocalSession, notify: Callable[..., object] | None = None) -> None:
-    """Save the game in the games folder as it is played (``storage.start_recording``); a game
-    that cannot be saved is played anyway, with a warning through ``notify``."""
-    from .storage import start_recording as record
+    """Save the game in the games folder as it is played (``storage.record_game``).  A game
+    that cannot be saved is played anyway: the game screen's banner says why, in the UI (not
+    on the terminal it covers), and saving is retried after every move.  ``notify`` is not
+    used any more (kept for callers)."""
+    from .storage import record_game
 
-    try:
-        record(session)
-    except OSError as err:
-        if notify is not None:
-            notify(f"The game is not being saved: {err}", severity="warning")
+    record_game(session)
+
+
+def _finish(app: ColosseumApp) -> int:
+    """After the app: let go of the game's log; moves that could not be saved are said on the
+    terminal and make the status 1."""
+    from .storage import finish_recording
+
+    status = app.return_code or 0
+    lost = finish_recording(app.session) if app.session is not None else None
+    if lost:
+        print(f"colosseum: {lost}", file=sys.stderr)
+        return status or 1
+    return status
 
 
 def _bot_name(name: str) -> str:
@@ -255,7 +287,7 @@ def run_session(
         return 2
     app = ColosseumApp(session, bot_delay=bot_delay, theme=theme, exit_at_end=exit_at_end)
     app.run()
-    return app.return_code or 0
+    return _finish(app)
 
 
 def run_app(args: argparse.Namespace) -> int:
@@ -264,7 +296,7 @@ def run_app(args: argparse.Namespace) -> int:
     if isinstance(app, int):
         return app
     app.run()
-    return app.return_code or 0
+    return _finish(app)
 
 
 def build_app(args: argparse.Namespace, *, record: bool = True) -> ColosseumApp | int:
@@ -299,5 +331,5 @@ def build_app(args: argparse.Namespace, *, record: bool = True) -> ColosseumApp 
         print(f"colosseum: {err}", file=sys.stderr)
         return 2
     if record:
-        start_recording(session, notify=lambda msg, **kw: print(f"colosseum: {msg}", file=sys.stderr))
+        start_recording(session)
     return ColosseumApp(session, bot_delay=args.bot_delay, theme=theme, exit_at_end=args.exit_at_end)

@@ -15,17 +15,20 @@ from pathlib import Path
 from typing import IO
 
 from colosseum.core.catalog import OPTIONS, VARIANTS
-from colosseum.core.gamelog import GameLog, GameLogError, read_log
-from colosseum.core.logwriter import GameInUse
+from colosseum.core.gamelog import GameLog, GameLogError, parse_log, read_log
+from colosseum.core.logwriter import GameInUse, LogWriter
 
 from .export import export_json_chunks, export_text, local_date, players_text
 from .session import LocalSession, Seat
 from .storage import (
+    Recorder,
+    continuation,
+    finish_recording,
     games_dir,
     newest_unfinished,
+    open_rescued,
     rescued_names,
     resolve_game,
-    save_rescued,
     scan_games,
     start_recording,
 )
@@ -149,12 +152,17 @@ def load_for_command(name: str) -> GameLog | None:
         _err(f"{path}: {e}")
         return None
     if log.error is not None:
-        n = len(log.actions)
-        _err(
-            f"{path}: {log.error}. Using the {n} valid action{'s' if n != 1 else ''} before it; "
-            "the file is left as it is."
-        )
+        _say_damaged(log)
     return log
+
+
+def _say_damaged(log: GameLog) -> None:
+    assert log.error is not None
+    n = len(log.actions)
+    _err(
+        f"{log.path}: {log.error}. Using the {n} valid action{'s' if n != 1 else ''} before it; "
+        "the file is left as it is."
+    )
 
 
 # ------------------------------------------------------------------------------ games
@@ -175,8 +183,15 @@ def _status(log: GameLog) -> tuple[str, str]:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    infos = scan_games()
-    folder = games_dir()
+    try:
+        folder = games_dir()
+        infos = scan_games()
+    except OSError as e:  # the data folder, or one above it, cannot be read
+        _err(f"cannot list the saved games: {e}")
+        return 1
+    except RuntimeError as e:  # no home folder to put the data folder in
+        _err(f"cannot list the saved games: {e}")
+        return 1
     if not infos:
         print(f"No saved games yet (games are saved in {folder}).")
         return 0
@@ -224,43 +239,114 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def prepare_resume(name: str | None) -> tuple[LocalSession, Path] | int:
     """Build the session to resume and attach its recorder: (session, log path), or an exit
-    status after printing why not."""
-    if name is None:
-        g = newest_unfinished()
-        if g is None:
-            _err(f"no unfinished game to resume in {games_dir()}")
-            return 1
-        log = g.log
-        assert log is not None
-        if log.error is not None:
-            _err(f"{g.path}: {log.error}. Using the {len(log.actions)} valid actions before it.")
-    else:
-        found = load_for_command(name)
-        if found is None:
-            return 1
-        log = found
-    if log.finished:
-        _err(f"{log.path}: that game is over; see it with 'colosseum view {log.path}'")
-        return 1
+    status after printing why not.
+
+    The log is locked before it is read and stays locked while the game is played (by the
+    session's recorder), so no other process can append between the read and this game's first
+    line.  A damaged log goes on in a new ``-resumed-N`` file, unless it was continued already:
+    then that continuation is resumed instead (never a second copy of the same game)."""
     try:
-        seats = tuple(Seat(k) for k in log.seats)
-        session = LocalSession(log.setup, seats, actions=list(log.actions))
-    except (ValueError, GameLogError) as e:
-        _err(f"{log.path}: cannot resume: {e}")
-        return 1
-    assert log.path is not None
-    try:
-        if log.appendable:
-            path = start_recording(session, log.path, append=True)
+        if name is None:
+            g = newest_unfinished()
+            if g is None:
+                _err(f"no unfinished game to resume in {games_dir()}")
+                return 1
+            path = g.path
         else:
-            path = start_recording(session, save_rescued(log), append=True)
-            print(f"The game continues in a new file: {path}", file=sys.stderr)
+            path = resolve_game(name)
+    except OSError as e:
+        _err(f"cannot look for saved games: {e}")
+        return 1
+    for _hop in range(100):  # each hop follows a continuation; a loop of them is refused
+        got = _lock_and_read(path)
+        if isinstance(got, int):
+            return got
+        writer, log = got
+        if log.appendable:
+            return _resume_in_place(writer, log)
+        later = continuation(path)
+        if later is None:
+            return _resume_rescued(writer, log)
+        writer.close()
+        print(f"{path.name} was already continued in {later}; resuming that.", file=sys.stderr)
+        path = later
+    _err(f"{path}: its continuations go round in a circle; resume one of them by name")
+    return 1
+
+
+def _lock_and_read(path: Path) -> tuple[LogWriter, GameLog] | int:
+    """The log at ``path``, read under its lock (held by the writer returned, not yet appending)."""
+    try:
+        writer, data = LogWriter.open_locked(path)
     except GameInUse as e:
         _err(f"{e}; not resuming it here")
         return 1
-    except (OSError, ValueError) as e:
+    except FileNotFoundError:
+        _err(f"{path}: no such file")
+        return 1
+    except IsADirectoryError:
+        _err(f"{path}: is a folder, not a game log")
+        return 1
+    except OSError as e:
+        _err(f"{path}: cannot resume: {e.strerror or e}")
+        return 1
+    try:
+        log = parse_log(data, path=path)
+    except GameLogError as e:
+        writer.close()
+        _err(f"{path}: {e}")
+        return 1
+    if log.error is not None:
+        _say_damaged(log)
+    if log.finished:
+        writer.close()
+        _err(f"{path}: that game is over; see it with 'colosseum view {path}'")
+        return 1
+    return writer, log
+
+
+def _session_for(log: GameLog) -> LocalSession | None:
+    try:
+        seats = tuple(Seat(k) for k in log.seats)
+        return LocalSession(log.setup, seats, actions=list(log.actions))
+    except (ValueError, GameLogError) as e:
+        _err(f"{log.path}: cannot resume: {e}")
+        return None
+
+
+def _resume_in_place(writer: LogWriter, log: GameLog) -> tuple[LocalSession, Path] | int:
+    session = _session_for(log)
+    if session is None:
+        writer.close()
+        return 1
+    try:
+        writer.start_appending(len(log.actions), digest=log.digest)
+        path = start_recording(session, writer=writer, header=log.header)
+    except OSError as e:
+        writer.close()
         _err(f"cannot save the resumed game: {e}")
         return 1
+    return session, path
+
+
+def _resume_rescued(original: LogWriter, log: GameLog) -> tuple[LocalSession, Path] | int:
+    """A damaged log: its valid prefix goes on in a new file; the original stays locked while
+    the game is played, so no other window makes a second continuation of it meanwhile."""
+    session = _session_for(log)
+    if session is None:
+        original.close()
+        return 1
+    try:
+        writer = open_rescued(log)
+        path = start_recording(session, writer=writer, header=log.header)
+    except OSError as e:
+        original.close()
+        _err(f"cannot save the resumed game: {e}")
+        return 1
+    recorder = session.recorder
+    if isinstance(recorder, Recorder):
+        recorder.held.append(original)
+    print(f"The game continues in a new file: {path}", file=sys.stderr)
     return session, path
 
 
@@ -272,14 +358,22 @@ def cmd_resume(args: argparse.Namespace) -> int:
     try:
         from .app import run_session
     except ImportError as e:
+        finish_recording(session)
         _err(f"the game screen is not available ({e})")
         return 2
-    return run_session(
-        session,
-        bot_delay=getattr(args, "bot_delay", 0.6),
-        theme=getattr(args, "theme", None),
-        exit_at_end=False,
-    )
+    try:
+        status = run_session(
+            session,
+            bot_delay=getattr(args, "bot_delay", 0.6),
+            theme=getattr(args, "theme", None),
+            exit_at_end=False,
+        )
+    finally:
+        lost = finish_recording(session)  # the app has done it already, unless it failed
+    if lost:
+        _err(lost)
+        return status or 1
+    return status
 
 
 # ------------------------------------------------------------------------------ view

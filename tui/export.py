@@ -47,7 +47,7 @@ def export_text(log: GameLog) -> str:
     out.append(f"Variant:  {setup.variant}   options: {opts}   seed: {setup.seed}")
     out.append(f"Players:  {players_text(setup, log.seats)}")
     if log.header.resumed_from:
-        out.append(f"Resumed from the damaged log {log.header.resumed_from}")
+        out.append(f"Continues the log {log.header.resumed_from} (damaged, or not writable)")
     out.append(f"Actions:  {tl.end}")
     section = None
     for i in range(1, len(tl)):

@@ -17,15 +17,16 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import re
+import stat
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import msgspec
 
 from colosseum.core import Action, GameSetup, State
 from colosseum.core.gamelog import GameLog, GameLogError, Header, make_header, read_log
-from colosseum.core.logwriter import SUFFIX, LogWriter
+from colosseum.core.logwriter import SUFFIX, LogWriter, fsync_default
 
 from .session import LocalSession
 
@@ -67,43 +68,165 @@ def game_file_name(setup: GameSetup, when: _dt.datetime | None = None) -> str:
 
 # ------------------------------------------------------------------------------ autosave
 
+Listener = Callable[["Recorder"], None]
+
 
 class Recorder:
-    """``LocalSession.recorder``: appends each applied action to the game's log (see
-    :mod:`colosseum.core.logwriter` for when a line is on disk).  A write error never breaks
-    the game: it stops the recording and is kept in ``error``.  The log is closed once the game
-    is over (nothing can follow the end)."""
+    """``LocalSession.recorder``: saves each applied action in the game's log (see
+    :mod:`colosseum.core.logwriter` for when a line is on disk).
 
-    def __init__(self, writer: LogWriter) -> None:
+    Saving never fails silently and never breaks the game.  A write error is kept in ``error``
+    and the actions not written stay in the session (``unsaved`` counts them); every further
+    action retries writing them all, in order, and :meth:`save_to` writes the whole game to
+    another folder.  A game whose log could not even be created (:func:`record_game`) retries
+    creating it.  Listeners (the game screen's banner) are told after each attempt whose
+    outcome they may show.  The log stays open, and locked, until :meth:`close` (or the end of
+    the process), also after the game ends: no other process can append to it meanwhile."""
+
+    def __init__(
+        self,
+        session: LocalSession,
+        writer: LogWriter | None,
+        *,
+        header: Header,
+        error: OSError | None = None,
+        stem: str | None = None,
+        fsync: bool | None = None,
+    ) -> None:
+        self.session = session
         self.writer = writer
-        self.error: OSError | None = None
+        self.header = header  # for a new file holding the whole game (save_to, rescue)
+        self.error = error
+        self.stem = stem or (writer.path.stem if writer is not None else _stem(session.setup))
+        self._fsync = fsync
+        self._listeners: list[Listener] = []
+        self.closed = False
+        self.held: list[LogWriter] = []  # other logs kept locked while this game is played
 
     @property
-    def path(self) -> Path:
-        return self.writer.path
+    def path(self) -> Path | None:
+        """The log being written (None while it could not be created)."""
+        return self.writer.path if self.writer is not None else None
 
     @property
     def number(self) -> int:
         """The number the next action gets."""
-        return self.writer.count + 1
+        return self.saved + 1
 
     @property
     def fsync(self) -> bool:
-        return self.writer.fsync
+        if self.writer is not None:
+            return self.writer.fsync
+        return fsync_default() if self._fsync is None else self._fsync
+
+    @property
+    def saved(self) -> int:
+        """Actions of the game that are in the log."""
+        return self.writer.count if self.writer is not None else 0
+
+    @property
+    def unsaved(self) -> int:
+        """Actions played but not in the log (kept in memory until they can be written)."""
+        return len(self.session.actions) - self.saved
+
+    def add_listener(self, fn: Listener) -> None:
+        self._listeners.append(fn)
+
+    def remove_listener(self, fn: Listener) -> None:
+        if fn in self._listeners:
+            self._listeners.remove(fn)
+
+    def _tell(self) -> None:
+        for fn in list(self._listeners):
+            fn(self)
 
     def __call__(self, action: Action, state: State | None = None) -> None:
-        if self.writer.closed:
-            return
+        self.flush()
+
+    def flush(self) -> bool:
+        """Write every unsaved action (True if none is left).  A write error is kept in
+        ``error``, never raised."""
+        if self.closed:
+            return self.unsaved == 0
+        had_error = self.error is not None
         try:
-            self.writer.append_action(action)
-        except OSError as e:  # the writer has closed itself
+            self._write_unsaved()
+        except OSError as e:
             self.error = e
+        else:
+            self.error = None
+        if had_error or self.error is not None:
+            self._tell()
+        return self.error is None
+
+    def _write_unsaved(self) -> None:
+        actions = self.session.actions
+        over = self.session.state.phase == "over"
+        if self.writer is None:
+            self.writer = LogWriter.create(
+                games_dir(create=True), self.stem, self.header, actions, fsync=self._fsync, end=over
+            )
             return
-        if state is not None and state.phase == "over":
-            self.close()
+        w = self.writer
+        while w.count < len(actions):
+            last = w.count + 1 == len(actions)
+            w.append_action(actions[w.count], final=last and over)
+
+    def save_to(self, folder: str | Path) -> Path:
+        """Save the whole game in a new log in ``folder`` and go on recording there (the old
+        log, which holds a prefix of the game, is left as it is and named in the new header as
+        the file this one continues).  Raises OSError."""
+        actions = self.session.actions
+        header = self.header
+        if self.writer is not None:
+            header = msgspec.structs.replace(header, resumed_from=self.writer.path.name)
+        folder = Path(folder).expanduser()
+        writer = LogWriter.create(
+            folder, self.stem, header, actions, fsync=self._fsync, end=self.session.state.phase == "over"
+        )
+        old, self.writer = self.writer, writer
+        if old is not None:
+            old.close()
+        self.error = None
+        self._tell()
+        return writer.path
+
+    def rescue(self) -> Path | None:
+        """Save the whole game somewhere that works (:func:`rescue_places`, in order); the
+        path written, or None if nothing could be written anywhere (``error`` says why)."""
+        for place in rescue_places():
+            try:
+                return self.save_to(place)
+            except OSError as e:
+                self.error = e
+        self._tell()
+        return None
 
     def close(self) -> None:
-        self.writer.close()
+        """Stop recording and let go of the log (and of the logs held with it)."""
+        self.closed = True
+        if self.writer is not None:
+            self.writer.close()
+        for w in self.held:
+            w.close()
+        self.held.clear()
+
+
+def rescue_places() -> list[Path]:
+    """Where a copy of an unsaved game is tried, in order: the games folder, the data folder,
+    the home folder, the temporary folder, the current folder."""
+    import tempfile
+
+    places = [games_dir(), data_dir(), Path.home(), Path(tempfile.gettempdir()), Path.cwd()]
+    out: list[Path] = []
+    for p in places:
+        if p not in out:
+            out.append(p)
+    return out
+
+
+def _stem(setup: GameSetup) -> str:
+    return game_file_name(setup)[: -len(SUFFIX)]
 
 
 def start_recording(
@@ -113,35 +236,83 @@ def start_recording(
     append: bool = False,
     fsync: bool | None = None,
     resumed_from: str | None = None,
+    digest: bytes | None = None,
+    writer: LogWriter | None = None,
+    header: Header | None = None,
 ) -> Path:
     """Save ``session``'s game and keep saving it: returns the log's path.
 
     Without ``append``, a new file is created (never an existing one overwritten): ``path``, or
     a readable name in the games folder; it gets the header and the actions played so far.
-    With ``append``, ``path`` is an intact log holding exactly ``session.actions`` and new
-    actions are appended to it.  Either way ``session.recorder`` appends each further action.
+    With ``append``, ``path`` is an intact log holding exactly ``session.actions`` (and, for a
+    log with digests, ending with ``digest`` when given) and new actions are appended to it.
+    ``writer``: a writer ready to append (``LogWriter.open_locked`` + ``start_appending``) to
+    record with instead.  Either way ``session.recorder`` becomes a :class:`Recorder`.
     ``fsync`` defaults to ``$COLOSSEUM_FSYNC`` (on unless it is ``0``).  Raises OSError
     (``logwriter.GameInUse``, ``NotAppendable``, ``FileExistsError``, ...).
     """
     actions = list(session.actions)
     old = session.recorder if isinstance(session.recorder, Recorder) else None
-    if append:
+    if header is None:
+        header = make_header(session.setup, _seat_kinds(session), resumed_from=resumed_from)
+    if writer is None and append:
         if path is None:
             raise ValueError("append needs the path of an existing log")
-        if old is not None and _same_file(old.path, Path(path)):
+        if old is not None and old.path is not None and _same_file(old.path, Path(path)):
             old.close()  # it holds the lock on the very file to append to
-        writer = LogWriter.open_append(path, len(actions), fsync=fsync)
-    else:
-        header = make_header(session.setup, _seat_kinds(session), resumed_from=resumed_from)
+        writer = LogWriter.open_append(path, len(actions), fsync=fsync, digest=digest)
+    elif writer is None:
+        over = session.state.phase == "over"
         if path is None:
-            stem = game_file_name(session.setup)[: -len(SUFFIX)]
-            writer = LogWriter.create(games_dir(create=True), stem, header, actions, fsync=fsync)
+            writer = LogWriter.create(
+                games_dir(create=True), _stem(session.setup), header, actions, fsync=fsync, end=over
+            )
         else:
-            writer = LogWriter.create_at(path, header, actions, fsync=fsync)
+            writer = LogWriter.create_at(path, header, actions, fsync=fsync, end=over)
     if old is not None:  # kept until now: a new file that cannot be made leaves it recording
         old.close()
-    session.recorder = Recorder(writer)
+    session.recorder = Recorder(session, writer, header=header, fsync=fsync)
     return writer.path
+
+
+def record_game(session: LocalSession, *, fsync: bool | None = None) -> Recorder:
+    """Save a new game in the games folder as it is played.  Never raises: when the log cannot
+    be created the recorder holds the error, the game is kept in memory, and each action
+    retries creating the log (the client shows the error in the game)."""
+    try:
+        start_recording(session, fsync=fsync)
+    except OSError as e:
+        old = session.recorder if isinstance(session.recorder, Recorder) else None
+        if old is not None:
+            old.close()
+        header = make_header(session.setup, _seat_kinds(session))
+        session.recorder = Recorder(session, None, header=header, error=e, fsync=fsync)
+    recorder = session.recorder
+    assert isinstance(recorder, Recorder)
+    return recorder
+
+
+def finish_recording(session: object) -> str | None:
+    """At the end of the program: write what can still be written (else a copy of the whole
+    game wherever one can be written, see :func:`rescue_places`), let go of the log, and return
+    a message for the terminal when the log is missing moves (None if all is saved)."""
+    rec = getattr(session, "recorder", None)
+    if not isinstance(rec, Recorder) or rec.closed:
+        return None
+    rec.flush()
+    unsaved, error, where = rec.unsaved, rec.error, rec.path
+    copy = rec.rescue() if unsaved > 0 else None
+    rec.close()
+    if unsaved <= 0:
+        return None
+    text = (
+        f"the last {unsaved} move{'s' if unsaved != 1 else ''} of the game could not be saved"
+        + (f" in {where}" if where else "")
+        + (f" ({error})" if error else "")
+    )
+    if copy is not None:
+        return text + f"; a copy of the whole game is in {copy}"
+    return text + f"; no copy could be written anywhere ({rec.error})"
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -155,9 +326,9 @@ def _seat_kinds(session: LocalSession) -> tuple[str, ...]:
     return tuple(s.kind for s in session.seats)
 
 
-def save_rescued(log: GameLog, folder: Path | None = None) -> Path:
-    """Write the valid prefix of a damaged log to a new ``NAME-resumed-N.jsonl`` beside it (or in
-    ``folder``); the original is left as it is."""
+def open_rescued(log: GameLog, folder: Path | None = None) -> LogWriter:
+    """A new ``NAME-resumed-N.jsonl`` beside a damaged log (or in ``folder``), holding its valid
+    prefix, open and locked for the game to go on in it; the original is left as it is."""
     header = make_header(log.setup, log.seats, resumed_from=log.path.name if log.path else None)
     src = log.path
     stem = re.sub(r"-resumed-\d+$", "", src.stem) if src else "game"
@@ -168,21 +339,82 @@ def save_rescued(log: GameLog, folder: Path | None = None) -> Path:
     last: OSError | None = None
     for place in places:
         try:
-            with LogWriter.create(place, f"{stem}-resumed", header, log.actions, first_suffix=1) as writer:
-                return writer.path
+            return LogWriter.create(place, f"{stem}-resumed", header, log.actions, first_suffix=1)
         except OSError as e:
             last = e
     raise last or OSError("nowhere to write")
+
+
+def save_rescued(log: GameLog, folder: Path | None = None) -> Path:
+    """:func:`open_rescued`, closed again: the path of the new file."""
+    with open_rescued(log, folder) as writer:
+        return writer.path
+
+
+def read_header(path: Path) -> Header | None:
+    """The header of the log at ``path`` (only its first line is read); None if it has none."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        first = os.pread(fd, 1 << 16, 0).split(b"\n", 1)[0]
+        return _header_dec.decode(first)
+    except (OSError, msgspec.DecodeError, RecursionError):
+        return None
+    finally:
+        os.close(fd)
+
+
+_header_dec = msgspec.json.Decoder(Header)
+
+
+def continuation(path: Path) -> Path | None:
+    """The log that a damaged ``path`` was last continued in: the file of its folder whose
+    header says it was resumed from ``path``, then the one resumed from that, and so on (None
+    if it was never continued)."""
+    try:
+        siblings = [p for p in path.parent.glob(f"*{SUFFIX}") if p.name != path.name]
+    except OSError:
+        return None
+    resumed: dict[str, Path] = {}
+    for p in sorted(siblings):
+        h = read_header(p)
+        if h is not None and h.resumed_from and h.resumed_from not in resumed:
+            resumed[h.resumed_from] = p
+    found = None
+    seen = {path.name}
+    name = path.name
+    while name in resumed and resumed[name].name not in seen:
+        found = resumed[name]
+        seen.add(found.name)
+        name = found.name
+    return found
 
 
 # ------------------------------------------------------------------------------ finding games
 
 
 def saved_games() -> list[Path]:
+    """The log files in the games folder (none if there is no folder).  Raises OSError
+    (PermissionError...) when the folder or one above it cannot be read."""
     d = games_dir()
-    if not d.is_dir():
+    try:
+        names = os.listdir(d)
+    except (FileNotFoundError, NotADirectoryError):
         return []
-    return [p for p in d.glob(f"*{SUFFIX}") if p.is_file()]
+    out = []
+    for name in names:
+        if name.endswith(SUFFIX):
+            p = d / name
+            try:
+                if stat.S_ISREG(p.stat().st_mode):
+                    out.append(p)
+            except OSError:
+                continue
+    return out
 
 
 def _created(header: Header | None, path: Path) -> str:
@@ -215,13 +447,30 @@ def scan_games() -> list[GameInfo]:
     return infos
 
 
+def _exists(p: Path) -> bool:
+    """Whether there may be a file at ``p``: False only when there is none.  A folder on the way
+    that cannot be searched says True, so that reading the file reports why (``Path.exists``
+    raises there)."""
+    try:
+        os.stat(p)
+    except (FileNotFoundError, NotADirectoryError, ValueError):
+        return False
+    except OSError:
+        return True
+    return True
+
+
 def resolve_game(name: str) -> Path:
     """A path as given, or a file name (with or without .jsonl) in the games folder."""
     p = Path(name).expanduser()
-    if p.exists() or p.is_absolute() or os.sep in name:
+    if _exists(p) or p.is_absolute() or os.sep in name:
         return p
-    for cand in (games_dir() / name, games_dir() / f"{name}{SUFFIX}"):
-        if cand.exists():
+    try:
+        folder = games_dir()
+    except (OSError, RuntimeError):  # no home folder to find it in
+        return p
+    for cand in (folder / name, folder / f"{name}{SUFFIX}"):
+        if _exists(cand):
             return cand
     return p
 

@@ -35,8 +35,8 @@ def _load() -> ModuleType:
 
 fuzz = _load()
 
-#: Causes of known, not yet fixed gaps; each has its own xfail test below.
-KNOWN_CAUSES = {"bool-for-int"}
+#: Causes of known, not yet fixed gaps (mark each one's test xfail, strict, until it is fixed).
+KNOWN_CAUSES: set[str] = set()
 
 
 @cache
@@ -85,11 +85,6 @@ def test_actions_are_refused_with_rule_error_or_are_legal() -> None:
     assert not found, shown(found)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known gap: apply() takes True/False where an int is declared (isinstance(True, int)); "
-    "the state it makes may then fail decode_state (e.g. True in gates or perform.moved)",
-)
 def test_actions_bool_for_int_is_refused() -> None:
     found = failures("actions", "bool-for-int")
     assert not found, shown(found)

@@ -67,9 +67,10 @@ def sample_game(i: int) -> tuple[GameSetup, tuple[str, ...], tuple, bytes]:
     return setup, tuple(x.kind for x in seats), tuple(s.actions), encode_state(s.state)
 
 
-def sample_bytes(i: int) -> bytes:
+def sample_bytes(i: int, version: int = FORMAT_VERSION) -> bytes:
+    """Game ``i`` as its log file (with digests and the end line unless ``version`` is 1)."""
     setup, kinds, actions, _ = sample_game(i)
-    return dump_log(make_header(setup, kinds), actions)
+    return dump_log(make_header(setup, kinds, version=version), actions, end=True)
 
 
 # ------------------------------------------------------------------------------ round trip
@@ -99,7 +100,7 @@ def test_round_trip_recorded_game(tmp_path, i):
     assert log.finished == (s.state.phase == "over")
     # byte-identical when written again (one canonical encoding)
     body = path.read_bytes().split(b"\n", 1)[1]
-    assert dump_log(log.header, log.actions).split(b"\n", 1)[1] == body
+    assert dump_log(log.header, log.actions, end=log.finished).split(b"\n", 1)[1] == body
 
 
 def test_every_action_type_round_trips():
@@ -133,7 +134,7 @@ def test_every_action_type_round_trips():
 
 def test_header_is_readable_and_complete():
     setup = GameSetup(players=("Becky", "Kat", "Laura"), seed=7, first_player=1)
-    line = dump_log(make_header(setup, ("human", "greedy", "random")), ()).decode()
+    line = dump_log(make_header(setup, ("human", "greedy", "random"), version=FORMAT_VERSION), ()).decode()
     obj = msgspec.json.decode(line)
     assert obj["format"] == FORMAT and obj["version"] == FORMAT_VERSION
     assert obj["program"] and obj["created"].endswith("Z")
@@ -176,11 +177,11 @@ def test_not_a_log():
 
 
 def test_unknown_version():
-    data = sample_bytes(0).replace(b'"version":1', b'"version":2', 1)
+    data = sample_bytes(0).replace(b'"version":2', b'"version":3', 1)
     with pytest.raises(GameLogError) as e:
         parse_log(data)
     assert e.value.kind == "version" and e.value.line == 1
-    assert "unknown format version 2" in str(e.value)
+    assert "unknown format version 3" in str(e.value)
 
 
 def test_truncated_header():
@@ -353,9 +354,11 @@ def check_parse(data: bytes, original: tuple) -> GameLog | None:
         assert str(e)
         return None
     if log.error is not None:
-        assert log.error.line is not None and 2 <= log.error.line <= log.lines
+        last = log.lines + (1 if log.error.kind == "cut" else 0)  # a cut names the missing line
+        assert log.error.line is not None and 2 <= log.error.line <= last
         assert f"line {log.error.line}" in str(log.error)
-        assert log.error.kind in ("encoding", "truncated", "malformed", "order", "illegal", "engine")
+        kinds = ("encoding", "truncated", "malformed", "order", "illegal", "engine", "edited", "cut")
+        assert log.error.kind in kinds
     assert encode_state(replay(log.setup, log.actions)[0]) == encode_state(log.state)
     return log
 

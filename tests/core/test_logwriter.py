@@ -189,19 +189,33 @@ def test_long_lines_are_found_from_the_end(tmp_path):
         LogWriter.open_append(p, 2)
 
 
-def test_a_failed_write_closes_the_writer(tmp_path):
+def test_a_failed_write_is_cut_off_and_the_writer_keeps_its_lock(tmp_path, monkeypatch):
+    """A disk that fills in the middle of a line: the partial line is cut off again, the writer
+    stays open (and locked), and the same action is written once there is room."""
     w = LogWriter.create_at(tmp_path / "g.jsonl", HEADER, ACTIONS[:2])
-    fd = w.fd
-    assert fd is not None
-    os.close(fd)  # the disk goes away
-    with pytest.raises(OSError):
+    good = w.path.read_bytes()
+    real = os.write
+
+    def half_then_full(fd: int, data: bytes) -> int:
+        if len(data) > 10:
+            return real(fd, bytes(data[:10]))  # a short write: the rest finds no room
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "write", half_then_full)
+    with pytest.raises(OSError, match="No space"):
         w.append_action(ACTIONS[2])
-    assert w.closed and w.count == 2
+    monkeypatch.undo()
+    assert not w.closed and w.count == 2 and w.path.read_bytes() == good
+    with pytest.raises(GameInUse):
+        LogWriter.open_append(w.path, 2)
+    w.append_action(ACTIONS[2])
+    log = read_log(w.path)
+    assert log.error is None and log.actions == ACTIONS[:3]
+    w.close()
     with pytest.raises(LogClosed) as err:
-        w.append_action(ACTIONS[2])
+        w.append_action(ACTIONS[3])
     assert isinstance(err.value, LogFileError) and isinstance(err.value, OSError)
     w.close()  # again: harmless
-    assert read_log(tmp_path / "g.jsonl").actions == ACTIONS[:2]
 
 
 def test_a_file_that_cannot_be_written_is_not_left_behind(tmp_path, monkeypatch):

@@ -13,6 +13,7 @@ import sys
 import types
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from colosseum.core import GameSetup, encode_state
@@ -152,7 +153,8 @@ def test_games_lists_newest_first(data_dir, capsys):
     games = data_dir / "games"
     # headers say when each game began: make b the older one
     for p, stamp in ((pa, "2026-11-29T14:12:00Z"), (pb, "2026-11-28T09:00:00Z")):
-        p.write_bytes(p.read_bytes().replace(b'"created":"', b'"created":"' + stamp.encode() + b'","x":"', 1))
+        log = read_log(p)  # written again with that time (an edited header breaks the digests)
+        p.write_bytes(dump_log(msgspec.structs.replace(log.header, created=stamp), log.actions, end=log.finished))
     (games / "junk.jsonl").write_bytes(b"")
     os.utime(games / "junk.jsonl", (1e9, 1e9))  # 2001: listed last
     assert cli(["games"]) == 0
@@ -228,7 +230,7 @@ def test_export_damaged_and_broken_files(tmp_path, finished_game, capsys):
     for bad, what in (
         (b"", "empty"),
         (b"\xff\xfe garbage", "not UTF-8"),
-        (lines[0].replace(b'"version":1', b'"version":9') + b"\n", "version 9"),
+        (lines[0].replace(b'"version":2', b'"version":9') + b"\n", "version 9"),
     ):
         broken = tmp_path / "broken.jsonl"
         broken.write_bytes(bad)
@@ -315,10 +317,13 @@ def test_resume_a_damaged_log_writes_a_new_file(tmp_path, fake_app, data_dir, ca
     log = read_log(new)
     assert log.error is None and log.finished and log.actions[:50] == s.actions
     assert log.header.resumed_from == "g.jsonl"
-    # again: another new file, the first rescue untouched
-    assert cli(["resume", str(path), "--bot-delay", "0"]) == 0
-    assert (tmp_path / "g-resumed-2.jsonl").exists()
-    assert digest(path) == before
+    # again: no second copy of the same game; its continuation is offered (that game is over)
+    rescued = digest(new)
+    assert cli(["resume", str(path), "--bot-delay", "0"]) == 1
+    err = capsys.readouterr().err
+    assert "already continued in" in err and "g-resumed-1.jsonl" in err and "over" in err
+    assert not (tmp_path / "g-resumed-2.jsonl").exists()
+    assert digest(path) == before and digest(new) == rescued
 
 
 def test_resume_refuses_finished_and_broken_games(tmp_path, finished_game, fake_app, capsys):

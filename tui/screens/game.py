@@ -25,6 +25,7 @@ from colosseum.tui.widgets.header import GameHeader
 from colosseum.tui.widgets.keybar import KeyBar
 from colosseum.tui.widgets.log import LogPanel
 from colosseum.tui.widgets.players import PlayersPanel
+from colosseum.tui.widgets.save_banner import SaveBanner
 
 VIEW = Binding.Group("View board", compact=True)
 
@@ -71,6 +72,7 @@ class GameScreen(Screen):
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         yield GameHeader(id="header")
+        yield SaveBanner(self.session)
         yield Arena(LogPanel(id="log"))
         yield KeyBar()
 
