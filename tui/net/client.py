@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import logging
 import os
 import sys
 from typing import TYPE_CHECKING, Protocol
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 from .host import protocol as P
 from .host.proto_client import NetError
 from .remote import RemoteClient, RemoteSession
+from .remote_app import CRASH_LINE, RemoteAppMixin, setup_client_log
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
@@ -75,16 +77,38 @@ def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
     if isinstance(css, str):
         css = str(Path(app_module.__file__).parent / css)
 
-    class NetGameApp(ColosseumApp):
+    class NetGameApp(RemoteAppMixin, ColosseumApp):
         CSS_PATH = css  # relative paths are taken from the subclass's module: pin the app's
         BINDINGS = ColosseumApp.BINDINGS + [
             Binding("ctrl+t", "say", "Talk", id="net.say", priority=True),
             Binding("ctrl+b", "autopilot", "Bot plays for me", id="net.autopilot", priority=True),
         ]
         hung_up = False
+        _warned: tuple[float, int] = (0.0, 0)
 
         def on_ready(self) -> None:
             self.call_after_refresh(settle_memory)  # the game is on screen: a quiet moment
+            self.set_interval(1.0, self._clock_tick)
+
+        def _clock_tick(self) -> None:
+            """The table's clock: everyone is told when the seat to act runs short of time."""
+            left = session.time_left()
+            seat = session.clock_seat
+            if left is None or seat < 0:
+                return
+            mark = next((m for m in sorted(CLOCK_WARNINGS) if left <= m), None)
+            if mark is None or self._warned == (session.deadline, mark):
+                return
+            self._warned = (session.deadline, mark)
+            st = session.state
+            mine = seat == session.seat and not session.autopilot
+            who = "You have" if mine else f"{st.players[seat].name} has"
+            self.notify(
+                f"{who} {max(0, int(left))} s left to act; then a bot plays the seat.",
+                severity="warning" if mine else "information",
+                markup=False,
+                timeout=4,
+            )
 
         def action_say(self) -> None:
             self.push_screen(Say())
@@ -106,7 +130,25 @@ def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
     return app
 
 
+CLOCK_WARNINGS = (30, 10)  # seconds left when the table is told
+
+
 def main(argv: list[str] | None = None) -> int:
+    """The client process; a failure is logged for the server's operator and the remote user
+    sees one line, never a traceback."""
+    setup_client_log()
+    try:
+        return _main(argv)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException:  # noqa: BLE001 - whatever fails, the remote user must not see a traceback
+        logging.getLogger("colosseum.net.client").exception("the client failed")
+        sys.stdout.write(f"\r\n{CRASH_LINE}\r\n")
+        sys.stdout.flush()
+        return 1
+
+
+def _main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="colosseum-net-client")
     ap.add_argument("--address", default=os.environ.get("COLOSSEUM_NET_ADDRESS"))
     ap.add_argument("--theme", default=os.environ.get("COLOSSEUM_THEME") or None)
