@@ -130,7 +130,8 @@ class TableServer:
         )
 
     def _to_history(self, meta: TableMeta, entry: P.HistoryInfo) -> None:
-        write_private(self.data / "history" / f"{meta.id}.json", msgspec.json.encode(meta))
+        # no fsync: the game log holds what matters, and it is complete and flushed
+        write_private(self.data / "history" / f"{meta.id}.json", msgspec.json.encode(meta), sync=False)
         try:
             os.unlink(self.data / "tables" / f"{meta.id}.json")
         except FileNotFoundError:
@@ -478,14 +479,15 @@ def private_dir(path: Path) -> None:
         os.chmod(path, 0o700)
 
 
-def write_private(path: Path, data: bytes) -> None:
+def write_private(path: Path, data: bytes, *, sync: bool = True) -> None:
     """Replace ``path`` atomically by ``data``, readable by its owner only (0600)."""
     tmp = path.with_suffix(".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "wb") as f:
         f.write(data)
         f.flush()
-        os.fsync(f.fileno())
+        if sync:
+            os.fsync(f.fileno())
     os.replace(tmp, path)
 
 

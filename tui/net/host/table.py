@@ -186,6 +186,8 @@ class Table:
         )
 
     def broadcast(self, msg: P._Msg) -> None:
+        if not self.conns:
+            return  # bots playing for nobody: nothing to encode
         frame = P.encode(msg)
         for c in list(self.conns):
             c.send_frame(frame)
