@@ -39,6 +39,7 @@ from colosseum.tui.net.host.tokens import load_secret, make_token
 from colosseum.tui.net.remote import connect_socket
 
 GAME_MARK = r"Round \d+/\d+"  # the game header; the lobby has no such text
+SESSIONS_PER_SOURCE = 5  # sessions from one loopback address (the server allows 6)
 
 
 class Screen:
@@ -197,15 +198,15 @@ async def main(args) -> None:
         address = f"unix:{data / 'tables.sock'}"
         n_players = args.tables * args.players
         n_spect = max(0, args.sessions - n_players)
-        # the tables, created by a host that watches each (the observer that timestamps actions)
-        host = await ProtoClient.connect(address, make_token(secret, "key:bench-host", "host"))
+        # the tables, each created by a host that watches it (a player may open only a few)
         tids = []
         for i in range(args.tables):
+            host = await ProtoClient.connect(address, make_token(secret, f"key:bench-host-{i}", f"host{i}"))
             seats = ["human"] * args.players + ["random"] * (args.seats - args.players)
             host.send(P.CreateTable(seats=seats, sit=-1, name=f"bench {i + 1}", seed=1000 + i))
             j = await host.expect(lambda m: isinstance(m, P.Joined))
             tids.append(j.table.id)
-        tids.sort()  # the lobby lists waiting tables by id
+            await asyncio.sleep(0.01)  # the lobby lists waiting tables oldest first
         for tid in tids:
             observers[tid] = Observer(address, make_token(secret, f"key:obs-{tid}", f"obs-{tid}"), tid)
 
@@ -217,8 +218,16 @@ async def main(args) -> None:
         async def open_one(i: int) -> Screen:
             name = f"p{i:02d}" if i < n_players else f"s{i:02d}"
             async with sem:
+                # players come from several addresses (the server caps sessions per address)
+                source = f"127.0.0.{2 + i // SESSIONS_PER_SOURCE}"
                 conn = await asyncssh.connect(
-                    "127.0.0.1", port, username=name, client_keys=[keys[i]], known_hosts=None, agent_path=None
+                    "127.0.0.1",
+                    port,
+                    username=name,
+                    client_keys=[keys[i]],
+                    known_hosts=None,
+                    agent_path=None,
+                    local_addr=(source, 0),
                 )
                 conns.append(conn)
                 env = {"COLORTERM": args.colorterm} if args.colorterm else {}

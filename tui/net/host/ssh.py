@@ -65,6 +65,7 @@ MAX_AUTH_TRIES = 3  # passwords per connection
 MAX_AUTH_WAIT = 20.0  # a try that would wait longer for its turn is refused at once
 MAX_NAMES = 50_000  # names bound to keys (names.json)
 PASSWORD_ENV = "COLOSSEUM_SERVER_PASSWORD"
+LOG_BURST, LOG_WINDOW = 100, 10.0  # refusals logged one by one, per window of seconds
 
 # What a client leaves on when it dies without a clean exit: mouse tracking, focus events,
 # bracketed paste, the kitty keyboard mode, a hidden cursor, the alternate screen.
@@ -286,9 +287,32 @@ class Hub:
         private_dir(self.home)
         self.stopping = False
         self.refusals = 0
+        self._log_window = 0.0
+        self._logged = self._unlogged = 0
+        self.password_checks = 0  # passwords compared with the server's
+        self.password_turned_away = 0  # tries refused without a comparison (too many failures)
+
+    def stats(self) -> str:
+        """Counters for the operator (``kill -USR1``): what the server let through."""
+        return (
+            f"password checks {self.password_checks}, turned away unchecked {self.password_turned_away}, "
+            f"refusals {self.refusals}, sessions {len(self.clients)}, connections {sum(self.connections.values())}, "
+            f"client memory {self.memory_used_mb():.0f} MB of {self.memory_budget_mb:.0f}"
+        )
 
     def refused(self, what: str, *args: object) -> None:
+        """Log a refusal; a flood is logged as a count (at most ``LOG_BURST`` lines in
+        ``LOG_WINDOW`` seconds), so that it cannot fill the disk or drown the rest."""
         self.refusals += 1
+        now = time.monotonic()
+        if now - self._log_window >= LOG_WINDOW:
+            if self._unlogged:
+                log.warning("refused: %d more not logged in the last %.0f s", self._unlogged, now - self._log_window)
+            self._log_window, self._logged, self._unlogged = now, 0, 0
+        if self._logged >= LOG_BURST:
+            self._unlogged += 1
+            return
+        self._logged += 1
         log.warning("refused: " + what, *args)
 
     def memory_used_mb(self) -> float:
@@ -395,11 +419,13 @@ class _SSHServer(asyncssh.SSHServer):
             return False
         wait = self.hub.guard.reserve(self.address, key)
         if wait > MAX_AUTH_WAIT:
+            self.hub.password_turned_away += 1
             self.hub.refused("password for %r from %s: too many recent failures", name, self.peer)
             self._close_after_tries()
             return False
         if wait > 0:
             await asyncio.sleep(wait)
+        self.hub.password_checks += 1
         good = self.hub.password is not None and hmac.compare_digest(password.encode(), self.hub.password.encode())
         if not good:
             self.hub.guard.failed(self.address, key)
@@ -825,6 +851,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
+        loop.add_signal_handler(signal.SIGUSR1, lambda: log.info("stats: %s", srv.hub.stats()))
         await stop.wait()
         print("stopping", flush=True)
         log.info("stopping: %d sessions are told", len(srv.hub.clients))
