@@ -164,3 +164,32 @@ def test_game_screen_shows_hostile_names_and_chat_as_text(server):
 
     asyncio.run(asyncio.wait_for(go(), 30))
     evil.close()
+
+
+@pytest.mark.xfail(
+    reason="dialog prompts (tui/dialogs/base.py set_prompt) and the hand panel's border title "
+    "(tui/widgets/hand.py) take player names as markup: reported to the lead",
+    strict=False,
+)
+def test_a_player_named_like_markup_gets_a_dialog_with_the_name_as_text(server):
+    from colosseum.tui.net.client import _game_app
+
+    name = "[/]x[bold red]EVIL"
+    evil = RemoteClient(server.address, server.token_for("key:markup", name))
+    joined = evil.create_table(seats=["human", "random", "random"], sit=0, seed=5)
+    session = evil.session_for(joined)
+    app = _game_app(session, None)
+
+    async def go():
+        async with app.run_test(size=(120, 36)) as pilot:  # type: ignore[attr-defined]
+            for _ in range(80):
+                await pilot.pause(0.1)
+                if to_act(session.state) == 0 and "choose" in screen_text(app):
+                    break
+            text = screen_text(app)
+            assert f"{name}: choose" in text and f"{name}'s board" in text
+
+    try:
+        asyncio.run(asyncio.wait_for(go(), 30))
+    finally:
+        evil.close()
