@@ -47,6 +47,9 @@ import asyncssh
 
 from .hub import TableServer, private_dir, write_private
 from .names import clean_name, name_key
+from .options import MAX_CLIENTS, MAX_SESSIONS_PER_ADDRESS, PASSWORD_ENV, SESSION_MB, add_serve_arguments
+
+__all__ = ["add_serve_arguments", "cmd_serve", "start_server"]
 
 log = logging.getLogger("colosseum.net")
 
@@ -57,14 +60,10 @@ NO_PTY_MESSAGE = (
 MAX_SESSIONS_PER_CONNECTION = 2
 MAX_SESSIONS_PER_IDENTITY = 4  # client processes per player at once
 MAX_CONNECTIONS_PER_ADDRESS = 10  # SSH connections from one source address, logged in or not
-MAX_SESSIONS_PER_ADDRESS = 6  # client processes for one source address (a new key each: still 6)
-MAX_CLIENTS = 300  # client processes in all
-SESSION_MB = 48  # what one client process costs (measured: 42-48 MB resident)
 MAX_NAME = 24  # terminal cells
 MAX_AUTH_TRIES = 3  # passwords per connection
 MAX_AUTH_WAIT = 20.0  # a try that would wait longer for its turn is refused at once
 MAX_NAMES = 50_000  # names bound to keys (names.json)
-PASSWORD_ENV = "COLOSSEUM_SERVER_PASSWORD"
 LOG_BURST, LOG_WINDOW = 100, 10.0  # refusals logged one by one, per window of seconds
 
 # What a client leaves on when it dies without a clean exit: mouse tracking, focus events,
@@ -764,35 +763,6 @@ async def start_server(
     )
     real_port = acceptor.sockets[0].getsockname()[1] if int(port) == 0 else int(port)
     return SSHGameServer(hub, acceptor, key, real_port)
-
-
-def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
-    """Every option of ``colosseum serve`` (``cli`` builds its sub-parser with this)."""
-    parser.add_argument("--listen", default="127.0.0.1:2222", help="HOST:PORT")
-    parser.add_argument("--host-key", default=None, help="host key file (created on first start)")
-    parser.add_argument("--authorized-keys", default=None, help="OpenSSH authorized_keys file of known players")
-    parser.add_argument("--data", default=None, help="folder for tables and game logs")
-    parser.add_argument("--open", action="store_true", help="let anyone in (unknown keys too)")
-    parser.add_argument(
-        "--password-file", default=None, help=f"allow password login with the password in FILE (or set {PASSWORD_ENV})"
-    )
-    parser.add_argument("--password", default=None, help="(discouraged: ps shows it) the server password")
-    parser.add_argument(
-        "--bot-timeout", type=float, default=120.0, help="seconds before a bot plays for an absent player"
-    )
-    parser.add_argument(
-        "--turn-timeout", type=float, default=90.0, help="seconds a player has for one decision (0: no clock)"
-    )
-    parser.add_argument("--max-sessions", type=int, default=MAX_CLIENTS, help="client processes in all")
-    parser.add_argument(
-        "--sessions-per-address", type=int, default=MAX_SESSIONS_PER_ADDRESS, help="sessions one address may hold"
-    )
-    parser.add_argument(
-        "--memory-budget",
-        type=float,
-        default=None,
-        help=f"MB the client processes may use in all (default: half the available memory; ~{SESSION_MB} MB each)",
-    )
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
