@@ -192,6 +192,7 @@ async def main(args) -> None:
     print(f"server pid {server.pid} on 127.0.0.1:{port}, data {data}")
     screens: list[Screen] = []
     observers: dict[str, Observer] = {}
+    hosts: list[ProtoClient] = []
     conns = []
     try:
         secret = load_secret(data)
@@ -202,6 +203,7 @@ async def main(args) -> None:
         tids = []
         for i in range(args.tables):
             host = await ProtoClient.connect(address, make_token(secret, f"key:bench-host-{i}", f"host{i}"))
+            hosts.append(host)
             seats = ["human"] * args.players + ["random"] * (args.seats - args.players)
             host.send(P.CreateTable(seats=seats, sit=-1, name=f"bench {i + 1}", seed=1000 + i))
             j = await host.expect(lambda m: isinstance(m, P.Joined))
@@ -404,6 +406,8 @@ async def main(args) -> None:
             sc.task.cancel()
         for c in conns:
             c.close()
+        for h in hosts:
+            await h.close()
         await asyncio.sleep(1)
         server.terminate()
         try:
