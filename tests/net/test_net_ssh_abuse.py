@@ -195,7 +195,7 @@ def test_a_name_is_bound_to_the_first_key_that_used_it(tmp_path):
                 assert (await whoami(srv, conn))[0] == "pw:bob"
         finally:
             await srv.close()
-        assert stat.S_IMODE((tmp_path / "data" / "names.json").stat().st_mode) == 0o600
+        assert stat.S_IMODE((tmp_path / "data" / "names.jsonl").stat().st_mode) == 0o600
 
     run(go(), 60)
 
@@ -353,3 +353,17 @@ def test_an_app_fault_is_not_shown_to_the_remote_user(monkeypatch):
         asyncio.run(go())
     assert app.return_code == 1
     assert printed == [] or all(isinstance(r, Text) and r.plain == CRASH_LINE for r in printed)
+
+
+def test_name_bindings_survive_a_restart_and_a_cut_line(tmp_path):
+    from colosseum.tui.net.host.ssh import NameBook
+
+    path = tmp_path / "names.jsonl"
+    book = NameBook(path)
+    assert book.bind("Alice", "SHA256:a") and book.bind("alice\u200b", "SHA256:a")
+    assert not book.bind("ALICE", "SHA256:b") and book.bind("bob", "SHA256:b")
+    with open(path, "ab") as f:
+        f.write(b'{"id": "carol", "na')  # a crash mid-line
+    again = NameBook(path)
+    assert again.key_of("alice") == "SHA256:a" and again.shown("ALICE") == "Alice"
+    assert again.key_of("bob") == "SHA256:b" and again.key_of("carol") == ""

@@ -63,7 +63,7 @@ MAX_CONNECTIONS_PER_ADDRESS = 10  # SSH connections from one source address, log
 MAX_NAME = 24  # terminal cells
 MAX_AUTH_TRIES = 3  # passwords per connection
 MAX_AUTH_WAIT = 20.0  # a try that would wait longer for its turn is refused at once
-MAX_NAMES = 50_000  # names bound to keys (names.json)
+MAX_NAMES = 50_000  # names bound to keys (names.jsonl)
 LOG_BURST, LOG_WINDOW = 100, 10.0  # refusals logged one by one, per window of seconds
 
 # What a client leaves on when it dies without a clean exit: mouse tracking, focus events,
@@ -217,19 +217,24 @@ class AuthGuard:
 
 
 class NameBook:
-    """Player names and the key each is bound to (``DATA/names.json``, 0600): the first login
-    of a name binds it (trust on first use)."""
+    """Player names and the key each is bound to: the first login of a name binds it (trust
+    on first use).  ``DATA/names.jsonl`` (0600), one line appended per binding, so that a
+    binding costs the same however many names there are."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.names: dict[str, dict[str, str]] = {}
         try:
-            raw = json.loads(path.read_text())
-            if isinstance(raw, dict):
-                self.names = {str(k): v for k, v in raw.items() if isinstance(v, dict)}
+            with open(path, "rb") as f:
+                for line in f:
+                    try:
+                        entry = json.loads(line)
+                        self.names.setdefault(str(entry["id"]), {"name": str(entry["name"]), "key": str(entry["key"])})
+                    except (ValueError, KeyError, TypeError):  # a line cut by a crash
+                        continue
         except FileNotFoundError:
             pass
-        except (OSError, ValueError) as exc:
+        except OSError as exc:
             log.warning("cannot read %s (%s): names start unbound", path, exc)
 
     def key_of(self, name: str) -> str:
@@ -246,7 +251,9 @@ class NameBook:
         if len(self.names) >= MAX_NAMES:
             return False
         self.names[k] = {"name": name, "key": fingerprint}
-        write_private(self.path, json.dumps(self.names, ensure_ascii=False).encode())
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        with os.fdopen(fd, "ab") as f:
+            f.write(json.dumps({"id": k, "name": name, "key": fingerprint}, ensure_ascii=False).encode() + b"\n")
         log.info("name %r bound to key %s", name, fingerprint)
         return True
 
@@ -281,7 +288,7 @@ class Hub:
         self.max_per_address = per_address
         self.memory_budget_mb = memory_budget_mb if memory_budget_mb is not None else memory_available_mb() / 2
         self.guard = guard or AuthGuard()
-        self.names = NameBook(self.data / "names.json")
+        self.names = NameBook(self.data / "names.jsonl")
         self.home = self.data / "home"
         private_dir(self.home)
         self.stopping = False
