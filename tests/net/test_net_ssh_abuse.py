@@ -367,3 +367,5 @@ def test_name_bindings_survive_a_restart_and_a_cut_line(tmp_path):
     again = NameBook(path)
     assert again.key_of("alice") == "SHA256:a" and again.shown("ALICE") == "Alice"
     assert again.key_of("bob") == "SHA256:b" and again.key_of("carol") == ""
+    assert again.bind("dave", "SHA256:d")  # after the cut line: kept on the next start
+    assert NameBook(path).key_of("dave") == "SHA256:d"

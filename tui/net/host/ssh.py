@@ -224,9 +224,11 @@ class NameBook:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.names: dict[str, dict[str, str]] = {}
+        self._cut = False  # the file ends inside a line (a crash): start the next one afresh
         try:
             with open(path, "rb") as f:
                 for line in f:
+                    self._cut = not line.endswith(b"\n")
                     try:
                         entry = json.loads(line)
                         self.names.setdefault(str(entry["id"]), {"name": str(entry["name"]), "key": str(entry["key"])})
@@ -253,7 +255,9 @@ class NameBook:
         self.names[k] = {"name": name, "key": fingerprint}
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         with os.fdopen(fd, "ab") as f:
-            f.write(json.dumps({"id": k, "name": name, "key": fingerprint}, ensure_ascii=False).encode() + b"\n")
+            line = json.dumps({"id": k, "name": name, "key": fingerprint}, ensure_ascii=False).encode() + b"\n"
+            f.write(b"\n" + line if self._cut else line)
+        self._cut = False
         log.info("name %r bound to key %s", name, fingerprint)
         return True
 
