@@ -127,6 +127,17 @@ def rss_kb(pid: int) -> int:
     return 0
 
 
+def pss_kb(pid: int) -> int:
+    """Proportional set size: pages shared with other processes counted by their share."""
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def children(pid: int) -> list[int]:
     out = []
     for d in Path("/proc").iterdir():
@@ -270,8 +281,8 @@ async def main(args) -> None:
         for sc in screens[:n_players]:
             await sc.wait_for(GAME_MARK, timeout=120)
             sc.send("\x02")  # Ctrl+B: a bot plays my seat
-        # spectators: lobby row k = table k (all tables playing, sorted by id)
-        order = sorted(tids)
+        # spectators: lobby row k = table k (all tables playing, oldest first)
+        order = list(tids)
         for i, sc in enumerate(screens[n_players:]):
             tid = tids[i % len(tids)]
             sc.table = tid
@@ -394,10 +405,12 @@ async def main(args) -> None:
         srv_kb = rss_kb(server.pid)
         kids = children(server.pid)
         kids_kb = sum(rss_kb(k) for k in kids)
+        kids_pss = sum(pss_kb(k) for k in kids)
         print(
             f"server memory: {srv_kb / 1024:.0f} MiB RSS (the SSH + table server process); "
             f"{len(kids)} client processes {kids_kb / 1024:.0f} MiB RSS in all "
-            f"({kids_kb / 1024 / max(1, len(kids)):.0f} MiB each)"
+            f"({kids_kb / 1024 / max(1, len(kids)):.0f} MiB each; proportional share {kids_pss / 1024:.0f} MiB, "
+            f"{kids_pss / 1024 / max(1, len(kids)):.0f} MiB each)"
         )
     finally:
         for o in observers.values():
