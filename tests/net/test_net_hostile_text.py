@@ -159,6 +159,11 @@ def test_game_screen_shows_hostile_names_and_chat_as_text(server):
             app.action_new_game()  # type: ignore[attr-defined]
             await pilot.pause(0.2)
             assert len(app.screen_stack) == screens  # type: ignore[attr-defined]
+            assert app.check_action("new_game", ()) is False  # type: ignore[attr-defined]
+            from colosseum.tui.commands import ColosseumCommands
+
+            (provider,) = [p() for p in app.COMMANDS if isinstance(p(), type) and issubclass(p(), ColosseumCommands)]  # type: ignore[attr-defined]
+            assert "New game" not in [name for name, _cb, _help in provider(app.screen)._commands()]
             titles = [c.title for c in app.get_system_commands(app.screen)]  # type: ignore[attr-defined]
             assert "Screenshot" not in titles and app.save_screenshot() == ""  # type: ignore[attr-defined]
 

@@ -77,8 +77,19 @@ def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
     if isinstance(css, str):
         css = str(Path(app_module.__file__).parent / css)
 
+    from textual.app import App
+
+    from colosseum.tui.commands import ColosseumCommands
+
+    class NetCommands(ColosseumCommands):
+        """The game's commands less the local ones (a new game)."""
+
+        def _commands(self) -> list[tuple[str, object, str]]:
+            return [c for c in super()._commands() if c[0] != "New game"]
+
     class NetGameApp(RemoteAppMixin, ColosseumApp):
         CSS_PATH = css  # relative paths are taken from the subclass's module: pin the app's
+        COMMANDS = App.COMMANDS | {lambda: NetCommands}
         BINDINGS = ColosseumApp.BINDINGS + [
             Binding("ctrl+t", "say", "Talk", id="net.say", priority=True),
             Binding("ctrl+b", "autopilot", "Bot plays for me", id="net.autopilot", priority=True),

@@ -90,5 +90,11 @@ class RemoteAppMixin(App):  # type: ignore[type-arg]
         self.notify("Screenshots are not offered over SSH.", markup=False)
         return None
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Local games and screenshots are not offered: their keys are hidden and do nothing."""
+        if action in ("new_game", "screenshot") and not self.allow_local_games:
+            return False
+        return super().check_action(action, parameters)
+
     def action_new_game(self) -> None:
         self.notify("Games are started from the lobby here: Ctrl+Q leaves this table.", markup=False)
