@@ -191,8 +191,10 @@ def test_a_player_named_like_markup_gets_a_dialog_with_the_name_as_text(server):
                 await pilot.pause(0.1)
                 if to_act(session.state) == 0 and "choose" in screen_text(app):
                     break
-            text = screen_text(app)
-            assert f"{name}: choose" in text and f"{name}'s board" in text
+            assert f"{name}: choose" in screen_text(app)
+            await pilot.press("escape")  # the dialog aside: the board of the player to act
+            await pilot.pause(0.3)
+            assert f"{name}'s board" in screen_text(app)
 
     try:
         asyncio.run(asyncio.wait_for(go(), 30))
