@@ -189,6 +189,8 @@ def test_a_player_named_like_markup_gets_a_dialog_with_the_name_as_text(server):
         async with app.run_test(size=(120, 36)) as pilot:  # type: ignore[attr-defined]
             for _ in range(80):
                 await pilot.pause(0.1)
+                if app._exception is not None:  # type: ignore[attr-defined]
+                    break
                 if to_act(session.state) == 0 and "choose" in screen_text(app):
                     break
             assert f"{name}: choose" in screen_text(app)

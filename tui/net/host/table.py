@@ -194,6 +194,8 @@ class Table:
 
     def changed(self) -> None:
         self.update_clock()
+        if not self.conns:
+            return
         self.broadcast(P.TableChanged(table=self.info(), setup=self.seen_setup(), state=self.seen_state()))
 
     def save_meta(self) -> None:
@@ -404,17 +406,18 @@ class Table:
         if to_act(state) < 0:
             self.meta.status = "over"
         self.update_clock()
-        self.broadcast(
-            P.Update(
-                table=self.id,
-                n=len(self.actions),
-                actions=[action],
-                events=events,
-                state=player_view(state),
-                deadline=self.deadline,
-                clock_seat=self.clock_seat,
+        if self.conns:  # (nobody watching a table of bots: no view to make)
+            self.broadcast(
+                P.Update(
+                    table=self.id,
+                    n=len(self.actions),
+                    actions=[action],
+                    events=events,
+                    state=player_view(state),
+                    deadline=self.deadline,
+                    clock_seat=self.clock_seat,
+                )
             )
-        )
         if self.meta.status == "over":
             self.log.close()  # the game is complete; talk after it is not recorded
             for t in self.timers.values():
