@@ -287,3 +287,30 @@ def test_data_files_are_the_owner_s_only(tmp_path):
     for f in files:
         assert stat.S_IMODE(f.stat().st_mode) == 0o600, f
     assert json.loads((data / "history.jsonl").read_text().splitlines()[0])["players"]
+
+
+def test_a_chat_flood_is_cut_and_a_table_keeps_only_recent_talk(tmp_path):
+    from colosseum.tui.net.host.table import CHAT_BURST, CHAT_KEPT
+
+    async def go():
+        srv = TableServer(tmp_path / "data")
+        await srv.start()
+        a = await client(srv, "alice")
+        a.send(P.CreateTable(seats=["human", "human", "human"], sit=0))
+        tid = (await a.expect(lambda m: isinstance(m, P.Joined))).table.id
+        for i in range(50):
+            a.send(P.Say(table=tid, text=f"spam {i} " + "x" * 500))
+        err = await a.expect(lambda m: isinstance(m, P.Error) and m.code == "flood")
+        assert "too fast" in err.message
+        await asyncio.sleep(0.2)
+        table = srv.tables[tid]
+        assert len(table.chat) == CHAT_BURST and all(len(c.text) <= 400 for c in table.chat)
+        for conn in table.conns:
+            conn.said.clear()  # (time passes)
+        for i in range(CHAT_KEPT + 10):
+            table.say(conn, f"line {i}")
+        assert len(table.chat) == CHAT_KEPT and table.chat[-1].text == f"line {CHAT_KEPT + 9}"
+        await a.close()
+        await srv.close()
+
+    run(go())

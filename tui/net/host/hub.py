@@ -408,6 +408,9 @@ class TableServer:
         if t not in [self.tables.get(x) for x in conn.tables]:
             self.refuse(conn, "you are not at this table")
             return
+        if not conn.may_say(time.monotonic()):
+            self.refuse(conn, "you are talking too fast; wait a little", code="flood", table=t.id)
+            return
         t.say(conn, text)
 
     def autopilot(self, conn: Conn, tid: str, on: bool) -> None:

@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("colosseum.net")
 
 MAX_CHAT = 400
+CHAT_BURST, CHAT_WINDOW = 8, 10.0  # chat lines per connection, per seconds
+CHAT_KEPT = 200  # chat lines a table keeps in memory (the log has them all)
 WRITE_BUFFER_LIMIT = 4 << 20  # a client this far behind is dropped
 
 
@@ -74,6 +76,16 @@ class Conn:
     name: str = ""
     tables: dict[str, int] = field(default_factory=dict)  # table id -> seat (-1 watching)
     closed: bool = False
+    said: list[float] = field(default_factory=list)  # when its recent chat lines came
+
+    def may_say(self, now: float) -> bool:
+        """At most ``CHAT_BURST`` lines in ``CHAT_WINDOW`` seconds (chat is kept in memory and
+        in the game log: a flood must not grow either)."""
+        self.said = [t for t in self.said if now - t < CHAT_WINDOW]
+        if len(self.said) >= CHAT_BURST:
+            return False
+        self.said.append(now)
+        return True
 
     def send(self, msg: P._Msg) -> None:
         self.send_frame(P.encode(msg))
@@ -510,6 +522,7 @@ class Table:
         seat = self.conns.get(conn, -1)
         line = P.ChatLine(table=self.id, name=conn.name, text=text, seat=seat, time=time.time())
         self.chat.append(line)
+        del self.chat[:-CHAT_KEPT]
         if self.log is not None:
             self.log.chat(line)
         self.broadcast(line)
