@@ -369,3 +369,44 @@ def test_name_bindings_survive_a_restart_and_a_cut_line(tmp_path):
     assert again.key_of("bob") == "SHA256:b" and again.key_of("carol") == ""
     assert again.bind("dave", "SHA256:d")  # after the cut line: kept on the next start
     assert NameBook(path).key_of("dave") == "SHA256:d"
+
+
+WINCH_CLIENT = [
+    sys.executable,
+    "-c",
+    "import os, signal, sys, time\n"
+    "n = [0]\n"
+    "def on(sig, frame):\n"
+    "    n[0] += 1\n"
+    "signal.signal(signal.SIGWINCH, on)\n"
+    "sys.stdout.write('READY\\r\\n'); sys.stdout.flush()\n"
+    "end = time.time() + 20\n"
+    "while time.time() < end:\n"
+    "    time.sleep(0.2)\n"
+    "    if sys.stdin.closed: break\n"
+    "    c, r = os.get_terminal_size(1)\n"
+    "    sys.stdout.write('SIZE %d %d WINCH %d\\r\\n' % (c, r, n[0])); sys.stdout.flush()\n",
+]
+
+
+def test_a_resize_flood_is_coalesced_and_a_huge_window_is_capped(tmp_path):
+    async def go():
+        port = free_port()
+        srv = await start_server(
+            listen=f"127.0.0.1:{port}", data=tmp_path / "data", open_to_all=True, client_cmd=WINCH_CLIENT
+        )
+        try:
+            async with connect(port, "resizer", key=asyncssh.generate_private_key("ssh-ed25519")) as conn:
+                proc = await session(conn)
+                await read_until(proc, lambda b: b"READY" in b)
+                for i in range(300):
+                    proc.change_terminal_size(80 + i % 50, 24 + i % 20)
+                proc.change_terminal_size(60000, 60000)
+                out = await read_until(proc, lambda b: b"SIZE 500 200" in b, timeout=10)
+                last = plain(out).strip().splitlines()[-1]
+                winches = int(last.split("WINCH ")[1])
+                assert 1 <= winches <= 5, last  # not 301
+        finally:
+            await srv.close()
+
+    run(go(), 40)

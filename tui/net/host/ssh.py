@@ -64,6 +64,8 @@ MAX_NAME = 24  # terminal cells
 MAX_AUTH_TRIES = 3  # passwords per connection
 MAX_AUTH_WAIT = 20.0  # a try that would wait longer for its turn is refused at once
 MAX_NAMES = 50_000  # names bound to keys (names.jsonl)
+MAX_COLS, MAX_ROWS = 500, 200  # the largest window a client draws
+RESIZE_GAP = 0.1  # window changes closer than this are applied together (a resize flood)
 LOG_BURST, LOG_WINDOW = 100, 10.0  # refusals logged one by one, per window of seconds
 
 # What a client leaves on when it dies without a clean exit: mouse tracking, focus events,
@@ -468,8 +470,9 @@ class _SSHServer(asyncssh.SSHServer):
 
 
 def _set_winsize(fd: int, cols: int, rows: int, xpix: int = 0, ypix: int = 0) -> None:
-    cols = max(1, min(int(cols or 80), 1000))
-    rows = max(1, min(int(rows or 24), 1000))
+    # a huge window costs every redraw of its client: as big as a large monitor, no more
+    cols = max(1, min(int(cols or 80), MAX_COLS))
+    rows = max(1, min(int(rows or 24), MAX_ROWS))
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, int(xpix or 0), int(ypix or 0)))
 
 
@@ -612,17 +615,29 @@ async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess[bytes], owner
             loop.add_writer(master, flush_pending)
 
     loop.add_reader(master, from_pty)
+    size = [cols, rows, xpix, ypix]
+    resize: list[asyncio.TimerHandle | None] = [None]
+    resize_at = [0.0]
+
+    def apply_size() -> None:
+        """The latest window size, to the pty (the kernel tells the client: SIGWINCH)."""
+        resize[0] = None
+        resize_at[0] = loop.time()
+        try:
+            _set_winsize(master, *size)
+            os.killpg(proc.pid, signal.SIGWINCH)
+        except (OSError, ProcessLookupError):
+            pass
 
     async def from_ssh() -> None:
         while True:
             try:
                 data = await process.stdin.read(65536)
             except asyncssh.TerminalSizeChanged as exc:
-                try:
-                    _set_winsize(master, exc.width, exc.height, exc.pixwidth, exc.pixheight)
-                    os.killpg(proc.pid, signal.SIGWINCH)
-                except (OSError, ProcessLookupError):
-                    pass
+                size[:] = [exc.width, exc.height, exc.pixwidth, exc.pixheight]
+                if resize[0] is None:
+                    wait = max(0.0, resize_at[0] + RESIZE_GAP - loop.time())
+                    resize[0] = loop.call_later(wait, apply_size)
                 continue
             except (asyncssh.BreakReceived, asyncssh.SignalReceived):
                 continue
@@ -654,6 +669,8 @@ async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess[bytes], owner
                 process.stdout.write(data)
             except (OSError, asyncssh.Error):
                 break
+        if resize[0] is not None:
+            resize[0].cancel()
         loop.remove_reader(master)
         loop.remove_writer(master)
         os.close(master)
