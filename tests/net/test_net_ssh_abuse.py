@@ -410,3 +410,25 @@ def test_a_resize_flood_is_coalesced_and_a_huge_window_is_capped(tmp_path):
             await srv.close()
 
     run(go(), 40)
+
+
+def test_a_client_that_exits_cleanly_gets_no_crash_line(tmp_path):
+    quits = [sys.executable, "-c", "import sys; sys.stdout.write('BYE\\r\\n'); sys.stdout.flush()"]
+
+    async def go():
+        port = free_port()
+        srv = await start_server(listen=f"127.0.0.1:{port}", data=tmp_path / "data", open_to_all=True, client_cmd=quits)
+        try:
+            for _ in range(3):
+                async with connect(port, "quitter", key=KEY) as conn:
+                    proc = await session(conn)
+                    out = await read_until(proc, lambda b: False, timeout=3)  # until the channel closes
+                    assert b"BYE" in out and CRASH_MESSAGE not in out and TERMINAL_RESET not in out
+                    assert (await proc.wait()).exit_status == 0
+        finally:
+            await srv.close()
+
+    run(go(), 40)
+
+
+KEY = asyncssh.generate_private_key("ssh-ed25519")

@@ -69,12 +69,12 @@ RESIZE_GAP = 0.1  # window changes closer than this are applied together (a resi
 LOG_BURST, LOG_WINDOW = 100, 10.0  # refusals logged one by one, per window of seconds
 
 # What a client leaves on when it dies without a clean exit: mouse tracking, focus events,
-# bracketed paste, the kitty keyboard mode, a hidden cursor, the alternate screen.
+# bracketed paste, the kitty keyboard mode, a hidden cursor, no line wrap, the alternate screen.
 TERMINAL_RESET = (
     b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?1004l\x1b[?2004l\x1b[<u"
-    b"\x1b[0m\x1b[?25h\x1b[?1049l\r\n"
+    b"\x1b[0m\x1b[?25h\x1b[?7h\x1b[?1049l\r\n"
 )
-CRASH_MESSAGE = b"Colosseum: the game client stopped unexpectedly (noted on the server). Connect again to go on.\r\n"
+CRASH_MESSAGE = b"Colosseum: the game client stopped (noted on the server). Connect again.\r\n"
 STOPPING_MESSAGE = b"Colosseum: the server is stopping. Your seat is kept; connect again later.\r\n"
 
 
@@ -687,6 +687,7 @@ async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess[bytes], owner
             # killed or crashed: it may have left the terminal in its alternate screen with
             # mouse tracking on and no cursor; the channel is still ours
             note = TERMINAL_RESET + CRASH_MESSAGE
+            code = 1
             if rc is not None and rc < 0 and rc != -signal.SIGHUP:
                 log.warning("client pid %d of %s was killed by signal %d", proc.pid, name, -rc)
         try:
@@ -703,7 +704,7 @@ async def _stop(proc: asyncio.subprocess.Process) -> None:
         try:
             os.killpg(proc.pid, sig)
         except ProcessLookupError:
-            break
+            pass  # the client has exited already: it is reaped below
         try:
             await asyncio.wait_for(proc.wait(), wait)
             return
