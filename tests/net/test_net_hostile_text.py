@@ -239,3 +239,39 @@ def test_wide_characters_keep_the_game_screen_aligned(server):
         asyncio.run(asyncio.wait_for(go(), 30))
     finally:
         wide.close()
+
+
+def test_the_lobby_pages_through_many_tables_and_the_finished_games(server):
+    from colosseum.tui.net.lobby import LobbyApp
+
+    makers = [RemoteClient(server.address, server.token_for(f"key:m{i}", f"m{i}")) for i in range(31)]
+    for i, c in enumerate(makers):
+        for k in range(5):
+            c.create_table(seats=["human", "human", "human"], sit=0, name=f"t{i}-{k}")
+    viewer = RemoteClient(server.address, server.token_for("key:viewer", "viewer"))
+    app = LobbyApp(viewer)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.5)
+            assert "[1-100 of 155 tables]" in screen_text(app)
+            await pilot.press("right_square_bracket")
+            await pilot.pause(0.3)
+            assert "[101-155 of 155 tables]" in screen_text(app)
+            await pilot.press("right_square_bracket")  # no page beyond the last
+            await pilot.pause(0.3)
+            assert "[101-155 of 155 tables]" in screen_text(app)
+            await pilot.press("left_square_bracket")
+            await pilot.pause(0.3)
+            assert "[1-100 of 155 tables]" in screen_text(app)
+            await pilot.press("h")
+            await pilot.pause(0.3)
+            assert "no finished games" in screen_text(app) and "Winner" in screen_text(app)
+            await pilot.press("enter")  # a finished game cannot be joined: said so
+            await pilot.press("h")
+            await pilot.pause(0.3)
+            assert "of 155 tables" in screen_text(app)
+
+    asyncio.run(asyncio.wait_for(go(), 60))
+    for c in [*makers, viewer]:
+        c.close()

@@ -3,8 +3,8 @@
 ``LobbyApp(client).run()`` leaves ``app.result`` set to the ``Joined`` of a table whose game
 has started (the caller then opens the game on ``client.session_for(result)``), or None when
 the player quits.  Keyboard only: arrows to choose, Enter to join, w to watch, n for a new
-table, r to refresh, PgDn/PgUp (or ] and [) for the next or previous page, h for the finished
-games, q to quit.
+table, r to refresh, ] and [ for the next or previous page of tables (PgDn/PgUp scroll the
+page shown), h for the finished games, q to quit.
 
 Everything a user typed (player names, table names, chat) is shown as plain text (``Text``),
 never read as markup: ``[/]`` as a table name is just three characters.
@@ -66,8 +66,8 @@ class LobbyScreen(Screen[None]):
         Binding("n", "new", "New table"),
         Binding("r", "refresh", "Refresh"),
         Binding("h", "history", "Finished"),
-        Binding("pagedown,right_square_bracket", "page(1)", "Next page", key_display="PgDn", show=False),
-        Binding("pageup,left_square_bracket", "page(-1)", "Prev page", key_display="PgUp", show=False),
+        Binding("right_square_bracket", "page(1)", "Next page", key_display="]", show=False),
+        Binding("left_square_bracket", "page(-1)", "Prev page", key_display="[", show=False),
         Binding("q", "quit_lobby", "Quit"),
     ]
     LIVE_COLUMNS = ("Table", "Name", "Variant", "Status", "Round", "Players", "Free", "Watching")
@@ -89,7 +89,7 @@ class LobbyScreen(Screen[None]):
         yield Static(Text(self.HINT), id="hint")
         yield KeyBar()  # ASCII only (Textual's Footer draws an ambiguous-width bar)
 
-    HINT = "Enter join | w watch | n new | h finished | PgDn/PgUp pages | q quit  (* away, +bot: a bot plays)"
+    HINT = "Enter join | w watch | n new | h finished | ] [ pages | q quit   (* away, +bot: a bot plays)"
 
     page_offset = 0
     history = False
