@@ -1,4 +1,4 @@
-"""Load benchmark for `colosseum serve` (issue 6).  Prints figures; asserts nothing.
+"""Load benchmark for `colosseum serve`.  Prints figures; asserts nothing.
 
 Starts the SSH server in its own process on a random loopback port, opens N concurrent SSH
 sessions with a PTY (each gets its own Textual client process on the server side): per table

@@ -70,7 +70,7 @@ def test_lobby_waiting_room_seat_picker_and_notifications_show_hostile_text(serv
     async def create():
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause(0.3)
-            await pilot.press("n")  # the steps: n, the name [/], Ctrl+S
+            await pilot.press("n")  # as reported: n, the name [/], Ctrl+S
             await pilot.pause(0.3)
             await pilot.press(*TABLE_NAME)
             await pilot.press("ctrl+s")

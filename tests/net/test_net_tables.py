@@ -1,4 +1,4 @@
-"""The table server at the protocol level (issue 6): authority, refusals, spectators,
+"""The table server at the protocol level: authority, refusals, spectators,
 reconnects and restarts.  Everything runs on loopback/unix sockets in a tmp dir, with strict
 timeouts."""
 
