@@ -154,6 +154,12 @@ def test_game_screen_shows_hostile_names_and_chat_as_text(server):
             text = screen_text(app)
             assert EVIL_NAME in text
             assert "[red]hi[/]" in text and "\x1b" not in text
+            # our turn: the table's clock runs for us, shown under the arena
+            for _ in range(50):
+                if to_act(session.state) == 0 and "clock: you" in screen_text(app):
+                    break
+                await pilot.pause(0.1)
+            assert "clock: you 8" in screen_text(app) or "clock: you 9" in screen_text(app)
             # no local game, no screenshot from a remote session
             screens = len(app.screen_stack)  # type: ignore[attr-defined]
             app.action_new_game()  # type: ignore[attr-defined]

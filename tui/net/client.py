@@ -47,7 +47,9 @@ class _GameApp(Protocol):
 
 def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
     """The game client with a chat key and a key that hands one's seat to a bot."""
+    from rich.text import Text
     from textual.binding import Binding
+    from textual.css.query import NoMatches
     from textual.screen import ModalScreen
     from textual.widgets import Input
 
@@ -96,23 +98,30 @@ def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
         ]
         hung_up = False
         _warned: tuple[float, int] = (0.0, 0)
+        _clock_shown: str | None = None
 
         def on_ready(self) -> None:
             self.call_after_refresh(settle_memory)  # the game is on screen: a quiet moment
             self.set_interval(1.0, self._clock_tick)
 
         def _clock_tick(self) -> None:
-            """The table's clock: everyone is told when the seat to act runs short of time."""
+            """The table's clock: the seconds left to the seat to act, under the arena, and
+            a warning to everyone when they run short."""
             left = session.time_left()
             seat = session.clock_seat
+            st = session.state
+            mine = seat == session.seat and not session.autopilot
+            shown = None
+            if left is not None and 0 <= seat < len(st.players):
+                who = "you" if mine else st.players[seat].name
+                shown = Text(f" clock: {who} {max(0, int(left))} s ")
+            self._show_clock(shown)
             if left is None or seat < 0:
                 return
             mark = next((m for m in sorted(CLOCK_WARNINGS) if left <= m), None)
             if mark is None or self._warned == (session.deadline, mark):
                 return
             self._warned = (session.deadline, mark)
-            st = session.state
-            mine = seat == session.seat and not session.autopilot
             who = "You have" if mine else f"{st.players[seat].name} has"
             self.notify(
                 f"{who} {max(0, int(left))} s left to act; then a bot plays the seat.",
@@ -120,6 +129,21 @@ def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
                 markup=False,
                 timeout=4,
             )
+
+        def _show_clock(self, text: Text | None) -> None:
+            """In the arena panel's bottom border (Text: a name is not markup); set only when
+            it changes, since a border title repaints its panel."""
+            if (text.plain if text else None) == self._clock_shown:
+                return
+            game = self.game_screen()
+            if game is None:
+                return
+            try:
+                board = game.query_one("#board")
+            except NoMatches:
+                return
+            board.border_subtitle = text
+            self._clock_shown = text.plain if text else None
 
         def action_say(self) -> None:
             self.push_screen(Say())
