@@ -1,4 +1,4 @@
-"""Load benchmark for `colosseum serve` (issue 6).  Prints figures; asserts nothing.
+"""Load benchmark for `colosseum serve`.  Prints figures; asserts nothing.
 
 Starts the SSH server in its own process on a random loopback port, opens N concurrent SSH
 sessions with a PTY (each gets its own Textual client process on the server side): per table
@@ -39,6 +39,7 @@ from colosseum.tui.net.host.tokens import load_secret, make_token
 from colosseum.tui.net.remote import connect_socket
 
 GAME_MARK = r"Round \d+/\d+"  # the game header; the lobby has no such text
+SESSIONS_PER_SOURCE = 5  # sessions from one loopback address (the server allows 6)
 
 
 class Screen:
@@ -126,6 +127,17 @@ def rss_kb(pid: int) -> int:
     return 0
 
 
+def pss_kb(pid: int) -> int:
+    """Proportional set size: pages shared with other processes counted by their share."""
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def children(pid: int) -> list[int]:
     out = []
     for d in Path("/proc").iterdir():
@@ -191,21 +203,23 @@ async def main(args) -> None:
     print(f"server pid {server.pid} on 127.0.0.1:{port}, data {data}")
     screens: list[Screen] = []
     observers: dict[str, Observer] = {}
+    hosts: list[ProtoClient] = []
     conns = []
     try:
         secret = load_secret(data)
         address = f"unix:{data / 'tables.sock'}"
         n_players = args.tables * args.players
         n_spect = max(0, args.sessions - n_players)
-        # the tables, created by a host that watches each (the observer that timestamps actions)
-        host = await ProtoClient.connect(address, make_token(secret, "key:bench-host", "host"))
+        # the tables, each created by a host that watches it (a player may open only a few)
         tids = []
         for i in range(args.tables):
+            host = await ProtoClient.connect(address, make_token(secret, f"key:bench-host-{i}", f"host{i}"))
+            hosts.append(host)
             seats = ["human"] * args.players + ["random"] * (args.seats - args.players)
             host.send(P.CreateTable(seats=seats, sit=-1, name=f"bench {i + 1}", seed=1000 + i))
             j = await host.expect(lambda m: isinstance(m, P.Joined))
             tids.append(j.table.id)
-        tids.sort()  # the lobby lists waiting tables by id
+            await asyncio.sleep(0.01)  # the lobby lists waiting tables oldest first
         for tid in tids:
             observers[tid] = Observer(address, make_token(secret, f"key:obs-{tid}", f"obs-{tid}"), tid)
 
@@ -217,8 +231,16 @@ async def main(args) -> None:
         async def open_one(i: int) -> Screen:
             name = f"p{i:02d}" if i < n_players else f"s{i:02d}"
             async with sem:
+                # players come from several addresses (the server caps sessions per address)
+                source = f"127.0.0.{2 + i // SESSIONS_PER_SOURCE}"
                 conn = await asyncssh.connect(
-                    "127.0.0.1", port, username=name, client_keys=[keys[i]], known_hosts=None, agent_path=None
+                    "127.0.0.1",
+                    port,
+                    username=name,
+                    client_keys=[keys[i]],
+                    known_hosts=None,
+                    agent_path=None,
+                    local_addr=(source, 0),
                 )
                 conns.append(conn)
                 env = {"COLORTERM": args.colorterm} if args.colorterm else {}
@@ -259,8 +281,8 @@ async def main(args) -> None:
         for sc in screens[:n_players]:
             await sc.wait_for(GAME_MARK, timeout=120)
             sc.send("\x02")  # Ctrl+B: a bot plays my seat
-        # spectators: lobby row k = table k (all tables playing, sorted by id)
-        order = sorted(tids)
+        # spectators: lobby row k = table k (all tables playing, oldest first)
+        order = list(tids)
         for i, sc in enumerate(screens[n_players:]):
             tid = tids[i % len(tids)]
             sc.table = tid
@@ -383,10 +405,12 @@ async def main(args) -> None:
         srv_kb = rss_kb(server.pid)
         kids = children(server.pid)
         kids_kb = sum(rss_kb(k) for k in kids)
+        kids_pss = sum(pss_kb(k) for k in kids)
         print(
             f"server memory: {srv_kb / 1024:.0f} MiB RSS (the SSH + table server process); "
             f"{len(kids)} client processes {kids_kb / 1024:.0f} MiB RSS in all "
-            f"({kids_kb / 1024 / max(1, len(kids)):.0f} MiB each)"
+            f"({kids_kb / 1024 / max(1, len(kids)):.0f} MiB each; proportional share {kids_pss / 1024:.0f} MiB, "
+            f"{kids_pss / 1024 / max(1, len(kids)):.0f} MiB each)"
         )
     finally:
         for o in observers.values():
@@ -395,6 +419,8 @@ async def main(args) -> None:
             sc.task.cancel()
         for c in conns:
             c.close()
+        for h in hosts:
+            await h.close()
         await asyncio.sleep(1)
         server.terminate()
         try:

@@ -1,4 +1,4 @@
-"""The table protocol's messages and framing (issue 6)."""
+"""The table protocol's messages and framing."""
 
 from __future__ import annotations
 

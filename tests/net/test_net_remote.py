@@ -1,4 +1,4 @@
-"""RemoteSession: the GameSession a networked client uses (issue 6).  The table server runs
+"""RemoteSession: the GameSession a networked client uses.  The table server runs
 on its own event loop in a thread, as it would in the server process."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """`colosseum serve` over real SSH (asyncssh clients on 127.0.0.1, random ports, tmp dirs,
-generated keys), with strict timeouts.  Issue 6."""
+generated keys), with strict timeouts."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The table server at the protocol level (issue 6): authority, refusals, spectators,
+"""The table server at the protocol level: authority, refusals, spectators,
 reconnects and restarts.  Everything runs on loopback/unix sockets in a tmp dir, with strict
 timeouts."""
 
@@ -380,6 +380,8 @@ def test_leaving_a_table_before_it_starts_frees_the_seat(tmp_path):
             tid = (await a.expect(lambda m: isinstance(m, P.Joined))).table.id
             b.send(P.Join(table=tid, seat=0))
             assert "held by alice" in (await b.expect(lambda m: isinstance(m, P.Error))).message
+            b.send(P.Watch(table=tid))  # someone is still at the table: it stays when alice leaves
+            await b.expect(lambda m: isinstance(m, P.Joined))
             a.send(P.Leave(table=tid))
             for _ in range(100):
                 if not srv.tables[tid].meta.seats[0].holder:

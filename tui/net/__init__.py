@@ -1,4 +1,4 @@
-"""Play over SSH (issue 6): ``colosseum serve`` (``server.py``), the authoritative tables
-(``tables.py``), the versioned protocol between the server and its client processes
-(``protocol.py``) and the client side (``remote.py``: ``RemoteSession``; ``lobby.py``,
-``client.py``).  See README.md in this folder."""
+"""Play over SSH: ``colosseum serve`` (the headless host in ``host/``: SSH server, table
+server, protocol) and the client process it starts for each terminal (``client.py``: the
+lobby in ``lobby.py``, the game over a ``RemoteSession`` from ``remote.py``).  See README.md
+in this folder."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import logging
 import os
 import sys
 from typing import TYPE_CHECKING, Protocol
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 from .host import protocol as P
 from .host.proto_client import NetError
 from .remote import RemoteClient, RemoteSession
+from .remote_app import CRASH_LINE, RemoteAppMixin, setup_client_log
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
@@ -45,7 +47,9 @@ class _GameApp(Protocol):
 
 def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
     """The game client with a chat key and a key that hands one's seat to a bot."""
+    from rich.text import Text
     from textual.binding import Binding
+    from textual.css.query import NoMatches
     from textual.screen import ModalScreen
     from textual.widgets import Input
 
@@ -75,16 +79,71 @@ def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
     if isinstance(css, str):
         css = str(Path(app_module.__file__).parent / css)
 
-    class NetGameApp(ColosseumApp):
+    from textual.app import App
+
+    from colosseum.tui.commands import ColosseumCommands
+
+    class NetCommands(ColosseumCommands):
+        """The game's commands less the local ones (a new game)."""
+
+        def _commands(self) -> list[tuple[str, object, str]]:
+            return [c for c in super()._commands() if c[0] != "New game"]
+
+    class NetGameApp(RemoteAppMixin, ColosseumApp):
         CSS_PATH = css  # relative paths are taken from the subclass's module: pin the app's
+        COMMANDS = App.COMMANDS | {lambda: NetCommands}
         BINDINGS = ColosseumApp.BINDINGS + [
             Binding("ctrl+t", "say", "Talk", id="net.say", priority=True),
             Binding("ctrl+b", "autopilot", "Bot plays for me", id="net.autopilot", priority=True),
         ]
         hung_up = False
+        _warned: tuple[float, int] = (0.0, 0)
+        _clock_shown: str | None = None
 
         def on_ready(self) -> None:
             self.call_after_refresh(settle_memory)  # the game is on screen: a quiet moment
+            self.set_interval(1.0, self._clock_tick)
+
+        def _clock_tick(self) -> None:
+            """The table's clock: the seconds left to the seat to act, under the arena, and
+            a warning to everyone when they run short."""
+            left = session.time_left()
+            seat = session.clock_seat
+            st = session.state
+            mine = seat == session.seat and not session.autopilot
+            shown = None
+            if left is not None and 0 <= seat < len(st.players):
+                who = "you" if mine else st.players[seat].name
+                shown = Text(f" clock: {who} {max(0, int(left))} s ")
+            self._show_clock(shown)
+            if left is None or seat < 0:
+                return
+            mark = next((m for m in sorted(CLOCK_WARNINGS) if left <= m), None)
+            if mark is None or self._warned == (session.deadline, mark):
+                return
+            self._warned = (session.deadline, mark)
+            who = "You have" if mine else f"{st.players[seat].name} has"
+            self.notify(
+                f"{who} {max(0, int(left))} s left to act; then a bot plays the seat.",
+                severity="warning" if mine else "information",
+                markup=False,
+                timeout=4,
+            )
+
+        def _show_clock(self, text: Text | None) -> None:
+            """In the arena panel's bottom border (Text: a name is not markup); set only when
+            it changes, since a border title repaints its panel."""
+            if (text.plain if text else None) == self._clock_shown:
+                return
+            game = self.game_screen()
+            if game is None:
+                return
+            try:
+                board = game.query_one("#board")
+            except NoMatches:
+                return
+            board.border_subtitle = text
+            self._clock_shown = text.plain if text else None
 
         def action_say(self) -> None:
             self.push_screen(Say())
@@ -106,7 +165,25 @@ def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
     return app
 
 
+CLOCK_WARNINGS = (30, 10)  # seconds left when the table is told
+
+
 def main(argv: list[str] | None = None) -> int:
+    """The client process; a failure is logged for the server's operator and the remote user
+    sees one line, never a traceback."""
+    setup_client_log()
+    try:
+        return _main(argv)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException:  # noqa: BLE001 - whatever fails, the remote user must not see a traceback
+        logging.getLogger("colosseum.net.client").exception("the client failed")
+        sys.stdout.write(f"\r\n{CRASH_LINE}\r\n")
+        sys.stdout.flush()
+        return 1
+
+
+def _main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="colosseum-net-client")
     ap.add_argument("--address", default=os.environ.get("COLOSSEUM_NET_ADDRESS"))
     ap.add_argument("--theme", default=os.environ.get("COLOSSEUM_THEME") or None)

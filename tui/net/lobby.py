@@ -3,7 +3,11 @@
 ``LobbyApp(client).run()`` leaves ``app.result`` set to the ``Joined`` of a table whose game
 has started (the caller then opens the game on ``client.session_for(result)``), or None when
 the player quits.  Keyboard only: arrows to choose, Enter to join, w to watch, n for a new
-table, r to refresh, q to quit.
+table, r to refresh, ] and [ for the next or previous page of tables (PgDn/PgUp scroll the
+page shown), h for the finished games, q to quit.
+
+Everything a user typed (player names, table names, chat) is shown as plain text (``Text``),
+never read as markup: ``[/]`` as a table name is just three characters.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from colosseum.tui.widgets.keybar import KeyBar
 from .host import protocol as P
 from .host.proto_client import NetError
 from .remote import RemoteClient
+from .remote_app import RemoteAppMixin
 
 SEAT_CHOICES = [("human (a player)", "human")] + [(f"{b} bot", b) for b in sorted(BOTS)] + [("- no seat", "")]
 
@@ -60,8 +65,13 @@ class LobbyScreen(Screen[None]):
         Binding("w", "watch", "Watch"),
         Binding("n", "new", "New table"),
         Binding("r", "refresh", "Refresh"),
+        Binding("h", "history", "Finished"),
+        Binding("right_square_bracket", "page(1)", "Next page", key_display="]", show=False),
+        Binding("left_square_bracket", "page(-1)", "Prev page", key_display="[", show=False),
         Binding("q", "quit_lobby", "Quit"),
     ]
+    LIVE_COLUMNS = ("Table", "Name", "Variant", "Status", "Round", "Players", "Free", "Watching")
+    HISTORY_COLUMNS = ("Game", "Name", "Variant", "Players", "Winner", "Moves", "Ended")
 
     DEFAULT_CSS = """
     LobbyScreen { layout: vertical; }
@@ -74,37 +84,77 @@ class LobbyScreen(Screen[None]):
         app: LobbyApp = self.app  # type: ignore[assignment]
         yield Static(Text(f"Colosseum lobby - you are {app.client.name}"), id="title")
         table: DataTable[Text] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
-        table.add_columns("Table", "Name", "Variant", "Status", "Round", "Players", "Free", "Watching")
+        table.add_columns(*self.LIVE_COLUMNS)
         yield table
-        yield Static("Enter join | w watch | n new table | r refresh | q quit   (* away, +bot: a bot plays)", id="hint")
+        yield Static(Text(self.HINT), id="hint")
         yield KeyBar()  # ASCII only (Textual's Footer draws an ambiguous-width bar)
 
+    HINT = "Enter join | w watch | n new | h finished | ] [ pages | q quit   (* away, +bot: a bot plays)"
+
+    page_offset = 0
+    history = False
+    total = 0
+    _shown: bytes | None = None
+
     def on_mount(self) -> None:
+        self.tables: dict[str, P.TableInfo] = {}
         self.action_refresh()
         self.set_interval(2.0, self.action_refresh)
         self.query_one(DataTable).focus()
 
+    def action_page(self, step: int) -> None:
+        offset = max(0, self.page_offset + step * P.PAGE_MAX)
+        if offset >= self.total and step > 0:
+            return
+        self.page_offset = offset
+        self.action_refresh()
+
+    def action_history(self) -> None:
+        """The finished games (their logs stay on the server), or back to the live tables."""
+        self.history = not self.history
+        self.page_offset = 0
+        dt = self.query_one(DataTable)
+        dt.clear(columns=True)
+        dt.add_columns(*(self.HISTORY_COLUMNS if self.history else self.LIVE_COLUMNS))
+        self._shown = None
+        self.action_refresh()
+
+    def _show_pager(self, shown: int) -> None:
+        app: LobbyApp = self.app  # type: ignore[assignment]
+        what = "finished games" if self.history else "tables"
+        where = f"{self.page_offset + 1}-{self.page_offset + shown} of {self.total} {what}" if shown else f"no {what}"
+        self.query_one("#title", Static).update(Text(f"Colosseum lobby - you are {app.client.name}   [{where}]"))
+
     def action_refresh(self) -> None:
         app: LobbyApp = self.app  # type: ignore[assignment]
         try:
-            tables = app.client.list_tables()
+            page = app.client.list_page(self.page_offset, history=self.history)
         except NetError as exc:
             if app.client.closed.is_set():
                 app.exit()  # the server is gone: nothing to do here
                 return
             self.notify(str(exc), severity="error", markup=False)
             return
-        app.held = {tid: seat for tid, seat in app.client_held}
+        if page.offset and not (page.tables or page.history):
+            self.page_offset = max(0, page.total - 1) // P.PAGE_MAX * P.PAGE_MAX  # the list shrank
+            return
+        self.total = page.total
+        if not self.history:
+            app.held = {tid: seat for tid, seat in app.client_held}
         import msgspec
 
-        sig = msgspec.msgpack.encode([tables, sorted(app.held.items())])
-        if sig == getattr(self, "_shown", None):
+        sig = msgspec.msgpack.encode([page, sorted(app.held.items())])
+        if sig == self._shown:
             return  # nothing changed: no redraw
         self._shown = sig
         dt = self.query_one(DataTable)
         keep = dt.cursor_row
         dt.clear()
-        order = sorted(tables, key=lambda t: ({"waiting": 0, "playing": 1}.get(t.status, 2), t.id))
+        if self.history:
+            self._show_history(dt, page.history, keep)
+            return
+        tables = page.tables
+        order = list(tables)  # the server's order: waiting tables first, oldest first
         for t in order:
             status = t.status
             if t.id in app.held:
@@ -124,6 +174,26 @@ class LobbyScreen(Screen[None]):
         if order:
             dt.move_cursor(row=min(max(keep, 0), len(order) - 1))
         self.tables = {t.id: t for t in order}
+        self._show_pager(len(order))
+
+    def _show_history(self, dt: DataTable[Text], games: list[P.HistoryInfo], keep: int) -> None:
+        import time
+
+        for g in games:
+            cells = (
+                g.id,
+                g.name,
+                g.variant,
+                ", ".join(g.players),
+                g.winner,
+                str(g.actions or ""),
+                time.strftime("%Y-%m-%d %H:%M", time.localtime(g.ended)) if g.ended else "",
+            )
+            dt.add_row(*(Text(c) for c in cells), key=g.id)
+        if games:
+            dt.move_cursor(row=min(max(keep, 0), len(games) - 1))
+        self.tables = {}
+        self._show_pager(len(games))
 
     def selected(self) -> P.TableInfo | None:
         dt = self.query_one(DataTable)
@@ -133,10 +203,13 @@ class LobbyScreen(Screen[None]):
             key = dt.coordinate_to_cell_key(dt.cursor_coordinate).row_key.value
         except CellDoesNotExist:
             return None
-        return getattr(self, "tables", {}).get(key)
+        return self.tables.get(key) if isinstance(key, str) else None
 
     def action_join(self) -> None:
         app: LobbyApp = self.app  # type: ignore[assignment]
+        if self.history:
+            self.notify("A finished game: its log is kept on the server. Press h for the live tables.")
+            return
         t = self.selected()
         if t is None:
             self.notify("No table chosen: press n to create one.")
@@ -182,7 +255,7 @@ class SeatPicker(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="picker"):
             yield Label(Text(f"Take over a bot's seat at {self.table.name} (between its turns):"))
-            yield OptionList(*[f"Seat {i + 1}: {self.table.seats[i].kind} bot" for i in self.seats])
+            yield OptionList(*[Text(f"Seat {i + 1}: {self.table.seats[i].kind} bot") for i in self.seats])
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         app: LobbyApp = self.app  # type: ignore[assignment]
@@ -299,10 +372,12 @@ class WaitingScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.show(self.joined.table)
-        log = self.query_one(RichLog)
         for c in self.joined.chat:
-            log.write(f"{c.name}: {c.text}")
+            self.add_chat(c)
         self.query_one(Input).focus()
+
+    def add_chat(self, line: P.ChatLine) -> None:
+        self.query_one(RichLog).write(Text(f"{line.name}: {line.text}"))
 
     def show(self, t: P.TableInfo) -> None:
         lines = [f"Table {t.id} | {t.name} | {t.variant} - waiting for players", ""]
@@ -332,7 +407,7 @@ class WaitingScreen(Screen[None]):
         self.app.pop_screen()
 
 
-class LobbyApp(BaseApp):
+class LobbyApp(RemoteAppMixin, BaseApp):
     TITLE = "Colosseum lobby"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
@@ -368,9 +443,10 @@ class LobbyApp(BaseApp):
         except NetError:
             return
         for tid, seat in self.client.last_held:
-            t = tables.get(tid)
-            if t is not None and t.status == "playing":
-                self.notify(f"Back at table {t.name}, seat {seat + 1}.", markup=False)
+            t = tables.get(tid) or self.client.tables.get(tid)
+            if t is None or t.status == "playing":  # (a table past the first page: try it)
+                name = t.name if t is not None else tid
+                self.notify(f"Back at table {name}, seat {seat + 1}.", markup=False)
                 self.enter(functools.partial(self.client.join, tid, seat))
                 return
 
@@ -394,6 +470,10 @@ class LobbyApp(BaseApp):
             self.notify(msg.message, severity="warning", markup=False)
             return
         w = self.waiting
+        if isinstance(msg, P.ChatLine):
+            if w is not None and w.is_attached and msg.table == w.joined.table.id:
+                w.add_chat(msg)
+            return
         if self.result is not None or w is None or not isinstance(msg, P.TableChanged):
             return
         if msg.table.id != w.joined.table.id:

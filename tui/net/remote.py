@@ -122,6 +122,15 @@ class RemoteClient:
             s = self.sessions.get(msg.table)
             if s is not None:
                 s._post(msg)
+            elif isinstance(msg, P.ChatLine):
+                for fn in list(self.table_listeners):  # a waiting table's talk, for the lobby
+                    fn(msg)
+            return
+        if isinstance(msg, P.Error) and msg.code == "clock":
+            for s in list(self.sessions.values()):  # our time ran out: said in the game's log
+                s._post(msg)
+            for fn in list(self.table_listeners):
+                fn(msg)
             return
         if isinstance(msg, P.TableChanged):
             self.tables[msg.table.id] = msg.table
@@ -174,11 +183,17 @@ class RemoteClient:
 
     # ---------------------------------------------------------------- lobby
     def list_tables(self) -> list[P.TableInfo]:
-        reply = self.request(P.ListTables(), P.Tables)
-        for t in reply.tables:
-            self.tables[t.id] = t
-        self.last_held = [(t, s) for t, s in reply.held]
-        return reply.tables
+        """The first page of the live tables."""
+        return self.list_page().tables
+
+    def list_page(self, offset: int = 0, *, history: bool = False, limit: int = P.PAGE_MAX) -> P.Tables:
+        """A page of the live tables (waiting first), or of the finished games (newest first)."""
+        reply = self.request(P.ListTables(offset=offset, limit=limit, history=history), P.Tables)
+        if not history:
+            for t in reply.tables:
+                self.tables[t.id] = t
+            self.last_held = [(t, s) for t, s in reply.held]
+        return reply
 
     def create_table(self, **kw: Any) -> P.Joined:
         """``kw``: the fields of ``protocol.CreateTable``."""
@@ -241,6 +256,8 @@ class RemoteSession(GameSession):
         self._loop: asyncio.AbstractEventLoop | None = None
         self.lost = False
         self._arrived: dict[int, float] = {}
+        self.deadline = joined.table.deadline  # the table's clock (wall clock; 0: none)
+        self.clock_seat = joined.table.clock_seat
 
     # ---------------------------------------------------------------- GameSession
     @property
@@ -355,6 +372,7 @@ class RemoteSession(GameSession):
                 self._state = msg.state
                 self._actions.extend(msg.actions)
                 self._events.extend(msg.events)
+                self.deadline, self.clock_seat = msg.deadline, msg.clock_seat
                 if msg.n == until:
                     mine = list(msg.events)
                 t1 = time.monotonic()
@@ -369,9 +387,14 @@ class RemoteSession(GameSession):
                 ev = self._chat_event(msg)
                 self._events.append(ev)
                 self._notify(self._state, [ev])
+            elif isinstance(msg, P.Error):
+                ev = Event(kind="net", text=msg.message)
+                self._events.append(ev)
+                self._notify(self._state, [ev])
             elif isinstance(msg, P.TableChanged):
                 mine_before = self.local_seats()
                 self.table = msg.table
+                self.deadline, self.clock_seat = msg.table.deadline, msg.table.clock_seat
                 self.seats = tuple(Seat(kind=s.kind) for s in msg.table.seats)
                 for fn in list(self._table_listeners):
                     fn(msg.table)
@@ -388,3 +411,9 @@ class RemoteSession(GameSession):
 
     def waiting_for(self) -> int:
         return to_act(self._state)
+
+    def time_left(self) -> float | None:
+        """Seconds the seat to act has left (``clock_seat``), None without a clock."""
+        if self.deadline <= 0 or self.clock_seat < 0:
+            return None
+        return self.deadline - time.time()

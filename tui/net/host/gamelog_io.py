@@ -80,7 +80,8 @@ class LogWriter:
     ) -> LogWriter:
         header = GL.make_header(setup, seats, resumed_from=resumed_from)
         tmp = Path(path).with_suffix(".new")
-        with open(tmp, "wb") as f:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # the owner's only
+        with os.fdopen(fd, "wb") as f:
             f.write(GL.dump_log(header, actions))
             f.flush()
             os.fsync(f.fileno())

@@ -6,10 +6,17 @@ for the client processes the SSH server spawns.  A client proves who it is with 
 
 Files in the data folder::
 
-    tables/<id>.json     table description (seats, holders, flags), rewritten atomically
+    tables/<id>.json     a live table's description (seats, holders, flags), rewritten atomically
     games/<id>.jsonl     the game log (see ``gamelog_io``): header, then one line per action
                          and per chat line, flushed as written
+    history/<id>.json    a finished table's description (moved from tables/)
+    history.jsonl        one line per finished game (``protocol.HistoryInfo``), oldest first
     secret               the token key (0600)
+
+Only live tables (waiting or playing) are held in memory.  A finished table leaves as soon as
+nobody looks at it any more (its log and history line stay on disk), and a waiting table that
+everyone left is removed: memory does not grow with the number of games played.  Folders are
+created 0700 and files 0600.
 """
 
 from __future__ import annotations
@@ -29,12 +36,15 @@ from colosseum.core.bots import BOTS
 from colosseum.core.catalog import OPTIONS, VARIANTS
 
 from . import protocol as P
+from .names import clean_text
 from .table import Conn, SeatMeta, Table, TableMeta
 from .tokens import check_token, load_secret, make_token
 
 log = logging.getLogger("colosseum.net")
 
-MAX_TABLES = 500
+MAX_TABLES = 500  # live tables (waiting or playing)
+MAX_TABLES_PER_PLAYER = 5  # live tables one player created
+MAX_TABLE_NAME = 40  # terminal cells
 HELLO_TIMEOUT = 10.0
 MAX_MESSAGES_PER_SECOND = 1000  # a client process sends a few per second; test drivers more
 
@@ -49,14 +59,18 @@ class TableServer:
         *,
         bot_timeout: float = 120.0,
         bot_delay: float = 0.5,
+        turn_timeout: float = 90.0,
         address: str | None = None,
     ) -> None:
         self.data = Path(data)
-        for sub in ("tables", "games"):
-            (self.data / sub).mkdir(parents=True, exist_ok=True)
+        private_dir(self.data)
+        for sub in ("tables", "games", "history"):
+            private_dir(self.data / sub)
         self.secret = load_secret(self.data)
         self.bot_timeout = bot_timeout
         self.bot_delay = bot_delay
+        self.turn_timeout = turn_timeout  # seconds a person has for one decision (0: no clock)
+        self.history_count = 0
         sock = (self.data / "tables.sock").resolve()
         # a unix socket path is limited to ~107 bytes: loopback TCP (tokens still required) beyond
         self.address = address or (f"unix:{sock}" if len(str(sock)) < 100 else "tcp:127.0.0.1:0")
@@ -71,28 +85,94 @@ class TableServer:
 
     # ---------------------------------------------------------------- persistence
     def save_meta(self, meta: TableMeta) -> None:
-        path = self.data / "tables" / f"{meta.id}.json"
-        tmp = path.with_suffix(".tmp")
-        with open(tmp, "wb") as f:
-            f.write(msgspec.json.encode(meta))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        if meta.status == "over" or meta.id not in self.tables:
+            return  # a finished or forgotten table's description is in history/ now, or gone
+        write_private(self.data / "tables" / f"{meta.id}.json", msgspec.json.encode(meta))
 
     def load_tables(self) -> None:
+        hist = self.data / "history.jsonl"
+        if hist.exists():
+            with open(hist, "rb") as f:
+                self.history_count = sum(1 for _ in f)
         for path in sorted((self.data / "tables").glob("*.json")):
             try:
                 meta = msgspec.json.decode(path.read_bytes(), type=TableMeta)
+                if meta.status == "over":  # finished before this version kept a history
+                    self._to_history(meta, self._history_of(meta))
+                    continue
                 table = Table(self, meta)
+                self.tables[meta.id] = table
                 if meta.status != "waiting":
                     table.restore()
-                self.tables[meta.id] = table
+                if table.meta.status == "over":  # its last action was logged, not yet noted
+                    self.tables.pop(meta.id, None)
+                    self._to_history(table.meta, table.history())
+                    table.close()
+                    continue
                 log.info("table %s: reloaded (%s, %d actions)", meta.id, meta.status, len(table.actions))
             except Exception:  # noqa: BLE001 - one unreadable table must not keep the others from being served
+                self.tables.pop(path.stem, None)
                 log.exception("could not reload table from %s", path)
         for table in self.tables.values():
             if table.meta.status == "playing":
+                table.update_clock()
                 table.kick()
+
+    # ---------------------------------------------------------------- finished and empty tables
+    @staticmethod
+    def _history_of(meta: TableMeta) -> P.HistoryInfo:
+        return P.HistoryInfo(
+            id=meta.id,
+            name=meta.name,
+            variant=meta.variant,
+            players=[s.name or f"{s.kind} bot" for s in meta.seats],
+            ended=time.time(),
+        )
+
+    def _to_history(self, meta: TableMeta, entry: P.HistoryInfo) -> None:
+        # no fsync: the game log holds what matters, and it is complete and flushed
+        write_private(self.data / "history" / f"{meta.id}.json", msgspec.json.encode(meta), sync=False)
+        try:
+            os.unlink(self.data / "tables" / f"{meta.id}.json")
+        except FileNotFoundError:
+            pass
+        fd = os.open(self.data / "history.jsonl", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        with os.fdopen(fd, "ab") as f:
+            f.write(msgspec.json.encode(entry) + b"\n")
+        self.history_count += 1
+
+    def finished(self, table: Table) -> None:
+        """A game ended: it goes to the history; the table leaves memory once nobody is at it."""
+        self._to_history(table.meta, table.history())
+        self.maybe_forget(table)
+
+    def maybe_forget(self, table: Table) -> None:
+        """Drop a finished table nobody looks at, or a waiting one everybody left."""
+        if table.conns or self.tables.get(table.id) is not table:
+            return
+        if table.meta.status == "over":
+            log.info("table %s: finished, out of memory", table.id)
+        elif table.meta.status == "waiting" and not any(s.holder for s in table.meta.seats):
+            log.info("table %s: everybody left before it started, removed", table.id)
+            try:
+                os.unlink(self.data / "tables" / f"{table.id}.json")
+            except FileNotFoundError:
+                pass
+        else:
+            return
+        del self.tables[table.id]
+        table.close()
+
+    def history_page(self, offset: int, limit: int) -> list[P.HistoryInfo]:
+        """Finished games, newest first, from ``offset``."""
+        lines = tail_lines(self.data / "history.jsonl", offset, limit)
+        out = []
+        for line in lines:
+            try:
+                out.append(msgspec.json.decode(line, type=P.HistoryInfo))
+            except msgspec.DecodeError:  # a line cut by a crash
+                continue
+        return out
 
     def new_id(self) -> str:
         while True:
@@ -124,12 +204,7 @@ class TableServer:
         for c in list(self.conns):
             c.close()
         for t in self.tables.values():
-            if t._bot_task:
-                t._bot_task.cancel()
-            for h in t.timers.values():
-                h.cancel()
-            if t.log:
-                t.log.close()
+            t.close()
 
     def refuse(
         self, conn: Conn, why: str, code: str = "refused", ref: int = -1, rule: str = "", table: str = ""
@@ -186,14 +261,7 @@ class TableServer:
                 return
             hello = msg
             conn.player, conn.name = who
-        held = [
-            (t.id, i)
-            for t in self.tables.values()
-            if t.meta.status != "over"
-            for i, s in enumerate(t.meta.seats)
-            if s.holder == conn.player
-        ]
-        conn.send(P.Welcome(version=P.PROTOCOL_VERSION, player=conn.player, name=conn.name, seats=held))
+        conn.send(P.Welcome(version=P.PROTOCOL_VERSION, player=conn.player, name=conn.name, seats=self.held(conn)))
         log.info("conn %s: %s (%s) connected", conn.id, conn.name, conn.player[:24])
         window, count = time.monotonic(), 0
         while not conn.closed:
@@ -229,7 +297,7 @@ class TableServer:
             case P.Act():
                 self.act(conn, msg)
             case P.ListTables():
-                self.list_tables(conn)
+                self.list_tables(conn, msg)
             case P.CreateTable():
                 self.create(conn, msg)
             case P.Join(table=tid, seat=seat):
@@ -263,13 +331,38 @@ class TableServer:
         conn.send(P.Ack(ref=msg.ref, n=len(t.actions)))
         t.kick()
 
-    def list_tables(self, conn: Conn) -> None:
-        held = [(t.id, i) for t in self.tables.values() for i, s in enumerate(t.meta.seats) if s.holder == conn.player]
-        conn.send(P.Tables(tables=[t.info() for t in self.tables.values()], held=held))
+    def held(self, conn: Conn) -> list[tuple[str, int]]:
+        """The seats ``conn``'s player holds at live tables."""
+        return [
+            (t.id, i)
+            for t in self.tables.values()
+            if t.meta.status != "over"
+            for i, s in enumerate(t.meta.seats)
+            if s.holder == conn.player
+        ]
+
+    def list_tables(self, conn: Conn, msg: P.ListTables) -> None:
+        """One page (at most ``PAGE_MAX``): of the live tables, waiting ones first, or of the
+        finished games, newest first."""
+        offset = max(0, msg.offset)
+        limit = max(0, min(msg.limit, P.PAGE_MAX))
+        if msg.history:
+            page = self.history_page(offset, limit)
+            conn.send(P.Tables(tables=[], total=self.history_count, offset=offset, history=page))
+            return
+        live = sorted(
+            (t for t in self.tables.values() if t.meta.status != "over"),
+            key=lambda t: (t.meta.status != "waiting", t.meta.created, t.id),
+        )
+        page_tables = [t.info() for t in live[offset : offset + limit]]
+        conn.send(P.Tables(tables=page_tables, held=self.held(conn), total=len(live), offset=offset))
 
     def join(self, conn: Conn, tid: str, seat: int) -> None:
         t = self.table_of(conn, tid)
         if t is None:
+            return
+        if t.meta.status == "over":
+            self.refuse(conn, "the game is over")
             return
         why = t.sit(conn, seat)
         if why is not None:
@@ -283,6 +376,9 @@ class TableServer:
         t = self.table_of(conn, tid)
         if t is None:
             return
+        if t.meta.status == "over" and conn not in t.conns:
+            self.refuse(conn, "the game is over")
+            return
         t.watch(conn)
         conn.send(t.joined(-1))
         t.changed()
@@ -291,7 +387,8 @@ class TableServer:
         t = self.tables.get(tid)
         if t is not None:
             t.drop(conn)
-            t.changed()
+            if self.tables.get(tid) is t:
+                t.changed()
 
     def start_table(self, conn: Conn, tid: str) -> None:
         t = self.table_of(conn, tid)
@@ -310,6 +407,9 @@ class TableServer:
             return
         if t not in [self.tables.get(x) for x in conn.tables]:
             self.refuse(conn, "you are not at this table")
+            return
+        if not conn.may_say(time.monotonic()):
+            self.refuse(conn, "you are talking too fast; wait a little", code="flood", table=t.id)
             return
         t.say(conn, text)
 
@@ -341,10 +441,13 @@ class TableServer:
             return self.refuse(conn, "unknown option")
         if msg.sit >= 0 and (msg.sit >= n or msg.seats[msg.sit] != "human"):
             return self.refuse(conn, "you can sit only at a human seat")
-        if sum(1 for t in self.tables.values() if t.meta.status != "over") >= MAX_TABLES:
+        live = [t for t in self.tables.values() if t.meta.status != "over"]
+        if len(live) >= MAX_TABLES:
             return self.refuse(conn, "too many tables")
+        if sum(1 for t in live if t.meta.creator == conn.player) >= MAX_TABLES_PER_PLAYER:
+            return self.refuse(conn, f"you have {MAX_TABLES_PER_PLAYER} open tables already")
         tid = self.new_id()
-        name = "".join(ch for ch in msg.name if ch.isprintable())[:40] or f"{conn.name}'s table"
+        name = clean_text(msg.name, MAX_TABLE_NAME) or clean_text(f"{conn.name}'s table", MAX_TABLE_NAME)
         meta = TableMeta(
             id=tid,
             name=name,
@@ -370,3 +473,54 @@ class TableServer:
                 t.start()  # bots only: a game to watch
             conn.send(t.joined(-1))
         t.kick()
+
+
+def private_dir(path: Path) -> None:
+    """``path`` as a folder only its owner can enter (created 0700, or made so)."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if path.stat().st_mode & 0o077:
+        os.chmod(path, 0o700)
+
+
+def write_private(path: Path, data: bytes, *, sync: bool = True) -> None:
+    """Replace ``path`` atomically by ``data``, readable by its owner only (0600)."""
+    tmp = path.with_suffix(".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+        f.flush()
+        if sync:
+            os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def tail_lines(path: Path, skip: int, count: int, block: int = 1 << 16) -> list[bytes]:
+    """Lines ``skip`` .. ``skip + count`` of ``path`` counted from its end (newest first),
+    read backwards in blocks: a page of a long history costs what it shows."""
+    try:
+        f = open(path, "rb")
+    except FileNotFoundError:
+        return []
+    with f:
+        end = f.seek(0, os.SEEK_END)
+        out: list[bytes] = []
+        seen = 0
+        rest = b""
+        pos = end
+        while pos > 0 and len(out) < count:
+            step = min(block, pos)
+            pos -= step
+            f.seek(pos)
+            chunk = f.read(step) + rest
+            lines = chunk.split(b"\n")
+            rest = lines[0] if pos > 0 else b""
+            body = lines[1:] if pos > 0 else lines
+            for line in reversed(body):
+                if not line.strip():
+                    continue
+                if seen >= skip:
+                    out.append(line)
+                    if len(out) >= count:
+                        break
+                seen += 1
+        return out

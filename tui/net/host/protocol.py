@@ -21,8 +21,9 @@ import msgspec
 
 from colosseum.core import Action, Event, GameSetup, State
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_MESSAGE = 1 << 20  # 1 MiB: a full state is a few kB
+PAGE_MAX = 100  # tables in one Tables message (a TableInfo is a few hundred bytes)
 HEADER = struct.Struct(">I")
 
 
@@ -42,7 +43,12 @@ class Hello(_Msg, tag="hello"):
 
 
 class ListTables(_Msg, tag="list"):
-    pass
+    """A page of the live tables (waiting and playing), or with ``history`` a page of the
+    finished games, newest first.  The server sends at most ``PAGE_MAX`` at once."""
+
+    offset: int = 0
+    limit: int = 100
+    history: bool = False
 
 
 class CreateTable(_Msg, tag="create"):
@@ -139,11 +145,30 @@ class TableInfo(msgspec.Struct, kw_only=True):
     creator: str = ""  # display name
     spectators: int = 0
     actions: int = 0
+    deadline: float = 0.0  # wall-clock time the seat to act runs out of time (0: no clock)
+    clock_seat: int = -1  # the seat the clock runs for
+
+
+class HistoryInfo(msgspec.Struct, kw_only=True):
+    """A finished game: its log stays in the server's data folder."""
+
+    id: str
+    name: str
+    variant: str
+    players: list[str]
+    winner: str = ""
+    ended: float = 0.0
+    actions: int = 0
 
 
 class Tables(_Msg, tag="tables"):
+    """One page: ``tables`` (live) or ``history`` (finished), from ``offset`` of ``total``."""
+
     tables: list[TableInfo]
     held: list[tuple[str, int]] = []  # (table, seat) the asking player holds
+    total: int = 0
+    offset: int = 0
+    history: list[HistoryInfo] = []
 
 
 class Joined(_Msg, tag="joined"):
@@ -168,6 +193,8 @@ class Update(_Msg, tag="update"):
     actions: list[Action]
     events: list[Event]
     state: State
+    deadline: float = 0.0  # as ``TableInfo.deadline``, for the seat to act now
+    clock_seat: int = -1
 
 
 class TableChanged(_Msg, tag="table"):

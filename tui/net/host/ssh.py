@@ -3,15 +3,27 @@ Textual client process on its own pseudo-terminal, all talking to one table serv
 
     ssh -p 2222 alice@host      ->  lobby, then the game
 
-* Identity: the SSH public key (``key:SHA256:...``), or with ``--password`` the user name
-  (``pw:NAME``) after the server password.  The user name is the display name.  Keys not in
-  ``--authorized-keys`` are refused unless ``--open``.  The authorized keys file is read at
-  each login, so players can be added while the server runs.
+* Identity: the SSH public key (``key:SHA256:...``), or with a server password the player
+  name (``pw:NAME``).  Keys not in ``--authorized-keys`` are refused unless ``--open``.  The
+  authorized keys file is read at each login, so players can be added while the server runs.
+* Names are normalised (NFKC, no invisible characters; ``names.clean_name``) and unique: the
+  first login of a name binds it to the key that used it (trust on first use; with a password
+  login, the key the client offered first).  Later logins of that name need that key.
+* Password guessing: ``MAX_AUTH_TRIES`` per connection, then the connection is closed; tries
+  for one source address or one name wait their turn, with delays that grow with the recent
+  failures of either (``AuthGuard``).  Every refusal is logged.
+* Resources: SSH connections and sessions per source address, client processes in all, and a
+  memory budget for them (the sum of the clients' resident sizes); a refused session gets one
+  line saying why.  Spectators and lobby users count: every session is a client process.
 * A session without a PTY gets one line of explanation and is closed.
 * Each PTY session: ``python -m colosseum.tui.net.client`` on a new pty (TERM, COLORTERM and
   the window size from the SSH request); bytes are copied both ways and window changes are set
   on the pty (TIOCSWINSZ: the kernel signals SIGWINCH to the client).  The client proves its
-  identity to the table server with a token minted here.
+  identity to the table server with a token minted here.  Its home and data folders are in
+  the server's data folder (``DATA/home``), its error log is ``DATA/clients.log``.
+* A client that dies without restoring the terminal (killed, crashed): the server still holds
+  the channel and sends a terminal reset and one line.  On SIGTERM every session is told the
+  server is stopping.
 """
 
 from __future__ import annotations
@@ -20,6 +32,7 @@ import argparse
 import asyncio
 import fcntl
 import hmac
+import json
 import logging
 import os
 import signal
@@ -27,11 +40,16 @@ import struct
 import subprocess
 import sys
 import termios
+import time
 from pathlib import Path
 
 import asyncssh
 
-from .hub import TableServer
+from .hub import TableServer, private_dir, write_private
+from .names import clean_name, name_key
+from .options import MAX_CLIENTS, MAX_SESSIONS_PER_ADDRESS, PASSWORD_ENV, SESSION_MB, add_serve_arguments
+
+__all__ = ["add_serve_arguments", "cmd_serve", "start_server"]
 
 log = logging.getLogger("colosseum.net")
 
@@ -41,8 +59,23 @@ NO_PTY_MESSAGE = (
 )
 MAX_SESSIONS_PER_CONNECTION = 2
 MAX_SESSIONS_PER_IDENTITY = 4  # client processes per player at once
-MAX_CLIENTS = 300  # client processes in all (about 45 MiB each)
-MAX_NAME = 24
+MAX_CONNECTIONS_PER_ADDRESS = 10  # SSH connections from one source address, logged in or not
+MAX_NAME = 24  # terminal cells
+MAX_AUTH_TRIES = 3  # passwords per connection
+MAX_AUTH_WAIT = 20.0  # a try that would wait longer for its turn is refused at once
+MAX_NAMES = 50_000  # names bound to keys (names.jsonl)
+MAX_COLS, MAX_ROWS = 500, 200  # the largest window a client draws
+RESIZE_GAP = 0.1  # window changes closer than this are applied together (a resize flood)
+LOG_BURST, LOG_WINDOW = 100, 10.0  # refusals logged one by one, per window of seconds
+
+# What a client leaves on when it dies without a clean exit: mouse tracking, focus events,
+# bracketed paste, the kitty keyboard mode, a hidden cursor, no line wrap, the alternate screen.
+TERMINAL_RESET = (
+    b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?1004l\x1b[?2004l\x1b[<u"
+    b"\x1b[0m\x1b[?25h\x1b[?7h\x1b[?1049l\r\n"
+)
+CRASH_MESSAGE = b"Colosseum: the game client stopped (noted on the server). Connect again.\r\n"
+STOPPING_MESSAGE = b"Colosseum: the server is stopping. Your seat is kept; connect again later.\r\n"
 
 
 def default_data_dir() -> Path:
@@ -60,13 +93,9 @@ def load_host_key(path: Path) -> tuple[asyncssh.SSHKey, bool]:
         return asyncssh.read_private_key(str(path)), False
     path.parent.mkdir(parents=True, exist_ok=True)
     key = asyncssh.generate_private_key("ssh-ed25519", comment="colosseum host key")
-    tmp = path.with_suffix(".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(key.export_private_key())
-    os.replace(tmp, path)
+    write_private(path, key.export_private_key())
     try:
-        path.with_suffix(".pub").write_bytes(key.export_public_key())
+        write_private(path.with_suffix(".pub"), key.export_public_key())
     except OSError:  # pragma: no cover
         pass
     return key, True
@@ -99,8 +128,140 @@ def read_authorized_fingerprints(path: Path | None) -> set[str]:
 
 
 def display_name(username: str) -> str:
-    name = "".join(ch for ch in username if ch.isprintable() and ch not in "\\/\"'")[:MAX_NAME].strip()
-    return name or "player"
+    return clean_name(username, MAX_NAME) or "player"
+
+
+def read_password(args: argparse.Namespace) -> str | None:
+    """The server password: ``--password-file``, else ``COLOSSEUM_SERVER_PASSWORD``, else
+    ``--password`` (which ``ps`` shows to every user of the machine: warned)."""
+    if getattr(args, "password_file", None):
+        text = Path(args.password_file).read_text().splitlines()
+        pw = text[0].strip() if text else ""
+        if not pw:
+            raise ValueError(f"{args.password_file} holds no password")
+        return pw
+    if os.environ.get(PASSWORD_ENV):
+        return os.environ[PASSWORD_ENV]
+    if getattr(args, "password", None) is not None:
+        print(
+            "colosseum serve: warning: --password shows the password to every user of this machine (ps); "
+            f"use --password-file FILE or {PASSWORD_ENV}",
+            file=sys.stderr,
+        )
+        return str(args.password)
+    return None
+
+
+def memory_available_mb() -> int:
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) // 1024
+    except (OSError, ValueError, IndexError):  # pragma: no cover - not Linux
+        pass
+    return 4096
+
+
+def rss_mb(pid: int) -> float:
+    """Resident size of a process (shared pages counted in full: an upper bound)."""
+    try:
+        pages = int(Path(f"/proc/{pid}/statm").read_text().split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    return pages * os.sysconf("SC_PAGE_SIZE") / (1 << 20)
+
+
+class AuthGuard:
+    """Password tries, per source address and per name: each try waits its turn, spaced by a
+    delay that doubles with the recent failures of the address or the name (whichever has
+    more), up to ``max_delay``.  Failures are forgotten after ``window`` seconds."""
+
+    def __init__(self, *, base: float = 0.5, max_delay: float = 10.0, window: float = 900.0) -> None:
+        self.base = base
+        self.max_delay = max_delay
+        self.window = window
+        self.fails: dict[str, tuple[int, float]] = {}
+        self.next_ok: dict[str, float] = {}
+
+    def failures(self, key: str, now: float) -> int:
+        n, last = self.fails.get(key, (0, 0.0))
+        return n if now - last < self.window else 0
+
+    def delay(self, addr: str, user: str, now: float | None = None) -> float:
+        now = time.monotonic() if now is None else now
+        f = max(self.failures("a:" + addr, now), self.failures("u:" + user, now))
+        return 0.0 if f <= 0 else min(self.base * 2 ** (f - 1), self.max_delay)
+
+    def reserve(self, addr: str, user: str) -> float:
+        """Seconds this try must wait for its turn (its turn is booked)."""
+        now = time.monotonic()
+        self._prune(now)
+        ka, ku = "a:" + addr, "u:" + user
+        slot = max(now, self.next_ok.get(ka, 0.0), self.next_ok.get(ku, 0.0))
+        if slot - now > MAX_AUTH_WAIT:
+            return slot - now
+        self.next_ok[ka] = self.next_ok[ku] = slot + self.delay(addr, user, now)
+        return slot - now
+
+    def failed(self, addr: str, user: str) -> None:
+        now = time.monotonic()
+        for key in ("a:" + addr, "u:" + user):
+            self.fails[key] = (self.failures(key, now) + 1, now)
+
+    def succeeded(self, user: str) -> None:
+        self.fails.pop("u:" + user, None)
+
+    def _prune(self, now: float) -> None:
+        if len(self.fails) + len(self.next_ok) < 20_000:
+            return
+        self.fails = {k: v for k, v in self.fails.items() if now - v[1] < self.window}
+        self.next_ok = {k: v for k, v in self.next_ok.items() if v > now}
+
+
+class NameBook:
+    """Player names and the key each is bound to: the first login of a name binds it (trust
+    on first use).  ``DATA/names.jsonl`` (0600), one line appended per binding, so that a
+    binding costs the same however many names there are."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.names: dict[str, dict[str, str]] = {}
+        self._cut = False  # the file ends inside a line (a crash): start the next one afresh
+        try:
+            with open(path, "rb") as f:
+                for line in f:
+                    self._cut = not line.endswith(b"\n")
+                    try:
+                        entry = json.loads(line)
+                        self.names.setdefault(str(entry["id"]), {"name": str(entry["name"]), "key": str(entry["key"])})
+                    except (ValueError, KeyError, TypeError):  # a line cut by a crash
+                        continue
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            log.warning("cannot read %s (%s): names start unbound", path, exc)
+
+    def key_of(self, name: str) -> str:
+        return self.names.get(name_key(name), {}).get("key", "")
+
+    def shown(self, name: str) -> str:
+        return self.names.get(name_key(name), {}).get("name", "") or name
+
+    def bind(self, name: str, fingerprint: str) -> bool:
+        k = name_key(name)
+        entry = self.names.get(k)
+        if entry is not None and entry.get("key"):
+            return entry["key"] == fingerprint
+        if len(self.names) >= MAX_NAMES:
+            return False
+        self.names[k] = {"name": name, "key": fingerprint}
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        with os.fdopen(fd, "ab") as f:
+            line = json.dumps({"id": k, "name": name, "key": fingerprint}, ensure_ascii=False).encode() + b"\n"
+            f.write(b"\n" + line if self._cut else line)
+        self._cut = False
+        log.info("name %r bound to key %s", name, fingerprint)
+        return True
 
 
 class Hub:
@@ -114,60 +275,204 @@ class Hub:
         open_to_all: bool,
         password: str | None,
         client_cmd: list[str] | None = None,
+        max_clients: int = MAX_CLIENTS,
+        memory_budget_mb: float | None = None,
+        per_address: int = MAX_SESSIONS_PER_ADDRESS,
+        guard: AuthGuard | None = None,
     ) -> None:
         self.tables = tables
+        self.data = tables.data
         self.authorized_keys = authorized_keys
         self.open = open_to_all
         self.password = password
         self.client_cmd = client_cmd or [sys.executable, "-m", "colosseum.tui.net.client"]
         self.clients: set[asyncio.subprocess.Process] = set()
         self.per_identity: dict[str, int] = {}
+        self.per_address: dict[str, int] = {}
+        self.connections: dict[str, int] = {}
+        self.max_clients = max_clients
+        self.max_per_address = per_address
+        self.memory_budget_mb = memory_budget_mb if memory_budget_mb is not None else memory_available_mb() / 2
+        self.guard = guard or AuthGuard()
+        self.names = NameBook(self.data / "names.jsonl")
+        self.home = self.data / "home"
+        private_dir(self.home)
+        self.stopping = False
         self.refusals = 0
+        self._log_window = 0.0
+        self._logged = self._unlogged = 0
+        self.password_checks = 0  # passwords compared with the server's
+        self.password_turned_away = 0  # tries refused without a comparison (too many failures)
+
+    def stats(self) -> str:
+        """Counters for the operator (``kill -USR1``): what the server let through."""
+        return (
+            f"password checks {self.password_checks}, turned away unchecked {self.password_turned_away}, "
+            f"refusals {self.refusals}, sessions {len(self.clients)}, connections {sum(self.connections.values())}, "
+            f"client memory {self.memory_used_mb():.0f} MB of {self.memory_budget_mb:.0f}"
+        )
 
     def refused(self, what: str, *args: object) -> None:
+        """Log a refusal; a flood is logged as a count (at most ``LOG_BURST`` lines in
+        ``LOG_WINDOW`` seconds), so that it cannot fill the disk or drown the rest."""
         self.refusals += 1
+        now = time.monotonic()
+        if now - self._log_window >= LOG_WINDOW:
+            if self._unlogged:
+                log.warning("refused: %d more not logged in the last %.0f s", self._unlogged, now - self._log_window)
+            self._log_window, self._logged, self._unlogged = now, 0, 0
+        if self._logged >= LOG_BURST:
+            self._unlogged += 1
+            return
+        self._logged += 1
         log.warning("refused: " + what, *args)
+
+    def memory_used_mb(self) -> float:
+        return sum(rss_mb(p.pid) for p in self.clients)
+
+    def full(self, address: str) -> str:
+        """Why one more session may not start ('' if it may)."""
+        if self.stopping:
+            return "The server is stopping."
+        if self.per_address.get(address, 0) >= self.max_per_address:
+            return f"Too many sessions from your address ({self.max_per_address}); close one first."
+        if len(self.clients) >= self.max_clients:
+            return f"The server is full ({len(self.clients)} sessions); try again later."
+        if self.memory_used_mb() + SESSION_MB > self.memory_budget_mb:
+            return f"The server is full ({len(self.clients)} sessions, its memory budget is used); try again later."
+        return ""
 
 
 class _SSHServer(asyncssh.SSHServer):
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
         self.identity = ""
+        self.name = ""
         self.peer = "?"
+        self.address = "?"
         self.sessions = 0
+        self.pw_tries = 0
+        self.offered: list[str] = []  # keys the client offered (for a password login to bind)
+        self.bind: tuple[str, str] | None = None  # (name, key) to bind once logged in
+        self.conn: asyncssh.SSHServerConnection | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
         peer = conn.get_extra_info("peername")
         self.peer = f"{peer[0]}:{peer[1]}" if peer else "?"
+        self.address = str(peer[0]) if peer else "?"
+        n = self.hub.connections.get(self.address, 0) + 1
+        self.hub.connections[self.address] = n
+        if n > MAX_CONNECTIONS_PER_ADDRESS:
+            self.hub.refused("too many connections from %s (%d)", self.address, n)
+            asyncio.get_running_loop().call_soon(
+                conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, "too many connections from your address"
+            )
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        left = self.hub.connections.get(self.address, 1) - 1
+        if left > 0:
+            self.hub.connections[self.address] = left
+        else:
+            self.hub.connections.pop(self.address, None)
 
     def begin_auth(self, username: str) -> bool:
         return True
+
+    def auth_completed(self) -> None:
+        if self.bind is not None:
+            name, key = self.bind
+            if not self.hub.names.bind(name, key):
+                log.info("name %r not bound (taken or the book is full)", name)
+
+    def _banner(self, text: str) -> None:
+        if self.conn is not None:
+            try:
+                self.conn.send_auth_banner(text + "\r\n")
+            except (OSError, asyncssh.Error):  # pragma: no cover - the connection is gone
+                pass
 
     def public_key_auth_supported(self) -> bool:
         return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         fp = key.get_fingerprint()
+        name = display_name(username)
+        bound = self.hub.names.key_of(name)
         if self.hub.open or fp in read_authorized_fingerprints(self.hub.authorized_keys):
-            self.identity = f"key:{fp}"
+            if bound and bound != fp:
+                self.hub.refused("name %r is bound to another key (%s from %s)", name, fp, self.peer)
+                self._banner(f"The name {name} is taken by another player: connect with another name.")
+                return False
+            self.identity, self.name = f"key:{fp}", self.hub.names.shown(name)
+            self.bind = (name, fp)
             return True
+        if self.hub.password is not None:
+            if bound == fp:  # this name's own key: no password needed
+                self.identity, self.name = f"pw:{name_key(name)}", self.hub.names.shown(name)
+                self.bind = None
+                return True
+            if fp not in self.offered and len(self.offered) < 8:
+                self.offered.append(fp)
+                self.hub.refused("unknown key %s for user %r from %s (a password may follow)", fp, username, self.peer)
+            return False
         self.hub.refused("unknown key %s for user %r from %s", fp, username, self.peer)
         return False
 
     def password_auth_supported(self) -> bool:
         return self.hub.password is not None
 
-    def validate_password(self, username: str, password: str) -> bool:
-        if self.hub.password is not None and hmac.compare_digest(password.encode(), self.hub.password.encode()):
-            self.identity = f"pw:{display_name(username)}"
-            return True
-        self.hub.refused("wrong password for user %r from %s", username, self.peer)
-        return False
+    async def validate_password(self, username: str, password: str) -> bool:
+        name = display_name(username)
+        key = name_key(name)
+        self.pw_tries += 1
+        if self.pw_tries > MAX_AUTH_TRIES:
+            self._close_after_tries()
+            return False
+        wait = self.hub.guard.reserve(self.address, key)
+        if wait > MAX_AUTH_WAIT:
+            self.hub.password_turned_away += 1
+            self.hub.refused("password for %r from %s: too many recent failures", name, self.peer)
+            self._close_after_tries()
+            return False
+        if wait > 0:
+            await asyncio.sleep(wait)
+        self.hub.password_checks += 1
+        good = self.hub.password is not None and hmac.compare_digest(password.encode(), self.hub.password.encode())
+        if not good:
+            self.hub.guard.failed(self.address, key)
+            self.hub.refused("wrong password for user %r from %s (try %d)", username, self.peer, self.pw_tries)
+            if self.pw_tries >= MAX_AUTH_TRIES:
+                self._close_after_tries()
+            return False
+        bound = self.hub.names.key_of(name)
+        if bound:
+            self.hub.refused("password login as %r from %s: the name is bound to a key", name, self.peer)
+            self._banner(
+                f"The name {self.hub.names.shown(name)} belongs to the key that first used it: "
+                "connect with that key, or choose another name."
+            )
+            return False
+        self.hub.guard.succeeded(key)
+        self.identity, self.name = f"pw:{key}", name
+        self.bind = (name, self.offered[0]) if self.offered else None
+        if not self.offered:
+            log.info("password login as %r from %s without a key: the name stays unbound", name, self.peer)
+        return True
+
+    def _close_after_tries(self) -> None:
+        conn = self.conn
+        if conn is None:
+            return
+        asyncio.get_running_loop().call_soon(
+            conn.disconnect, asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "too many password tries"
+        )
 
 
 def _set_winsize(fd: int, cols: int, rows: int, xpix: int = 0, ypix: int = 0) -> None:
-    cols = max(1, min(int(cols or 80), 1000))
-    rows = max(1, min(int(rows or 24), 1000))
+    # a huge window costs every redraw of its client: as big as a large monitor, no more
+    cols = max(1, min(int(cols or 80), MAX_COLS))
+    rows = max(1, min(int(rows or 24), MAX_ROWS))
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, int(xpix or 0), int(ypix or 0)))
 
 
@@ -187,34 +492,44 @@ async def handle_process(hub: Hub, process: asyncssh.SSHServerProcess[bytes]) ->
         process.exit(1)
         return
     mine = hub.per_identity.get(owner.identity, 0)
-    if (
-        owner.sessions >= MAX_SESSIONS_PER_CONNECTION
-        or mine >= MAX_SESSIONS_PER_IDENTITY
-        or len(hub.clients) >= MAX_CLIENTS
-    ):
-        hub.refused("too many sessions (%s)", owner.identity)
-        process.stdout.write(b"Too many sessions; try again later.\r\n")
+    why = hub.full(owner.address)
+    if not why and (owner.sessions >= MAX_SESSIONS_PER_CONNECTION or mine >= MAX_SESSIONS_PER_IDENTITY):
+        why = "Too many sessions of yours at once; close one first."
+    if why:
+        hub.refused("session for %s from %s: %s", owner.identity[:30], owner.peer, why)
+        process.stdout.write(f"Colosseum: {why}\r\n".encode())
         process.exit(1)
         return
     owner.sessions += 1
     hub.per_identity[owner.identity] = mine + 1
+    hub.per_address[owner.address] = hub.per_address.get(owner.address, 0) + 1
     try:
         await _run_client(hub, process, owner, term)
     finally:
         owner.sessions -= 1
-        left = hub.per_identity.get(owner.identity, 1) - 1
-        if left > 0:
-            hub.per_identity[owner.identity] = left
-        else:
-            hub.per_identity.pop(owner.identity, None)
+        for book, key in ((hub.per_identity, owner.identity), (hub.per_address, owner.address)):
+            left = book.get(key, 1) - 1
+            if left > 0:
+                book[key] = left
+            else:
+                book.pop(key, None)
 
 
 async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess[bytes], owner: _SSHServer, term: str) -> None:
-    name = display_name(process.get_extra_info("username") or "player")
+    name = owner.name or display_name(process.get_extra_info("username") or "player")
     cols, rows, xpix, ypix = process.get_terminal_size()
+    # nothing a remote user does writes outside the data folder: the client's home, data and
+    # config folders are there, and it offers no local games nor screenshots
+    home = hub.home
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": os.environ.get("HOME", "/tmp"),
+        "HOME": str(home),
+        "XDG_DATA_HOME": str(home / "data"),
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "XDG_CACHE_HOME": str(home / "cache"),
+        "XDG_STATE_HOME": str(home / "state"),
+        "COLOSSEUM_DATA_DIR": str(home / "data"),
+        "COLOSSEUM_NET_LOG": str(hub.data / "clients.log"),
         "LANG": "C.UTF-8",
         "LC_ALL": "C.UTF-8",
         "TERM": term,
@@ -300,17 +615,29 @@ async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess[bytes], owner
             loop.add_writer(master, flush_pending)
 
     loop.add_reader(master, from_pty)
+    size = [cols, rows, xpix, ypix]
+    resize: list[asyncio.TimerHandle | None] = [None]
+    resize_at = [0.0]
+
+    def apply_size() -> None:
+        """The latest window size, to the pty (the kernel tells the client: SIGWINCH)."""
+        resize[0] = None
+        resize_at[0] = loop.time()
+        try:
+            _set_winsize(master, *size)
+            os.killpg(proc.pid, signal.SIGWINCH)
+        except (OSError, ProcessLookupError):
+            pass
 
     async def from_ssh() -> None:
         while True:
             try:
                 data = await process.stdin.read(65536)
             except asyncssh.TerminalSizeChanged as exc:
-                try:
-                    _set_winsize(master, exc.width, exc.height, exc.pixwidth, exc.pixheight)
-                    os.killpg(proc.pid, signal.SIGWINCH)
-                except (OSError, ProcessLookupError):
-                    pass
+                size[:] = [exc.width, exc.height, exc.pixwidth, exc.pixheight]
+                if resize[0] is None:
+                    wait = max(0.0, resize_at[0] + RESIZE_GAP - loop.time())
+                    resize[0] = loop.call_later(wait, apply_size)
                 continue
             except (asyncssh.BreakReceived, asyncssh.SignalReceived):
                 continue
@@ -342,15 +669,30 @@ async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess[bytes], owner
                 process.stdout.write(data)
             except (OSError, asyncssh.Error):
                 break
+        if resize[0] is not None:
+            resize[0].cancel()
         loop.remove_reader(master)
         loop.remove_writer(master)
         os.close(master)
         reader.cancel()
         pty_done.cancel()
         hub.clients.discard(proc)
-        code = proc.returncode if proc.returncode is not None and proc.returncode >= 0 else 0
-        log.info("client pid %d ended (%s)", proc.pid, proc.returncode)
+        rc = proc.returncode
+        code = rc if rc is not None and rc >= 0 else 0
+        log.info("client pid %d ended (%s)", proc.pid, rc)
+        note = b""
+        if hub.stopping:
+            note = (TERMINAL_RESET if rc != 0 else b"\r\n") + STOPPING_MESSAGE
+        elif rc is None or rc != 0:
+            # killed or crashed: it may have left the terminal in its alternate screen with
+            # mouse tracking on and no cursor; the channel is still ours
+            note = TERMINAL_RESET + CRASH_MESSAGE
+            code = 1
+            if rc is not None and rc < 0 and rc != -signal.SIGHUP:
+                log.warning("client pid %d of %s was killed by signal %d", proc.pid, name, -rc)
         try:
+            if note:
+                process.stdout.write(note)
             process.exit(code)
         except (OSError, asyncssh.Error):  # the connection is already gone
             pass
@@ -362,7 +704,7 @@ async def _stop(proc: asyncio.subprocess.Process) -> None:
         try:
             os.killpg(proc.pid, sig)
         except ProcessLookupError:
-            break
+            pass  # the client has exited already: it is reaped below
         try:
             await asyncio.wait_for(proc.wait(), wait)
             return
@@ -384,9 +726,12 @@ class SSHGameServer:
         return self.hub.tables
 
     async def close(self) -> None:
+        """Stop listening, tell every session the server is stopping (their clients end and
+        the terminals are reset), then close the tables."""
+        self.hub.stopping = True
         self.acceptor.close()
-        for proc in list(self.hub.clients):
-            await _stop(proc)
+        await asyncio.gather(*(_stop(proc) for proc in list(self.hub.clients)))
+        await asyncio.sleep(0.1)  # let the sessions write their last line
         await self.hub.tables.close()
 
 
@@ -400,11 +745,16 @@ async def start_server(
     password: str | None = None,
     bot_timeout: float = 120.0,
     bot_delay: float = 0.5,
+    turn_timeout: float = 90.0,
     client_cmd: list[str] | None = None,
+    max_clients: int = MAX_CLIENTS,
+    memory_budget_mb: float | None = None,
+    per_address: int = MAX_SESSIONS_PER_ADDRESS,
+    guard: AuthGuard | None = None,
 ) -> SSHGameServer:
     data = Path(data) if data else default_data_dir()
-    data.mkdir(parents=True, exist_ok=True)
-    tables = TableServer(data, bot_timeout=bot_timeout, bot_delay=bot_delay)
+    private_dir(data)
+    tables = TableServer(data, bot_timeout=bot_timeout, bot_delay=bot_delay, turn_timeout=turn_timeout)
     await tables.start()
     key, _created = load_host_key(Path(host_key) if host_key else data / "host_key")
     hub = Hub(
@@ -413,6 +763,10 @@ async def start_server(
         open_to_all=open_to_all,
         password=password,
         client_cmd=client_cmd,
+        max_clients=max_clients,
+        memory_budget_mb=memory_budget_mb,
+        per_address=per_address,
+        guard=guard,
     )
     host, _, port = listen.rpartition(":")
     host = host.strip("[]") or "127.0.0.1"
@@ -442,17 +796,28 @@ async def start_server(
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """``colosseum serve``."""
+    os.umask(0o077)  # everything the server and its clients create is the owner's only
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     data = Path(args.data) if args.data else default_data_dir()
-    data.mkdir(parents=True, exist_ok=True)
+    private_dir(data)
     from logging.handlers import RotatingFileHandler
+
+    if (data / "server.log").exists():
+        os.chmod(data / "server.log", 0o600)  # written by an older version: world-readable
 
     fh = RotatingFileHandler(data / "server.log", maxBytes=10 << 20, backupCount=3)
     fh.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logging.getLogger().addHandler(fh)
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
-    if not args.open and not args.authorized_keys and args.password is None:
-        print("colosseum serve: nobody could log in: give --authorized-keys, --password or --open", file=sys.stderr)
+    try:
+        password = read_password(args)
+    except (OSError, ValueError) as exc:
+        print(f"colosseum serve: cannot read the password: {exc}", file=sys.stderr)
+        return 2
+    if not args.open and not args.authorized_keys and password is None:
+        print(
+            "colosseum serve: nobody could log in: give --authorized-keys, --password-file or --open", file=sys.stderr
+        )
         return 2
     host_key = Path(args.host_key) if args.host_key else data / "host_key"
     existed = host_key.exists()
@@ -466,9 +831,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 host_key=host_key,
                 authorized_keys=args.authorized_keys,
                 open_to_all=args.open,
-                password=args.password,
+                password=password,
                 bot_timeout=args.bot_timeout,
                 bot_delay=bot_delay,
+                turn_timeout=getattr(args, "turn_timeout", 90.0),
+                max_clients=getattr(args, "max_sessions", MAX_CLIENTS),
+                memory_budget_mb=getattr(args, "memory_budget", None),
+                per_address=getattr(args, "sessions_per_address", MAX_SESSIONS_PER_ADDRESS),
             )
         except OSError as exc:
             print(f"colosseum serve: cannot listen on {args.listen}: {exc.strerror or exc}", file=sys.stderr)
@@ -481,8 +850,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
+        loop.add_signal_handler(signal.SIGUSR1, lambda: log.info("stats: %s", srv.hub.stats()))
         await stop.wait()
         print("stopping", flush=True)
+        log.info("stopping: %d sessions are told", len(srv.hub.clients))
         await srv.close()
         return 0
 

@@ -29,6 +29,7 @@ from colosseum.core.view import player_view, setup_view
 
 from . import gamelog_io
 from . import protocol as P
+from .names import clean_text
 
 if TYPE_CHECKING:
     from .hub import TableServer
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("colosseum.net")
 
 MAX_CHAT = 400
+CHAT_BURST, CHAT_WINDOW = 8, 10.0  # chat lines per connection, per seconds
+CHAT_KEPT = 200  # chat lines a table keeps in memory (the log has them all)
 WRITE_BUFFER_LIMIT = 4 << 20  # a client this far behind is dropped
 
 
@@ -73,6 +76,16 @@ class Conn:
     name: str = ""
     tables: dict[str, int] = field(default_factory=dict)  # table id -> seat (-1 watching)
     closed: bool = False
+    said: list[float] = field(default_factory=list)  # when its recent chat lines came
+
+    def may_say(self, now: float) -> bool:
+        """At most ``CHAT_BURST`` lines in ``CHAT_WINDOW`` seconds (chat is kept in memory and
+        in the game log: a flood must not grow either)."""
+        self.said = [t for t in self.said if now - t < CHAT_WINDOW]
+        if len(self.said) >= CHAT_BURST:
+            return False
+        self.said.append(now)
+        return True
 
     def send(self, msg: P._Msg) -> None:
         self.send_frame(P.encode(msg))
@@ -118,6 +131,12 @@ class Table:
         self.bots: dict[int, Bot] = {}
         self.log: gamelog_io.LogWriter | None = None
         self._bot_task: asyncio.Task[None] | None = None
+        # the decision clock: the seat to act has until ``deadline`` (wall clock), then a bot
+        # stands in for it, as for a dropped connection
+        self.deadline = 0.0
+        self.clock_seat = -1
+        self._clock: asyncio.TimerHandle | None = None
+        self._clock_n = -1
 
     @property
     def id(self) -> str:
@@ -155,6 +174,8 @@ class Table:
             creator=m.creator_name,
             spectators=sum(1 for s in self.conns.values() if s < 0),
             actions=len(self.actions),
+            deadline=self.deadline,
+            clock_seat=self.clock_seat,
         )
 
     def seen_setup(self) -> GameSetup | None:
@@ -177,11 +198,16 @@ class Table:
         )
 
     def broadcast(self, msg: P._Msg) -> None:
+        if not self.conns:
+            return  # bots playing for nobody: nothing to encode
         frame = P.encode(msg)
         for c in list(self.conns):
             c.send_frame(frame)
 
     def changed(self) -> None:
+        self.update_clock()
+        if not self.conns:
+            return
         self.broadcast(P.TableChanged(table=self.info(), setup=self.seen_setup(), state=self.seen_state()))
 
     def save_meta(self) -> None:
@@ -261,6 +287,7 @@ class Table:
         conn.tables.pop(self.id, None)
         if seat is not None and seat >= 0 and self.present.get(seat) is conn:
             self.left_seat(seat)
+        self.server.maybe_forget(self)
 
     def left_seat(self, seat: int) -> None:
         self.present.pop(seat, None)
@@ -285,6 +312,42 @@ class Table:
             return
         loop = asyncio.get_running_loop()
         self.timers[seat] = loop.call_later(self.server.bot_timeout, self._stand_in, seat)
+
+    # ---------------------------------------------------------------- the decision clock
+    def update_clock(self) -> None:
+        """Run the clock for the seat to act if a person plays it; a new decision (another
+        seat, or another action) starts it again."""
+        timeout = self.server.turn_timeout
+        seat = to_act(self.state) if self.state is not None and self.meta.status == "playing" else -1
+        if seat < 0 or timeout <= 0 or self.controller_is_bot(seat):
+            self.stop_clock()
+            return
+        if self._clock is not None and self.clock_seat == seat and self._clock_n == len(self.actions):
+            return
+        self.stop_clock()
+        self.clock_seat, self._clock_n = seat, len(self.actions)
+        self.deadline = time.time() + timeout
+        self._clock = asyncio.get_running_loop().call_later(timeout, self._time_up, seat, len(self.actions))
+
+    def stop_clock(self) -> None:
+        if self._clock is not None:
+            self._clock.cancel()
+        self._clock = None
+        self.deadline, self.clock_seat, self._clock_n = 0.0, -1, -1
+
+    def _time_up(self, seat: int, n: int) -> None:
+        self._clock = None
+        if self.state is None or self.meta.status != "playing" or len(self.actions) != n or to_act(self.state) != seat:
+            return
+        if self.controller_is_bot(seat):
+            return
+        self.standin.add(seat)
+        log.info("table %s: seat %d ran out of time, a bot stands in", self.id, seat)
+        conn = self.present.get(seat)
+        if conn is not None:
+            conn.send(P.Error(message="Time is up: a bot plays your seat now (Ctrl+B: play it again).", code="clock"))
+        self.changed()
+        self.kick()
 
     def _stand_in(self, seat: int) -> None:
         self.timers.pop(seat, None)
@@ -352,11 +415,22 @@ class Table:
         self.state = state
         self.actions.append(action)
         self.events.extend(events)
-        self.broadcast(
-            P.Update(table=self.id, n=len(self.actions), actions=[action], events=events, state=player_view(state))
-        )
         if to_act(state) < 0:
             self.meta.status = "over"
+        self.update_clock()
+        if self.conns:  # (nobody watching a table of bots: no view to make)
+            self.broadcast(
+                P.Update(
+                    table=self.id,
+                    n=len(self.actions),
+                    actions=[action],
+                    events=events,
+                    state=player_view(state),
+                    deadline=self.deadline,
+                    clock_seat=self.clock_seat,
+                )
+            )
+        if self.meta.status == "over":
             self.log.close()  # the game is complete; talk after it is not recorded
             for t in self.timers.values():
                 t.cancel()
@@ -364,7 +438,36 @@ class Table:
             self.save_meta()
             log.info("table %s: game over", self.id)
             self.changed()
+            self.server.finished(self)
         return events
+
+    def close(self) -> None:
+        """Stop everything the table runs (bots, timers, clock) and close its log."""
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+        for h in self.timers.values():
+            h.cancel()
+        self.timers.clear()
+        self.stop_clock()
+        if self.log is not None:
+            self.log.close()
+
+    def history(self) -> P.HistoryInfo:
+        """This finished game as the history list shows it."""
+        st = self.state
+        winner = ""
+        if st is not None and st.result is not None and 0 <= st.result.winner < len(st.players):
+            winner = st.players[st.result.winner].name
+        players = list(self.setup.players) if self.setup else [s.name or f"{s.kind} bot" for s in self.meta.seats]
+        return P.HistoryInfo(
+            id=self.id,
+            name=self.meta.name,
+            variant=self.meta.variant,
+            players=players,
+            winner=winner,
+            ended=time.time(),
+            actions=len(self.actions),
+        )
 
     def check_act(self, conn: Conn, msg: P.Act) -> str | None:
         """None if ``conn`` may send this action now, else the reason it may not."""
@@ -413,12 +516,13 @@ class Table:
                 return
 
     def say(self, conn: Conn, text: str) -> None:
-        text = "".join(ch for ch in text if ch.isprintable())[:MAX_CHAT].strip()
+        text = clean_text(text, MAX_CHAT)
         if not text:
             return
         seat = self.conns.get(conn, -1)
         line = P.ChatLine(table=self.id, name=conn.name, text=text, seat=seat, time=time.time())
         self.chat.append(line)
+        del self.chat[:-CHAT_KEPT]
         if self.log is not None:
             self.log.chat(line)
         self.broadcast(line)

@@ -1,0 +1,43 @@
+"""The options of ``colosseum serve`` and the limits they default to.
+
+A module of its own, without asyncssh, so that the ``colosseum`` command can declare the
+``serve`` options without loading the SSH server (``host.ssh`` re-exports it).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+MAX_SESSIONS_PER_ADDRESS = 6  # client processes for one source address (a new key each: still 6)
+MAX_CLIENTS = 300  # client processes in all
+SESSION_MB = 48  # what one client process may cost (measured: 38-45 MB resident)
+PASSWORD_ENV = "COLOSSEUM_SERVER_PASSWORD"
+
+
+def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
+    """Every option of ``colosseum serve`` (``cli`` builds its sub-parser with this)."""
+    parser.add_argument("--listen", default="127.0.0.1:2222", help="HOST:PORT")
+    parser.add_argument("--host-key", default=None, help="host key file (created on first start)")
+    parser.add_argument("--authorized-keys", default=None, help="OpenSSH authorized_keys file of known players")
+    parser.add_argument("--data", default=None, help="folder for tables and game logs")
+    parser.add_argument("--open", action="store_true", help="let anyone in (unknown keys too)")
+    parser.add_argument(
+        "--password-file", default=None, help=f"allow password login with the password in FILE (or set {PASSWORD_ENV})"
+    )
+    parser.add_argument("--password", default=None, help="(discouraged: ps shows it) the server password")
+    parser.add_argument(
+        "--bot-timeout", type=float, default=120.0, help="seconds before a bot plays for an absent player"
+    )
+    parser.add_argument(
+        "--turn-timeout", type=float, default=90.0, help="seconds a player has for one decision (0: no clock)"
+    )
+    parser.add_argument("--max-sessions", type=int, default=MAX_CLIENTS, help="client processes in all")
+    parser.add_argument(
+        "--sessions-per-address", type=int, default=MAX_SESSIONS_PER_ADDRESS, help="sessions one address may hold"
+    )
+    parser.add_argument(
+        "--memory-budget",
+        type=float,
+        default=None,
+        help=f"MB the client processes may use in all (default: half the available memory; ~{SESSION_MB} MB each)",
+    )
