@@ -242,7 +242,7 @@ class LogWriter:
         if end:
             parts.append(chain.end_line())
         data = b"".join(parts)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)  # chat is private
         try:
             _lock(fd, path)
             write_all(fd, data)

@@ -19,6 +19,7 @@ from colosseum.core.gamelog import GameLog, GameLogError, parse_log, read_log
 from colosseum.core.logwriter import GameInUse, LogWriter
 
 from .export import export_json_chunks, export_text, local_date, players_text
+from .net.host.options import add_serve_arguments
 from .session import LocalSession, Seat
 from .storage import (
     Recorder,
@@ -84,15 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--format", choices=("text", "json"), default="text")
 
     serve = sub.add_parser("serve", help="run an SSH server: one seat per connection")
-    serve.add_argument("--listen", default="127.0.0.1:2222", help="HOST:PORT")
-    serve.add_argument("--host-key", default=None, help="host key file (created on first start)")
-    serve.add_argument("--authorized-keys", default=None, help="OpenSSH authorized_keys file of known players")
-    serve.add_argument("--data", default=None, help="folder for tables and game logs")
-    serve.add_argument("--open", action="store_true", help="let anyone in (unknown keys too)")
-    serve.add_argument("--password", default=None, help="allow password login with this server password")
-    serve.add_argument(
-        "--bot-timeout", type=float, default=120.0, help="seconds before a bot plays for an absent player"
-    )
+    add_serve_arguments(serve)
     return parser
 
 
@@ -104,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return run(args)
     if cmd == "serve":
-        from .net.server import cmd_serve
+        from .net.host.ssh import cmd_serve
 
         status: int = cmd_serve(args)
         return status

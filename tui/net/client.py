@@ -14,6 +14,7 @@ import gc
 import logging
 import os
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from .host import protocol as P
@@ -86,7 +87,7 @@ def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
     class NetCommands(ColosseumCommands):
         """The game's commands less the local ones (a new game)."""
 
-        def _commands(self) -> list[tuple[str, object, str]]:
+        def _commands(self) -> list[tuple[str, Callable[[], object], str]]:
             return [c for c in super()._commands() if c[0] != "New game"]
 
     class NetGameApp(RemoteAppMixin, ColosseumApp):

@@ -61,7 +61,7 @@ def setup_client_log(path: str | None = None) -> None:
     threading.excepthook = thread_hook
 
 
-class RemoteAppMixin(App):  # type: ignore[type-arg]
+class RemoteAppMixin(App):
     """Mixed into the lobby and the game app of a networked client."""
 
     allow_local_games = False

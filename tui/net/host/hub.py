@@ -177,7 +177,8 @@ class TableServer:
     def new_id(self) -> str:
         while True:
             tid = secrets.token_hex(3)
-            if tid not in self.tables:
+            # finished tables leave memory but keep their logs: an id is never used twice
+            if tid not in self.tables and not (self.data / "games" / f"{tid}.jsonl").exists():
                 return tid
 
     # ---------------------------------------------------------------- serving
@@ -327,6 +328,10 @@ class TableServer:
             t.commit(msg.action)
         except RuleError as err:
             self.refuse(conn, err.detail, code="rule", ref=msg.ref, rule=err.rule, table=t.id)
+            return
+        except OSError as err:  # the move could not be saved, so it did not happen
+            log.error("table %s: game log not written: %s", t.id, err)
+            self.refuse(conn, "the server could not save that move; try again", ref=msg.ref, table=t.id)
             return
         conn.send(P.Ack(ref=msg.ref, n=len(t.actions)))
         t.kick()

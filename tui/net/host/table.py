@@ -24,6 +24,7 @@ import msgspec
 from colosseum.core import Action, Event, GameSetup, RuleError, State, apply, may_propose, new_game, to_act
 from colosseum.core.actions import ProposeDeal
 from colosseum.core.bots import BOTS, Bot, make_bot
+from colosseum.core.logwriter import LogWriter
 from colosseum.core.queries import ANY_SEAT_ACTIONS, safe_action
 from colosseum.core.view import player_view, setup_view
 
@@ -129,7 +130,7 @@ class Table:
         self.standin: set[int] = set()
         self.timers: dict[int, asyncio.TimerHandle] = {}
         self.bots: dict[int, Bot] = {}
-        self.log: gamelog_io.LogWriter | None = None
+        self.log: LogWriter | None = None
         self._bot_task: asyncio.Task[None] | None = None
         # the decision clock: the seat to act has until ``deadline`` (wall clock), then a bot
         # stands in for it, as for a dropped connection
@@ -377,9 +378,9 @@ class Table:
         m.seed = seed
         self.setup = GameSetup(players=tuple(names), seed=seed, variant=m.variant, options=tuple(m.options))
         self.state = new_game(self.setup)
-        self.log = gamelog_io.LogWriter.create(self.log_path, self.setup, [s.kind for s in m.seats])
+        self.log = gamelog_io.create(self.log_path, self.setup, [s.kind for s in m.seats])
         for line in self.chat:
-            self.log.chat(line)
+            self.log.append_chat(gamelog_io.chat_line(line, self.log.count))
         m.status = "playing"
         self.save_meta()
         log.info("table %s: game starts (%s)", self.id, ", ".join(names))
@@ -398,7 +399,7 @@ class Table:
         self.state = state
         self.chat = [P.ChatLine(table=self.id, **c) for c in loaded.chat]
         if self.meta.status != "over":
-            self.log = gamelog_io.LogWriter.reopen(self.log_path, loaded)
+            self.log = gamelog_io.reopen(self.log_path, loaded)
         if to_act(state) < 0 and self.meta.status != "over":
             self.meta.status = "over"
             self.save_meta()
@@ -411,7 +412,8 @@ class Table:
         """Apply ``action`` (RuleError: nothing changed), log it durably, then broadcast."""
         assert self.state is not None and self.log is not None
         state, events = apply(self.state, action)
-        self.log.action(action)  # written and flushed before anyone hears of it
+        # written and synced before anyone hears of it; the last action carries the end line
+        self.log.append_action(action, final=to_act(state) < 0)
         self.state = state
         self.actions.append(action)
         self.events.extend(events)
@@ -523,6 +525,9 @@ class Table:
         line = P.ChatLine(table=self.id, name=conn.name, text=text, seat=seat, time=time.time())
         self.chat.append(line)
         del self.chat[:-CHAT_KEPT]
-        if self.log is not None:
-            self.log.chat(line)
+        if self.log is not None and not self.log.closed:
+            try:
+                self.log.append_chat(gamelog_io.chat_line(line, self.log.count))
+            except OSError as err:  # chat is not worth stopping a table for; the moves are
+                log.error("table %s: chat not saved: %s", self.id, err)
         self.broadcast(line)
