@@ -5,8 +5,8 @@ timeouts."""
 from __future__ import annotations
 
 import asyncio
-import os
 import logging
+import os
 import struct
 
 import msgspec
