@@ -288,7 +288,7 @@ def compile_data() -> bytes:
 
 
 @cache
-def _files() -> tuple[ComponentsFile, VariantsFile]:
+def data_files() -> tuple[ComponentsFile, VariantsFile]:
     try:
         data = msgspec.json.decode(_read(COMPILED), type=CompiledData)
     except (OSError, msgspec.DecodeError):  # no compiled copy: read the sources
@@ -301,7 +301,7 @@ def load_catalog(variant: str = "grand") -> Catalog:
     """The validated catalog for ``variant`` ('grand', 'classic' or 'original')."""
     if variant not in VARIANTS:
         raise CatalogError(f"unknown variant {variant!r}; choose one of {', '.join(VARIANTS)}")
-    comps, variants = _files()
+    comps, variants = data_files()
     rules: VariantRecord = getattr(variants, variant)
     common = variants.common
     tiles = tuple(comps.tiles)

@@ -2,7 +2,7 @@
 
 Widgets read ``session.state`` / ``session.events`` and send actions with ``session.submit``;
 they never apply rules themselves.  ``LocalSession`` runs the engine in-process and plays the
-bot seats; a networked session (issue 6) implements the same interface over a connection.
+bot seats; a networked session (``net.remote.RemoteSession``) implements the same interface over a connection.
 """
 
 from __future__ import annotations

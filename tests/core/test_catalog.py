@@ -154,9 +154,9 @@ def test_every_record_has_a_source_and_designed_figures_say_so():
 
 
 def test_starting_gate_pairs_are_designed():
-    from colosseum.core.catalog import _files
+    from colosseum.core.catalog import data_files
 
-    comps, _ = _files()
+    comps, _ = data_files()
     assert all(gp.source.startswith("designed") for gp in comps.track.gate_pairs)
 
 

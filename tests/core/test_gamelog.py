@@ -470,7 +470,7 @@ def test_random_seeds_shuffle_soak():
 
 
 def test_chat_lines_are_kept_and_change_nothing():
-    """Issue 6: table talk is kept in the game log; it is not an action and the replay ignores it."""
+    """Table talk is kept in the game log; it is not an action and the replay ignores it."""
     from colosseum.core import GameSetup
     from colosseum.core import gamelog as GL
     from colosseum.core.actions import PlaceStartGates

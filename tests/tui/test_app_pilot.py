@@ -374,7 +374,7 @@ def test_hot_seat_player_not_to_act_can_propose_a_deal_with_d():
 
 
 def test_review_opens_the_viewer_over_a_running_game_without_disturbing_it():
-    """Issue 4: `v` looks back over the game so far; stepping in the viewer changes nothing in
+    """`v` looks back over the game so far; stepping in the viewer changes nothing in
     the game, and closing it returns to the same decision."""
     session = human_session(play_until(lambda st: st.phase == "hire"), humans=4)
     before = len(session.actions)

@@ -58,7 +58,7 @@ class TestEndScreen:
 @pytest.mark.parametrize("size", SIZES)
 class TestClassicGame:
     def test_main_screen_in_a_classic_game(self, snap_compare, size):
-        """Issue 5: the variant and option are shown; five rounds; construction tiles appear."""
+        """The variant and option are shown; five rounds; construction tiles appear."""
         game = dict(variant="classic", options=("auction-2007",))
         until = lambda st: st.phase == "hire" and st.round == 2  # noqa: E731
         session = human_session(play_until(until, seed=5, **game), seed=5, **game)

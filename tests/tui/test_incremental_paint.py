@@ -1,4 +1,4 @@
-"""The panels repaint only the rows a move changed (``tui/widgets/lines.py``, issue 6: every
+"""The panels repaint only the rows a move changed (``tui/widgets/lines.py``: every
 move is drawn on every screen at an SSH table).  What a player sees after a run of moves
 repainted row by row must be exactly what a freshly opened client shows for the same position:
 no stale row left behind, nothing drawn twice."""

@@ -1,4 +1,4 @@
-"""The lobby's new-table form (issue 6): fits an 80x24 terminal, is drawn in ASCII and box
+"""The lobby's new-table form: fits an 80x24 terminal, is drawn in ASCII and box
 drawing only (no block elements or triangles, which some terminals draw two cells wide), and
 creates the table it shows from the keyboard alone."""
 

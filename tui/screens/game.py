@@ -302,7 +302,7 @@ class GameScreen(Screen):
         self.query_one(LogPanel).focus()
 
     def action_review(self) -> None:
-        """Look back over the game so far (issue 4) without disturbing it: the viewer works on
+        """Look back over the game so far without disturbing it: the viewer works on
         a copy of the actions; bots keep playing; a human's dialog waits until it closes."""
         from colosseum.tui.viewer import ViewerScreen
 

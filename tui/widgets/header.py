@@ -13,7 +13,7 @@ from .lines import LinePanel
 
 
 def variant_tag(state: State, wide: bool = False) -> str:
-    """How this game differs from The Grand Spectacle (issue 5: shown on the main screen)."""
+    """How this game differs from The Grand Spectacle (shown on the main screen, so nobody plays the wrong rules)."""
     parts = []
     if state.setup.variant == "classic":
         parts.append("Classic 2007" if wide else "Classic")
