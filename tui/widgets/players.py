@@ -7,6 +7,7 @@ from rich.style import Style
 from rich.text import Text
 
 from colosseum.core import State, star_count, to_act
+from colosseum.core.summary import Changes
 
 from .common import player_letters, seat_style
 from .lines import LinePanel
@@ -62,16 +63,20 @@ class PlayersPanel(LinePanel):
     PlayersPanel > .players--act { background: $primary-muted; text-style: bold; }
     PlayersPanel > .players--head { text-style: dim; }
     PlayersPanel > .players--view { text-style: underline; }
+    PlayersPanel > .players--mark { text-style: bold reverse; }
     """
-    COMPONENT_CLASSES = {"players--act", "players--head", "players--view"}
+    COMPONENT_CLASSES = {"players--act", "players--head", "players--view", "players--mark"}
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.state: State | None = None
         self.seat = -1
+        self.marks = Changes()  # the last move: its values are marked, its deltas shown
         self.border_title = "Impresarios"
 
-    def show(self, state: State, seat: int = -1) -> None:
+    def show(self, state: State, seat: int = -1, marks: Changes | None = None) -> None:
+        if marks is not None:
+            self.marks = marks
         # The height depends only on the number of players: re-layout only when that changes
         # (a full layout on every move is the costliest part of a redraw).
         relayout = self.state is None or self.state.n != state.n
@@ -87,6 +92,30 @@ class PlayersPanel(LinePanel):
         if self.state is None:
             return 1
         return self.state.n + (4 if width >= 50 else 2)
+
+    def _deltas(self, seat: int) -> tuple[int, int, int, int]:
+        """The last move's change in this seat's Acclaim, coins, Aquilas and tiles."""
+        m = self.marks
+
+        def at(values: tuple[int, ...]) -> int:
+            return values[seat] if seat < len(values) else 0
+
+        return at(m.acclaim), at(m.coins), at(m.aquilas), at(m.tiles)
+
+    @staticmethod
+    def _delta_note(deltas: tuple[int, int, int, int], wide: bool) -> str:
+        """e.g. ``(+9 $-11 +3t)``: Acclaim, coins, Aquilas, tiles that the last move changed."""
+        acclaim, coins, aquilas, tiles = deltas
+        parts = []
+        if acclaim:
+            parts.append(f"{acclaim:+d}" + (" Acc" if wide else ""))
+        if coins:
+            parts.append(f"${coins:+d}")
+        if aquilas:
+            parts.append(f"Aq{aquilas:+d}")
+        if tiles:
+            parts.append(f"{tiles:+d}" + (" tiles" if wide else "t"))
+        return "(" + " ".join(parts) + ")" if parts else ""
 
     def build_lines(self) -> list[Text]:
         st = self.state
@@ -138,9 +167,22 @@ class PlayersPanel(LinePanel):
                 "T" if p.temple else "-",
                 p.gifts,
             )
-            t.append("".join(f"{v:>{w}}" for v, (_, w) in zip(values, cols, strict=False)))
+            deltas = self._deltas(seat)
+            changed = {i for i, d in enumerate(deltas[:3]) if d}  # Acclaim, coins, Aquilas columns
+            mark = self.component_style("players--mark")
+            for i, (v, (_, w)) in enumerate(zip(values, cols, strict=False)):
+                cell = f"{v:>{w}}"
+                if i in changed:  # the number itself marked: reverse reads without colour
+                    digits = str(v)
+                    t.append(cell[: -len(digits)])
+                    t.append(digits, mark)
+                else:
+                    t.append(cell)
             if seat == actor:
                 t.stylize(act)
+            note = self._delta_note(deltas, wide)
+            if note and t.cell_len + 1 + len(note) <= width:
+                t.append(" " + note, Style(bold=True))
             lines.append(t)
         track = Text()
         track.append("Stacks ", head)
