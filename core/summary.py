@@ -114,6 +114,7 @@ class Step(msgspec.Struct, frozen=True, kw_only=True):
 # Log lines a turn's summary leaves out: the give and take of an auction (its result says
 # who won and for how much), dice, turn ends and phase headings.
 _NOISE = frozenset({"bid", "pass", "end", "phase", "roll"})
+MAX_LINE = 160  # characters in a turn's line: the log has the rest
 _PERFORM = re.compile(r"^(?P<head>.*? performs .+?): .*?= (?P<acclaim>-?\d+) Acclaim\b.*$")
 
 
@@ -131,13 +132,15 @@ def turn_line(steps: Sequence[Step], names: Sequence[str]) -> str:
     what mattered, the owner's name said once."""
     events = [e for s in steps for e in s.events]
     kept = [e for e in events if e.kind not in _NOISE]
+    if steps and steps[0].phase == "setup":  # the deal of the game's start is on the boards
+        kept = [e for e in kept if e.kind == "gate"]
     if any(e.kind == "win" for e in kept):  # the win names the market and the price
         kept = [e for e in kept if e.kind != "auction"]
     if any(e.kind == "trade" for e in kept):  # a closed deal says what changed hands
         kept = [e for e in kept if e.kind != "deal"]
-    if not kept:
-        kept = [e for e in events if e.kind == "end"][-1:] or events[-1:]
     owner = steps[0].owner if steps else NOBODY
+    if not kept:  # a turn that did nothing but bid, pass or end: its player's last word
+        kept = [e for e in events if e.seat == owner and e.kind != "phase"][-1:]
     name = names[owner] if 0 <= owner < len(names) else ""
     phrases: list[str] = []
     for e in kept:
@@ -146,7 +149,8 @@ def turn_line(steps: Sequence[Step], names: Sequence[str]) -> str:
             p = p[len(name) + 1 :]
         if p and p not in phrases:
             phrases.append(p)
-    return "; ".join(phrases)
+    line = "; ".join(phrases)
+    return line if len(line) <= MAX_LINE else line[: MAX_LINE - 3].rstrip() + "..."
 
 
 class Follow:
