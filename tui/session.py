@@ -192,7 +192,10 @@ class LocalSession(GameSession):
 
     @property
     def held(self) -> bool:
-        return bool(self._holds)
+        """A hold stops the bots while a human composes an offer: in Phase 3 with no deal on
+        the table (once it is proposed, the bots answer it)."""
+        st = self._state
+        return bool(self._holds) and st.phase == "trade" and st.trade is not None and st.trade.deal is None
 
     def step(self) -> None:
         """Let one bot move through (stepping mode)."""
