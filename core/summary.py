@@ -201,7 +201,10 @@ def marks(steps: Sequence[Step]) -> Changes:
     i = len(steps) - 1
     while i > 0 and steps[i - 1].actor == last.actor:
         i -= 1
-    return changes(steps[i].before, last.after, last.actor)
+    run = changes(steps[i].before, last.after, last.actor)
+    # a spectacle performed and put face up within the run shows in neither end state
+    performed = {p for s in steps[i:] for p in changes(s.before, s.after).performed}
+    return msgspec.structs.replace(run, performed=tuple(sorted(performed)))
 
 
 def since(steps: Sequence[Step], seat: int, limit: int = 0) -> list[str]:
