@@ -204,7 +204,7 @@ class LocalSession(GameSession):
     def rush(self) -> None:
         """Let the bots run without delay until a human must decide."""
         self.stepping = False
-        self.rushing = True
+        self.rushing = self.bot_to_act()  # (a human to act already: nothing to run)
 
     def _humans_may_offer(self) -> bool:
         st = self._state
