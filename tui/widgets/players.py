@@ -103,8 +103,9 @@ class PlayersPanel(LinePanel):
         return at(m.acclaim), at(m.coins), at(m.aquilas), at(m.tiles)
 
     @staticmethod
-    def _delta_note(deltas: tuple[int, int, int, int], wide: bool) -> str:
-        """e.g. ``(+9 $-11 +3t)``: Acclaim, coins, Aquilas, tiles that the last move changed."""
+    def _delta_note(deltas: tuple[int, int, int, int], wide: bool, room: int) -> str:
+        """e.g. ``(+9 $-11 +3t)``: Acclaim, coins, Aquilas, tiles that the last move changed,
+        as many as fit in ``room`` cells (the changed numbers are marked anyway)."""
         acclaim, coins, aquilas, tiles = deltas
         parts = []
         if acclaim:
@@ -115,6 +116,8 @@ class PlayersPanel(LinePanel):
             parts.append(f"Aq{aquilas:+d}")
         if tiles:
             parts.append(f"{tiles:+d}" + (" tiles" if wide else "t"))
+        while parts and len(" ".join(parts)) + 2 > room:
+            parts.pop()
         return "(" + " ".join(parts) + ")" if parts else ""
 
     def build_lines(self) -> list[Text]:
@@ -180,8 +183,8 @@ class PlayersPanel(LinePanel):
                     t.append(cell)
             if seat == actor:
                 t.stylize(act)
-            note = self._delta_note(deltas, wide)
-            if note and t.cell_len + 1 + len(note) <= width:
+            note = self._delta_note(deltas, wide, width - t.cell_len - 1)
+            if note:
                 t.append(" " + note, Style(bold=True))
             lines.append(t)
         track = Text()
