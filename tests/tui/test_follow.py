@@ -262,3 +262,18 @@ def test_step_and_rush_keys_pace_the_bots():
             assert not session.stepping and not session.rushing
 
     run(go())
+
+
+def test_the_viewer_marks_the_move_it_shows():
+    from colosseum.tui.viewer import ViewerScreen
+
+    actions = play_until(lambda st: st.phase == "over", n=4)
+    setup = GameSetup(players=NAMES[:4], seed=3)
+    session = LocalSession(setup, (Seat("human"),) * 4, actions=actions)
+    steps = session.follow.steps
+    i = next(k for k, s in enumerate(steps) if s.before.nobles != s.after.nobles) + 1
+    viewer = ViewerScreen(setup, actions, i)
+    m = viewer.marks()
+    assert m.actor == actions[i - 1].player
+    assert m.nobles and m.spaces == tuple(steps[i - 1].after.nobles[k] for k in m.nobles)
+    assert ViewerScreen(setup, actions, 0).marks().empty
