@@ -333,7 +333,7 @@ class ViewerScreen(Screen):
         marks = self.marks()
         self.query_one(BoardPanel).show(st, seat, marks=marks)
         self.query_one(PlayersPanel).show(st, seat, marks=marks)
-        self.query_one(HandPanel).show(st, seat)
+        self.query_one(HandPanel).show(st, seat, marks=marks)
         self.query_one(HistoryPanel).set_current(self.index)
         self.query_one("#v-bar", Static).update(self.bar_text())
 

@@ -116,7 +116,7 @@ class GameScreen(Screen):
         marks = self.session.follow.marks()
         board.show(st, seat, marks=marks)
         self.query_one(PlayersPanel).show(st, seat, marks=marks)
-        self.query_one(HandPanel).show(st, seat)
+        self.query_one(HandPanel).show(st, seat, marks=marks)
         self.query_one(LogPanel).show_events(self.session.events)
         self._refresh_bindings_if_changed()
         top = self.app.screen
