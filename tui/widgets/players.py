@@ -120,6 +120,22 @@ class PlayersPanel(LinePanel):
             parts.pop()
         return "(" + " ".join(parts) + ")" if parts else ""
 
+    def _append_deltas(self, line: Text, letters, theme: str, width: int, wide: bool) -> None:
+        """The last move's deltas by seat (``m +19 $+20``) where the rows had no room for
+        them, as far as they fit."""
+        st = self.state
+        if st is None or not self._notes_left:
+            return
+        for seat in range(st.n):
+            note = self._delta_note(self._deltas(seat), wide, width).strip("()")
+            if not note or seat not in self._notes_left:
+                continue
+            if line.cell_len + 3 + len(note) > width:
+                break
+            line.append("  ")
+            line.append(letters[seat], seat_style(theme, seat))
+            line.append(" " + note, Style(bold=True))
+
     def build_lines(self) -> list[Text]:
         st = self.state
         if st is None:
@@ -134,6 +150,7 @@ class PlayersPanel(LinePanel):
         act = self.component_style("players--act")
         view = self.component_style("players--view")
         lines = []
+        self._notes_left: set[int] = set()  # seats whose deltas did not fit on their row
         if wide:
             cols = (
                 ("Acclaim", 8),
@@ -186,6 +203,8 @@ class PlayersPanel(LinePanel):
             note = self._delta_note(deltas, wide, width - t.cell_len - 1)
             if note:
                 t.append(" " + note, Style(bold=True))
+            elif any(deltas):
+                self._notes_left.add(seat)
             lines.append(t)
         track = Text()
         track.append("Stacks ", head)
@@ -194,8 +213,9 @@ class PlayersPanel(LinePanel):
             for s in seats:
                 track.append(letters[s], seat_style(theme, s))
             track.append(" ")
-        if wide:
+        if wide and not self._notes_left:  # (the last move's deltas take its place)
             track.append(" (bottom of stack first)", head)
+        self._append_deltas(track, letters, theme, width, wide)
         lines.append(track)
         if wide:
             lines.extend(number_line(st, letters, width, theme, head))
