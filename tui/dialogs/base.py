@@ -142,6 +142,7 @@ class DecisionDialog(ModalScreen[None]):
     DecisionDialog.-short .tall-only { display: none; }
     DecisionDialog .-empty { display: none; }
     DecisionDialog #since { color: $text-muted; margin-bottom: 1; }
+    DecisionDialog.-short #since { text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     #: Escape closes the dialog without changing the game.  A subclass that binds Escape
@@ -240,7 +241,7 @@ class DecisionDialog(ModalScreen[None]):
         tall = self.app.size.height >= 32
         follow = getattr(self.session, "follow", None)
         lines = follow.since(self.seat, self.SINCE_LINES[tall]) if follow is not None else []
-        t = Text(no_wrap=not tall, overflow="ellipsis")
+        t = Text()  # one row a line on a short screen (CSS), wrapped on a tall one
         if not lines:
             return t
         t.append("Since your last turn", Style(bold=True))
