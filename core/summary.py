@@ -13,14 +13,14 @@ and the states around it).  From those it answers two questions a client asks:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import msgspec
 
 from .engine import to_act
 from .model import NOBODY, Event, State
 
-__all__ = ["Changes", "Follow", "Step", "changes", "turn_line", "turn_owner"]
+__all__ = ["Changes", "Follow", "Step", "changes", "turn_line", "last_move", "turn_owner"]
 
 
 class Changes(msgspec.Struct, frozen=True, kw_only=True):
@@ -195,15 +195,29 @@ class Follow:
 
 
 def marks(steps: Sequence[Step]) -> Changes:
-    if not steps:
+    def state_at(i: int) -> State:
+        return steps[i - 1].after if i > 0 else steps[0].before
+
+    return last_move([s.actor for s in steps], state_at, len(steps))
+
+
+def last_move(actors: Sequence[int], state_at: Callable[[int], State], end: int) -> Changes:
+    """What the last run of actions by one player changed, up to ``end`` actions:
+    ``actors[i]`` played action i, ``state_at(i)`` is the state after i actions.  Actions
+    that changed nothing marked (a bid, a pass) are looked through, so the result of an
+    auction stays marked while the next players pass."""
+    if end <= 0:
         return Changes()
-    last = steps[-1]
-    i = len(steps) - 1
-    while i > 0 and steps[i - 1].actor == last.actor:
-        i -= 1
-    run = changes(steps[i].before, last.after, last.actor)
+    last = end
+    while last > 1 and changes(state_at(last - 1), state_at(last)).empty:
+        last -= 1
+    actor = actors[last - 1]
+    first = last - 1
+    while first > 0 and actors[first - 1] == actor:
+        first -= 1
+    run = changes(state_at(first), state_at(last), actor)
     # a spectacle performed and put face up within the run shows in neither end state
-    performed = {p for s in steps[i:] for p in changes(s.before, s.after).performed}
+    performed = {p for i in range(first, last) for p in changes(state_at(i), state_at(i + 1)).performed}
     return msgspec.structs.replace(run, performed=tuple(sorted(performed)))
 
 

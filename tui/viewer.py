@@ -33,7 +33,7 @@ from textual.widgets import Static
 from colosseum.core import Action, GameSetup, State, to_act
 from colosseum.core.actions import ChooseDice
 from colosseum.core.gamelog import GameLog, GameLogError, Timeline, describe_action
-from colosseum.core.summary import Changes, changes
+from colosseum.core.summary import Changes, last_move
 from colosseum.themes import THEME_NAMES
 
 from .base import BaseApp
@@ -338,17 +338,9 @@ class ViewerScreen(Screen):
         self.query_one("#v-bar", Static).update(self.bar_text())
 
     def marks(self) -> Changes:
-        """The same marks as in a game: what the run of actions by the player of the action
-        shown changed."""
-        i = self.index
-        if i <= 0:
-            return Changes()
-        actions = self.timeline.actions
-        actor = actions[i - 1].player
-        j = i - 1
-        while j > 0 and actions[j - 1].player == actor:
-            j -= 1
-        return changes(self.timeline.state(j), self.timeline.state(i), actor)
+        """The same marks as in a game: what the last run of actions by one player changed."""
+        tl = self.timeline
+        return last_move([a.player for a in tl.actions], tl.state, self.index)
 
     def bar_text(self) -> str:
         n = self.timeline.end
