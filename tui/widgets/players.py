@@ -127,10 +127,10 @@ class PlayersPanel(LinePanel):
         if st is None or not self._notes_left:
             return
         for seat in range(st.n):
-            note = self._delta_note(self._deltas(seat), wide, width).strip("()")
-            if not note or seat not in self._notes_left:
+            if seat not in self._notes_left:
                 continue
-            if line.cell_len + 3 + len(note) > width:
+            note = self._delta_note(self._deltas(seat), wide, width - line.cell_len - 3).strip("()")
+            if not note:
                 break
             line.append("  ")
             line.append(letters[seat], seat_style(theme, seat))
