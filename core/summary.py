@@ -114,6 +114,7 @@ class Step(msgspec.Struct, frozen=True, kw_only=True):
 # Log lines a turn's summary leaves out: the give and take of an auction (its result says
 # who won and for how much), dice, turn ends and phase headings.
 _NOISE = frozenset({"bid", "pass", "end", "phase", "roll"})
+_RESULTS = frozenset({"perform", "win", "trade"})
 MAX_LINE = 160  # characters in a turn's line: the log has the rest
 _PERFORM = re.compile(r"^(?P<head>.*? performs .+?): .*?= (?P<acclaim>-?\d+) Acclaim\b.*$")
 
@@ -138,6 +139,9 @@ def turn_line(steps: Sequence[Step], names: Sequence[str]) -> str:
         kept = [e for e in kept if e.kind != "auction"]
     if any(e.kind == "trade" for e in kept):  # a closed deal says what changed hands
         kept = [e for e in kept if e.kind != "deal"]
+    # what a turn came to first (a line may be cut at the screen's edge): the spectacle,
+    # the lot won, the deal closed; then the moves that led there
+    kept.sort(key=lambda e: e.kind not in _RESULTS)
     owner = steps[0].owner if steps else NOBODY
     if not kept:  # a turn that did nothing but bid, pass or end: its player's last word
         kept = [e for e in events if e.seat == owner and e.kind != "phase"][-1:]
