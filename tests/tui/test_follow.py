@@ -279,3 +279,33 @@ def test_the_viewer_marks_the_move_it_shows():
     assert m.actor == actions[i - 1].player
     assert m.nobles and m.spaces == tuple(steps[i - 1].after.nobles[k] for k in m.nobles)
     assert ViewerScreen(setup, actions, 0).marks().empty
+
+
+def test_chat_that_names_you_rings():
+    from colosseum.core import Event
+
+    session = session_at(lambda st: st.phase == "invest", ("human", "greedy", "greedy", "greedy"))
+    app = ColosseumApp(session, bot_delay=0, auto_dialogs=False)
+    rings: list[str] = []
+    app.bell = lambda: rings.append("ding")  # type: ignore[method-assign]
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if not session.bot_to_act():
+                    break
+            await pilot.pause()
+            rings.clear()  # (the decision bell when the bots reached Becky)
+            screen = app.game_screen()
+            assert screen is not None
+            screen._on_game_event(session.state, [Event(kind="chat", text="Kat: nice lot", seat=1)])
+            assert rings == []
+            me = session.state.players[0].name
+            screen._on_game_event(session.state, [Event(kind="chat", text=f"Kat: {me.lower()}, a lion for 5?", seat=1)])
+            assert rings == ["ding"]
+            app.bell_on = False
+            screen._on_game_event(session.state, [Event(kind="chat", text=f"Kat: {me}?", seat=1)])
+            assert rings == ["ding"]
+
+    run(go())
