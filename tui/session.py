@@ -236,7 +236,7 @@ class LocalSession(GameSession):
         ):
             return False
         loop = asyncio.get_running_loop()
-        end = loop.time() + self.trade_window
+        end = loop.time() + min(self.trade_window, 20 * delay)  # paced with the bots
         while (loop.time() < end or self.held) and self._state is st and not self.rushing:
             await asyncio.sleep(0.05)
         return self._state is not st

@@ -421,7 +421,8 @@ class Table:
     async def _trade_window(self, seat: int, action: Action) -> bool:
         """Before a bot ends its trade turn, give the humans at the table a moment to propose
         a deal (G-4: anyone may).  True if the game moved on meanwhile."""
-        window = float(getattr(self.server, "trade_window", TRADE_WINDOW))
+        # paced with the bots: fast tables (tests, bot-only play) hardly wait
+        window = min(float(getattr(self.server, "trade_window", TRADE_WINDOW)), 20 * float(self.server.bot_delay))
         st = self.state
         if window <= 0 or st is None or st.phase != "trade" or not isinstance(action, EndTurn):
             return False
