@@ -142,7 +142,6 @@ class DecisionDialog(ModalScreen[None]):
     DecisionDialog.-short .tall-only { display: none; }
     DecisionDialog .-empty { display: none; }
     DecisionDialog #since { color: $text-muted; margin-bottom: 1; }
-    DecisionDialog.-short #since { text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     #: Escape closes the dialog without changing the game.  A subclass that binds Escape
@@ -224,7 +223,11 @@ class DecisionDialog(ModalScreen[None]):
             box.border_title = self.heading
             box.border_subtitle = self.phase_title()
             since = self.since_text()
-            yield Static(since, id="since", classes="" if since.plain else "-empty")
+            summary = Static(since, id="since", classes="" if since.plain else "-empty")
+            if self.app.size.height < 32:  # one row a line on a short screen, wrapped on a tall one
+                summary.styles.text_wrap = "nowrap"
+                summary.styles.text_overflow = "ellipsis"
+            yield summary
             yield Static(id="prompt")
             yield from self.compose_body()
         yield Footer()
@@ -241,7 +244,7 @@ class DecisionDialog(ModalScreen[None]):
         tall = self.app.size.height >= 32
         follow = getattr(self.session, "follow", None)
         lines = follow.since(self.seat, self.SINCE_LINES[tall]) if follow is not None else []
-        t = Text()  # one row a line on a short screen (CSS), wrapped on a tall one
+        t = Text()
         if not lines:
             return t
         t.append("Since your last turn", Style(bold=True))
