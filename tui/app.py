@@ -31,6 +31,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 DEFAULT_NAMES = ("Becky", "Kat", "Laura", "Marcus", "Titus")
 
+#: the terminal bell rings when a decision arrives for a seat at this terminal after other
+#: players acted, and when chat names its player (a user setting may turn it off: ``bell_on``)
+BELL = True
+
 
 def _commands_provider() -> type[Provider]:
     from .commands import ColosseumCommands
@@ -68,6 +72,7 @@ class ColosseumApp(BaseApp):
         self.settings = settings
         self.record = record
         self.auto_dialogs = auto_dialogs  # False: dialogs open only with a / Enter (tests, demos)
+        self.bell_on = BELL
 
     # ------------------------------------------------------------------ start-up
     def on_mount(self) -> None:
@@ -193,6 +198,10 @@ class ColosseumApp(BaseApp):
         if game is not None and game.is_attached:
             game.sync()
 
+    def action_toggle_bell(self) -> None:
+        self.bell_on = not self.bell_on
+        self.notify("The bell rings when it is your turn." if self.bell_on else "The bell is off.", timeout=2)
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         for cmd in super().get_system_commands(screen):
             if cmd.title not in ("Quit", "Keys"):  # ours covers these
@@ -205,6 +214,11 @@ class ColosseumApp(BaseApp):
                 "Write the whole game to a new file in a folder you choose; saving goes on there",
                 self.action_save_elsewhere,
             )
+        yield SystemCommand(
+            "Bell off" if self.bell_on else "Bell on",
+            "The terminal bell when a decision reaches you after others acted, or chat names you",
+            self.action_toggle_bell,
+        )
 
     def action_save_elsewhere(self) -> None:
         from .widgets.save_banner import SaveElsewhereScreen, recorder_of

@@ -33,6 +33,7 @@ from textual.widgets import Static
 from colosseum.core import Action, GameSetup, State, to_act
 from colosseum.core.actions import ChooseDice
 from colosseum.core.gamelog import GameLog, GameLogError, Timeline, describe_action
+from colosseum.core.summary import Changes, last_move
 from colosseum.themes import THEME_NAMES
 
 from .base import BaseApp
@@ -329,11 +330,17 @@ class ViewerScreen(Screen):
         st = self.state
         seat = self.seat_shown()
         self.query_one(GameHeader).show(st, seat)
-        self.query_one(BoardPanel).show(st, seat)
-        self.query_one(PlayersPanel).show(st, seat)
-        self.query_one(HandPanel).show(st, seat)
+        marks = self.marks()
+        self.query_one(BoardPanel).show(st, seat, marks=marks)
+        self.query_one(PlayersPanel).show(st, seat, marks=marks)
+        self.query_one(HandPanel).show(st, seat, marks=marks)
         self.query_one(HistoryPanel).set_current(self.index)
         self.query_one("#v-bar", Static).update(self.bar_text())
+
+    def marks(self) -> Changes:
+        """The same marks as in a game: what the last run of actions by one player changed."""
+        tl = self.timeline
+        return last_move([a.player for a in tl.actions], tl.state, self.index)
 
     def bar_text(self) -> str:
         n = self.timeline.end

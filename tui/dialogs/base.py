@@ -13,6 +13,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Hashable, Iterable
 
+from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult, ScreenStackError
 from textual.binding import Binding
@@ -29,6 +30,7 @@ from colosseum.core.catalog import Catalog
 from colosseum.core.model import PHASE_TITLES, Player
 from colosseum.tui.base import submit_or_notify
 from colosseum.tui.widgets.board import PreviewSpaces
+from colosseum.tui.widgets.log import LogPanel
 
 
 class _Hub:
@@ -139,6 +141,7 @@ class DecisionDialog(ModalScreen[None]):
     DecisionDialog .status { color: $warning; }
     DecisionDialog.-short .tall-only { display: none; }
     DecisionDialog .-empty { display: none; }
+    DecisionDialog #since { color: $text-muted; margin-bottom: 1; }
     """
 
     #: Escape closes the dialog without changing the game.  A subclass that binds Escape
@@ -147,6 +150,7 @@ class DecisionDialog(ModalScreen[None]):
     BINDINGS = [
         ESCAPE_CLOSE,
         Binding("f1,question_mark", "app.help", "help", show=False, id="dialog.help"),
+        Binding("l", "full_log", "log", show=False, id="dialog.log"),
     ]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
@@ -218,12 +222,50 @@ class DecisionDialog(ModalScreen[None]):
         with Vertical(id="dialog") as box:
             box.border_title = self.heading
             box.border_subtitle = self.phase_title()
+            since = self.since_text()
+            summary = Static(since, id="since", classes="" if since.plain else "-empty")
+            if self.app.size.height < 32:  # one row a line on a short screen, wrapped on a tall one
+                summary.styles.text_wrap = "nowrap"
+                summary.styles.text_overflow = "ellipsis"
+            yield summary
             yield Static(id="prompt")
             yield from self.compose_body()
         yield Footer()
 
     def compose_body(self) -> ComposeResult:
         yield from ()
+
+    #: summary lines shown when the screen is short (under 32 rows), and when it is tall
+    SINCE_LINES = (3, 6)
+
+    def since_text(self) -> Text:
+        """``Since your last turn``: one line per turn the others played since this seat
+        last acted (what happened while its player looked away), the latest last."""
+        tall = self.app.size.height >= 32
+        follow = getattr(self.session, "follow", None)
+        lines = follow.since(self.seat, self.SINCE_LINES[tall]) if follow is not None else []
+        t = Text()
+        if not lines:
+            return t
+        t.append("Since your last turn", Style(bold=True))
+        t.append("  (l: the log)")
+        for line in lines:
+            t.append("\n- " + line)
+        return t
+
+    def action_full_log(self) -> None:
+        """Close the dialog and put the keys on the game's log (``a`` opens it again)."""
+        log = None
+        for screen in reversed(self.app.screen_stack):
+            if screen is self or isinstance(screen, DecisionDialog):
+                continue
+            hits = screen.query(LogPanel)
+            if hits:
+                log = hits.first()
+            break
+        self.finish()
+        if log is not None:
+            self.app.call_after_refresh(log.focus)
 
     def phase_title(self) -> str:
         st = self.session.state

@@ -14,10 +14,10 @@ from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 from textual.worker import Worker
 
-from colosseum.core import RuleError, State, to_act
+from colosseum.core import Event, RuleError, State, to_act
 from colosseum.tui.base import submit_or_notify
 from colosseum.tui.dialogs.base import DecisionDialog
-from colosseum.tui.dialogs.director import DialogDirector
+from colosseum.tui.dialogs.director import DialogDirector, serving
 from colosseum.tui.widgets.arena import Arena
 from colosseum.tui.widgets.board import BoardPanel
 from colosseum.tui.widgets.hand import HandPanel
@@ -47,6 +47,9 @@ class GameScreen(Screen):
         Binding("r", "app.rules", "Rules", id="game.rules"),
         Binding("v", "review", "Review", id="game.review"),
         Binding("e", "end_screen", "Result", id="game.result"),
+        # not in the key bar (it is full at 80 columns): the help screen lists them
+        Binding("g", "rush", "bots play on to your next decision", show=False, id="game.rush"),
+        Binding("full_stop", "step", "bots move one at a time", key_display=".", show=False, id="game.step"),
     ]
 
     def __init__(
@@ -68,6 +71,7 @@ class GameScreen(Screen):
         self._stopped = False
         self._bots_worker: Worker | None = None
         self._bindings_sig: tuple | None = None
+        self._rung_at: int | None = None  # the decision the bell last rang for
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -111,9 +115,10 @@ class GameScreen(Screen):
         self.query_one(GameHeader).show(st, seat)
         board = self.query_one(BoardPanel)
         board.preview = self._preview
-        board.show(st, seat)
-        self.query_one(PlayersPanel).show(st, seat)
-        self.query_one(HandPanel).show(st, seat)
+        marks = self.session.follow.marks()
+        board.show(st, seat, marks=marks)
+        self.query_one(PlayersPanel).show(st, seat, marks=marks)
+        self.query_one(HandPanel).show(st, seat, marks=marks)
         self.query_one(LogPanel).show_events(self.session.events)
         self._refresh_bindings_if_changed()
         top = self.app.screen
@@ -152,7 +157,9 @@ class GameScreen(Screen):
             self._bindings_sig = sig
             self.refresh_bindings()
 
-    def _on_game_event(self, state: State, events: object) -> None:
+    def _on_game_event(self, state: State, events: list[Event]) -> None:
+        if any(e.kind == "chat" for e in events):
+            self._chat_bell(events)
         self._schedule()
 
     def _schedule(self) -> None:
@@ -197,7 +204,38 @@ class GameScreen(Screen):
             if worker is None or worker.is_finished:
                 self._bots_worker = self.run_bots()
             return
+        self._decision_bell()
         self._open_wanted(auto=self.auto_dialogs)
+
+    # ------------------------------------------------------------------ your-turn alert
+    def _bell_on(self) -> bool:
+        return bool(getattr(self.app, "bell_on", True))
+
+    def _decision_bell(self) -> None:
+        """Ring once when a decision arrives for a local seat after other players acted."""
+        st = self.state
+        seat = to_act(st)
+        if seat not in self.session.local_seats() or self._rung_at == st.actions:
+            return
+        self._rung_at = st.actions
+        if serving(self.app.screen_stack, seat) is not None:
+            return  # its dialog is open (an auction going round): the decision goes on
+        steps = self.session.follow.steps
+        if steps and steps[-1].actor != seat and self._bell_on():
+            self.app.bell()
+
+    def _chat_bell(self, events: list[Event]) -> None:
+        """Chat that names a local player rings too."""
+        if not self._bell_on():
+            return
+        names = [self.state.players[s].name for s in self.session.local_seats()]
+        for e in events:
+            if e.kind != "chat" or e.seat in self.session.local_seats():
+                continue
+            said = e.text.split(": ", 1)[-1].casefold()
+            if any(name and name.casefold() in said for name in names):
+                self.app.bell()
+                return
 
     @work(exclusive=True, group="bots")
     async def run_bots(self) -> None:
@@ -242,6 +280,9 @@ class GameScreen(Screen):
             self._suppressed_at = st.actions
         if dialog in self._dialogs:
             self._dialogs.remove(dialog)
+        release = getattr(self.session, "release", None)
+        if release is not None:
+            release(dialog)
         if not self._dialogs:
             self.set_preview(frozenset())
         self._schedule()
@@ -269,6 +310,9 @@ class GameScreen(Screen):
             return self.viewed is not None
         if action == "end_screen":
             return st.phase == "over"
+        if action in ("rush", "step"):
+            bots = any(s.is_bot for s in self.session.seats)
+            return bots and hasattr(self.session, "rush") and st.phase != "over"
         return True
 
     def _deal_seat(self) -> int | None:
@@ -283,7 +327,24 @@ class GameScreen(Screen):
         seat = self._deal_seat()
         dialog = self.director.deal_dialog(seat) if seat is not None else None
         if dialog is not None:
+            hold = getattr(self.session, "hold", None)
+            if hold is not None:  # the bot whose trade turn it is waits for the offer
+                hold(dialog)
             self._push(dialog)
+
+    def action_rush(self) -> None:
+        """Let the bots play on without delay until a local seat must decide."""
+        self.session.rush()
+        self.notify("Bots play on to your next decision.", timeout=2)
+
+    def action_step(self) -> None:
+        """Step mode: each press lets one bot move through."""
+        session = self.session
+        if not session.stepping:
+            session.stepping = True
+            session.rushing = False
+            self.notify("Bots move one at a time: press . for each move, g to let them run.", timeout=3)
+        session.step()
 
     def action_act(self) -> None:
         self._suppressed_at = None

@@ -13,6 +13,7 @@ from rich.text import Text
 from textual.message import Message
 
 from colosseum.core import State, catalog
+from colosseum.core.summary import Changes
 
 from .common import MARKETS, NOBLE_LETTERS, player_letters, seat_style
 from .lines import LinePanel
@@ -58,26 +59,42 @@ class BoardPanel(LinePanel):
     BoardPanel > .board--noble { color: $warning; text-style: bold; }
     BoardPanel > .board--market { color: $primary; }
     BoardPanel > .board--dim { text-style: dim; }
+    BoardPanel > .board--mark { text-style: bold reverse; }
+    BoardPanel > .board--from { text-style: underline; }
     """
 
-    COMPONENT_CLASSES = {"board--space", "board--preview", "board--noble", "board--market", "board--dim"}
+    COMPONENT_CLASSES = {
+        "board--space",
+        "board--preview",
+        "board--noble",
+        "board--market",
+        "board--dim",
+        "board--mark",
+        "board--from",
+    }
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.state: State | None = None
         self.seat = -1
         self.preview: frozenset[int] = frozenset()
+        # the last move: the spaces where moved nobles ended and gates were built (reverse,
+        # so it reads without colour), where they came from (underlined), the markets it
+        # emptied or refilled
+        self.marks = Changes()
         self.border_title = "Arena"
         self._key: tuple | None = None  # what the panel was last drawn from
         self._ring_key: tuple | None = None  # what the ring's cells were drawn from
         self._cells: dict[tuple[int, int], Text] = {}
 
-    def show(self, state: State, seat: int = -1) -> None:
+    def show(self, state: State, seat: int = -1, marks: Changes | None = None) -> None:
         self.state = state
         self.seat = seat
+        if marks is not None:
+            self.marks = marks
         # Most actions (bids, deals, investments) leave the arena as it was: repaint only when
         # something it draws changed, so a move costs a screen little to show (SSH tables).
-        key = (self._drawn_from(state), self.preview)
+        key = (self._drawn_from(state), self.preview, self._marked())
         if key != self._key:
             self._key = key
             self.redraw()
@@ -96,6 +113,10 @@ class BoardPanel(LinePanel):
             st.promoters_left,
             st.gifts_left,
         )
+
+    def _marked(self) -> tuple:
+        m = self.marks
+        return (m.spaces, m.origins, m.gates, m.markets)
 
     def set_preview(self, spaces: frozenset[int] | set[int] | tuple[int, ...]) -> None:
         spaces = frozenset(spaces)
@@ -129,6 +150,8 @@ class BoardPanel(LinePanel):
         preview_style = self.component_style("board--preview")
         noble_style = self.component_style("board--noble")
         dim = self.component_style("board--dim")
+        marked = self._marked()
+        mark_styles = (self.component_style("board--mark"), self.component_style("board--from"))
         # the ring changes only when a noble moves or a gate is taken: keep its cells
         ring_key = (
             st.setup.variant,
@@ -141,9 +164,12 @@ class BoardPanel(LinePanel):
             preview_style,
             noble_style,
             dim,
+            marked,
+            mark_styles,
         )
         if ring_key != self._ring_key:
             self._cells = self._ring_cells(st, cat, letters, owner, theme, space_style, preview_style, noble_style, dim)
+            self._mark_cells(self._cells, *mark_styles)
             self._ring_key = ring_key
         cells = self._cells
         lines: list[Text] = []
@@ -191,6 +217,14 @@ class BoardPanel(LinePanel):
             cells[(col, row)] = t
         return cells
 
+    def _mark_cells(self, cells: dict[tuple[int, int], Text], mark: Style, origin: Style) -> None:
+        """The last move on the ring: where nobles ended and gates went up, where they left."""
+        ends = set(self.marks.spaces) | set(self.marks.gates)
+        for space in set(self.marks.origins) - ends:
+            cells[ring_position(space)].stylize(origin)
+        for space in ends:
+            cells[ring_position(space)].stylize(mark)
+
     def _inside(self, st: State, cat, letters, room: int, theme: str) -> list[Text]:
         """The eight lines inside the ring: markets A-E and a few supplies."""
         market_style = self.component_style("board--market")
@@ -202,7 +236,8 @@ class BoardPanel(LinePanel):
             t = Text()
             active = auction is not None and auction.market == i
             t.append(">" if active else " ", Style(bold=True))
-            t.append(MARKETS[i], market_style + Style(bold=True))
+            changed = i in self.marks.markets
+            t.append(MARKETS[i], market_style + Style(bold=True, reverse=changed))
             t.append(" ")
             lot = st.markets[i]
             if lot:

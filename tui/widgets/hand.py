@@ -12,6 +12,7 @@ from rich.style import Style
 from rich.text import Text
 
 from colosseum.core import State, breakdown, catalog, match, to_act, why_not_performable
+from colosseum.core.summary import Changes
 
 from .lines import ScrollingLinePanel
 
@@ -32,10 +33,13 @@ class HandPanel(ScrollingLinePanel, can_focus=True):
         self.seat = -1
         self.border_title = "Board"
         self._title = "Board"
+        self.marks = Changes()  # the last move: a spectacle it performed is marked
 
-    def show(self, state: State, seat: int) -> None:
+    def show(self, state: State, seat: int, marks: Changes | None = None) -> None:
         self.state = state
         self.seat = seat
+        if marks is not None:
+            self.marks = marks
         st = state
         if 0 <= seat < st.n:
             acting = to_act(st) == seat
@@ -52,11 +56,13 @@ class HandPanel(ScrollingLinePanel, can_focus=True):
             return []
         # one column is kept for the scroll bar, so its coming and going never re-wraps
         width = self.content_region.width - 1
-        text = hand_text(st, seat, width, self.app.theme)
+        performed = frozenset(spec for who, spec in self.marks.performed if who == seat)
+        text = hand_text(st, seat, width, self.app.theme, performed)
         return list(text.wrap(self.app.console, max(width, 1)))
 
 
-def hand_text(st: State, seat: int, width: int, theme: str) -> Text:
+def hand_text(st: State, seat: int, width: int, theme: str, performed: frozenset[int] = frozenset()) -> Text:
+    """The board's text; spectacles in ``performed`` (by the last move) in reverse."""
     cat = catalog(st)
     p = st.players[seat]
     width = max(width, 30)
@@ -113,7 +119,8 @@ def hand_text(st: State, seat: int, width: int, theme: str) -> Text:
         spec = cat.spectacles[sid]
         m = match(cat, p.tiles, spec)
         name = spec.name[:name_w]
-        out.append(f"{name:<{name_w}}")
+        out.append(name, Style(bold=True, reverse=True) if sid in performed else Style())
+        out.append(" " * (name_w - len(name)))
         out.append(f" {m.matched:>2}/{spec.total:<2} ")
         if where == "arena":
             out.append(" performed\n", muted)

@@ -7,6 +7,7 @@ from rich.style import Style
 from rich.text import Text
 
 from colosseum.core import State, star_count, to_act
+from colosseum.core.summary import Changes
 
 from .common import player_letters, seat_style
 from .lines import LinePanel
@@ -62,16 +63,20 @@ class PlayersPanel(LinePanel):
     PlayersPanel > .players--act { background: $primary-muted; text-style: bold; }
     PlayersPanel > .players--head { text-style: dim; }
     PlayersPanel > .players--view { text-style: underline; }
+    PlayersPanel > .players--mark { text-style: bold reverse; }
     """
-    COMPONENT_CLASSES = {"players--act", "players--head", "players--view"}
+    COMPONENT_CLASSES = {"players--act", "players--head", "players--view", "players--mark"}
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.state: State | None = None
         self.seat = -1
+        self.marks = Changes()  # the last move: its values are marked, its deltas shown
         self.border_title = "Impresarios"
 
-    def show(self, state: State, seat: int = -1) -> None:
+    def show(self, state: State, seat: int = -1, marks: Changes | None = None) -> None:
+        if marks is not None:
+            self.marks = marks
         # The height depends only on the number of players: re-layout only when that changes
         # (a full layout on every move is the costliest part of a redraw).
         relayout = self.state is None or self.state.n != state.n
@@ -88,6 +93,49 @@ class PlayersPanel(LinePanel):
             return 1
         return self.state.n + (4 if width >= 50 else 2)
 
+    def _deltas(self, seat: int) -> tuple[int, int, int, int]:
+        """The last move's change in this seat's Acclaim, coins, Aquilas and tiles."""
+        m = self.marks
+
+        def at(values: tuple[int, ...]) -> int:
+            return values[seat] if seat < len(values) else 0
+
+        return at(m.acclaim), at(m.coins), at(m.aquilas), at(m.tiles)
+
+    @staticmethod
+    def _delta_note(deltas: tuple[int, int, int, int], wide: bool, room: int) -> str:
+        """e.g. ``(+9 $-11 +3t)``: Acclaim, coins, Aquilas, tiles that the last move changed,
+        as many as fit in ``room`` cells (the changed numbers are marked anyway)."""
+        acclaim, coins, aquilas, tiles = deltas
+        parts = []
+        if acclaim:
+            parts.append(f"{acclaim:+d}" + (" Acc" if wide else ""))
+        if coins:
+            parts.append(f"${coins:+d}")
+        if aquilas:
+            parts.append(f"Aq{aquilas:+d}")
+        if tiles:
+            parts.append(f"{tiles:+d}" + (" tiles" if wide else "t"))
+        while parts and len(" ".join(parts)) + 2 > room:
+            parts.pop()
+        return "(" + " ".join(parts) + ")" if parts else ""
+
+    def _append_deltas(self, line: Text, letters, theme: str, width: int, wide: bool) -> None:
+        """The last move's deltas by seat (``m +19 $+20``) where the rows had no room for
+        them, as far as they fit."""
+        st = self.state
+        if st is None or not self._notes_left:
+            return
+        for seat in range(st.n):
+            if seat not in self._notes_left:
+                continue
+            note = self._delta_note(self._deltas(seat), wide, width - line.cell_len - 3).strip("()")
+            if not note:
+                break
+            line.append("  ")
+            line.append(letters[seat], seat_style(theme, seat))
+            line.append(" " + note, Style(bold=True))
+
     def build_lines(self) -> list[Text]:
         st = self.state
         if st is None:
@@ -102,6 +150,7 @@ class PlayersPanel(LinePanel):
         act = self.component_style("players--act")
         view = self.component_style("players--view")
         lines = []
+        self._notes_left: set[int] = set()  # seats whose deltas did not fit on their row
         if wide:
             cols = (
                 ("Acclaim", 8),
@@ -138,9 +187,24 @@ class PlayersPanel(LinePanel):
                 "T" if p.temple else "-",
                 p.gifts,
             )
-            t.append("".join(f"{v:>{w}}" for v, (_, w) in zip(values, cols, strict=False)))
+            deltas = self._deltas(seat)
+            changed = {i for i, d in enumerate(deltas[:3]) if d}  # Acclaim, coins, Aquilas columns
+            mark = self.component_style("players--mark")
+            for i, (v, (_, w)) in enumerate(zip(values, cols, strict=False)):
+                cell = f"{v:>{w}}"
+                if i in changed:  # the number itself marked: reverse reads without colour
+                    digits = str(v)
+                    t.append(cell[: -len(digits)])
+                    t.append(digits, mark)
+                else:
+                    t.append(cell)
             if seat == actor:
                 t.stylize(act)
+            note = self._delta_note(deltas, wide, width - t.cell_len - 1)
+            if note:
+                t.append(" " + note, Style(bold=True))
+            elif any(deltas):
+                self._notes_left.add(seat)
             lines.append(t)
         track = Text()
         track.append("Stacks ", head)
@@ -149,8 +213,9 @@ class PlayersPanel(LinePanel):
             for s in seats:
                 track.append(letters[s], seat_style(theme, s))
             track.append(" ")
-        if wide:
+        if wide and not self._notes_left:  # (the last move's deltas take its place)
             track.append(" (bottom of stack first)", head)
+        self._append_deltas(track, letters, theme, width, wide)
         lines.append(track)
         if wide:
             lines.extend(number_line(st, letters, width, theme, head))

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from colosseum.core import Action, Event, GameSetup, RuleError, State, apply, may_propose, new_game, to_act
-from colosseum.core.actions import ProposeDeal
+from colosseum.core.actions import EndTurn, ProposeDeal
 from colosseum.core.bots import BOTS, Bot, make_bot
 from colosseum.core.logwriter import LogWriter
 from colosseum.core.queries import ANY_SEAT_ACTIONS, safe_action
@@ -41,6 +41,10 @@ MAX_CHAT = 400
 CHAT_BURST, CHAT_WINDOW = 8, 10.0  # chat lines per connection, per seconds
 CHAT_KEPT = 200  # chat lines a table keeps in memory (the log has them all)
 WRITE_BUFFER_LIMIT = 4 << 20  # a client this far behind is dropped
+
+
+#: seconds a bot's trade turn stays open for offers from the humans at the table
+TRADE_WINDOW = 4.0
 
 
 def default_bot() -> str:
@@ -509,6 +513,8 @@ class Table:
                 continue
             try:
                 action = self.bot_for(seat).act(self.state)
+                if await self._trade_window(seat, action):
+                    continue  # someone proposed a deal meanwhile: the bot thinks again
                 try:
                     self.commit(action)
                 except RuleError:
@@ -516,6 +522,21 @@ class Table:
             except Exception:  # noqa: BLE001 - a bot's bug must stop its table's bots, not the server
                 log.exception("table %s: bot for seat %d failed", self.id, seat)
                 return
+
+    async def _trade_window(self, seat: int, action: Action) -> bool:
+        """Before a bot ends its trade turn, give the humans at the table a moment to propose
+        a deal (G-4: anyone may).  True if the game moved on meanwhile."""
+        # paced with the bots: fast tables (tests, bot-only play) hardly wait
+        window = min(float(getattr(self.server, "trade_window", TRADE_WINDOW)), 20 * float(self.server.bot_delay))
+        st = self.state
+        if window <= 0 or st is None or st.phase != "trade" or not isinstance(action, EndTurn):
+            return False
+        if not any(not self.controller_is_bot(s) and s != seat and may_propose(st, s) for s in range(st.n)):
+            return False
+        end = asyncio.get_running_loop().time() + window
+        while self.state is st and asyncio.get_running_loop().time() < end:
+            await asyncio.sleep(0.1)
+        return self.state is not st
 
     def say(self, conn: Conn, text: str) -> None:
         text = clean_text(text, MAX_CHAT)
