@@ -38,8 +38,15 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _version() -> str:
+    from colosseum import __version__
+
+    return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="colosseum", description="Colosseum in the terminal.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     parser.add_argument(
         "--theme", default=None, help="colour theme (colosseum-dark, colosseum-light, colosseum-contrast)"
     )
@@ -60,7 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
     sim.add_argument("--games", type=int, default=10)
     sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--bots", default="greedy,random,random,random", help="bot names by seat, comma-separated")
+    sim.add_argument(
+        "--bots",
+        default="greedy,random",
+        help="bot names by seat, comma-separated; the last one fills the remaining seats",
+    )
     sim.add_argument("--check", action="store_true", help="verify the invariants after every action")
     sim.add_argument("--json", action="store_true", help="one JSON object per game, then totals")
     _add_game_options(sim)
