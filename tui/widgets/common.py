@@ -18,25 +18,31 @@ MARKETS = "ABCDE"
 
 
 def player_letters(names: tuple[str, ...] | list[str]) -> tuple[str, ...]:
-    """One distinct lower-case letter per player: the first letter of the name not yet taken,
-    else any letter of the name, else the first free letter of the alphabet."""
+    """One distinct lower-case letter per player.  Names that begin with a Latin letter get
+    it first (so a name without one, e.g. in Japanese, never takes "Aurelia"'s "a"); then each
+    other name gets a free letter of the name, else the first free letter of the alphabet."""
     return _player_letters(tuple(names))
 
 
 @lru_cache(maxsize=64)
 def _player_letters(names: tuple[str, ...]) -> tuple[str, ...]:
-    taken: list[str] = []
-    for name in names:
-        pick = ""
+    picks: list[str] = [""] * len(names)
+    taken: set[str] = set()
+    for i, name in enumerate(names):
+        first = name.strip()[:1].lower()
+        if first.isascii() and first.isalpha() and first not in taken:
+            picks[i] = first
+            taken.add(first)
+    for i, name in enumerate(names):
+        if picks[i]:
+            continue
         candidates = [c.lower() for c in name if c.isascii() and c.isalpha()]
-        for c in candidates:
-            if c not in taken:
-                pick = c
-                break
+        pick = next((c for c in candidates if c not in taken), "")
         if not pick:
             pick = next(c for c in "abcdefghijklmnopqrstuvwxyz" if c not in taken)
-        taken.append(pick)
-    return tuple(taken)
+        picks[i] = pick
+        taken.add(pick)
+    return tuple(picks)
 
 
 @lru_cache(maxsize=256)

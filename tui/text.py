@@ -1,0 +1,67 @@
+"""Text laid out by terminal cells, and readable forms of player names.
+
+A CJK character takes two cells, an accent none: every width here is ``rich.cells.cell_len``,
+never ``len()``.  No Textual, so the command line (``colosseum games``) and the saved-game
+storage can use it without loading the client.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from rich.cells import cell_len
+
+ELLIPSIS = "…"
+
+
+def cells(text: str) -> int:
+    """Terminal cells ``text`` takes."""
+    return cell_len(text)
+
+
+def fit(text: str, width: int, ellipsis: str = ELLIPSIS) -> str:
+    """``text`` cut to at most ``width`` cells, ending with ``ellipsis`` when cut."""
+    if width <= 0:
+        return ""
+    if cell_len(text) <= width:
+        return text
+    room = width - cell_len(ellipsis)
+    if room < 0:
+        return ellipsis[:width]
+    out: list[str] = []
+    used = 0
+    for ch in text:
+        w = cell_len(ch)
+        if used + w > room:
+            break
+        out.append(ch)
+        used += w
+    return "".join(out).rstrip() + ellipsis
+
+
+def pad(text: str, width: int, align: str = "<") -> str:
+    """``text`` fitted to ``width`` cells and padded with spaces to exactly ``width`` cells
+    (``align``: '<' left, '>' right, '^' centre)."""
+    text = fit(text, width)
+    gap = width - cell_len(text)
+    if align == ">":
+        return " " * gap + text
+    if align == "^":
+        left = gap // 2
+        return " " * left + text + " " * (gap - left)
+    return text + " " * gap
+
+
+_NOT_WORD = re.compile(r"[^\w]+", re.UNICODE)
+
+
+def slug(name: str, limit: int = 24) -> str:
+    """A file-name-safe, readable form of any name: letters and digits of every script kept
+    (``ベッキー`` stays ``ベッキー``, ``Aurelia Maximiliana`` becomes ``aurelia-maximiliana``),
+    everything else one '-', at most ``limit`` characters; ``player`` when nothing is left."""
+    text = unicodedata.normalize("NFKC", name).casefold()
+    text = _NOT_WORD.sub("-", text).replace("_", "-")
+    text = re.sub("-+", "-", text).strip("-")
+    text = text[:limit].rstrip("-")
+    return text or "player"
