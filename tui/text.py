@@ -65,3 +65,46 @@ def slug(name: str, limit: int = 24) -> str:
     text = re.sub("-+", "-", text).strip("-")
     text = text[:limit].rstrip("-")
     return text or "player"
+
+
+def _break(word: str, room: int) -> tuple[str, str]:
+    """The longest head of ``word`` within ``room`` cells, and the rest."""
+    used = 0
+    for i, ch in enumerate(word):
+        w = cell_len(ch)
+        if used + w > room:
+            return word[:i], word[i:]
+        used += w
+    return word, ""
+
+
+def wrap(text: str, width: int, indent: str = "") -> list[str]:
+    """Word-wrap ``text`` to lines of at most ``width`` cells (``indent`` before every line but
+    the first).  Words wider than a line are broken between characters, so a name in Chinese or
+    Japanese (no spaces) fills the line instead of running past it."""
+    width = max(1, width)
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        lead = indent if lines else ""
+        sep = " " if line.strip() else ""
+        if cell_len(line or lead) + cell_len(sep) + cell_len(word) <= width:
+            line = (line or lead) + sep + word
+            continue
+        if cell_len(indent + word) <= width and line.strip():
+            lines.append(line)
+            line = indent + word
+            continue
+        # too wide for any line: fill this one, then the next ones, character by character
+        line = (line or lead) + sep
+        while word:
+            head, word = _break(word, width - cell_len(line))
+            if not head and not line.strip():  # one character wider than the whole line
+                head, word = word[:1], word[1:]
+            line += head
+            if word:
+                lines.append(line.rstrip())
+                line = indent
+    if line.strip() or not lines:
+        lines.append(line.rstrip())
+    return lines
