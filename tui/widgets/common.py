@@ -11,6 +11,7 @@ from rich.style import Style
 
 from colosseum.core import State, catalog, to_act
 from colosseum.themes import DEFAULT_THEME, seat_colour
+from colosseum.tui.text import fit
 
 NOBLE_LETTERS = ("E", "C", "C", "S", "S", "S")
 NOBLE_NAMES = ("emperor", "consul", "consul", "senator", "senator", "senator")
@@ -60,15 +61,24 @@ def short(state: State, kind: int) -> str:
     return catalog(state).tiles[kind].short
 
 
+#: cells a player's name may take in a one-line prompt (a longer one ends with an ellipsis)
+PROMPT_NAME_CELLS = 14
+
+
 def prompt(state: State) -> tuple[int, str]:
-    """(seat to act, what they must do now) in plain words; (-1, text) when nobody acts."""
+    """(seat to act, what they must do now) in plain words; (-1, text) when nobody acts.
+    Names are cut to ``PROMPT_NAME_CELLS`` cells so the instruction stays on the line."""
     seat = to_act(state)
     if seat < 0:
         if state.result is not None:
-            w = state.players[state.result.winner]
-            return -1, f"game over: {w.name} wins with {w.acclaim} Acclaim"
+            res = state.result
+            w = state.players[res.winner]
+            if len(res.shared) > 1:
+                who = " and ".join(fit(state.players[s].name, PROMPT_NAME_CELLS) for s in res.shared)
+                return -1, f"game over: {who} share the win with {w.acclaim} Acclaim"
+            return -1, f"game over: {fit(w.name, PROMPT_NAME_CELLS)} wins with {w.acclaim} Acclaim"
         return -1, "game over"
-    names = [p.name for p in state.players]
+    names = [fit(p.name, PROMPT_NAME_CELLS) for p in state.players]
     ph = state.phase
     what = ""
     if ph == "setup":

@@ -7,6 +7,7 @@ from rich.style import Style
 from rich.text import Text
 
 from colosseum.core import State, star_count, to_act
+from colosseum.tui.text import pad
 
 from .common import player_letters, seat_style
 from .lines import LinePanel
@@ -122,9 +123,8 @@ class PlayersPanel(LinePanel):
             t.append(">" if seat == actor else " ", Style(bold=True))
             t.append(letters[seat], seat_style(theme, seat))
             t.append(" ")
-            name = p.name[:name_w]
             t.append(
-                f"{name:<{name_w}}",
+                pad(p.name, name_w),
                 seat_style(theme, seat, bold=seat == actor) + (view if seat == self.seat else Style()),
             )
             t.append("F" if seat == st.first else " ", Style(bold=True))
