@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 
@@ -162,6 +163,49 @@ class ColosseumApp(BaseApp):
 
         if self.use_command_palette and not CommandPalette.is_open(self):
             self.push_screen(CommandPalette(id="--command-palette", placeholder="Search for commands"))
+
+    def action_quit(self) -> None:
+        """Ctrl+Q: in a game still going, ask first and say where the game is kept; a second
+        Ctrl+Q while asked quits (the binding has priority)."""
+        from .screens.confirm import ConfirmScreen
+
+        if isinstance(self.screen, ConfirmScreen) or not self._game_going():
+            self.exit(message=self._exit_note())
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.exit(message=self._exit_note())
+
+        self.push_screen(ConfirmScreen("Quit?", self._quit_question()), answered)
+
+    def _game_going(self) -> bool:
+        session = self.session
+        return session is not None and self.game_screen() is not None and session.state.phase != "over"
+
+    def _saved_path(self) -> str | None:
+        """The file the game is being saved to, if it is (a local, recorded game)."""
+        recorder = getattr(self.session, "recorder", None)
+        path = getattr(recorder, "path", None)
+        if path is None or getattr(recorder, "error", None) is not None:
+            return None
+        return str(path)
+
+    def _quit_question(self) -> str:
+        if self._saved_path() is not None:
+            return "Leave the game? It is saved: continue it later with `colosseum resume`."
+        if self.session is not None and not hasattr(self.session, "recorder"):
+            return "Leave the game? It goes on without you at the table."
+        return "Leave the game? It is not being saved, so it cannot be continued."
+
+    def _exit_note(self) -> Text | None:
+        """Printed after the terminal is restored: where a game left unfinished is kept."""
+        if not self._game_going():
+            return None
+        path = self._saved_path()
+        if path is None:
+            return None
+        return Text(f"colosseum: game saved ({path}) — continue with `colosseum resume`")  # a path is no markup
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen
