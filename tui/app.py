@@ -55,16 +55,25 @@ class ColosseumApp(BaseApp):
         self,
         session: GameSession | None = None,
         *,
-        bot_delay: float = 0.6,
+        bot_delay: float | None = None,
         theme: str | None = None,
         exit_at_end: bool = False,
         settings: NewGameSettings | None = None,
         record: bool = False,
         auto_dialogs: bool = True,
     ) -> None:
+        from .settings import DEFAULT_BOT_DELAY, load_settings
+
+        # the user's settings file; the command line (theme, bot_delay given here) wins
+        self.user_settings = load_settings()
+        stored = self.user_settings.theme
+        if theme is None and stored is not None and _known_theme(stored):
+            theme = stored
         super().__init__(theme=theme)
         self.session = session
-        self.bot_delay = bot_delay
+        if bot_delay is None:
+            bot_delay = self.user_settings.bot_delay
+        self.bot_delay: float = DEFAULT_BOT_DELAY if bot_delay is None else bot_delay
         self.exit_at_end = exit_at_end
         self.settings = settings
         self.record = record
@@ -72,6 +81,10 @@ class ColosseumApp(BaseApp):
 
     # ------------------------------------------------------------------ start-up
     def on_mount(self) -> None:
+        if self.user_settings.keys:
+            self.set_keymap(self.user_settings.keys)
+        if self.user_settings.problem:
+            self.notify(self.user_settings.problem, title="Settings ignored", severity="warning", markup=False)
         try:
             import asyncio
 
@@ -232,7 +245,19 @@ class ColosseumApp(BaseApp):
         if name in self.available_themes:
             self.theme = name
 
+    def _remember(self, **changes: object) -> None:
+        """Keep a setting the player chose for the next run (the settings file)."""
+        from .settings import remember
+
+        problem = remember(**changes)
+        if problem:
+            self.notify(problem, severity="warning", markup=False)
+
     def watch_theme(self, theme: str) -> None:
+        if self.is_running and theme != self.user_settings.theme:
+            # chosen by the player (palette, Textual's theme picker): keep it for next time
+            self.user_settings.theme = theme
+            self._remember(theme=theme)
         game = self.game_screen() if self.is_running else None
         if game is not None and game.is_attached:
             game.sync()
@@ -278,6 +303,12 @@ def _bot_name(name: str) -> str:
     fallback = "random" if "random" in BOTS else sorted(BOTS)[0]
     print(f"colosseum: bot {name!r} is not available yet; using {fallback!r}", file=sys.stderr)
     return fallback
+
+
+def _known_theme(theme: str) -> bool:
+    from textual.theme import BUILTIN_THEMES
+
+    return theme in THEME_NAMES or theme in BUILTIN_THEMES
 
 
 def _check_theme(theme: str | None) -> bool:

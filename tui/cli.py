@@ -58,7 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--bots", default="greedy", help="bot for the other seats (greedy or random)")
     play.add_argument("--names", default=None, help="comma-separated player names")
     play.add_argument("--seed", type=int, default=None)
-    play.add_argument("--bot-delay", type=float, default=0.6, help="seconds between bot moves")
+    play.add_argument(
+        "--bot-delay", type=float, default=None, help="seconds between bot moves (default: settings file, else 0.6)"
+    )
     play.add_argument("--exit-at-end", action="store_true", help="quit with status 0 when the game ends")
     play.add_argument("--theme", default=None)
     _add_game_options(play)
@@ -80,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     resume = sub.add_parser("resume", help="continue an unfinished game (the newest by default)")
     resume.add_argument("file", nargs="?")
-    resume.add_argument("--bot-delay", type=float, default=0.6)
+    resume.add_argument("--bot-delay", type=float, default=None, help="seconds between bot moves")
     resume.add_argument("--theme", default=None)
 
     view = sub.add_parser("view", help="review a game move by move")
