@@ -259,7 +259,8 @@ class TradeDialog(DecisionDialog):
         q = self.partner
         w = 16 if self.has_class("-wide") else 12
         label = self.item_name(item, 2).capitalize() if item in EXTRA_ITEMS else self.item_name(item)
-        text = Text(pad(fit(label, w - 1), w))
+        # one line per item whatever the box's width (a wrapped row reads as two items)
+        text = Text(pad(fit(label, w - 1), w), no_wrap=True, overflow="ellipsis")
         for col in (0, 1):
             n = self.offer.get((q, item, col), 0)
             cell = f"[{n:>2}]" if cursor and col == self.col else f" {n:>2} " if n else "  . "
