@@ -177,7 +177,7 @@ class ColosseumApp(BaseApp):
         if self.use_command_palette and not CommandPalette.is_open(self):
             self.push_screen(CommandPalette(id="--command-palette", placeholder="Search for commands"))
 
-    def action_quit(self) -> None:
+    async def action_quit(self) -> None:
         """Ctrl+Q: in a game still going, ask first and say where the game is kept; a second
         Ctrl+Q while asked quits (the binding has priority)."""
         from .screens.confirm import ConfirmScreen

@@ -3,6 +3,8 @@ ambiguous-width glyphs, which some terminals (and CJK locales) draw two cells wi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.text import Text
 from textual.binding import Binding
 from textual.message import Message
@@ -56,7 +58,7 @@ class Cycle(Widget, can_focus=True):
             return self.cycle
 
     def __init__(
-        self, options: list[tuple[str, object]], value: object, *, id: str | None = None, classes: str | None = None
+        self, options: Sequence[tuple[str, object]], value: object, *, id: str | None = None, classes: str | None = None
     ) -> None:
         super().__init__(id=id, classes=classes)
         self.options = list(options)

@@ -127,6 +127,7 @@ class PlayersPanel(LinePanel):
         act = self.component_style("players--act")
         view = self.component_style("players--view")
         lines = []
+        cols: tuple[tuple[str, int], ...]
         if wide:
             cols = (
                 ("Acclaim", 8),
