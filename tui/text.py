@@ -12,7 +12,10 @@ import unicodedata
 
 from rich.cells import cell_len
 
-ELLIPSIS = "…"
+# ASCII only: the one-character ellipsis is ambiguous-width (two cells in some terminals and
+# CJK locales).  "..." where there is room for it, else "~" (a cut name keeps more letters).
+ELLIPSIS = "..."
+SHORT_ELLIPSIS = "~"
 
 
 def cells(text: str) -> int:
@@ -20,12 +23,15 @@ def cells(text: str) -> int:
     return cell_len(text)
 
 
-def fit(text: str, width: int, ellipsis: str = ELLIPSIS) -> str:
-    """``text`` cut to at most ``width`` cells, ending with ``ellipsis`` when cut."""
+def fit(text: str, width: int, ellipsis: str | None = None) -> str:
+    """``text`` cut to at most ``width`` cells, ending with an ellipsis when cut ("..." from
+    20 cells, else "~", unless ``ellipsis`` is given)."""
     if width <= 0:
         return ""
     if cell_len(text) <= width:
         return text
+    if ellipsis is None:
+        ellipsis = ELLIPSIS if width >= 20 else SHORT_ELLIPSIS
     room = width - cell_len(ellipsis)
     if room < 0:
         return ellipsis[:width]

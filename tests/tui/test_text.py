@@ -17,7 +17,9 @@ def test_fit_and_pad_count_cells():
             assert cell_len(pad(name, width)) == width
             assert cell_len(pad(name, width, ">")) == width
     assert fit("Kat", 5) == "Kat"
-    assert fit("ベッキー", 5) == "ベッ…"
+    assert fit("ベッキー", 5) == "ベッ~"
+    assert fit("Aurelia Maximiliana Cornelia", 14) == "Aurelia Maxim~"
+    assert fit("Aurelia Maximiliana Cornelia", 20) == "Aurelia Maximilia..."
 
 
 def test_slug_keeps_a_readable_form_of_any_name():

@@ -183,9 +183,9 @@ class FirstPlayerDialog(_ListDialog):
             if isinstance(a, ChooseFirstPlayer):
                 q = st.players[a.first]
                 # the name in its own column of 14 cells, cut with an ellipsis (the "(you)" kept)
-                who = f"{fit(q.name, 8)} (you)" if a.first == self.seat else fit(q.name, 14)
+                who = f"{fit(q.name, 7)} (you)" if a.first == self.seat else fit(q.name, 13)
                 opts.append(
-                    option(str(a.first), (pad(who, 15), "bold"), f"Acclaim {q.acclaim:>3}  {coins(q.coins):>4}")
+                    option(str(a.first), (pad(who, 14), "bold"), f"Acclaim {q.acclaim:>3}  {coins(q.coins):>4}")
                 )
         self.query_one("#choices", ChoiceList).set_choices(opts)
         self._show_detail()
