@@ -40,6 +40,9 @@ class GameRecord(msgspec.Struct, kw_only=True):
     names: tuple[str, ...]  # player names by seat
     winner: int  # 0-based seat
     winner_bot: str
+    # everyone sharing the win when no tie-break separates them (winner first); empty when
+    # one player wins alone
+    shared: tuple[int, ...] = ()
     acclaim: tuple[int, ...]
     coins: tuple[int, ...]
     stars: tuple[int, ...]  # Star Performers held at the end (tie-break 2)
@@ -52,7 +55,8 @@ class GameRecord(msgspec.Struct, kw_only=True):
 
 
 def seat_bots(names: Sequence[str], players: int) -> list[str]:
-    """Bot names by seat: the list as given, the last name repeated to fill the table."""
+    """Bot names by seat: the list as given, the last name repeated to fill the table (so a
+    short list such as the default ``greedy,random`` fits every player count)."""
     names = [n.strip() for n in names if n.strip()]
     if not names:
         raise ValueError("give at least one bot name")
@@ -143,6 +147,7 @@ def record_of(state: State, bots: Sequence[Bot], seconds: float, n_actions: int)
         names=tuple(p.name for p in state.players),
         winner=res.winner,
         winner_bot=seats[res.winner],
+        shared=tuple(res.shared),
         acclaim=tuple(p.acclaim for p in state.players),
         coins=tuple(p.coins for p in state.players),
         stars=tuple(stars),
@@ -182,16 +187,16 @@ _json = msgspec.json.Encoder()
 def _text_line(rec: GameRecord) -> str:
     parts = []
     for s in range(len(rec.seats)):
-        mark = "*" if s == rec.winner else " "
+        mark = "*" if s == rec.winner or s in rec.shared else " "
         parts.append(
             f"{mark}{s}:{rec.seats[s]} {rec.acclaim[s]:>3} Acclaim {rec.coins[s]:>3} coins {rec.stars[s]} stars"
         )
     tie = f" (tie-break: {rec.decided_by})" if rec.decided_by and rec.decided_by != "acclaim" else ""
-    return (
-        f"seed {rec.seed}: winner {rec.winner_bot} (seat {rec.winner}){tie} | "
-        + " | ".join(parts)
-        + f" | {rec.actions} actions"
-    )
+    if len(rec.shared) > 1:
+        won = "shared win " + ", ".join(f"{rec.seats[s]} (seat {s})" for s in rec.shared)
+    else:
+        won = f"winner {rec.winner_bot} (seat {rec.winner}){tie}"
+    return f"seed {rec.seed}: {won} | " + " | ".join(parts) + f" | {rec.actions} actions"
 
 
 def main(args: argparse.Namespace) -> int:

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 
@@ -58,16 +59,25 @@ class ColosseumApp(BaseApp):
         self,
         session: GameSession | None = None,
         *,
-        bot_delay: float = 0.6,
+        bot_delay: float | None = None,
         theme: str | None = None,
         exit_at_end: bool = False,
         settings: NewGameSettings | None = None,
         record: bool = False,
         auto_dialogs: bool = True,
     ) -> None:
+        from .settings import DEFAULT_BOT_DELAY, load_settings
+
+        # the user's settings file; the command line (theme, bot_delay given here) wins
+        self.user_settings = load_settings()
+        stored = self.user_settings.theme
+        if theme is None and stored is not None and _known_theme(stored):
+            theme = stored
         super().__init__(theme=theme)
         self.session = session
-        self.bot_delay = bot_delay
+        if bot_delay is None:
+            bot_delay = self.user_settings.bot_delay
+        self.bot_delay: float = DEFAULT_BOT_DELAY if bot_delay is None else bot_delay
         self.exit_at_end = exit_at_end
         self.settings = settings
         self.record = record
@@ -76,6 +86,10 @@ class ColosseumApp(BaseApp):
 
     # ------------------------------------------------------------------ start-up
     def on_mount(self) -> None:
+        if self.user_settings.keys:
+            self.set_keymap(self.user_settings.keys)
+        if self.user_settings.problem:
+            self.notify(self.user_settings.problem, title="Settings ignored", severity="warning", markup=False)
         try:
             import asyncio
 
@@ -168,6 +182,54 @@ class ColosseumApp(BaseApp):
         if self.use_command_palette and not CommandPalette.is_open(self):
             self.push_screen(CommandPalette(id="--command-palette", placeholder="Search for commands"))
 
+    async def action_quit(self) -> None:
+        """Ctrl+Q: in a game still going, ask first and say where the game is kept; a second
+        Ctrl+Q while asked quits (the binding has priority)."""
+        from .screens.confirm import ConfirmScreen
+        from .widgets.save_banner import quit_checked, recorder_of
+
+        recorder = recorder_of(self.session)
+        if recorder is not None and not recorder.flush():
+            quit_checked(self, self.session)  # moves not on disk: write a copy first, then ask
+            return
+        if isinstance(self.screen, ConfirmScreen) or not self._game_going():
+            self.exit(message=self._exit_note())
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.exit(message=self._exit_note())
+
+        self.push_screen(ConfirmScreen("Quit?", self._quit_question()), answered)
+
+    def _game_going(self) -> bool:
+        session = self.session
+        return session is not None and self.game_screen() is not None and session.state.phase != "over"
+
+    def _saved_path(self) -> str | None:
+        """The file the game is being saved to, if it is (a local, recorded game)."""
+        recorder = getattr(self.session, "recorder", None)
+        path = getattr(recorder, "path", None)
+        if path is None or getattr(recorder, "error", None) is not None:
+            return None
+        return str(path)
+
+    def _quit_question(self) -> str:
+        if self._saved_path() is not None:
+            return "Leave the game? It is saved: continue it later with `colosseum resume`."
+        if self.session is not None and not hasattr(self.session, "recorder"):
+            return "Leave the game? It goes on without you at the table."
+        return "Leave the game? It is not being saved, so it cannot be continued."
+
+    def _exit_note(self) -> Text | None:
+        """Printed after the terminal is restored: where a game left unfinished is kept."""
+        if not self._game_going():
+            return None
+        path = self._saved_path()
+        if path is None:
+            return None
+        return Text(f"colosseum: game saved ({path}) — continue with `colosseum resume`")  # a path is no markup
+
     def action_help(self) -> None:
         from .screens.help import HelpScreen
 
@@ -193,7 +255,19 @@ class ColosseumApp(BaseApp):
         if name in self.available_themes:
             self.theme = name
 
+    def _remember(self, **changes: object) -> None:
+        """Keep a setting the player chose for the next run (the settings file)."""
+        from .settings import remember
+
+        problem = remember(**changes)
+        if problem:
+            self.notify(problem, severity="warning", markup=False)
+
     def watch_theme(self, theme: str) -> None:
+        if self.is_running and theme != self.user_settings.theme:
+            # chosen by the player (palette, Textual's theme picker): keep it for next time
+            self.user_settings.theme = theme
+            self._remember(theme=theme)
         game = self.game_screen() if self.is_running else None
         if game is not None and game.is_attached:
             game.sync()
@@ -226,12 +300,6 @@ class ColosseumApp(BaseApp):
         rec = recorder_of(self.session)
         if rec is not None:
             self.push_screen(SaveElsewhereScreen(rec))
-
-    async def action_quit(self) -> None:
-        """Quit; with moves that could not be saved, say so and where a copy went first."""
-        from .widgets.save_banner import quit_checked
-
-        quit_checked(self, self.session)
 
 
 # ====================================================================== sessions
@@ -280,6 +348,12 @@ def _bot_name(name: str) -> str:
     fallback = "random" if "random" in BOTS else sorted(BOTS)[0]
     print(f"colosseum: bot {name!r} is not available yet; using {fallback!r}", file=sys.stderr)
     return fallback
+
+
+def _known_theme(theme: str) -> bool:
+    from textual.theme import BUILTIN_THEMES
+
+    return theme in THEME_NAMES or theme in BUILTIN_THEMES
 
 
 def _check_theme(theme: str | None) -> bool:

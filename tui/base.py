@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from textual.app import App
 from textual.binding import Binding
+from textual.notifications import Notification, Notify
 
 from colosseum.themes import DEFAULT_THEME, register_themes
 
@@ -61,12 +62,65 @@ def exit_soon_after_hangup(seconds: float = 3.0) -> None:
     timer.start()
 
 
+#: the smallest terminal every screen is laid out for (columns, rows)
+MIN_SIZE = (80, 24)
+
+
+def too_small_text(width: int, height: int) -> str:
+    need_w, need_h = MIN_SIZE
+    return (
+        f"The terminal is too small: {width}x{height}. Colosseum needs at least {need_w}x{need_h} "
+        "columns x rows. Make the window larger (or the font smaller); the game goes on where it was."
+    )
+
+
 class BaseApp(App):
+    # Below MIN_SIZE the panels would cut each other: every screen's widgets are hidden and one
+    # message (a notification, which Textual shows on whatever screen is on top) says so; the
+    # screens come back untouched when the terminal grows.
+    SCOPED_CSS = False  # the rules below are about the screens, not inside the app node
+    DEFAULT_CSS = """
+    App.-too-small Screen > * { visibility: hidden; }
+    App.-too-small ToastRack { visibility: visible; }
+    App.-too-small Toast { max-width: 100%; }
+    """
+
     def __init__(self, *, theme: str | None = None) -> None:
         super().__init__()
         ascii_scrollbars()
         register_themes(self)
         self.theme = theme or DEFAULT_THEME
+        self._too_small: Notification | None = None  # the message shown
+
+    @property
+    def too_small(self) -> bool:
+        return self._too_small is not None
+
+    def on_resize(self, event) -> None:
+        self.check_size(event.size.width, event.size.height)
+
+    def _refresh_all_toasts(self) -> None:
+        """Textual refreshes only the top screen's notifications; a screen under a dialog
+        would keep showing the stale message when the dialog is on top."""
+        from textual.widgets._toast import ToastRack  # (private: no public way to do this)
+
+        for screen in self.screen_stack:
+            for rack in screen.query_children(ToastRack):
+                rack.show(self._notifications)
+
+    def check_size(self, width: int, height: int) -> None:
+        """Hide the screens and say so when the terminal is smaller than ``MIN_SIZE``."""
+        small = width < MIN_SIZE[0] or height < MIN_SIZE[1]
+        if self._too_small is not None:
+            self._unnotify(self._too_small)
+            self._too_small = None
+            self._refresh_all_toasts()
+        self.set_class(small, "-too-small")
+        if small:
+            # markup off: the text is ours, but "[...]" must never be read as a style
+            note = Notification(too_small_text(width, height), "Too small", "warning", 10**9, markup=False)
+            self._too_small = note
+            self.post_message(Notify(note))
 
     def get_key_display(self, binding: Binding) -> str:
         """Key names in ASCII (Textual draws arrows and Enter as symbols)."""

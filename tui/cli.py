@@ -42,8 +42,15 @@ def _add_game_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _version() -> str:
+    from colosseum import __version__
+
+    return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="colosseum", description="Colosseum in the terminal.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     parser.add_argument(
         "--theme", default=None, help="colour theme (colosseum-dark, colosseum-light, colosseum-contrast)"
     )
@@ -55,7 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--bots", default="greedy", help="bot for the other seats (greedy or random)")
     play.add_argument("--names", default=None, help="comma-separated player names")
     play.add_argument("--seed", type=int, default=None)
-    play.add_argument("--bot-delay", type=float, default=0.6, help="seconds between bot moves")
+    play.add_argument(
+        "--bot-delay", type=float, default=None, help="seconds between bot moves (default: settings file, else 0.6)"
+    )
     play.add_argument("--exit-at-end", action="store_true", help="quit with status 0 when the game ends")
     play.add_argument("--theme", default=None)
     _add_game_options(play)
@@ -64,7 +73,11 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
     sim.add_argument("--games", type=int, default=10)
     sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--bots", default="greedy,random,random,random", help="bot names by seat, comma-separated")
+    sim.add_argument(
+        "--bots",
+        default="greedy,random",
+        help="bot names by seat, comma-separated; the last one fills the remaining seats",
+    )
     sim.add_argument("--check", action="store_true", help="verify the invariants after every action")
     sim.add_argument("--json", action="store_true", help="one JSON object per game, then totals")
     _add_game_options(sim)
@@ -73,7 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     resume = sub.add_parser("resume", help="continue an unfinished game (the newest by default)")
     resume.add_argument("file", nargs="?")
-    resume.add_argument("--bot-delay", type=float, default=0.6)
+    resume.add_argument("--bot-delay", type=float, default=None, help="seconds between bot moves")
     resume.add_argument("--theme", default=None)
 
     view = sub.add_parser("view", help="review a game move by move")

@@ -17,7 +17,6 @@ keeps every state (they share structure), so any jump is a list lookup plus a re
 from __future__ import annotations
 
 import sys
-import textwrap
 from collections.abc import Iterable
 
 from rich.segment import Segment
@@ -37,6 +36,7 @@ from colosseum.core.summary import Changes, last_move
 from colosseum.themes import THEME_NAMES
 
 from .base import BaseApp
+from .text import pad, wrap
 from .widgets.arena import Arena
 from .widgets.board import BoardPanel
 from .widgets.common import seat_style
@@ -110,7 +110,7 @@ class HistoryPanel(ScrollView, can_focus=False):
         first: list[int] = []
         for k, (_, text) in enumerate(self.entries):
             first.append(len(lines))
-            parts = textwrap.wrap(text, width, subsequent_indent="   ", break_long_words=True) or [""]
+            parts = wrap(text, width, indent="   ")
             lines.extend((k, part) for part in parts)
         self._lines, self._first = lines, first
         self.virtual_size = Size(width, len(lines))
@@ -174,8 +174,8 @@ class HistoryPanel(ScrollView, can_focus=False):
         current = entry == self.current
         base, style = self._style(self.entries[entry][0], current)
         if current:
-            return Strip([Segment(text.ljust(width)[:width], style)], width)
-        strip = Strip([Segment(text, style)], len(text))
+            return Strip([Segment(pad(text, width), style)], width)
+        strip = Strip([Segment(text, style)])  # its width in cells (CJK takes two)
         return strip.crop_extend(0, width, base)
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from textual.widgets import Input, Select
+from textual.widgets import Input
 
 from colosseum.tui.app import ColosseumApp
+from colosseum.tui.widgets.forms import Cycle
 
 
 def run(coro):
@@ -45,14 +46,14 @@ def test_three_players_names_kinds_variant_and_option():
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             scr = app.screen
-            scr.query_one("#ng-players", Select).value = 3
+            scr.query_one("#ng-players", Cycle).value = 3
             await pilot.pause()
             assert not scr.query_one("#ng-seat-3").display and scr.query_one("#ng-seat-2").display
             await type_into(pilot, "#ng-name-0", "Ann")
             await type_into(pilot, "#ng-name-1", "Bo")
-            scr.query_one("#ng-kind-1", Select).value = "human"
-            scr.query_one("#ng-kind-2", Select).value = "random"
-            scr.query_one("#ng-variant", Select).value = "classic"
+            scr.query_one("#ng-kind-1", Cycle).value = "human"
+            scr.query_one("#ng-kind-2", Cycle).value = "random"
+            scr.query_one("#ng-variant", Cycle).value = "classic"
             scr.query_one("#ng-a07").value = True
             await type_into(pilot, "#ng-seed", "5")
             await pilot.pause()
@@ -103,3 +104,27 @@ def test_keyboard_only_path_to_a_game():
             assert type(app.screen).__name__ == "GameScreen"
 
     run(go())
+
+
+def test_choices_change_with_the_arrow_keys():
+    async def go():
+        app = ColosseumApp(None, theme="colosseum-dark")
+        async with app.run_test() as pilot:
+            await pilot.pause()
+            scr = app.screen
+            assert app.focused is scr.query_one("#ng-name-0")
+            players = scr.query_one("#ng-players", Cycle)
+            players.focus()
+            await pilot.press("left")
+            await pilot.pause()
+            assert players.value == 3 and not scr.query_one("#ng-seat-3").display
+            await pilot.press("right", "right")
+            await pilot.pause()
+            assert players.value == 5 and scr.query_one("#ng-seat-4").display
+            variant = scr.query_one("#ng-variant", Cycle)
+            variant.focus()
+            await pilot.press("space")
+            await pilot.pause()
+            assert variant.value == "classic"
+
+    asyncio.run(go())

@@ -11,8 +11,9 @@ from textual.widgets import OptionList, Static
 
 from colosseum.core import credit
 from colosseum.core.actions import EndTurn, PassBid
+from colosseum.core.queries import bid_limit
 
-from ._text import coins, lot_effects, lot_text, market_name, name, plural
+from ._text import coins, lot_effects, lot_text, market_name, name
 from .base import ChoiceList, DecisionDialog, option
 
 
@@ -112,11 +113,12 @@ class AuctionDialog(DecisionDialog):
         markets = self.query_one("#markets", ChoiceList)
         markets.display = auc is None
         self.query_one("#bidders", Static).display = auc is not None
-        cred = credit(p)
-        self.query_one("#info", Static).update(
-            f"Credit {cred} = {coins(p.coins)} + {plural(p.aquilas, 'Aquila')} x 6."
-            + ("" if p.pillar else " Your pillar is out: you cannot bid.")
-        )
+        cat = self.cat
+        if cat.rules.credit:
+            limit = f"Credit {credit(p)} = {coins(p.coins)} + {p.aquilas} {cat.term('aquila' if p.aquilas == 1 else 'aquilas')} x 6."
+        else:  # O-18: only coins are bid
+            limit = f"You may bid up to {coins(bid_limit(cat, p))} (coins only; {cat.term('aquilas')} do not count)."
+        self.query_one("#info", Static).update(limit + ("" if p.pillar else " Your pillar is out: you cannot bid."))
         if auc is None:
             self.set_prompt(f"{p.name}: open an auction on a full market, or pass")
             ch = self.choices()

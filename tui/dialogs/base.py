@@ -133,6 +133,9 @@ class DecisionDialog(ModalScreen[None]):
         scrollbar-size-vertical: 1;
     }
     DecisionDialog.-wide > #dialog { width: 60; }
+    /* On a short terminal the box takes the whole column right of the board: a box ending
+       part-way down would leave the panel under it cut mid-column, title gone. */
+    DecisionDialog.-short > #dialog { height: 1fr; }
     DecisionDialog.-tall ChoiceList { max-height: 16; }
     DecisionDialog #prompt { text-style: bold; }
     DecisionDialog .info { color: $foreground; }

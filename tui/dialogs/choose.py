@@ -13,6 +13,7 @@ from textual.widgets.option_list import Option
 
 from colosseum.core import actions as A
 from colosseum.core import catalog, legal
+from colosseum.core.gamelog import describe_action
 from colosseum.tui.base import submit_or_notify
 from colosseum.tui.widgets.board import PreviewSpaces
 from colosseum.tui.widgets.common import NOBLE_NAMES, prompt
@@ -29,12 +30,16 @@ def describe(state, action) -> str:
     if isinstance(action, A.BuildGate):
         return f"Build a gate on space {action.space} ({cat.common.gate_cost})" + extra
     if isinstance(action, A.HirePromoter):
-        return f"Hire a promoter ({cat.common.promoter_cost})" + extra
+        return f"Hire a {cat.term('promoter')} ({cat.promoter_price})" + extra
+    if isinstance(action, A.BuySeasonTicket):
+        return f"Buy a {cat.term('promoter')} ({cat.promoter_price})" + extra
+    if isinstance(action, A.BuildLoge):
+        return f"Build the {cat.term('temple')} ({cat.temple_price})" + extra
     if isinstance(action, A.PlanSpectacle):
         spec = next(s for s in cat.spectacles if s.key == action.spectacle)
-        return f"Plan {spec.name} ({spec.cost}, {spec.size})" + extra
+        return f"Plan {cat.label(spec)} ({spec.cost}, {spec.size})" + extra
     if isinstance(action, A.BuildTemple):
-        return f"Build the Temple of Fortuna ({cat.common.temple_cost})" + extra
+        return f"Build the {cat.term('temple')} ({cat.temple_price})" + extra
     if isinstance(action, A.ExchangeAquilas):
         return f"Exchange {action.count} Aquila{'s' if action.count > 1 else ''} for {action.count * cat.common.aquila_coins} coins"
     if isinstance(action, A.ConstructionForAquila):
@@ -66,7 +71,7 @@ def describe(state, action) -> str:
     if isinstance(action, A.Perform):
         spec = next(s for s in cat.spectacles if s.key == action.spectacle)
         spend = f", spending {action.aquilas} Aquila{'s' if action.aquilas > 1 else ''}" if action.aquilas else ""
-        return f"Perform {spec.name}{spend}"
+        return f"Perform {cat.label(spec)}{spend}"
     if isinstance(action, A.Retire):
         return f"Retire a {cat.tiles[cat.index[action.tile]].name}"
     if isinstance(action, A.Steal):
@@ -75,7 +80,8 @@ def describe(state, action) -> str:
         return f"{names[action.first]} is first player next round"
     if isinstance(action, A.EndTurn):
         return {"perform": "Skip / end the turn", "closing": "Steal nothing"}.get(state.phase, "End the turn / pass")
-    return type(action).__name__
+    # an action this list does not know yet: its words from the game log, not a class name
+    return describe_action(action)
 
 
 def choices(state) -> list:

@@ -8,6 +8,7 @@ from textual.binding import Binding
 from textual.widgets import OptionList, Static
 
 from colosseum.core.actions import ChooseFirstPlayer, EndTurn, Retire, Steal
+from colosseum.tui.text import fit, pad
 
 from ._text import coins, name, star_changes
 from .base import ChoiceList, DecisionDialog, option
@@ -86,7 +87,7 @@ class RetireDialog(_ListDialog):
         for a in self.choices().actions:
             if isinstance(a, Retire):
                 k = cat.index[a.tile]
-                opts.append(option(a.tile, (f"{cat.tiles[k].name:<16}", "bold"), f"you have {p.tiles[k]}"))
+                opts.append(option(a.tile, (pad(cat.tiles[k].name, 16), "bold"), f"you have {p.tiles[k]}"))
         self.query_one("#choices", ChoiceList).set_choices(opts)
         self._show_detail()
 
@@ -132,7 +133,7 @@ class StealDialog(_ListDialog):
                 opts.append(
                     option(
                         a.tile,
-                        (f"{cat.tiles[k].name:<16}", "bold"),
+                        (pad(cat.tiles[k].name, 16), "bold"),
                         f"{victim.name} has {victim.tiles[k]}, you {p.tiles[k]}",
                     )
                 )
@@ -181,9 +182,10 @@ class FirstPlayerDialog(_ListDialog):
         for a in self.choices().actions:
             if isinstance(a, ChooseFirstPlayer):
                 q = st.players[a.first]
-                who = f"{q.name} (you)" if a.first == self.seat else q.name
+                # the name in its own column of 14 cells, cut with an ellipsis (the "(you)" kept)
+                who = f"{fit(q.name, 7)} (you)" if a.first == self.seat else fit(q.name, 13)
                 opts.append(
-                    option(str(a.first), (f"{who:<14}", "bold"), f"Acclaim {q.acclaim:>3}  {coins(q.coins):>4}")
+                    option(str(a.first), (pad(who, 14), "bold"), f"Acclaim {q.acclaim:>3}  {coins(q.coins):>4}")
                 )
         self.query_one("#choices", ChoiceList).set_choices(opts)
         self._show_detail()

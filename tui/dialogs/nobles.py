@@ -152,9 +152,13 @@ class NobleDialog(DecisionDialog):
         else:
             what = "-"
         self.set_prompt(f"{p.name}: move a noble by {what}")
-        self.query_one("#info", Static).update(
-            "Nobles move clockwise; spaces with another noble are skipped and not counted."
-        )
+        # the counting rule of the variant in play (G-5.1 skips occupied spaces; C-4 and the
+        # original count every space)
+        if self.cat.rules.skip_occupied:
+            how = "Nobles move clockwise; spaces with another noble are skipped and not counted."
+        else:
+            how = "Nobles move clockwise; every space counts, also one with another noble."
+        self.query_one("#info", Static).update(how)
         text = Text()
         if pt.mode == "split":
             text.append("Dice: ")

@@ -11,6 +11,7 @@ from textual.widgets import OptionList, Static
 
 from colosseum.core import breakdown, spectacle_by_key, why_not_performable
 from colosseum.core.actions import AquilaMove, EndTurn, Perform
+from colosseum.tui.text import pad
 
 from ._text import plural
 from .base import ChoiceList, DecisionDialog, option
@@ -71,11 +72,11 @@ class PerformDialog(DecisionDialog):
         for sid in (*p.face_down, *p.face_up):
             spec = cat.spectacles[sid]
             up = " (up)" if sid in p.face_up else ""
-            label = f"{spec.name}{up}"
+            label = f"{cat.label(spec)}{up}"
             if spec.key in ok:
                 total = breakdown(st, self.seat, spec, self.spend).total
                 w = 29 if self.has_class("-narrow") else 44
-                opts.append(option(spec.key, (f"{label:<{w}}", "bold"), f"{total:>4}"))
+                opts.append(option(spec.key, (pad(label, w), "bold"), f"{total:>4}"))
             else:
                 why = why_not_performable(st, self.seat, spec) or "not now"
                 why = why.replace(f"{spec.name} needs", "needs").replace(f" {p.name} has", " you have")
@@ -94,8 +95,19 @@ class PerformDialog(DecisionDialog):
         text = Text()
         width = 33 if self.has_class("-narrow") else 48
         text.append(f"{'Acclaim (G-5.3)':<{width}}\n", "bold underline")
-        for label, value in b.lines:
-            text.append(f"{label[: width - 6]:<{width - 6}}{value:>6}\n", "" if value else "dim")
+        # On a short terminal the lines worth nothing are left out (the spectacle's own line
+        # and the Aquilas line, which +/- changes, always stay), so Total shows without
+        # scrolling even beside four spectacles.
+        short = self.has_class("-short")
+        last = len(b.lines) - 1
+        hidden = 0
+        for i, (label, value) in enumerate(b.lines):
+            if short and not value and 0 < i < last:
+                hidden += 1
+                continue
+            text.append(f"{pad(label, width - 6)}{value:>6}\n", "" if value else "dim")
+        if hidden:
+            text.append(f"({hidden} more worth 0)\n", "dim")
         text.append(f"{'Total':<{width - 6}}{b.total:>6}\n", "bold")
         if b.total > p.acclaim:
             text.append(f"Marker moves {p.acclaim} -> {b.total}; +{b.total} coins.")

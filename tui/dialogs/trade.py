@@ -4,6 +4,8 @@ end the trade turn."""
 
 from __future__ import annotations
 
+import weakref
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,10 +14,27 @@ from textual.widgets import OptionList, Static
 from colosseum.core import RuleError, Transfer, may_propose
 from colosseum.core.actions import AcceptDeal, CancelDeal, CloseDeal, EndTurn, ProposeDeal, RejectDeal
 from colosseum.core.engine import check_deal, deal_pending
+from colosseum.tui.text import fit, pad
 
 from .base import ChoiceList, DecisionDialog, option
 
 EXTRA_ITEMS = ("coins", "aquilas")
+
+# The deal a player is composing outlives the dialog: Escape, a help screen or another
+# player's dialog in hot seat must not throw it away; only sending or clearing it does.
+# By session, then seat: (round, the offer).
+_DRAFTS: weakref.WeakKeyDictionary[object, dict[int, tuple[int, dict[tuple[int, str, int], int]]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def draft(session, seat: int, round_: int) -> dict[tuple[int, str, int], int]:
+    """The offer ``seat`` is composing this round (a new empty one in a new round)."""
+    by_seat = _DRAFTS.setdefault(session, {})
+    kept = by_seat.get(seat)
+    if kept is None or kept[0] != round_:
+        kept = by_seat[seat] = (round_, {})
+    return kept[1]
 
 
 class TradeGrid(ChoiceList):
@@ -54,7 +73,7 @@ class TradeDialog(DecisionDialog):
         else:
             self.partner_i = 0
         self.col = 0  # 0: the partner gives (to you), 1: the partner gets (from you)
-        self.offer: dict[tuple[int, str, int], int] = {}
+        self.offer = draft(session, seat, st.round)
         self._seen = len(session.events)
         self.status = ""
         self.last_answers: dict[int, str] = {}
@@ -150,7 +169,10 @@ class TradeDialog(DecisionDialog):
             if ev.kind in ("deal", "trade"):
                 self.status = ev.text
                 if "rejects" in ev.text and ev.seat >= 0:
-                    self.last_answers[ev.seat] = "rejected"
+                    # the deal is off: the others' answers were to a deal that is gone
+                    self.last_answers = {ev.seat: "rejected"}
+                elif "withdraws" in ev.text:
+                    self.last_answers.clear()
                 if ev.kind == "trade":  # closed: start afresh
                     self.offer.clear()
                     self.last_answers.clear()
@@ -220,9 +242,12 @@ class TradeDialog(DecisionDialog):
         qn = st.players[q].name
         w = 16 if self.has_class("-wide") else 12
         head = Text()
-        head.append(f"{qn[: w - 2]}:", "bold underline")
-        head.append(" " * (w - len(qn[: w - 2]) - 1))
-        head.append(f"{'gives':>6}{'gets':>6}{'you':>5}{qn[:4]:>5}", "bold")
+        head.append(pad(fit(qn, w - 1), w), "bold underline")
+        head.append(f"{'gives':>6}{'gets':>6}{'you':>5}", "bold")
+        head.append(pad(fit(qn, 4), 5, ">"), "bold")
+        # which way each column goes, in words (the bare "gives/gets" read both ways)
+        head.append("\n")
+        head.append(pad(f"{fit(qn, w - 4)} gives you | gets from you", w + 22), "italic")
         self.query_one("#header", Static).update(head)
         grid = self.query_one("#grid", TradeGrid)
         if rows != self._rows or grid.option_count != len(rows):
@@ -234,12 +259,14 @@ class TradeDialog(DecisionDialog):
         q = self.partner
         w = 16 if self.has_class("-wide") else 12
         label = self.item_name(item, 2).capitalize() if item in EXTRA_ITEMS else self.item_name(item)
-        text = Text(f"{label[: w - 1]:<{w}}")
+        # one line per item whatever the box's width (a wrapped row reads as two items)
+        text = Text(pad(fit(label, w - 1), w), no_wrap=True, overflow="ellipsis")
         for col in (0, 1):
             n = self.offer.get((q, item, col), 0)
             cell = f"[{n:>2}]" if cursor and col == self.col else f" {n:>2} " if n else "  . "
             text.append(f"{cell:>6}", "bold" if n else "")
         text.append(f"{self.holding(self.seat, item):>5}{self.holding(q, item):>5}")
+
         return text
 
     def _redraw_rows(self) -> None:
@@ -323,7 +350,14 @@ class TradeDialog(DecisionDialog):
             return
         key = (self.partner, item, self.col)
         giver = self.partner if self.col == 0 else self.seat
-        n = max(0, min(self.offer.get(key, 0) + d, self.holding(giver, item)))
+        held = self.holding(giver, item)
+        want = self.offer.get(key, 0) + d
+        n = max(0, min(want, held))
+        if want > held:
+            who = "You have" if giver == self.seat else f"{fit(self.state.players[giver].name, 16)} has"
+            # said in the dialog's status line (a toast would cover the log), with a bell
+            self.status = f"{who} only {held} {self.item_name(item, held)}."
+            self.app.bell()
         if n:
             self.offer[key] = n
         else:

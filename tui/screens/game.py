@@ -44,6 +44,7 @@ class GameScreen(Screen):
         Binding("d", "deal", "Propose a deal", id="game.deal"),
         Binding("f", "follow", "Follow turn", id="game.follow"),
         Binding("l", "focus_log", "Log", id="game.log"),
+        Binding("i", "detail", "Detail", id="game.detail"),
         Binding("r", "app.rules", "Rules", id="game.rules"),
         Binding("v", "review", "Review", id="game.review"),
         Binding("e", "end_screen", "Result", id="game.result"),
@@ -361,6 +362,11 @@ class GameScreen(Screen):
 
     def action_focus_log(self) -> None:
         self.query_one(LogPanel).focus()
+
+    def action_detail(self) -> None:
+        """The board panel shows (or stops showing) each spectacle's needs, holdings, missing
+        types and strip, which fit by themselves only in a wide panel."""
+        self.query_one(HandPanel).toggle_detail()
 
     def action_review(self) -> None:
         """Look back over the game so far without disturbing it: the viewer works on

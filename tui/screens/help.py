@@ -12,7 +12,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 PANELS = (
-    ("Header", "round, phase, and who must act with what to do"),
+    ("Header", "round, phase, who must act with what to do, and the cash of the player to act"),
     (
         "Arena",
         "the noble track as a ring, clockwise from the top-left corner (0-9 top, 10-17 right, "
@@ -23,6 +23,7 @@ PANELS = (
     (
         "Impresarios",
         "'>' who is to act, F the first player; Acc Acclaim, $ coins, Aq Aquilas, "
+        "(the original edition: Me medals, Ti season tickets, A arena pieces, L loge, p podiums), "
         "St Star Performers, Pr promoters, G gates, T temple, g gifts.  Stacks: markers on each "
         "Acclaim space, bottom of the stack first",
     ),
@@ -30,7 +31,8 @@ PANELS = (
         "Board",
         "the viewed player's tiles ('*' a Star Performer), money, gates and spectacles: "
         "have = matched/needed, miss = performers missing, now = the Acclaim it would score now "
-        "(-- cannot be performed yet), up = face up (performed before), 3g/4g = gates it needs",
+        "(-- cannot be performed yet), up = face up (performed before), 3g/4g = gates it needs; "
+        "i shows each spectacle's needs, what is held, what is missing and its strip",
     ),
     ("Log", "every event, newest at the bottom; focus it with l and scroll with the arrows"),
 )

@@ -11,9 +11,9 @@ from textual.binding import Binding
 from textual.containers import Center, Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Static
 
-from colosseum.tui.widgets.forms import AsciiCheckbox, ascii_select_arrows
+from colosseum.tui.widgets.forms import AsciiCheckbox, Cycle
 from colosseum.tui.widgets.keybar import KeyBar
 
 DEFAULT_NAMES = ("Becky", "Kat", "Laura", "Marcus", "Titus")
@@ -87,9 +87,7 @@ class NewGameScreen(Screen):
         with Center(id="ng-center"), body:
             with Horizontal(classes="row"):
                 yield Label("Players", classes="lbl")
-                yield Select(
-                    [(str(n), n) for n in (3, 4, 5)], value=s.players, allow_blank=False, compact=True, id="ng-players"
-                )
+                yield Cycle([(str(n), n) for n in (3, 4, 5)], s.players, id="ng-players")
             with Vertical(id="ng-seats"):
                 for i in range(5):
                     kind = s.kinds[i] if s.kinds[i] in ("human", *bots) else bots[0]
@@ -105,9 +103,7 @@ class NewGameScreen(Screen):
                         )
                         inp.cursor_blink = False
                         yield inp
-                        yield Select(
-                            kinds, value=kind, allow_blank=False, compact=True, classes="kind", id=f"ng-kind-{i}"
-                        )
+                        yield Cycle(kinds, kind, classes="kind", id=f"ng-kind-{i}")
             with Horizontal(classes="row"):
                 yield Label("Seed", classes="lbl")
                 seed = Input(
@@ -121,33 +117,31 @@ class NewGameScreen(Screen):
                 yield seed
             with Horizontal(classes="row"):
                 yield Label("Variant", classes="lbl")
-                yield Select(
-                    [("grand", "grand"), ("classic", "classic"), ("original", "original")],
-                    value=s.variant,
-                    allow_blank=False,
-                    compact=True,
-                    id="ng-variant",
+                yield Cycle(
+                    [("grand", "grand"), ("classic", "classic"), ("original", "original")], s.variant, id="ng-variant"
                 )
                 yield AsciiCheckbox("2007 auctions", "auction-2007" in s.options, compact=True, id="ng-a07")
             yield Button("Start game", variant="primary", compact=True, id="ng-start")
             yield Static(
-                "Tab moves between fields, Enter opens a list, ctrl+s starts.  Seats with a bot play "
+                "Tab moves between fields, Left/Right change a choice, ctrl+s starts.  Seats with a bot play "
                 "themselves; several human seats share this keyboard (hot seat).",
                 id="ng-hint",
             )
         yield KeyBar()
 
+    # the first name has the focus from the start (focusing another field first and moving the
+    # focus on mount would restyle the whole form twice more)
+    AUTO_FOCUS = "#ng-name-0"
+
     def on_mount(self) -> None:
-        ascii_select_arrows(self)  # Select draws its arrows with ambiguous-width triangles
         self._show_rows(self.settings.players)
-        self.query_one("#ng-name-0", Input).focus()
 
     def _show_rows(self, n: int) -> None:
         for i in range(5):
             self.query_one(f"#ng-seat-{i}").display = i < n
 
-    def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "ng-players" and isinstance(event.value, int):
+    def on_cycle_changed(self, event: Cycle.Changed) -> None:
+        if event.cycle.id == "ng-players" and isinstance(event.value, int):
             self._show_rows(event.value)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -168,10 +162,10 @@ class NewGameScreen(Screen):
 
     def read(self) -> NewGameSettings | None:
         """The settings as entered, or None (with a notification) when they do not make a game."""
-        n = self.query_one("#ng-players", Select).value
+        n = self.query_one("#ng-players", Cycle).value
         n = int(n) if isinstance(n, int) else 4
         names = [self.query_one(f"#ng-name-{i}", Input).value.strip() for i in range(5)]
-        kinds = [str(self.query_one(f"#ng-kind-{i}", Select).value) for i in range(5)]
+        kinds = [str(self.query_one(f"#ng-kind-{i}", Cycle).value) for i in range(5)]
         used = names[:n]
         if any(not x for x in used):
             self.notify("Every player needs a name.", severity="error")
@@ -185,7 +179,7 @@ class NewGameScreen(Screen):
         except ValueError:
             self.notify("The seed is a whole number (or empty for a random one).", severity="error")
             return None
-        variant = str(self.query_one("#ng-variant", Select).value)
+        variant = str(self.query_one("#ng-variant", Cycle).value)
         options = ("auction-2007",) if self.query_one("#ng-a07", Checkbox).value else ()
         return NewGameSettings(players=n, names=names, kinds=kinds, seed=seed, variant=variant, options=options)
 

@@ -8,6 +8,7 @@ space, so the board reads without colour too.
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.message import Message
@@ -255,15 +256,18 @@ class BoardPanel(LinePanel):
             out.append(t)
         temples = [seat for seat, p in enumerate(st.players) if p.temple]
         bag = sum(st.bag)
-        sup = Text(
-            f"bag {bag}  promoters {st.promoters_left}  gifts {st.gifts_left}"
-            if wide
-            else f"bag {bag} promoters {st.promoters_left} gifts {st.gifts_left}",
-            dim,
-        )
+        term = catalog(st).term  # the edition's words (season tickets, podiums, loges)
+        promoters, gifts = term("promoters"), term("gifts")
+        sup_text = ""
+        tries = ((("  ", promoters),) if wide else ()) + ((" ", promoters), (" ", promoters.split()[-1]))
+        for gap, prom in tries:
+            sup_text = gap.join((f"bag {bag}", f"{prom} {st.promoters_left}", f"{gifts} {st.gifts_left}"))
+            if cell_len(sup_text) <= room - 1:
+                break
+        sup = Text(sup_text, dim)
         line = Text("")
         if temples:
-            line.append("temples ", dim)
+            line.append(term("temple").split(" of ")[0].lower() + "s ", dim)
             for seat in temples:
                 line.append(letters[seat], seat_style(theme, seat))
                 line.append(" ")

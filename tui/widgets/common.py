@@ -11,6 +11,7 @@ from rich.style import Style
 
 from colosseum.core import State, catalog, to_act
 from colosseum.themes import DEFAULT_THEME, seat_colour
+from colosseum.tui.text import fit
 
 NOBLE_LETTERS = ("E", "C", "C", "S", "S", "S")
 NOBLE_NAMES = ("emperor", "consul", "consul", "senator", "senator", "senator")
@@ -18,25 +19,31 @@ MARKETS = "ABCDE"
 
 
 def player_letters(names: tuple[str, ...] | list[str]) -> tuple[str, ...]:
-    """One distinct lower-case letter per player: the first letter of the name not yet taken,
-    else any letter of the name, else the first free letter of the alphabet."""
+    """One distinct lower-case letter per player.  Names that begin with a Latin letter get
+    it first (so a name without one, e.g. in Japanese, never takes "Aurelia"'s "a"); then each
+    other name gets a free letter of the name, else the first free letter of the alphabet."""
     return _player_letters(tuple(names))
 
 
 @lru_cache(maxsize=64)
 def _player_letters(names: tuple[str, ...]) -> tuple[str, ...]:
-    taken: list[str] = []
-    for name in names:
-        pick = ""
+    picks: list[str] = [""] * len(names)
+    taken: set[str] = set()
+    for i, name in enumerate(names):
+        first = name.strip()[:1].lower()
+        if first.isascii() and first.isalpha() and first not in taken:
+            picks[i] = first
+            taken.add(first)
+    for i, name in enumerate(names):
+        if picks[i]:
+            continue
         candidates = [c.lower() for c in name if c.isascii() and c.isalpha()]
-        for c in candidates:
-            if c not in taken:
-                pick = c
-                break
+        pick = next((c for c in candidates if c not in taken), "")
         if not pick:
             pick = next(c for c in "abcdefghijklmnopqrstuvwxyz" if c not in taken)
-        taken.append(pick)
-    return tuple(taken)
+        picks[i] = pick
+        taken.add(pick)
+    return tuple(picks)
 
 
 @lru_cache(maxsize=256)
@@ -54,15 +61,24 @@ def short(state: State, kind: int) -> str:
     return catalog(state).tiles[kind].short
 
 
+#: cells a player's name may take in a one-line prompt (a longer one ends with an ellipsis)
+PROMPT_NAME_CELLS = 14
+
+
 def prompt(state: State) -> tuple[int, str]:
-    """(seat to act, what they must do now) in plain words; (-1, text) when nobody acts."""
+    """(seat to act, what they must do now) in plain words; (-1, text) when nobody acts.
+    Names are cut to ``PROMPT_NAME_CELLS`` cells so the instruction stays on the line."""
     seat = to_act(state)
     if seat < 0:
         if state.result is not None:
-            w = state.players[state.result.winner]
-            return -1, f"game over: {w.name} wins with {w.acclaim} Acclaim"
+            res = state.result
+            w = state.players[res.winner]
+            if len(res.shared) > 1:
+                who = " and ".join(fit(state.players[s].name, PROMPT_NAME_CELLS) for s in res.shared)
+                return -1, f"game over: {who} share the win with {w.acclaim} Acclaim"
+            return -1, f"game over: {fit(w.name, PROMPT_NAME_CELLS)} wins with {w.acclaim} Acclaim"
         return -1, "game over"
-    names = [p.name for p in state.players]
+    names = [fit(p.name, PROMPT_NAME_CELLS) for p in state.players]
     ph = state.phase
     what = ""
     if ph == "setup":

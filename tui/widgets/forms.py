@@ -3,7 +3,15 @@ ambiguous-width glyphs, which some terminals (and CJK locales) draw two cells wi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Checkbox
+
+from colosseum.tui.text import pad
 
 
 class AsciiCheckbox(Checkbox):
@@ -23,3 +31,66 @@ def ascii_select_arrows(node) -> None:
         arrow.update("v")
     for arrow in node.query(".up-arrow"):
         arrow.update("^")
+
+
+class Cycle(Widget, can_focus=True):
+    """A one-line choice among a few values, changed in place with Left/Right (or Space, or a
+    click): much lighter than a ``Select`` (no overlay list to compose), so a form of several
+    starts fast.  Drawn as ``value  <>`` in ASCII."""
+
+    DEFAULT_CSS = """
+    Cycle { height: 1; width: 14; background: $boost; color: $foreground; }
+    Cycle:focus { background: $primary 40%; text-style: bold; }
+    """
+    BINDINGS = [
+        Binding("right,space", "step(1)", "next", show=False, id="cycle.next"),
+        Binding("left", "step(-1)", "previous", show=False, id="cycle.prev"),
+    ]
+
+    class Changed(Message):
+        def __init__(self, cycle: Cycle, value: object) -> None:
+            super().__init__()
+            self.cycle = cycle
+            self.value = value
+
+        @property
+        def control(self) -> Cycle:
+            return self.cycle
+
+    def __init__(
+        self, options: Sequence[tuple[str, object]], value: object, *, id: str | None = None, classes: str | None = None
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self.options = list(options)
+        values = [v for _, v in self.options]
+        self._index = values.index(value) if value in values else 0
+
+    @property
+    def value(self) -> object:
+        return self.options[self._index][1]
+
+    @value.setter
+    def value(self, value: object) -> None:
+        values = [v for _, v in self.options]
+        if value not in values:
+            raise ValueError(f"{value!r} is not one of the choices")
+        self._set_index(values.index(value))
+
+    def _set_index(self, index: int) -> None:
+        if index == self._index:
+            return
+        self._index = index
+        self.refresh()
+        self.post_message(self.Changed(self, self.value))
+
+    def action_step(self, d: int) -> None:
+        self._set_index((self._index + d) % len(self.options))
+
+    def on_click(self) -> None:
+        self.focus()
+        self.action_step(1)
+
+    def render(self) -> Text:
+        label = self.options[self._index][0]
+        room = max(1, (self.size.width or 14) - 3)
+        return Text(pad(label, room) + " <>", no_wrap=True, overflow="crop")

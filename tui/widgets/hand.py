@@ -8,11 +8,13 @@ Acclaim it would score now.  Matching and scores come from ``colosseum.core``
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
 from colosseum.core import State, breakdown, catalog, match, to_act, why_not_performable
 from colosseum.core.summary import Changes
+from colosseum.tui.text import fit, pad
 
 from .lines import ScrollingLinePanel
 
@@ -34,6 +36,13 @@ class HandPanel(ScrollingLinePanel, can_focus=True):
         self.border_title = "Board"
         self._title = "Board"
         self.marks = Changes()  # the last move: a spectacle it performed is marked
+        #: every spectacle's needs, holdings, missing types and strip, at any width (they
+        #: show by themselves only from 50 columns)
+        self.detail = False
+
+    def toggle_detail(self) -> None:
+        self.detail = not self.detail
+        self.redraw()
 
     def show(self, state: State, seat: int, marks: Changes | None = None) -> None:
         self.state = state
@@ -44,7 +53,8 @@ class HandPanel(ScrollingLinePanel, can_focus=True):
         if 0 <= seat < st.n:
             acting = to_act(st) == seat
             self.set_class(acting, "acting")
-            title = f"{st.players[seat].name}'s board" + (" - to act" if acting else "")
+            room = max(8, (self.size.width or 38) - 22)
+            title = f"{fit(st.players[seat].name, room)}'s board" + (" - to act" if acting else "")
             if title != self._title:  # setting a title repaints the panel
                 self._title = title
                 self.border_title = title
@@ -57,12 +67,16 @@ class HandPanel(ScrollingLinePanel, can_focus=True):
         # one column is kept for the scroll bar, so its coming and going never re-wraps
         width = self.content_region.width - 1
         performed = frozenset(spec for who, spec in self.marks.performed if who == seat)
-        text = hand_text(st, seat, width, self.app.theme, performed)
+        text = hand_text(st, seat, width, self.app.theme, performed, detail=self.detail)
         return list(text.wrap(self.app.console, max(width, 1)))
 
 
-def hand_text(st: State, seat: int, width: int, theme: str, performed: frozenset[int] = frozenset()) -> Text:
-    """The board's text; spectacles in ``performed`` (by the last move) in reverse."""
+def hand_text(
+    st: State, seat: int, width: int, theme: str, performed: frozenset[int] = frozenset(), detail: bool = False
+) -> Text:
+    """The board of ``seat`` in ``width`` cells; spectacles in ``performed`` (by the last move) in
+    reverse; ``detail``: each spectacle's needs, what is held of them, what is missing and the
+    strip, also when narrow."""
     cat = catalog(st)
     p = st.players[seat]
     width = max(width, 30)
@@ -72,11 +86,16 @@ def hand_text(st: State, seat: int, width: int, theme: str, performed: frozenset
     out = Text()
     gates_max = cat.common.gates
     out.append(f"${p.coins}", bold)
-    out.append(f"  Aquilas {p.aquilas}  Promoters {p.promoters}  Gifts {p.gifts}\n")
-    out.append(f"Gates {len(p.gates)}/{gates_max}")
+    term = cat.term
+    out.append(
+        f"  {term('aquilas').capitalize()} {p.aquilas}  {term('promoters').capitalize()} {p.promoters}"
+        f"  {term('gifts').capitalize()} {p.gifts}\n"
+    )
+    out.append(f"{term('gates').capitalize()} {len(p.gates)}/{gates_max}")
     if p.gates:
         out.append(" (" + " ".join(str(g) for g in sorted(p.gates)) + ")", muted)
-    out.append("  Temple " + ("built" if p.temple else "-"))
+    temple = term("temple").split(" of ")[0]  # "Temple of Fortuna": "Temple" keeps the line
+    out.append(f"  {temple[:1].upper()}{temple[1:]} " + ("built" if p.temple else "-"))
     if not p.pillar:
         out.append("  pillar out", muted)
     out.append("\n")
@@ -92,14 +111,14 @@ def hand_text(st: State, seat: int, width: int, theme: str, performed: frozenset
     if parts:
         line_len = 0
         for text, is_star in parts:
-            if line_len and line_len + len(text) + 2 > width:
+            if line_len and line_len + cell_len(text) + 2 > width:
                 out.append("\n")
                 line_len = 0
             elif line_len:
                 out.append("  ")
                 line_len += 2
             out.append(text, bold if is_star else Style())
-            line_len += len(text)
+            line_len += cell_len(text)
         out.append("\n")
     else:
         out.append("no performers\n", muted)
@@ -114,13 +133,11 @@ def hand_text(st: State, seat: int, width: int, theme: str, performed: frozenset
         out.append("no spectacles\n", muted)
         return out
     name_w = 24 if wide else 14
-    out.append(f"{'Spectacle':<{name_w}} have miss  now\n", muted)
+    out.append(f"{pad(term('spectacle').capitalize(), name_w)} have miss  now\n", muted)
     for sid, where in specs:
         spec = cat.spectacles[sid]
         m = match(cat, p.tiles, spec)
-        name = spec.name[:name_w]
-        out.append(name, Style(bold=True, reverse=True) if sid in performed else Style())
-        out.append(" " * (name_w - len(name)))
+        out.append(pad(cat.label(spec), name_w), Style(bold=True, reverse=True) if sid in performed else Style())
         out.append(f" {m.matched:>2}/{spec.total:<2} ")
         if where == "arena":
             out.append(" performed\n", muted)
@@ -136,16 +153,23 @@ def hand_text(st: State, seat: int, width: int, theme: str, performed: frozenset
         if why is not None and len(p.gates) < spec.gates:
             tag += f" {spec.gates}g"
         out.append(tag + "\n", muted)
-        if wide:
+        if wide or detail:
             need = " ".join(f"{cat.tiles[k].short}{n}" for k, n in enumerate(spec.need) if n)
             missing = " ".join(
                 f"{cat.tiles[k].short}{n - m.used[k]}" for k, n in enumerate(spec.need) if n and m.used[k] < n
             )
             strip = " ".join(str(v) for v in spec.strip[: spec.max_missing + 1])
             line = f"  needs {need}; strip {strip}"
-            if missing and m.missing:
+            if detail:
+                # one fact a line: narrow panels cannot hold them side by side
+                has = " ".join(f"{cat.tiles[k].short}{m.used[k]}" for k, n in enumerate(spec.need) if n and m.used[k])
+                line = f"  needs {need}\n  has   {has or '-'}"
+                if missing and m.missing:
+                    line += f"\n  lacks {missing}"
+                line += f"\n  strip {strip}"
+            elif missing and m.missing:
                 more = f"; lacks {missing}"
-                if len(line) + len(more) <= width:
+                if cell_len(line) + cell_len(more) <= width:
                     line += more
                 else:
                     line += "\n  lacks " + missing

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
@@ -62,9 +63,12 @@ class GameHeader(LinePanel):
         width = self.size.width or 80
         if seat >= 0:
             p = st.players[seat]
-            money = f"   ${p.coins}" + (f" Aq{p.aquilas}" if p.aquilas else "")
-            if t.cell_len + len(money) <= width:
-                t.append(money)
+            # the acting player's purse, labelled (a bare "$23" read as anyone's)
+            money = f"${p.coins}" + (f" Aq{p.aquilas}" if p.aquilas else "")
+            for label in (f"   cash {money}", f"  cash {money}", f" {money}"):
+                if t.cell_len + cell_len(label) <= width:
+                    t.append(label)
+                    break
         if self.note:
             t.append("  " + self.note, Style(dim=True))
         t.truncate(width, overflow="crop")

@@ -7,6 +7,7 @@ every move, and drawn in ASCII only.
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.widget import Widget
 
@@ -65,11 +66,15 @@ class KeyBar(Widget):
     def render(self) -> Text:
         key_style = self.get_component_rich_style("keybar--key", partial=True)
         desc_style = self.get_component_rich_style("keybar--desc", partial=True)
+        items = self.items()
+        # two spaces between items when they fit, else one (so every key shows at 80 columns)
+        full = sum(cell_len(k) + cell_len(d) + 3 for k, d in items)
+        gap = " " if full > (self.size.width or 80) else "  "
         t = Text(no_wrap=True, overflow="crop")
-        for keys, desc in self.items():
-            t.append(" ")
+        for i, (keys, desc) in enumerate(items):
+            t.append(gap if i else " ")
             t.append(keys, key_style)
             t.append(" ")
             t.append(desc, desc_style)
-            t.append(" ")
+        t.append(" ")
         return t

@@ -10,14 +10,13 @@ which lines are shown and that End returns to the newest.
 
 from __future__ import annotations
 
-import textwrap
-
 from rich.segment import Segment
 from textual.binding import Binding
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from colosseum.core import Event
+from colosseum.tui.text import wrap
 
 from .common import seat_style
 from .lines import CachedStyles, set_virtual_height
@@ -145,7 +144,7 @@ class LogPanel(CachedStyles, ScrollView, can_focus=True):
             self._lines = []
         for i in range(self._wrapped_count, len(self.events)):
             text = self.events[i].text
-            parts = textwrap.wrap(text, width, subsequent_indent="  ", break_long_words=True) or [""]
+            parts = wrap(text, width, indent="  ")
             self._lines.extend((i, part) for part in parts)
         self._wrapped_count = len(self.events)
         set_virtual_height(self, len(self._lines))
@@ -184,5 +183,5 @@ class LogPanel(CachedStyles, ScrollView, can_focus=True):
             style = base + seat_style(self.app.theme, ev.seat, bold=False)
         else:
             style = base + self.component_style("log--plain")
-        strip = Strip([Segment(text, style)], len(text))
+        strip = Strip([Segment(text, style)])  # its width in cells (CJK takes two)
         return strip.crop_extend(0, width, base)

@@ -6,8 +6,10 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 
-from colosseum.core import State, star_count, to_act
+from colosseum.core import State, catalog, star_count, to_act
+from colosseum.core.catalog import Catalog
 from colosseum.core.summary import Changes
+from colosseum.tui.text import pad
 
 from .common import player_letters, seat_style
 from .lines import LinePanel
@@ -53,6 +55,29 @@ def number_line(st: State, letters, width: int, theme: str, head: Style) -> list
     ruler_text = Text(label, head)
     ruler_text.append("".join(ruler).rstrip(), head)
     return [ruler_text, marks]
+
+
+def edition_headings(cat: Catalog, cols: tuple[tuple[str, int], ...], wide: bool) -> tuple[tuple[str, int], ...]:
+    """Column headings in the words of an edition that has its own (the original: medals,
+    season tickets, arena pieces, loge, podiums); The Grand Spectacle's stay as they are."""
+    if not cat.rules.terms:
+        return cols
+    words = {
+        2: cat.term("aquilas"),
+        4: cat.term("promoters").split()[-1],
+        5: cat.term("gates").split()[0],
+        6: cat.term("temple").split(" of ")[0].split()[-1],
+        7: cat.term("gifts"),
+    }
+    out = []
+    for i, (head, w) in enumerate(cols):
+        word = words.get(i)
+        if word is not None:
+            head = word[: w - 1].capitalize() if wide or w > 2 else word[:1].upper()
+            if i == 7 and not wide:
+                head = head.lower()  # "g" beside the gates' capital
+        out.append((head, w))
+    return tuple(out)
 
 
 class PlayersPanel(LinePanel):
@@ -151,6 +176,7 @@ class PlayersPanel(LinePanel):
         view = self.component_style("players--view")
         lines = []
         self._notes_left: set[int] = set()  # seats whose deltas did not fit on their row
+        cols: tuple[tuple[str, int], ...]
         if wide:
             cols = (
                 ("Acclaim", 8),
@@ -161,9 +187,10 @@ class PlayersPanel(LinePanel):
                 ("Gates", 6),
                 ("Tmp", 4),
                 ("Gift", 5),
-            )[:8]
+            )
         else:
             cols = (("Acc", 4), ("$", 4), ("Aq", 3), ("St", 3), ("Pr", 3), ("G", 2), ("T", 2), ("g", 2))
+        cols = edition_headings(catalog(st), cols, wide)
         hdr = "   " + f"{'Name':<{name_w + 1}}" + "".join(f"{h:>{w}}" for h, w in cols)
         lines.append(Text(hdr, head))
         for seat, p in enumerate(st.players):
@@ -171,9 +198,8 @@ class PlayersPanel(LinePanel):
             t.append(">" if seat == actor else " ", Style(bold=True))
             t.append(letters[seat], seat_style(theme, seat))
             t.append(" ")
-            name = p.name[:name_w]
             t.append(
-                f"{name:<{name_w}}",
+                pad(p.name, name_w),
                 seat_style(theme, seat, bold=seat == actor) + (view if seat == self.seat else Style()),
             )
             t.append("F" if seat == st.first else " ", Style(bold=True))

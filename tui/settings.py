@@ -1,0 +1,129 @@
+"""User settings kept between runs: the theme, the bot delay and key overrides.
+
+One TOML file, ``settings.toml`` in ``platformdirs.user_config_dir("colosseum")`` (or in
+``$COLOSSEUM_CONFIG_DIR``)::
+
+    theme = "colosseum-light"
+    bot_delay = 0.3
+
+    [keys]            # binding id = keys (Textual's keymap); ids are listed by `F1`
+    "game.review" = "v,ctrl+r"
+    "trade.end" = "e,x"
+
+A missing file means the defaults; a damaged one is reported and ignored (never a crash).
+Command-line options win over the file.  No Textual here: the command line reads it too.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CONFIG_ENV = "COLOSSEUM_CONFIG_DIR"
+FILE_NAME = "settings.toml"
+DEFAULT_BOT_DELAY = 0.6
+
+
+@dataclass
+class Settings:
+    theme: str | None = None
+    bot_delay: float | None = None
+    keys: dict[str, str] = field(default_factory=dict)
+    #: what was wrong with the file, if anything (shown to the player, then ignored)
+    problem: str = ""
+
+
+def config_dir() -> Path:
+    """``$COLOSSEUM_CONFIG_DIR`` if set, else the platform's user config folder."""
+    env = os.environ.get(CONFIG_ENV)
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_config_dir("colosseum", appauthor=False))
+
+
+def settings_path() -> Path:
+    return config_dir() / FILE_NAME
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    path = settings_path() if path is None else path
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return Settings()
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        return Settings(problem=f"{path}: {err}")
+    out = Settings()
+    problems = []
+    theme = data.get("theme")
+    if isinstance(theme, str) and theme:
+        out.theme = theme
+    elif theme is not None:
+        problems.append("theme must be a name")
+    delay = data.get("bot_delay")
+    if isinstance(delay, int | float) and not isinstance(delay, bool) and 0 <= delay <= 60:
+        out.bot_delay = float(delay)
+    elif delay is not None:
+        problems.append("bot_delay must be seconds from 0 to 60")
+    keys = data.get("keys", {})
+    if isinstance(keys, dict):
+        for binding_id, value in keys.items():
+            if isinstance(value, str) and value.strip():
+                out.keys[str(binding_id)] = value.strip()
+            else:
+                problems.append(f'keys.{binding_id} must be keys such as "v,ctrl+r"')
+    else:
+        problems.append("[keys] must be a table")
+    if problems:
+        out.problem = f"{path}: " + "; ".join(problems)
+    return out
+
+
+def _toml_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def dump_settings(settings: Settings) -> str:
+    lines = [
+        "# Colosseum settings (see the README).  Rewritten when a setting changes in the game:",
+        "# values are kept, comments are not.",
+    ]
+    if settings.theme:
+        lines.append(f"theme = {_toml_string(settings.theme)}")
+    if settings.bot_delay is not None:
+        lines.append(f"bot_delay = {settings.bot_delay!r}")
+    if settings.keys:
+        lines.append("")
+        lines.append("[keys]")
+        for binding_id, keys in sorted(settings.keys.items()):
+            lines.append(f"{_toml_string(binding_id)} = {_toml_string(keys)}")
+    return "\n".join(lines) + "\n"
+
+
+def save_settings(settings: Settings, path: Path | None = None) -> None:
+    """Write ``settings`` (atomically: a crash leaves the old file).  Raises OSError."""
+    path = settings_path() if path is None else path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(dump_settings(settings), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def remember(**changes: object) -> str:
+    """Update the stored settings with ``changes`` (theme=..., bot_delay=...), keeping the
+    rest of the file; '' or the reason it could not be saved."""
+    path = settings_path()
+    current = load_settings(path)
+    if current.problem:
+        return f"settings not saved: {current.problem}"
+    for key, value in changes.items():
+        setattr(current, key, value)
+    try:
+        save_settings(current, path)
+    except OSError as err:
+        return f"settings not saved: {err}"
+    return ""
