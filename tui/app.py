@@ -139,7 +139,7 @@ class ColosseumApp(BaseApp):
         try:
             session = make_session(names, kinds, seed=seed, variant=variant, options=options)
         except Exception as err:  # noqa: BLE001 - RuleError, CatalogError, ValueError: shown
-            self.notify(str(err), severity="error")
+            self.notify(str(err), severity="error", markup=False)
             return False
         self.session = session
         if self.record:

@@ -42,10 +42,10 @@ def submit_or_notify(node, session, action) -> bool:
     try:
         session.submit(action)
     except RuleError as err:
-        node.notify(str(err), severity="error")
+        node.notify(str(err), severity="error", markup=False)
         return False
     except Exception as err:  # noqa: BLE001 - e.g. the game server is gone
-        node.notify(f"Could not do that: {err}", severity="error")
+        node.notify(f"Could not do that: {err}", severity="error", markup=False)
         return False
     return True
 

@@ -177,11 +177,6 @@ def test_game_screen_shows_hostile_names_and_chat_as_text(server):
     evil.close()
 
 
-@pytest.mark.xfail(
-    reason="dialog prompts (tui/dialogs/base.py set_prompt) and the hand panel's border title "
-    "(tui/widgets/hand.py) take player names as markup: reported to the lead",
-    strict=False,
-)
 def test_a_player_named_like_markup_gets_a_dialog_with_the_name_as_text(server):
     from colosseum.tui.net.client import _game_app
 
@@ -210,11 +205,6 @@ def test_a_player_named_like_markup_gets_a_dialog_with_the_name_as_text(server):
         evil.close()
 
 
-@pytest.mark.xfail(
-    reason="the log panel (tui/widgets/log.py) wraps and measures lines by characters, not "
-    "terminal cells: a wide character pushes the panels right of it: reported to the lead",
-    strict=False,
-)
 def test_wide_characters_keep_the_game_screen_aligned(server):
     from rich.cells import cell_len
 

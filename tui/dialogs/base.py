@@ -275,12 +275,13 @@ class DecisionDialog(ModalScreen[None]):
         return f"Round {st.round} - {PHASE_TITLES.get(st.phase, st.phase)}"
 
     def set_prompt(self, text: str | Text) -> None:
-        self.query_one("#prompt", Static).update(text)
+        # prompts carry player names: a str is plain text, never markup
+        self.query_one("#prompt", Static).update(Text(text) if isinstance(text, str) else text)
 
     def show(self, widget_id: str, text) -> None:
         """Update a Static by id; an empty one is hidden (so it takes no space)."""
         widget = self.query_one(f"#{widget_id}", Static)
-        widget.update(text)
+        widget.update(Text(text) if isinstance(text, str) else text)  # names inside: never markup
         plain = text.plain if isinstance(text, Text) else str(text)
         widget.set_class(not plain.strip(), "-empty")
 
@@ -396,7 +397,7 @@ class DecisionDialog(ModalScreen[None]):
         try:
             self.refresh_view()
         except Exception as err:  # noqa: BLE001 - any drawing fault: a message, never a traceback
-            self.notify(f"Display problem: {err}", severity="error")
+            self.notify(f"Display problem: {err}", severity="error", markup=False)
         self._focus_list()
         self.refresh_bindings()
 

@@ -303,6 +303,6 @@ class MuniDialog(ModalScreen[None]):
         try:
             self.session.submit(action)
         except RuleError as err:
-            self.notify(str(err), severity="error")
+            self.notify(str(err), severity="error", markup=False)
             return False
         return True

@@ -116,7 +116,7 @@ class MuniGameScreen(Screen[None]):
             self.sync()
             self.advance()
         except Exception as err:  # noqa: BLE001 - a drawing fault must not end the game
-            self.notify(f"{type(err).__name__}: {err}", severity="error", title="Display")
+            self.notify(f"{type(err).__name__}: {err}", severity="error", title="Display", markup=False)
 
     # ------------------------------------------------------------------ flow
     def advance(self) -> None:
@@ -141,9 +141,9 @@ class MuniGameScreen(Screen[None]):
         try:
             await self.session.run_bots(self.bot_delay)
         except RuleError as err:
-            self.notify(str(err), severity="error", title="Bot")
+            self.notify(str(err), severity="error", title="Bot", markup=False)
         except Exception as err:  # noqa: BLE001 - a bot's fault is shown, never a traceback
-            self.notify(f"{type(err).__name__}: {err}", severity="error", title="Bot")
+            self.notify(f"{type(err).__name__}: {err}", severity="error", title="Bot", markup=False)
             return
         self._schedule()
 

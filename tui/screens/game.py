@@ -181,7 +181,7 @@ class GameScreen(Screen):
             self.sync()
             self.advance()
         except Exception as err:  # noqa: BLE001 - a drawing fault must not end the game
-            self.notify(f"{type(err).__name__}: {err}", severity="error", title="Display")
+            self.notify(f"{type(err).__name__}: {err}", severity="error", title="Display", markup=False)
 
     def set_preview(self, spaces: frozenset[int]) -> None:
         """Highlight track spaces on the board (what a dialog's highlighted choice would do)."""
@@ -243,9 +243,9 @@ class GameScreen(Screen):
         try:
             await self.session.run_bots(self.bot_delay)
         except RuleError as err:  # a bot that cannot move must not crash the client
-            self.notify(str(err), severity="error", title="Bot")
+            self.notify(str(err), severity="error", title="Bot", markup=False)
         except Exception as err:  # noqa: BLE001 - shown, never a traceback
-            self.notify(f"{type(err).__name__}: {err}", severity="error", title="Bot")
+            self.notify(f"{type(err).__name__}: {err}", severity="error", title="Bot", markup=False)
             return
         self.sync()
         self.advance()

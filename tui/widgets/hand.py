@@ -57,7 +57,7 @@ class HandPanel(ScrollingLinePanel, can_focus=True):
             title = f"{fit(st.players[seat].name, room)}'s board" + (" - to act" if acting else "")
             if title != self._title:  # setting a title repaints the panel
                 self._title = title
-                self.border_title = title
+                self.border_title = Text(title)  # a name is never markup
         self.redraw()
 
     def build_lines(self) -> list[Text]:
