@@ -55,7 +55,14 @@ class GreedyValuation:
 
     def __init__(self) -> None:
         self._moves_cache: dict[tuple[object, ...], Moves] = {}
-        self._util_cache: dict[tuple[int, str], tuple[State, _UtilContext]] = {}
+        # tile_utility by what it depends on (see ``_util_key``): a decision values the same
+        # hands again and again, and so do the decisions of a trade round or an auction
+        # _bundle_value's parts fixed by the decision: (state, seat, rounds left, gate charge,
+        # money lost by spent coins)
+        self._bundle_fixed: tuple[State | None, int, int, float, dict[int, float]] = (None, -1, 0, 0.0, {})
+        self._util_shared: dict[tuple[object, ...], tuple[_UtilContext, dict[tuple[int, ...], float]]] = {}
+        # (seat, id(state)) -> (state, context, utilities): the key of the last states looked up
+        self._util_cache: dict[tuple[int, int], tuple[State, _UtilContext, dict[tuple[int, ...], float]]] = {}
 
     def rounds_total(self, cat: Catalog) -> int:
         return cat.rounds
@@ -91,12 +98,18 @@ class GreedyValuation:
             left += 1
         return left
 
+    def _util_key(self, state: State, cat: Catalog, seat: int) -> tuple[object, ...]:
+        """Everything ``_util_context`` reads from ``state`` for ``seat``: equal keys, equal
+        contexts, so utilities are shared by the states of a decision sequence (a trade round, an
+        auction) in which the seat's prospects do not change."""
+        p = state.players[seat]
+        left = self.rounds_left(state, cat)
+        stars = tuple(star_need(state, cat, seat, k) for k in cat.star_types)
+        plan = (state.display, p.coins, numbering_floor(cat, p) if cat.rules.numbering else -1) if left >= 2 else ()
+        return (seat, cat.variant, left, state.phase, p.face_down, p.face_up, p.arena, len(p.gates), plan, stars)
+
     def _util_context(self, state: State, cat: Catalog, seat: int) -> _UtilContext:
-        """What ``tile_utility`` needs about ``seat`` in ``state``, computed once per state."""
-        key = (seat, cat.variant)
-        cached = self._util_cache.get(key)
-        if cached is not None and cached[0] is state:
-            return cached[1]
+        """What ``tile_utility`` needs about ``seat`` in ``state`` (see ``_util_key``)."""
         p = state.players[seat]
         ngates = len(p.gates)
         left = self.rounds_left(state, cat)
@@ -119,15 +132,35 @@ class GreedyValuation:
                     entries.append((spec, -0.35 * spec.cost - 2.0, False))
         # (kind, count needed to hold its Star Performer, G-7)
         stars = [(k, star_need(state, cat, seat, k)) for k in cat.star_types]
-        ctx = (entries, tuple(e[0] for e in entries), stars, cat.common.star_acclaim)
-        self._util_cache[key] = (state, ctx)
-        return ctx
+        return (entries, tuple(e[0] for e in entries), stars, cat.common.star_acclaim)
+
+    def _utilities(self, state: State, cat: Catalog, seat: int) -> tuple[_UtilContext, dict[tuple[int, ...], float]]:
+        """The utility context of ``seat`` in ``state`` and the utilities computed in it so far."""
+        memo_key = (seat, id(state))
+        hit = self._util_cache.get(memo_key)
+        if hit is not None and hit[0] is state:
+            return hit[1], hit[2]
+        key = self._util_key(state, cat, seat)
+        shared = self._util_shared.get(key)
+        if shared is None:
+            if len(self._util_shared) > 64:
+                self._util_shared.clear()
+            shared = (self._util_context(state, cat, seat), {})
+            self._util_shared[key] = shared
+        if len(self._util_cache) > 16:
+            self._util_cache.clear()
+        self._util_cache[memo_key] = (state, shared[0], shared[1])
+        return shared
 
     def tile_utility(self, state: State, cat: Catalog, seat: int, tiles: Sequence[int]) -> float:
         """How much ``tiles`` are worth to ``seat``, in Acclaim-like units: the best spectacle it
         owns (or could still plan) filled with them, a little of the second best and of the best
         one performable this round, and the Star Performers they would hold (G-7)."""
-        entries, specs, star_rules, star_acc = self._util_context(state, cat, seat)
+        (entries, specs, star_rules, star_acc), memo = self._utilities(state, cat, seat)
+        key = tuple(tiles)
+        known = memo.get(key)
+        if known is not None:
+            return known
         held = [k for k, need in star_rules if tiles[k] >= need]
         best = second = now = -99.0
         for (spec, offset, now_ok), miss in zip(entries, missings(cat, tiles, specs), strict=True):
@@ -149,6 +182,7 @@ class GreedyValuation:
         u = best + 0.2 * second + len(held) * 1.0
         if now > -90:
             u += 0.35 * now
+        memo[key] = u
         return u
 
     def tiles_plus(self, tiles: Sequence[int], kinds: Iterable[int], sign: int = 1) -> list[int]:
@@ -204,9 +238,12 @@ class GreedyValuation:
         investments costing ``spent`` coins."""
         p = state.players[seat]
         c = cat.common
-        left = self.rounds_left(state, cat)
-        cr = self.coin_rate(state, cat)
-        gate_charge = c.gate_cost * cr + 1.0
+        fixed = self._bundle_fixed
+        if fixed[0] is not state or fixed[1] != seat:
+            left0 = self.rounds_left(state, cat)
+            cr0 = self.coin_rate(state, cat)
+            fixed = self._bundle_fixed = (state, seat, left0, c.gate_cost * cr0 + 1.0, {})
+        _, _, left, gate_charge, money_lost = fixed
         final = 0.0
         feasible = 0
         now = 0.0
@@ -223,7 +260,10 @@ class GreedyValuation:
                 now = max(now, now_val[sid])
         v = final + 0.5 * now + c.performed_acclaim * min(feasible, max(0, left - 1))
         v += promoters * c.promoter_acclaim + (1.0 * left if temple else 0.0)
-        v -= self.money(state, cat, p.coins) - self.money(state, cat, p.coins - spent)
+        lost = money_lost.get(spent)
+        if lost is None:
+            lost = money_lost[spent] = self.money(state, cat, p.coins) - self.money(state, cat, p.coins - spent)
+        v -= lost
         coins = p.coins - spent
         if left > 1:
             reserve = self.RESERVE_FIRST if state.round == 1 else self.RESERVE
@@ -418,6 +458,7 @@ class GreedyValuation:
         nobles = state.nobles
         walk = landing
         # the other nobles' spaces, once per noble for the moves from the current position
+        skip = cat.rules.skip_occupied
         occ = [{x for i, x in enumerate(nobles) if i != j} for j in range(len(nobles))]
         # gates of the players who perform after the bot this round: a noble left there helps them
         later: set[int] = set()
@@ -475,8 +516,10 @@ class GreedyValuation:
                         for n2 in movable:
                             if n2 == n1:
                                 continue
+                            # the other nobles' spaces once per second noble, not once per step
+                            occ2 = {x for i, x in enumerate(nn1) if i != n2} if skip else None
                             for s2 in r2:
-                                dest2 = walk(cat, nn1, n2, s2)
+                                dest2 = walk(cat, nn1, n2, s2, occ2)
                                 v = v1 - base[n2] + on(n2, dest2)
                                 if v > best_v:
                                     best_v, best_seq = v, [(n1, d1, s1), (n2, d2, s2)]
