@@ -18,7 +18,7 @@ import math
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from colosseum.core import Action, State
@@ -28,20 +28,16 @@ from colosseum.core.simulate import make_setup, play_game
 LEVELS = ("hard", "normal", "easy", "random")
 
 
-def build(level: str, seed: int, think: float) -> Bot:
-    if level == "hard":
+def build(level: str, seed: int, think: float, playouts: int | None = None) -> Bot:
+    """A bot of ``level``; hard thinks ``think`` seconds a decision, or plays ``playouts``
+    playouts a decision when given (a budget independent of the machine's speed and load)."""
+    if level == "hard" and playouts:
         from colosseum.core.bots.search import SearchBot
 
-        return SearchBot(seed, think=think)
-    if level == "easy":
-        from colosseum.core.bots.easy import EasyBot
-
-        return EasyBot(seed)
-    if level in ("normal", "greedy"):
-        return make_bot("greedy", seed)
-    if level == "random":
-        return make_bot("random", seed)
-    raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
+        return SearchBot(seed, think=None, playouts=playouts)
+    if level not in (*LEVELS, "greedy"):
+        raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
+    return make_bot(level, seed, think if level == "hard" else None)
 
 
 class Timed:
@@ -69,11 +65,11 @@ class GameResult:
     times: dict[str, list[float]] = field(default_factory=dict)
 
 
-def play_one(seed: int, players: int, one: str, rest: str, think: float) -> GameResult:
+def play_one(seed: int, players: int, one: str, rest: str, think: float, playouts: int | None = None) -> GameResult:
     seat = seed % players
     levels = [rest] * players
     levels[seat] = one
-    bots = [Timed(build(lv, seed * 31 + i, think), lv) for i, lv in enumerate(levels)]
+    bots = [Timed(build(lv, seed * 31 + i, think, playouts), lv) for i, lv in enumerate(levels)]
     rec = play_game(make_setup(players, seed, levels), bots)
     times: dict[str, list[float]] = {}
     for b in bots:
@@ -93,11 +89,20 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, mid - half), min(1.0, mid + half)
 
 
-def report(results: list[GameResult], one: str, rest: str, players: int, think: float, out=sys.stdout) -> None:
+def report(
+    results: list[GameResult],
+    one: str,
+    rest: str,
+    players: int,
+    think: float,
+    playouts: int | None = None,
+    out=sys.stdout,
+) -> None:
     n = len(results)
     wins = sum(r.won for r in results)
     lo, hi = wilson(wins, n)
-    out.write(f"{one} (1 seat) vs {rest} ({players - 1} seats), {n} games, think {think:g} s for hard\n")
+    budget = f"{playouts} playouts a decision" if playouts else f"think {think:g} s"
+    out.write(f"{one} (1 seat) vs {rest} ({players - 1} seats), {n} games, {budget} for hard\n")
     out.write(f"{'level':<8} {'games':>5} {'wins':>5} {'win share':>9} {'95% interval':>15} {'Acclaim':>8}\n")
     share = wins / n if n else 0.0
     acc = statistics.mean(r.acclaim for r in results) if n else 0.0
@@ -110,12 +115,25 @@ def report(results: list[GameResult], one: str, rest: str, players: int, think: 
         ts = sorted(t for r in results for t in r.times.get(lv, []))
         if ts:
             out.write(f"{lv:<8} {len(ts):>9} {statistics.median(ts):>9.4f} {ts[-1]:>8.3f}\n")
+    ts = sorted(t for r in results for t in r.times.get(one, []))
+    if ts:  # the README's table row
+        out.write(
+            f"| {one} vs {players - 1} {rest} | {budget} | {n} | {share:.0%} | {lo:.0%} - {hi:.0%} "
+            f"| {statistics.median(ts):.3f} s | {ts[-1]:.3f} s |\n"
+        )
+
+
+def _progress(r: GameResult, one: str) -> None:
+    ts = r.times.get(one, [])
+    worst = max(ts) if ts else 0.0
+    print(f"game seed {r.seed} seat {r.seat} won {int(r.won)} worst {worst:.3f}", file=sys.stderr, flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=8)
     ap.add_argument("--think", type=float, default=0.1, help="seconds per decision for hard")
+    ap.add_argument("--playouts", type=int, default=0, help="playouts per decision for hard (instead of --think)")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--levels", default="hard,normal", help="ONE,REST: one seat of ONE, the others REST")
     ap.add_argument("--seed", type=int, default=1)
@@ -129,11 +147,18 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     if args.jobs > 1:
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            futures = [pool.submit(play_one, s, args.players, one, rest, args.think) for s in seeds]
-            results = [f.result() for f in futures]
+            futures = [pool.submit(play_one, s, args.players, one, rest, args.think, args.playouts) for s in seeds]
+            results = []
+            for f in as_completed(futures):  # a line per game: an interrupted run still counts
+                results.append(f.result())
+                _progress(results[-1], one)
+            results.sort(key=lambda r: r.seed)
     else:
-        results = [play_one(s, args.players, one, rest, args.think) for s in seeds]
-    report(results, one, rest, args.players, args.think)
+        results = []
+        for s in seeds:
+            results.append(play_one(s, args.players, one, rest, args.think, args.playouts))
+            _progress(results[-1], one)
+    report(results, one, rest, args.players, args.think, args.playouts or None)
     print(f"{time.perf_counter() - t0:.1f} s wall")
     return 0
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import copy
 import math
 import random
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -64,8 +65,8 @@ DEFAULT_THINK = 1.0  # seconds per decision
 MAX_CANDIDATES = 4
 #: A candidate replaces greedy's choice when its mean paired advantage exceeds this many
 #: standard errors (and at least MIN_ITERATIONS complete iterations were played).
-SWITCH_Z = 1.5
-MIN_ITERATIONS = 4
+SWITCH_Z = 0.5
+MIN_ITERATIONS = 3
 MIN_GAIN = 0.01
 MAX_ITERATIONS = 100_000
 
@@ -105,10 +106,12 @@ class SearchBot:
         self._pool_failed = False
         self._warm: Future[bool] | None = None
         self.last_playouts = 0  # playouts used by the last decision (for tests and reports)
+        self._started = 0.0  # time.monotonic() at the start of the decision: the budget is per decision
 
     # ------------------------------------------------------------------ interface
 
     def act(self, state: State) -> Action:
+        self._started = time.monotonic()
         ch = legal(state)
         if len(ch.actions) == 1 and not ch.bids and not ch.can_propose:
             self.last_playouts = 0
@@ -132,8 +135,14 @@ class SearchBot:
         return [(c.action, c.score) for c in self.analyse_detail(state)]
 
     def analyse_detail(self, state: State) -> list[CandidateStats]:
+        self._started = time.monotonic()
         ch = legal(state)
-        greedy = copy.deepcopy(self.greedy)  # greedy remembers the deals it proposed
+        # greedy remembers the deals it proposed and draws on its generator: a copy of both (its
+        # caches are pure memos and may be shared)
+        greedy = copy.copy(self.greedy)
+        greedy.rng = random.Random()
+        greedy.rng.setstate(self.greedy.rng.getstate())
+        greedy._proposed = set(self.greedy._proposed)
         rng = random.Random()
         rng.setstate(self.rng.getstate())
         fallback = greedy.act(state)
@@ -168,6 +177,8 @@ class SearchBot:
 
     def _run(self, state: State, cands: list[Action], me: int, base: int) -> list[list[Outcome]]:
         limit = self.playouts
+        # the budget counts from the start of the decision (greedy's choice, the candidates)
+        seconds = None if self.think is None else max(0.0, self.think - (time.monotonic() - self._started))
         if self.workers > 1 and not self._pool_failed:
             pool = self.start_workers()
             if pool is not None and self._warm is not None and self._warm.done():
@@ -180,7 +191,7 @@ class SearchBot:
                             me,
                             base,
                             range(w, MAX_ITERATIONS, self.workers),
-                            self.think,
+                            seconds,
                             None if limit is None else _share(limit // len(cands), w, self.workers) * len(cands),
                         )
                         for w in range(self.workers)
@@ -191,7 +202,7 @@ class SearchBot:
                 except (BrokenProcessPool, OSError, RuntimeError):
                     self._pool_failed = True
                     self.close()
-        done = run_iterations(state, cands, me, base, range(MAX_ITERATIONS), self.think, limit)
+        done = run_iterations(state, cands, me, base, range(MAX_ITERATIONS), seconds, limit)
         return [row for _, row in done]
 
     def start_workers(self, wait: bool = False) -> Executor | None:
@@ -298,6 +309,8 @@ def candidates(state: State, ch: Choices, first: Action, greedy: GreedyBot, cap:
     finder = _FINDERS.get(state.phase)
     more = finder(state, cat, seat, ch, greedy) if finder is not None else []
     out = [first]
+    if state.phase == "hire":
+        cap += 1  # auctions are where the search gains most: one more candidate there
     for a in more:
         if a not in out:
             out.append(a)
@@ -343,14 +356,18 @@ def _hire(state: State, cat: Catalog, seat: int, ch: Choices, g: GreedyBot) -> l
         lot = state.markets[h.auction.market]
         top = g.max_bid(state, cat, seat, lot)
         for opt in ch.bids:
-            for bid in (h.auction.high + 1, h.auction.high + 3, top):
+            for bid in (h.auction.high + 1, top, h.auction.high + 3, h.auction.high + 2):
                 if opt.low <= bid <= opt.high:
                     out.append(opt.action(seat, bid))
         return out
     out += _of(ch.actions, EndTurn)
     rate = max(g.coin_rate(state, cat), 0.05)
     ranked = sorted(ch.bids, key=lambda o: -(g.lot_value(state, cat, seat, state.markets[o.market]) - rate * o.low))
-    return out + [o.action(seat, o.low) for o in ranked[:3]]
+    out += [o.action(seat, o.low) for o in ranked[:3]]
+    # a jump opening on the best lot: it may keep the others from raising
+    if ranked and ranked[0].low + 3 <= ranked[0].high:
+        out.append(ranked[0].action(seat, ranked[0].low + 3))
+    return out
 
 
 def _trade(state: State, cat: Catalog, seat: int, ch: Choices, g: GreedyBot) -> list[Action]:
