@@ -8,14 +8,13 @@ queries (:mod:`colosseum.core.queries`), never re-derived here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Set
 
 from colosseum.core.catalog import Catalog, Spectacle
 from colosseum.core.model import State, Transfer
 from colosseum.core.queries import (
     NOBODY,
     bid_limit,
-    landing,
     missing,
     missings,
     noble_step_range,
@@ -452,11 +451,10 @@ class GreedyValuation:
         if cached is not None:
             return cached
         w = self.noble_weight(state, cat, seat)
-        aq_spaces = cat.aquila_spaces
         gates = frozenset(state.players[seat].gates)
         vals = noble_values(cat)
         nobles = state.nobles
-        walk = landing
+        n_sp = cat.track_spaces
         # the other nobles' spaces, once per noble for the moves from the current position
         skip = cat.rules.skip_occupied
         occ = [{x for i, x in enumerate(nobles) if i != j} for j in range(len(nobles))]
@@ -465,25 +463,23 @@ class GreedyValuation:
         if self.DENIAL:
             for k in range(state.turn + 1, state.n):
                 later.update(state.players[(state.first + k) % state.n].gates)
-
-        # value of a noble standing on a space: its Acclaim at the bot's gates, an Aquila won
-        def on(noble: int, dest: int) -> float:
-            v = w * vals[noble] if dest in gates else -self.DENIAL * vals[noble] if dest in later else 0.0
-            return v + (AQUILA_VALUE if dest in aq_spaces else 0.0)
-
-        base = [
-            w * vals[i] if pos in gates else -self.DENIAL * vals[i] if pos in later else 0.0
-            for i, pos in enumerate(nobles)
-        ]
+        # value of a noble standing on a space: its Acclaim at the bot's gates (or, negative, at
+        # the gates of a player still to perform), an Aquila won on an Aquila space
+        mult = [w if x in gates else -self.DENIAL if x in later else 0.0 for x in range(n_sp)]
+        bonus = [AQUILA_VALUE if x in cat.aquila_spaces else 0.0 for x in range(n_sp)]
+        base = [mult[pos] * vals[i] if pos < n_sp else 0.0 for i, pos in enumerate(nobles)]
         total0 = sum(base)
         best_v, best_seq = -1e9, []
         movable = [i for i in range(6) if i not in pt.moved]
         if mode == "sum":
             lo, total = noble_step_range(state, -1)
             for noble in movable:
+                dests = _reach(cat, nobles, noble, total, occ[noble])
+                rest = total0 - base[noble]
+                val = vals[noble]
                 for s in range(lo, total + 1):
-                    dest = walk(cat, nobles, noble, s, occ[noble])
-                    v = total0 - base[noble] + on(noble, dest)
+                    dest = dests[s]
+                    v = rest + (mult[dest] * val + bonus[dest])
                     if v > best_v:
                         best_v, best_seq = v, [(noble, -1, s)]
             self._moves_cache[key] = (best_v, best_seq)
@@ -497,33 +493,62 @@ class GreedyValuation:
 
         if len(dice) == 1:
             d = dice[0]
+            r = rng_of(d)
             for noble in movable:
-                for s in rng_of(d):
-                    dest = walk(cat, nobles, noble, s, occ[noble])
-                    v = total0 - base[noble] + on(noble, dest)
+                dests = _reach(cat, nobles, noble, r.stop - 1, occ[noble])
+                rest = total0 - base[noble]
+                val = vals[noble]
+                for s in r:
+                    dest = dests[s]
+                    v = rest + (mult[dest] * val + bonus[dest])
                     if v > best_v:
                         best_v, best_seq = v, [(noble, d, s)]
         else:
             for d1 in dice:
                 d2 = next(x for x in dice if x != d1)
+                r1 = rng_of(d1)
                 r2 = rng_of(d2)
+                hi2 = r2.stop - 1
                 for n1 in movable:
-                    for s1 in rng_of(d1):
-                        dest1 = walk(cat, nobles, n1, s1, occ[n1])
+                    dests1 = _reach(cat, nobles, n1, r1.stop - 1, occ[n1])
+                    for s1 in r1:
+                        dest1 = dests1[s1]
                         nn1 = list(nobles)
                         nn1[n1] = dest1
-                        v1 = total0 - base[n1] + on(n1, dest1)
+                        v1 = total0 - base[n1] + (mult[dest1] * vals[n1] + bonus[dest1])
                         for n2 in movable:
                             if n2 == n1:
                                 continue
                             # the other nobles' spaces once per second noble, not once per step
-                            occ2 = {x for i, x in enumerate(nn1) if i != n2} if skip else None
+                            occ2 = {x for i, x in enumerate(nn1) if i != n2} if skip else _NO_SPACES
+                            dests2 = _reach(cat, nn1, n2, hi2, occ2)
+                            rest = v1 - base[n2]
+                            val = vals[n2]
                             for s2 in r2:
-                                dest2 = walk(cat, nn1, n2, s2, occ2)
-                                v = v1 - base[n2] + on(n2, dest2)
+                                dest2 = dests2[s2]
+                                v = rest + (mult[dest2] * val + bonus[dest2])
                                 if v > best_v:
                                     best_v, best_seq = v, [(n1, d1, s1), (n2, d2, s2)]
         if len(self._moves_cache) > 64:
             self._moves_cache.clear()
         self._moves_cache[key] = (best_v, best_seq)
         return best_v, best_seq
+
+
+_NO_SPACES: frozenset[int] = frozenset()
+
+
+def _reach(cat: Catalog, nobles: Sequence[int], noble: int, hi: int, occupied: Set[int]) -> list[int]:
+    """Where ``noble`` lands after 0, 1, ... ``hi`` steps forward: ``landing`` for every distance
+    in one walk (G-5.1: occupied spaces are skipped and not counted; C-4: classic counts every
+    space).  The search of dice moves asks for all the distances of a die at once."""
+    n_sp = cat.track_spaces
+    pos = nobles[noble]
+    if not cat.rules.skip_occupied:
+        return [(pos + s) % n_sp for s in range(hi + 1)]
+    out = [pos]
+    while len(out) <= hi:
+        pos = (pos + 1) % n_sp
+        if pos not in occupied:
+            out.append(pos)
+    return out
