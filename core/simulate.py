@@ -315,7 +315,6 @@ def main(args: argparse.Namespace) -> int:
         )
         out.write(f"wins by bot: {share}\n")
         out.write(f"wins by seat: {' '.join(f'{s}:{w}' for s, w in enumerate(wins_seat))}\n")
-        out.write(f"{total_actions} actions in {total_time:.2f} s = {rate:,.0f} actions/s\n")
         figures = [(b, _think_figures(ts)) for b, ts in think_by_bot.items() if ts]
         if figures:
             out.write(
@@ -323,5 +322,6 @@ def main(args: argparse.Namespace) -> int:
                 + "; ".join(f"{b} median {f['median']:.4f} s, max {f['max']:.3f} s" for b, f in figures)
                 + "\n"
             )
+        out.write(f"{total_actions} actions in {total_time:.2f} s = {rate:,.0f} actions/s\n")
     out.flush()
     return 0
