@@ -28,13 +28,17 @@ from colosseum.core.simulate import make_setup, play_game
 LEVELS = ("hard", "normal", "easy", "random")
 
 
-def build(level: str, seed: int, think: float, playouts: int | None = None) -> Bot:
+def build(level: str, seed: int, think: float, playouts: int | None = None, clock: str = "wall") -> Bot:
     """A bot of ``level``; hard thinks ``think`` seconds a decision, or plays ``playouts``
     playouts a decision when given (a budget independent of the machine's speed and load)."""
     if level == "hard" and playouts:
         from colosseum.core.bots.search import SearchBot
 
         return SearchBot(seed, think=None, playouts=playouts)
+    if level == "hard" and clock != "wall":
+        from colosseum.core.bots.search import SearchBot
+
+        return SearchBot(seed, think=think, clock=clock)
     if level not in (*LEVELS, "greedy"):
         raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
     return make_bot(level, seed, think if level == "hard" else None)
@@ -65,11 +69,13 @@ class GameResult:
     times: dict[str, list[float]] = field(default_factory=dict)
 
 
-def play_one(seed: int, players: int, one: str, rest: str, think: float, playouts: int | None = None) -> GameResult:
+def play_one(
+    seed: int, players: int, one: str, rest: str, think: float, playouts: int | None = None, clock: str = "wall"
+) -> GameResult:
     seat = seed % players
     levels = [rest] * players
     levels[seat] = one
-    bots = [Timed(build(lv, seed * 31 + i, think, playouts), lv) for i, lv in enumerate(levels)]
+    bots = [Timed(build(lv, seed * 31 + i, think, playouts, clock), lv) for i, lv in enumerate(levels)]
     rec = play_game(make_setup(players, seed, levels), bots)
     times: dict[str, list[float]] = {}
     for b in bots:
@@ -96,12 +102,15 @@ def report(
     players: int,
     think: float,
     playouts: int | None = None,
+    clock: str = "wall",
     out=sys.stdout,
 ) -> None:
     n = len(results)
     wins = sum(r.won for r in results)
     lo, hi = wilson(wins, n)
-    budget = f"{playouts} playouts a decision" if playouts else f"think {think:g} s"
+    budget = (
+        f"{playouts} playouts a decision" if playouts else f"think {think:g} s" + (" CPU" if clock == "cpu" else "")
+    )
     out.write(f"{one} (1 seat) vs {rest} ({players - 1} seats), {n} games, {budget} for hard\n")
     out.write(f"{'level':<8} {'games':>5} {'wins':>5} {'win share':>9} {'95% interval':>15} {'Acclaim':>8}\n")
     share = wins / n if n else 0.0
@@ -134,6 +143,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=8)
     ap.add_argument("--think", type=float, default=0.1, help="seconds per decision for hard")
     ap.add_argument("--playouts", type=int, default=0, help="playouts per decision for hard (instead of --think)")
+    ap.add_argument(
+        "--cpu-clock",
+        action="store_true",
+        help="count --think in CPU seconds of the bot's process (figures independent of the machine's load)",
+    )
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--levels", default="hard,normal", help="ONE,REST: one seat of ONE, the others REST")
     ap.add_argument("--seed", type=int, default=1)
@@ -143,11 +157,14 @@ def main(argv: list[str] | None = None) -> int:
     if len(levels) != 2 or any(lv not in (*LEVELS, "greedy") for lv in levels):
         ap.error(f"--levels takes two of {', '.join(LEVELS)}")
     one, rest = levels
+    clock = "cpu" if args.cpu_clock else "wall"
     seeds = range(args.seed, args.seed + args.games)
     t0 = time.perf_counter()
     if args.jobs > 1:
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            futures = [pool.submit(play_one, s, args.players, one, rest, args.think, args.playouts) for s in seeds]
+            futures = [
+                pool.submit(play_one, s, args.players, one, rest, args.think, args.playouts, clock) for s in seeds
+            ]
             results = []
             for f in as_completed(futures):  # a line per game: an interrupted run still counts
                 results.append(f.result())
@@ -156,9 +173,9 @@ def main(argv: list[str] | None = None) -> int:
     else:
         results = []
         for s in seeds:
-            results.append(play_one(s, args.players, one, rest, args.think, args.playouts))
+            results.append(play_one(s, args.players, one, rest, args.think, args.playouts, clock))
             _progress(results[-1], one)
-    report(results, one, rest, args.players, args.think, args.playouts or None)
+    report(results, one, rest, args.players, args.think, args.playouts or None, clock)
     print(f"{time.perf_counter() - t0:.1f} s wall")
     return 0
 

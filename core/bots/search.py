@@ -22,7 +22,6 @@ from __future__ import annotations
 import copy
 import math
 import random
-import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -59,7 +58,7 @@ from colosseum.core import (
     load_catalog,
 )
 from colosseum.core.bots.greedy import GreedyBot
-from colosseum.core.bots.playout import Outcome, run_iterations
+from colosseum.core.bots.playout import CLOCKS, Outcome, run_iterations
 
 DEFAULT_THINK = 1.0  # seconds per decision
 MAX_CANDIDATES = 4
@@ -100,9 +99,16 @@ class SearchBot:
         playouts: int | None = None,
         workers: int = 1,
         max_candidates: int = MAX_CANDIDATES,
+        clock: str = "wall",
     ) -> None:
         """``think``: seconds per decision; ``playouts``: playouts per decision.  With neither,
-        ``think`` is DEFAULT_THINK; with ``playouts`` alone the choice is deterministic."""
+        ``think`` is DEFAULT_THINK; with ``playouts`` alone the choice is deterministic.
+        ``clock``: ``think`` counted in ``wall`` seconds (what a player waits) or in ``cpu``
+        seconds of the searching processes (strength measurements on a busy machine)."""
+        if clock not in CLOCKS:
+            raise ValueError(f"unknown clock {clock!r}; choose from {', '.join(CLOCKS)}")
+        self.clock = clock
+        self._now = CLOCKS[clock]
         self.rng = random.Random(seed)
         self.think = DEFAULT_THINK if think is None and playouts is None else think
         self.playouts = playouts
@@ -113,12 +119,12 @@ class SearchBot:
         self._pool_failed = False
         self._warm: Future[bool] | None = None
         self.last_playouts = 0  # playouts used by the last decision (for tests and reports)
-        self._started = 0.0  # time.monotonic() at the start of the decision: the budget is per decision
+        self._started = 0.0  # the clock at the start of the decision: the budget is per decision
 
     # ------------------------------------------------------------------ interface
 
     def act(self, state: State) -> Action:
-        self._started = time.monotonic()
+        self._started = self._now()
         ch = legal(state)
         if len(ch.actions) == 1 and not ch.bids and not ch.can_propose:
             self.last_playouts = 0
@@ -142,7 +148,7 @@ class SearchBot:
         return [(c.action, c.score) for c in self.analyse_detail(state)]
 
     def analyse_detail(self, state: State) -> list[CandidateStats]:
-        self._started = time.monotonic()
+        self._started = self._now()
         ch = legal(state)
         # greedy remembers the deals it proposed and draws on its generator: a copy of both (its
         # caches are pure memos and may be shared)
@@ -230,7 +236,7 @@ class SearchBot:
         spread over the worker processes when they are ready."""
         if max_playouts is not None and max_playouts < len(cands):
             return []
-        seconds = None if deadline is None else max(0.0, deadline - time.monotonic())
+        seconds = None if deadline is None else max(0.0, deadline - self._now())
         iters = None if max_playouts is None else max_playouts // len(cands)
         if self.workers > 1 and not self._pool_failed:
             pool = self.start_workers()
@@ -246,6 +252,7 @@ class SearchBot:
                             range(start + w, stop, self.workers),
                             seconds,
                             None if iters is None else _share(iters, w, self.workers) * len(cands),
+                            self.clock,
                         )
                         for w in range(self.workers)
                     ]
@@ -255,7 +262,7 @@ class SearchBot:
                 except (BrokenProcessPool, OSError, RuntimeError):
                     self._pool_failed = True
                     self.close()
-        done = run_iterations(state, cands, me, base, range(start, stop), seconds, max_playouts)
+        done = run_iterations(state, cands, me, base, range(start, stop), seconds, max_playouts, self.clock)
         return [row for _, row in done]
 
     def start_workers(self, wait: bool = False) -> Executor | None:
