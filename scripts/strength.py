@@ -3,12 +3,20 @@
     python scripts/strength.py                                   # 8 games, hard vs normal, 0.1 s
     python scripts/strength.py --games 16 --think 0.3 --levels hard,normal --jobs 2
     python scripts/strength.py --games 20 --levels easy,random
+    python scripts/strength.py --games 100 --think 0.3 --cpu-clock      # on a busy machine
+    python scripts/strength.py --games 40 --playouts 24                  # a node budget
+
+It ends with the README's table row.  ``--cpu-clock`` counts hard's budget in CPU seconds of
+its own process, so that a machine shared with other work still gives the figures of a free
+core (the wall-clock think times printed are then longer than the budget); ``--playouts`` gives
+hard a fixed number of playouts a decision instead (independent of the machine altogether).
 
 Game ``i`` uses seed ``--seed + i`` and puts the single bot of the first level at seat
 ``i mod players`` (seat rotation); the other seats get the second level.  Prints the first
 level's win share with the games count and a 95% Wilson interval (a fair share is
 1/players), mean Acclaim and the median and worst think time per decision of each level.
-Levels: hard (search, ``--think`` seconds a decision), normal (greedy), easy, random.
+Levels: hard (search, ``--think`` seconds a decision), normal (greedy; also ``greedy``), easy,
+random.
 """
 
 from __future__ import annotations
@@ -108,9 +116,12 @@ def report(
     n = len(results)
     wins = sum(r.won for r in results)
     lo, hi = wilson(wins, n)
-    budget = (
-        f"{playouts} playouts a decision" if playouts else f"think {think:g} s" + (" CPU" if clock == "cpu" else "")
-    )
+    if "hard" not in (one, rest):
+        budget = "-"
+    elif playouts:
+        budget = f"{playouts} playouts a decision"
+    else:
+        budget = f"think {think:g} s" + (" CPU" if clock == "cpu" else "")
     out.write(f"{one} (1 seat) vs {rest} ({players - 1} seats), {n} games, {budget} for hard\n")
     out.write(f"{'level':<8} {'games':>5} {'wins':>5} {'win share':>9} {'95% interval':>15} {'Acclaim':>8}\n")
     share = wins / n if n else 0.0
