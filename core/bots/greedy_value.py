@@ -509,24 +509,37 @@ class GreedyValuation:
                 r1 = rng_of(d1)
                 r2 = rng_of(d2)
                 hi2 = r2.stop - 1
+                # the second noble's landings and their values with the nobles where they stand;
+                # a first move changes them only when it vacates or takes a space on that walk
+                on2 = {}
+                span2 = {}
+                for n2 in movable:
+                    dests2 = _reach(cat, nobles, n2, hi2, occ[n2])
+                    on2[n2] = [mult[d] * vals[n2] + bonus[d] for d in dests2]
+                    span2[n2] = (dests2[-1] - nobles[n2]) % n_sp
                 for n1 in movable:
                     dests1 = _reach(cat, nobles, n1, r1.stop - 1, occ[n1])
+                    left = nobles[n1]
                     for s1 in r1:
                         dest1 = dests1[s1]
-                        nn1 = list(nobles)
-                        nn1[n1] = dest1
+                        nn1: list[int] | None = None
                         v1 = total0 - base[n1] + (mult[dest1] * vals[n1] + bonus[dest1])
                         for n2 in movable:
                             if n2 == n1:
                                 continue
-                            # the other nobles' spaces once per second noble, not once per step
-                            occ2 = {x for i, x in enumerate(nn1) if i != n2} if skip else _NO_SPACES
-                            dests2 = _reach(cat, nn1, n2, hi2, occ2)
+                            onv = on2[n2]
+                            if skip:
+                                start, span = nobles[n2], span2[n2]
+                                if 0 < (left - start) % n_sp <= span or 0 < (dest1 - start) % n_sp <= span:
+                                    if nn1 is None:
+                                        nn1 = list(nobles)
+                                        nn1[n1] = dest1
+                                    occ2 = {x for i, x in enumerate(nn1) if i != n2}
+                                    val = vals[n2]
+                                    onv = [mult[d] * val + bonus[d] for d in _reach(cat, nn1, n2, hi2, occ2)]
                             rest = v1 - base[n2]
-                            val = vals[n2]
                             for s2 in r2:
-                                dest2 = dests2[s2]
-                                v = rest + (mult[dest2] * val + bonus[dest2])
+                                v = rest + onv[s2]
                                 if v > best_v:
                                     best_v, best_seq = v, [(n1, d1, s1), (n2, d2, s2)]
         if len(self._moves_cache) > 64:
