@@ -40,13 +40,19 @@ _UtilContext = tuple[list[tuple[Spectacle, float, bool]], tuple[Spectacle, ...],
 AQUILA_VALUE = 3.5  # an Aquila token: 3 Acclaim at the end (G-9) or 6 coins, or a move
 
 
+_NOBLE_VALUES: dict[str, tuple[int, ...]] = {}
+
+
 def noble_values(cat: Catalog) -> tuple[int, ...]:
     """The Acclaim each noble brings to the gate it stands at (G-5.3)."""
-    c = cat.common
-    return tuple(
-        c.emperor_acclaim if k == "emperor" else c.consul_acclaim if k == "consul" else c.senator_acclaim
-        for k in cat.noble_kinds
-    )
+    vals = _NOBLE_VALUES.get(cat.variant)
+    if vals is None:
+        c = cat.common
+        vals = _NOBLE_VALUES[cat.variant] = tuple(
+            c.emperor_acclaim if k == "emperor" else c.consul_acclaim if k == "consul" else c.senator_acclaim
+            for k in cat.noble_kinds
+        )
+    return vals
 
 
 class GreedyValuation:
@@ -59,6 +65,8 @@ class GreedyValuation:
         # _bundle_value's parts fixed by the decision: (state, seat, rounds left, gate charge,
         # money lost by spent coins)
         self._bundle_fixed: tuple[State | None, int, int, float, dict[int, float]] = (None, -1, 0, 0.0, {})
+        # Star Performers the seat holds with its tiles, for spectacle_fit: (state, seat, kinds)
+        self._held_now: tuple[State | None, int, set[int]] = (None, -1, set())
         self._util_shared: dict[tuple[object, ...], tuple[_UtilContext, dict[tuple[int, ...], float]]] = {}
         # (seat, id(state)) -> (state, context, utilities): the key of the last states looked up
         self._util_cache: dict[tuple[int, int], tuple[State, _UtilContext, dict[tuple[int, ...], float]]] = {}
@@ -211,7 +219,10 @@ class GreedyValuation:
         miss = missing(cat, p.tiles, spec)
         miss = max(0, miss - int(self.TILES_PER_ROUND * max(0, left - 1)))
         v = self.strip_value(spec, miss)
-        for k in stars_held(state, cat, seat, p.tiles):
+        held = self._held_now
+        if held[0] is not state or held[1] != seat:  # the same for every spectacle of a decision
+            held = self._held_now = (state, seat, stars_held(state, cat, seat, p.tiles))
+        for k in held[2]:
             if spec.need[k]:
                 v += cat.common.star_acclaim
         return v
