@@ -114,6 +114,9 @@ def report(
     out=sys.stdout,
 ) -> None:
     n = len(results)
+    if not n:
+        out.write("no game finished\n")
+        return
     wins = sum(r.won for r in results)
     lo, hi = wilson(wins, n)
     if "hard" not in (one, rest):
@@ -146,7 +149,12 @@ def report(
 def _progress(r: GameResult, one: str) -> None:
     ts = r.times.get(one, [])
     worst = max(ts) if ts else 0.0
-    print(f"game seed {r.seed} seat {r.seat} won {int(r.won)} worst {worst:.3f}", file=sys.stderr, flush=True)
+    median = statistics.median(ts) if ts else 0.0
+    print(
+        f"game seed {r.seed} seat {r.seat} won {int(r.won)} worst {worst:.3f} median {median:.4f}",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -171,21 +179,23 @@ def main(argv: list[str] | None = None) -> int:
     clock = "cpu" if args.cpu_clock else "wall"
     seeds = range(args.seed, args.seed + args.games)
     t0 = time.perf_counter()
-    if args.jobs > 1:
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            futures = [
-                pool.submit(play_one, s, args.players, one, rest, args.think, args.playouts, clock) for s in seeds
-            ]
-            results = []
-            for f in as_completed(futures):  # a line per game: an interrupted run still counts
-                results.append(f.result())
+    results: list[GameResult] = []
+    try:
+        if args.jobs > 1:
+            with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+                futures = [
+                    pool.submit(play_one, s, args.players, one, rest, args.think, args.playouts, clock) for s in seeds
+                ]
+                for f in as_completed(futures):  # a line per game: an interrupted run still counts
+                    results.append(f.result())
+                    _progress(results[-1], one)
+        else:
+            for s in seeds:
+                results.append(play_one(s, args.players, one, rest, args.think, args.playouts, clock))
                 _progress(results[-1], one)
-            results.sort(key=lambda r: r.seed)
-    else:
-        results = []
-        for s in seeds:
-            results.append(play_one(s, args.players, one, rest, args.think, args.playouts, clock))
-            _progress(results[-1], one)
+    except KeyboardInterrupt:  # Ctrl-C (or SIGINT): the table of the games finished so far
+        print(f"interrupted after {len(results)} games", file=sys.stderr)
+    results.sort(key=lambda r: r.seed)
     report(results, one, rest, args.players, args.think, args.playouts or None, clock)
     print(f"{time.perf_counter() - t0:.1f} s wall")
     return 0
