@@ -5,6 +5,8 @@
 * actions per second of random playouts (4 random bots; target >= 30,000 actions/s),
 * actions per second of greedy playouts (4 greedy bots),
 * the time of one whole 4-player greedy game (median over the games played),
+* greedy's CPU time per decision, and the CPU time of one playout of the hard bot (a candidate
+  then greedy play to the end, from positions of seeded greedy games): the search lives on these,
 * with ``--winrates``: greedy's win rate against random bots (seats rotated every game) and
   the spread of wins among four greedy bots.
 """
@@ -26,6 +28,49 @@ def playouts(bots: list[str], players: int, games: int, seed: int, rotate: bool 
     dt, cpu = time.perf_counter() - t0, time.process_time() - c0
     actions = sum(r.actions for r in recs)
     return recs, actions, dt, cpu
+
+
+def greedy_decisions(players: int, games: int, seed: int) -> None:
+    from colosseum.core import apply, new_game, to_act
+    from colosseum.core.simulate import make_bots, make_setup
+
+    cpu, decisions = 0.0, 0
+    for g in range(games):
+        state = new_game(make_setup(players, seed + g))
+        bots = make_bots(["greedy"] * players, seed + g)
+        while (seat := to_act(state)) >= 0:
+            c = time.process_time()
+            action = bots[seat].act(state)
+            cpu += time.process_time() - c
+            decisions += 1
+            state, _ = apply(state, action)
+    print(f"greedy decisions: {decisions} in {games} games, {1e3 * cpu / decisions:.3f} ms CPU each")
+
+
+def search_playouts(players: int, seed: int, games: int = 6, every: int = 25) -> None:
+    from colosseum.core import apply, new_game, to_act
+    from colosseum.core.bots.greedy import GreedyBot
+    from colosseum.core.bots.playout import playout
+    from colosseum.core.simulate import make_bots, make_setup
+
+    positions = []
+    for g in range(games):
+        state = new_game(make_setup(players, seed + g))
+        bots = make_bots(["greedy"] * players, seed + g)
+        k = 0
+        while (seat := to_act(state)) >= 0:
+            if k % every == 0:
+                positions.append((state, GreedyBot(0).act(state), seat))
+            state, _ = apply(state, bots[seat].act(state))
+            k += 1
+    c = time.process_time()
+    for i, (state, action, me) in enumerate(positions):
+        playout(state, action, me, 12345 + i, None)
+    cpu = time.process_time() - c
+    print(
+        f"hard-bot playouts: {len(positions)} from positions all through {games} games, "
+        f"{1e3 * cpu / len(positions):.2f} ms CPU each"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,6 +104,9 @@ def main(argv: list[str] | None = None) -> int:
         f"min {1000 * times[0]:.1f} ms, max {1000 * times[-1]:.1f} ms (wall clock; "
         f"{1000 * cpu / games:.1f} ms CPU on average)"
     )
+
+    greedy_decisions(n, min(games, 40), a.seed)
+    search_playouts(n, a.seed)
 
     if a.winrates:
         for p in (3, 4, 5):

@@ -13,6 +13,7 @@ than players the last name is repeated.  Never imports Textual.
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import time
 from collections import Counter
@@ -52,6 +53,9 @@ class GameRecord(msgspec.Struct, kw_only=True):
     rounds: int
     actions: int
     seconds: float
+    # think time per decision by seat (seconds): median and maximum over the seat's decisions
+    think_median: tuple[float, ...] = ()
+    think_max: tuple[float, ...] = ()
 
 
 def seat_bots(names: Sequence[str], players: int) -> list[str]:
@@ -73,9 +77,10 @@ def make_setup(
     return GameSetup(players=names, seed=seed, variant=variant, options=tuple(options))
 
 
-def make_bots(names: Sequence[str], seed: int) -> list[Bot]:
-    """One bot per seat, each with its own seed derived from the game seed."""
-    return [make_bot(n, seed * 31 + i) for i, n in enumerate(names)]
+def make_bots(names: Sequence[str], seed: int, think: float | None = None) -> list[Bot]:
+    """One bot per seat, each with its own seed derived from the game seed; ``think``: the hard
+    bot's seconds per decision (None: its default)."""
+    return [make_bot(n, seed * 31 + i, think) for i, n in enumerate(names)]
 
 
 def play_game(
@@ -84,8 +89,10 @@ def play_game(
     check: bool = False,
     max_actions: int = 50_000,
     on_action: Callable[[State, Action, State], object] | None = None,
+    think_times: list[list[float]] | None = None,
 ) -> GameRecord:
     """Play one whole game.  With ``check`` verify ``invariants.check`` after every action.
+    ``think_times`` (if given) receives each seat's decision times in seconds.
 
     Raises :class:`SimulationError` if an invariant fails, a bot's action is rejected or the
     game does not end within ``max_actions``."""
@@ -96,11 +103,15 @@ def play_game(
     if check:
         _verify(state, None, None, setup)
     n_actions = 0
+    times: list[list[float]] = [[] for _ in bots]
+    clock = time.perf_counter
     while True:
         seat = to_act(state)
         if seat < 0:
             break
+        t = clock()
         action = bots[seat].act(state)
+        times[seat].append(clock() - t)
         try:
             nxt, _ = apply(state, action)
         except RuleError as e:
@@ -116,7 +127,12 @@ def play_game(
         n_actions += 1
         if n_actions >= max_actions:
             raise SimulationError(f"seed {setup.seed}: the game did not end within {max_actions} actions")
-    return record_of(state, bots, time.perf_counter() - t0, n_actions)
+    if think_times is not None:
+        think_times[:] = times
+    rec = record_of(state, bots, time.perf_counter() - t0, n_actions)
+    rec.think_median = tuple(round(statistics.median(ts), 6) if ts else 0.0 for ts in times)
+    rec.think_max = tuple(round(max(ts), 6) if ts else 0.0 for ts in times)
+    return rec
 
 
 def _verify(state: State, previous: State | None, action: Action | None, setup: GameSetup) -> None:
@@ -199,6 +215,13 @@ def _text_line(rec: GameRecord) -> str:
     return f"seed {rec.seed}: {won} | " + " | ".join(parts) + f" | {rec.actions} actions"
 
 
+def _think_figures(times: Sequence[float]) -> dict[str, float]:
+    """Decisions, median and maximum think time (seconds) of a bot over a run."""
+    if not times:
+        return {"decisions": 0, "median": 0.0, "max": 0.0}
+    return {"decisions": len(times), "median": round(statistics.median(times), 6), "max": round(max(times), 6)}
+
+
 def main(args: argparse.Namespace) -> int:
     players = int(getattr(args, "players", 4))
     games = int(getattr(args, "games", 10))
@@ -207,6 +230,11 @@ def main(args: argparse.Namespace) -> int:
     options = tuple(getattr(args, "options", None) or ())
     check = bool(getattr(args, "check", False))
     as_json = bool(getattr(args, "json", False))
+    think = getattr(args, "think", None)
+    think = None if think is None else float(think)
+    if think is not None and think <= 0:
+        print("colosseum simulate: --think must be more than 0 seconds", file=sys.stderr)
+        return 2
     out = sys.stdout
     try:
         names = seat_bots(str(getattr(args, "bots", "greedy,random")).split(","), players)
@@ -228,10 +256,12 @@ def main(args: argparse.Namespace) -> int:
     total_actions = 0
     total_time = 0.0
     played = 0
+    think_by_bot: dict[str, list[float]] = {b: [] for b in dict.fromkeys(names)}
     for i in range(games):
         setup = make_setup(players, seed + i, names, variant, options)
+        seat_times: list[list[float]] = []
         try:
-            rec = play_game(setup, make_bots(names, seed + i), check=check)
+            rec = play_game(setup, make_bots(names, seed + i, think), check=check, think_times=seat_times)
         except SimulationError as e:
             out.flush()
             print(f"colosseum simulate: FAILED in game {i + 1}: {e}", file=sys.stderr)
@@ -244,6 +274,8 @@ def main(args: argparse.Namespace) -> int:
             )
             return 1
         played += 1
+        for s, ts in enumerate(seat_times):
+            think_by_bot[names[s]].extend(ts)
         wins[rec.winner_bot] += 1
         wins_seat[rec.winner] += 1
         total_actions += rec.actions
@@ -269,6 +301,8 @@ def main(args: argparse.Namespace) -> int:
             "seconds": round(total_time, 6),
             "actions_per_sec": round(rate, 1),
             "checked": check,
+            "think": think,
+            "think_by_bot": {b: _think_figures(ts) for b, ts in think_by_bot.items()},
         }
         out.write(_json.encode(totals).decode() + "\n")
     else:
@@ -286,6 +320,13 @@ def main(args: argparse.Namespace) -> int:
         )
         out.write(f"wins by bot: {share}\n")
         out.write(f"wins by seat: {' '.join(f'{s}:{w}' for s, w in enumerate(wins_seat))}\n")
+        figures = [(b, _think_figures(ts)) for b, ts in think_by_bot.items() if ts]
+        if figures:
+            out.write(
+                "think time per decision: "
+                + "; ".join(f"{b} median {f['median']:.4f} s, max {f['max']:.3f} s" for b, f in figures)
+                + "\n"
+            )
         out.write(f"{total_actions} actions in {total_time:.2f} s = {rate:,.0f} actions/s\n")
     out.flush()
     return 0

@@ -1,14 +1,21 @@
 """Bots: players that see only what the engine offers (``legal``, ``apply``, the state).
 
-``make_bot(name, seed)`` builds one by name; ``BOTS`` lists the names.
+``make_bot(name, seed, think=None)`` builds one by name; ``BOTS`` lists the names.  The levels
+offered to players are ``easy``, ``normal`` and ``hard`` (:data:`LEVELS`); ``random`` is for tests
+and ``greedy`` is another name for ``normal`` (older game logs name it, so resuming them keeps
+working).  ``think`` is the hard bot's time budget per decision in seconds (default 1 s); the
+other levels answer at once and ignore it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Protocol
 
 from colosseum.core.actions import Action
 from colosseum.core.model import State
+
+__all__ = ["ALIASES", "BOTS", "LEVELS", "Bot", "level_of", "make_bot"]
 
 
 class Bot(Protocol):
@@ -19,24 +26,60 @@ class Bot(Protocol):
         ...
 
 
-def _random(seed: int) -> Bot:
+def _random(seed: int, think: float | None = None) -> Bot:
     from .random_bot import RandomBot
 
     return RandomBot(seed)
 
 
-def _greedy(seed: int) -> Bot:
+def _easy(seed: int, think: float | None = None) -> Bot:
+    from .easy import EasyBot
+
+    return EasyBot(seed)
+
+
+def _greedy(seed: int, think: float | None = None) -> Bot:
     from .greedy import GreedyBot
 
     return GreedyBot(seed)
 
 
-BOTS = {"random": _random, "greedy": _greedy}
+def _hard(seed: int, think: float | None = None) -> Bot:
+    from .search import SearchBot
+
+    # with no budget given SearchBot thinks DEFAULT_THINK seconds a decision
+    return SearchBot(seed, think=think)
 
 
-def make_bot(name: str, seed: int = 0) -> Bot:
+#: Bot factories by name: ``factory(seed)``, or ``factory(seed, think)`` for a time budget.
+BOTS: dict[str, Callable[..., Bot]] = {
+    "random": _random,
+    "easy": _easy,
+    "normal": _greedy,
+    "greedy": _greedy,
+    "hard": _hard,
+}
+
+#: The difficulty levels offered to players, weakest first.
+LEVELS = ("easy", "normal", "hard")
+
+#: Other names of a level: old names kept so that saved games and logs still load.
+ALIASES = {"greedy": "normal"}
+
+
+def level_of(name: str) -> str:
+    """The level (or ``random``) a bot name stands for: ``greedy`` is ``normal``."""
+    return ALIASES.get(name, name)
+
+
+def make_bot(name: str, seed: int = 0, think: float | None = None) -> Bot:
+    """The bot called ``name`` (a key of BOTS), seeded with ``seed``.  The bot's ``name`` is the
+    name asked for (``greedy`` and ``normal`` are the same bot under two names)."""
     try:
         factory = BOTS[name]
     except KeyError:
         raise ValueError(f"unknown bot {name!r}; choose from {', '.join(sorted(BOTS))}") from None
-    return factory(seed)
+    bot = factory(seed) if think is None else factory(seed, think)
+    if bot.name != name:
+        bot.name = name
+    return bot

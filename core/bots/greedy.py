@@ -211,16 +211,23 @@ class GreedyBot(GreedyValuation):
         base = value(())
         best_v, best_a = base + 0.3, None
         distinct = cat.rules.investment_kinds_distinct
-        for x in cands:
+        plain = [getattr(x[2], "extra", "") == "" for x in cands]
+        pairs = len(turn.made) == 0 and cat.rules.investments_per_turn > 1
+        # a pair's value does not depend on its order (sums and maxima): computed once per pair
+        pair_value: dict[tuple[int, int], float] = {}
+        for i, x in enumerate(cands):
             v = value((x,))
             if v > best_v:
                 best_v, best_a = v, x[2]
             # a second investment this turn (G-2: of a different kind) may make the first worth it
-            if getattr(x[2], "extra", "") == "" and len(turn.made) == 0 and cat.rules.investments_per_turn > 1:
-                for y in cands:
-                    if y is x or (distinct and y[0] == x[0]) or getattr(y[2], "extra", "") != "":
+            if plain[i] and pairs:
+                for j, y in enumerate(cands):
+                    if j == i or (distinct and y[0] == x[0]) or not plain[j]:
                         continue
-                    v2 = value((x, y)) - 0.01
+                    key = (i, j) if i < j else (j, i)
+                    v2 = pair_value.get(key)
+                    if v2 is None:
+                        v2 = pair_value[key] = value((x, y)) - 0.01
                     if v2 > best_v:
                         best_v, best_a = v2, x[2]
         if best_a is not None:

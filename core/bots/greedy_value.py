@@ -8,14 +8,13 @@ queries (:mod:`colosseum.core.queries`), never re-derived here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Set
 
 from colosseum.core.catalog import Catalog, Spectacle
 from colosseum.core.model import State, Transfer
 from colosseum.core.queries import (
     NOBODY,
     bid_limit,
-    landing,
     missing,
     missings,
     noble_step_range,
@@ -41,13 +40,19 @@ _UtilContext = tuple[list[tuple[Spectacle, float, bool]], tuple[Spectacle, ...],
 AQUILA_VALUE = 3.5  # an Aquila token: 3 Acclaim at the end (G-9) or 6 coins, or a move
 
 
+_NOBLE_VALUES: dict[str, tuple[int, ...]] = {}
+
+
 def noble_values(cat: Catalog) -> tuple[int, ...]:
     """The Acclaim each noble brings to the gate it stands at (G-5.3)."""
-    c = cat.common
-    return tuple(
-        c.emperor_acclaim if k == "emperor" else c.consul_acclaim if k == "consul" else c.senator_acclaim
-        for k in cat.noble_kinds
-    )
+    vals = _NOBLE_VALUES.get(cat.variant)
+    if vals is None:
+        c = cat.common
+        vals = _NOBLE_VALUES[cat.variant] = tuple(
+            c.emperor_acclaim if k == "emperor" else c.consul_acclaim if k == "consul" else c.senator_acclaim
+            for k in cat.noble_kinds
+        )
+    return vals
 
 
 class GreedyValuation:
@@ -55,7 +60,16 @@ class GreedyValuation:
 
     def __init__(self) -> None:
         self._moves_cache: dict[tuple[object, ...], Moves] = {}
-        self._util_cache: dict[tuple[int, str], tuple[State, _UtilContext]] = {}
+        # tile_utility by what it depends on (see ``_util_key``): a decision values the same
+        # hands again and again, and so do the decisions of a trade round or an auction
+        # _bundle_value's parts fixed by the decision: (state, seat, rounds left, gate charge,
+        # money lost by spent coins)
+        self._bundle_fixed: tuple[State | None, int, int, float, dict[int, float]] = (None, -1, 0, 0.0, {})
+        # Star Performers the seat holds with its tiles, for spectacle_fit: (state, seat, kinds)
+        self._held_now: tuple[State | None, int, set[int]] = (None, -1, set())
+        self._util_shared: dict[tuple[object, ...], tuple[_UtilContext, dict[tuple[int, ...], float]]] = {}
+        # (seat, id(state)) -> (state, context, utilities): the key of the last states looked up
+        self._util_cache: dict[tuple[int, int], tuple[State, _UtilContext, dict[tuple[int, ...], float]]] = {}
 
     def rounds_total(self, cat: Catalog) -> int:
         return cat.rounds
@@ -91,12 +105,18 @@ class GreedyValuation:
             left += 1
         return left
 
+    def _util_key(self, state: State, cat: Catalog, seat: int) -> tuple[object, ...]:
+        """Everything ``_util_context`` reads from ``state`` for ``seat``: equal keys, equal
+        contexts, so utilities are shared by the states of a decision sequence (a trade round, an
+        auction) in which the seat's prospects do not change."""
+        p = state.players[seat]
+        left = self.rounds_left(state, cat)
+        stars = tuple(star_need(state, cat, seat, k) for k in cat.star_types)
+        plan = (state.display, p.coins, numbering_floor(cat, p) if cat.rules.numbering else -1) if left >= 2 else ()
+        return (seat, cat.variant, left, state.phase, p.face_down, p.face_up, p.arena, len(p.gates), plan, stars)
+
     def _util_context(self, state: State, cat: Catalog, seat: int) -> _UtilContext:
-        """What ``tile_utility`` needs about ``seat`` in ``state``, computed once per state."""
-        key = (seat, cat.variant)
-        cached = self._util_cache.get(key)
-        if cached is not None and cached[0] is state:
-            return cached[1]
+        """What ``tile_utility`` needs about ``seat`` in ``state`` (see ``_util_key``)."""
         p = state.players[seat]
         ngates = len(p.gates)
         left = self.rounds_left(state, cat)
@@ -119,15 +139,35 @@ class GreedyValuation:
                     entries.append((spec, -0.35 * spec.cost - 2.0, False))
         # (kind, count needed to hold its Star Performer, G-7)
         stars = [(k, star_need(state, cat, seat, k)) for k in cat.star_types]
-        ctx = (entries, tuple(e[0] for e in entries), stars, cat.common.star_acclaim)
-        self._util_cache[key] = (state, ctx)
-        return ctx
+        return (entries, tuple(e[0] for e in entries), stars, cat.common.star_acclaim)
+
+    def _utilities(self, state: State, cat: Catalog, seat: int) -> tuple[_UtilContext, dict[tuple[int, ...], float]]:
+        """The utility context of ``seat`` in ``state`` and the utilities computed in it so far."""
+        memo_key = (seat, id(state))
+        hit = self._util_cache.get(memo_key)
+        if hit is not None and hit[0] is state:
+            return hit[1], hit[2]
+        key = self._util_key(state, cat, seat)
+        shared = self._util_shared.get(key)
+        if shared is None:
+            if len(self._util_shared) > 64:
+                self._util_shared.clear()
+            shared = (self._util_context(state, cat, seat), {})
+            self._util_shared[key] = shared
+        if len(self._util_cache) > 16:
+            self._util_cache.clear()
+        self._util_cache[memo_key] = (state, shared[0], shared[1])
+        return shared
 
     def tile_utility(self, state: State, cat: Catalog, seat: int, tiles: Sequence[int]) -> float:
         """How much ``tiles`` are worth to ``seat``, in Acclaim-like units: the best spectacle it
         owns (or could still plan) filled with them, a little of the second best and of the best
         one performable this round, and the Star Performers they would hold (G-7)."""
-        entries, specs, star_rules, star_acc = self._util_context(state, cat, seat)
+        (entries, specs, star_rules, star_acc), memo = self._utilities(state, cat, seat)
+        key = tuple(tiles)
+        known = memo.get(key)
+        if known is not None:
+            return known
         held = [k for k, need in star_rules if tiles[k] >= need]
         best = second = now = -99.0
         for (spec, offset, now_ok), miss in zip(entries, missings(cat, tiles, specs), strict=True):
@@ -149,6 +189,7 @@ class GreedyValuation:
         u = best + 0.2 * second + len(held) * 1.0
         if now > -90:
             u += 0.35 * now
+        memo[key] = u
         return u
 
     def tiles_plus(self, tiles: Sequence[int], kinds: Iterable[int], sign: int = 1) -> list[int]:
@@ -178,7 +219,10 @@ class GreedyValuation:
         miss = missing(cat, p.tiles, spec)
         miss = max(0, miss - int(self.TILES_PER_ROUND * max(0, left - 1)))
         v = self.strip_value(spec, miss)
-        for k in stars_held(state, cat, seat, p.tiles):
+        held = self._held_now
+        if held[0] is not state or held[1] != seat:  # the same for every spectacle of a decision
+            held = self._held_now = (state, seat, stars_held(state, cat, seat, p.tiles))
+        for k in held[2]:
             if spec.need[k]:
                 v += cat.common.star_acclaim
         return v
@@ -204,9 +248,12 @@ class GreedyValuation:
         investments costing ``spent`` coins."""
         p = state.players[seat]
         c = cat.common
-        left = self.rounds_left(state, cat)
-        cr = self.coin_rate(state, cat)
-        gate_charge = c.gate_cost * cr + 1.0
+        fixed = self._bundle_fixed
+        if fixed[0] is not state or fixed[1] != seat:
+            left0 = self.rounds_left(state, cat)
+            cr0 = self.coin_rate(state, cat)
+            fixed = self._bundle_fixed = (state, seat, left0, c.gate_cost * cr0 + 1.0, {})
+        _, _, left, gate_charge, money_lost = fixed
         final = 0.0
         feasible = 0
         now = 0.0
@@ -223,7 +270,10 @@ class GreedyValuation:
                 now = max(now, now_val[sid])
         v = final + 0.5 * now + c.performed_acclaim * min(feasible, max(0, left - 1))
         v += promoters * c.promoter_acclaim + (1.0 * left if temple else 0.0)
-        v -= self.money(state, cat, p.coins) - self.money(state, cat, p.coins - spent)
+        lost = money_lost.get(spent)
+        if lost is None:
+            lost = money_lost[spent] = self.money(state, cat, p.coins) - self.money(state, cat, p.coins - spent)
+        v -= lost
         coins = p.coins - spent
         if left > 1:
             reserve = self.RESERVE_FIRST if state.round == 1 else self.RESERVE
@@ -412,37 +462,35 @@ class GreedyValuation:
         if cached is not None:
             return cached
         w = self.noble_weight(state, cat, seat)
-        aq_spaces = cat.aquila_spaces
         gates = frozenset(state.players[seat].gates)
         vals = noble_values(cat)
         nobles = state.nobles
-        walk = landing
+        n_sp = cat.track_spaces
         # the other nobles' spaces, once per noble for the moves from the current position
+        skip = cat.rules.skip_occupied
         occ = [{x for i, x in enumerate(nobles) if i != j} for j in range(len(nobles))]
         # gates of the players who perform after the bot this round: a noble left there helps them
         later: set[int] = set()
         if self.DENIAL:
             for k in range(state.turn + 1, state.n):
                 later.update(state.players[(state.first + k) % state.n].gates)
-
-        # value of a noble standing on a space: its Acclaim at the bot's gates, an Aquila won
-        def on(noble: int, dest: int) -> float:
-            v = w * vals[noble] if dest in gates else -self.DENIAL * vals[noble] if dest in later else 0.0
-            return v + (AQUILA_VALUE if dest in aq_spaces else 0.0)
-
-        base = [
-            w * vals[i] if pos in gates else -self.DENIAL * vals[i] if pos in later else 0.0
-            for i, pos in enumerate(nobles)
-        ]
+        # value of a noble standing on a space: its Acclaim at the bot's gates (or, negative, at
+        # the gates of a player still to perform), an Aquila won on an Aquila space
+        mult = [w if x in gates else -self.DENIAL if x in later else 0.0 for x in range(n_sp)]
+        bonus = [AQUILA_VALUE if x in cat.aquila_spaces else 0.0 for x in range(n_sp)]
+        base = [mult[pos] * vals[i] if pos < n_sp else 0.0 for i, pos in enumerate(nobles)]
         total0 = sum(base)
         best_v, best_seq = -1e9, []
         movable = [i for i in range(6) if i not in pt.moved]
         if mode == "sum":
             lo, total = noble_step_range(state, -1)
             for noble in movable:
+                dests = _reach(cat, nobles, noble, total, occ[noble])
+                rest = total0 - base[noble]
+                val = vals[noble]
                 for s in range(lo, total + 1):
-                    dest = walk(cat, nobles, noble, s, occ[noble])
-                    v = total0 - base[noble] + on(noble, dest)
+                    dest = dests[s]
+                    v = rest + (mult[dest] * val + bonus[dest])
                     if v > best_v:
                         best_v, best_seq = v, [(noble, -1, s)]
             self._moves_cache[key] = (best_v, best_seq)
@@ -456,31 +504,75 @@ class GreedyValuation:
 
         if len(dice) == 1:
             d = dice[0]
+            r = rng_of(d)
             for noble in movable:
-                for s in rng_of(d):
-                    dest = walk(cat, nobles, noble, s, occ[noble])
-                    v = total0 - base[noble] + on(noble, dest)
+                dests = _reach(cat, nobles, noble, r.stop - 1, occ[noble])
+                rest = total0 - base[noble]
+                val = vals[noble]
+                for s in r:
+                    dest = dests[s]
+                    v = rest + (mult[dest] * val + bonus[dest])
                     if v > best_v:
                         best_v, best_seq = v, [(noble, d, s)]
         else:
             for d1 in dice:
                 d2 = next(x for x in dice if x != d1)
+                r1 = rng_of(d1)
                 r2 = rng_of(d2)
+                hi2 = r2.stop - 1
+                # the second noble's landings and their values with the nobles where they stand;
+                # a first move changes them only when it vacates or takes a space on that walk
+                on2 = {}
+                span2 = {}
+                for n2 in movable:
+                    dests2 = _reach(cat, nobles, n2, hi2, occ[n2])
+                    on2[n2] = [mult[d] * vals[n2] + bonus[d] for d in dests2]
+                    span2[n2] = (dests2[-1] - nobles[n2]) % n_sp
                 for n1 in movable:
-                    for s1 in rng_of(d1):
-                        dest1 = walk(cat, nobles, n1, s1, occ[n1])
-                        nn1 = list(nobles)
-                        nn1[n1] = dest1
-                        v1 = total0 - base[n1] + on(n1, dest1)
+                    dests1 = _reach(cat, nobles, n1, r1.stop - 1, occ[n1])
+                    left = nobles[n1]
+                    for s1 in r1:
+                        dest1 = dests1[s1]
+                        nn1: list[int] | None = None
+                        v1 = total0 - base[n1] + (mult[dest1] * vals[n1] + bonus[dest1])
                         for n2 in movable:
                             if n2 == n1:
                                 continue
+                            onv = on2[n2]
+                            if skip:
+                                start, span = nobles[n2], span2[n2]
+                                if 0 < (left - start) % n_sp <= span or 0 < (dest1 - start) % n_sp <= span:
+                                    if nn1 is None:
+                                        nn1 = list(nobles)
+                                        nn1[n1] = dest1
+                                    occ2 = {x for i, x in enumerate(nn1) if i != n2}
+                                    val = vals[n2]
+                                    onv = [mult[d] * val + bonus[d] for d in _reach(cat, nn1, n2, hi2, occ2)]
+                            rest = v1 - base[n2]
                             for s2 in r2:
-                                dest2 = walk(cat, nn1, n2, s2)
-                                v = v1 - base[n2] + on(n2, dest2)
+                                v = rest + onv[s2]
                                 if v > best_v:
                                     best_v, best_seq = v, [(n1, d1, s1), (n2, d2, s2)]
         if len(self._moves_cache) > 64:
             self._moves_cache.clear()
         self._moves_cache[key] = (best_v, best_seq)
         return best_v, best_seq
+
+
+_NO_SPACES: frozenset[int] = frozenset()
+
+
+def _reach(cat: Catalog, nobles: Sequence[int], noble: int, hi: int, occupied: Set[int]) -> list[int]:
+    """Where ``noble`` lands after 0, 1, ... ``hi`` steps forward: ``landing`` for every distance
+    in one walk (G-5.1: occupied spaces are skipped and not counted; C-4: classic counts every
+    space).  The search of dice moves asks for all the distances of a die at once."""
+    n_sp = cat.track_spaces
+    pos = nobles[noble]
+    if not cat.rules.skip_occupied:
+        return [(pos + s) % n_sp for s in range(hi + 1)]
+    out = [pos]
+    while len(out) <= hi:
+        pos = (pos + 1) % n_sp
+        if pos not in occupied:
+            out.append(pos)
+    return out

@@ -58,16 +58,23 @@ from colosseum.core import (
     load_catalog,
 )
 from colosseum.core.bots.greedy import GreedyBot
-from colosseum.core.bots.playout import Outcome, run_iterations
+from colosseum.core.bots.playout import CLOCKS, Outcome, run_iterations
 
 DEFAULT_THINK = 1.0  # seconds per decision
 MAX_CANDIDATES = 4
 #: A candidate replaces greedy's choice when its mean paired advantage exceeds this many
 #: standard errors (and at least MIN_ITERATIONS complete iterations were played).
-SWITCH_Z = 1.5
-MIN_ITERATIONS = 4
+SWITCH_Z = 0.5
+MIN_ITERATIONS = 3
 MIN_GAIN = 0.01
 MAX_ITERATIONS = 100_000
+#: Iterations that play every candidate before the search narrows to greedy's choice and the
+#: best of the others (with 4 or 5 candidates this more than doubles the iterations of the
+#: comparison that decides).
+SCREEN_ITERATIONS = 2
+#: The search stops at this share of ``think`` after the decision began, leaving room for the
+#: last playout steps and the answer, so that a decision stays within its budget.
+DEADLINE_SHARE = 0.9
 
 
 @dataclass(frozen=True)
@@ -92,9 +99,16 @@ class SearchBot:
         playouts: int | None = None,
         workers: int = 1,
         max_candidates: int = MAX_CANDIDATES,
+        clock: str = "wall",
     ) -> None:
         """``think``: seconds per decision; ``playouts``: playouts per decision.  With neither,
-        ``think`` is DEFAULT_THINK; with ``playouts`` alone the choice is deterministic."""
+        ``think`` is DEFAULT_THINK; with ``playouts`` alone the choice is deterministic.
+        ``clock``: ``think`` counted in ``wall`` seconds (what a player waits) or in ``cpu``
+        seconds of the searching processes (strength measurements on a busy machine)."""
+        if clock not in CLOCKS:
+            raise ValueError(f"unknown clock {clock!r}; choose from {', '.join(CLOCKS)}")
+        self.clock = clock
+        self._now = CLOCKS[clock]
         self.rng = random.Random(seed)
         self.think = DEFAULT_THINK if think is None and playouts is None else think
         self.playouts = playouts
@@ -105,10 +119,12 @@ class SearchBot:
         self._pool_failed = False
         self._warm: Future[bool] | None = None
         self.last_playouts = 0  # playouts used by the last decision (for tests and reports)
+        self._started = 0.0  # the clock at the start of the decision: the budget is per decision
 
     # ------------------------------------------------------------------ interface
 
     def act(self, state: State) -> Action:
+        self._started = self._now()
         ch = legal(state)
         if len(ch.actions) == 1 and not ch.bids and not ch.can_propose:
             self.last_playouts = 0
@@ -132,8 +148,14 @@ class SearchBot:
         return [(c.action, c.score) for c in self.analyse_detail(state)]
 
     def analyse_detail(self, state: State) -> list[CandidateStats]:
+        self._started = self._now()
         ch = legal(state)
-        greedy = copy.deepcopy(self.greedy)  # greedy remembers the deals it proposed
+        # greedy remembers the deals it proposed and draws on its generator: a copy of both (its
+        # caches are pure memos and may be shared)
+        greedy = copy.copy(self.greedy)
+        greedy.rng = random.Random()
+        greedy.rng.setstate(self.greedy.rng.getstate())
+        greedy._proposed = set(self.greedy._proposed)
         rng = random.Random()
         rng.setstate(self.rng.getstate())
         fallback = greedy.act(state)
@@ -163,11 +185,59 @@ class SearchBot:
             return []
         base = rng.getrandbits(64)
         rows = self._run(state, cands, ch.player, base)
-        self.last_playouts = len(rows) * len(cands)
+        self.last_playouts = sum(1 for r in rows for o in r if o is not None)
         return rank(cands, rows)
 
-    def _run(self, state: State, cands: list[Action], me: int, base: int) -> list[list[Outcome]]:
+    def _run(self, state: State, cands: list[Action], me: int, base: int) -> list[list[Outcome | None]]:
+        """Playouts of the candidates, a row per iteration (None where a candidate was not
+        played).  The first SCREEN_ITERATIONS iterations play every candidate; the rest only
+        greedy's choice and the best of the others so far, so that the comparison that decides
+        gets most of the budget."""
         limit = self.playouts
+        # the budget counts from the start of the decision (greedy's choice, the candidates)
+        deadline = None if self.think is None else self._started + self.think * DEADLINE_SHARE
+        n = len(cands)
+        screen = SCREEN_ITERATIONS if n > 2 else 0
+        rows: list[list[Outcome | None]] = []
+        keep = list(range(n))
+        used = 0
+        if screen:
+            budget = screen * n if limit is None else min(limit, screen * n)
+            first = self._iterations(state, cands, me, base, 0, screen, deadline, budget)
+            rows += [list(r) for r in first]
+            used = len(first) * n
+            if len(first) < screen:
+                return rows
+            means = [sum(r[j].score for r in first) / len(first) for j in range(n)]
+            keep = [0, max(range(1, n), key=lambda j: (means[j], -j))]
+        sub = [cands[j] for j in keep]
+        rest = self._iterations(
+            state, sub, me, base, screen, MAX_ITERATIONS, deadline, None if limit is None else limit - used
+        )
+        for r in rest:
+            row: list[Outcome | None] = [None] * n
+            for j, o in zip(keep, r, strict=True):
+                row[j] = o
+            rows.append(row)
+        return rows
+
+    def _iterations(
+        self,
+        state: State,
+        cands: list[Action],
+        me: int,
+        base: int,
+        start: int,
+        stop: int,
+        deadline: float | None,
+        max_playouts: int | None,
+    ) -> list[list[Outcome]]:
+        """Complete iterations ``start`` .. ``stop`` - 1 (in order, as far as the budget goes),
+        spread over the worker processes when they are ready."""
+        if max_playouts is not None and max_playouts < len(cands):
+            return []
+        seconds = None if deadline is None else max(0.0, deadline - self._now())
+        iters = None if max_playouts is None else max_playouts // len(cands)
         if self.workers > 1 and not self._pool_failed:
             pool = self.start_workers()
             if pool is not None and self._warm is not None and self._warm.done():
@@ -179,9 +249,10 @@ class SearchBot:
                             cands,
                             me,
                             base,
-                            range(w, MAX_ITERATIONS, self.workers),
-                            self.think,
-                            None if limit is None else _share(limit // len(cands), w, self.workers) * len(cands),
+                            range(start + w, stop, self.workers),
+                            seconds,
+                            None if iters is None else _share(iters, w, self.workers) * len(cands),
+                            self.clock,
                         )
                         for w in range(self.workers)
                     ]
@@ -191,7 +262,7 @@ class SearchBot:
                 except (BrokenProcessPool, OSError, RuntimeError):
                     self._pool_failed = True
                     self.close()
-        done = run_iterations(state, cands, me, base, range(MAX_ITERATIONS), self.think, limit)
+        done = run_iterations(state, cands, me, base, range(start, stop), seconds, max_playouts, self.clock)
         return [row for _, row in done]
 
     def start_workers(self, wait: bool = False) -> Executor | None:
@@ -227,13 +298,14 @@ def _share(total: int, w: int, workers: int) -> int:
     return total // workers + (1 if w < total % workers else 0)
 
 
-def rank(cands: Sequence[Action], rows: Sequence[Sequence[Outcome]]) -> list[CandidateStats]:
-    """Candidates best first.  ``cands[0]`` is greedy's choice; another candidate goes first only
-    when its paired advantage over greedy's is clear (see SWITCH_Z)."""
-    n = len(rows)
+def rank(cands: Sequence[Action], rows: Sequence[Sequence[Outcome | None]]) -> list[CandidateStats]:
+    """Candidates best first.  ``cands[0]`` is greedy's choice; the choice is among the
+    candidates played most (the finalists of the screening), and another candidate than
+    greedy's goes first only when its paired advantage over greedy's is clear (see SWITCH_Z)."""
     stats = []
     for j, a in enumerate(cands):
-        col = [r[j] for r in rows]
+        col = [o for r in rows if (o := r[j]) is not None]
+        n = len(col)
         stats.append(
             CandidateStats(
                 action=a,
@@ -244,18 +316,19 @@ def rank(cands: Sequence[Action], rows: Sequence[Sequence[Outcome]]) -> list[Can
                 greedy=j == 0,
             )
         )
+    most = max(c.playouts for c in stats)
     order = sorted(range(len(cands)), key=lambda j: (-stats[j].score, j))
-    best = order[0]
+    best = next(j for j in order if stats[j].playouts == most)
     if best != 0 and not _clearly_better(rows, best, 0):
         best = 0
     return [stats[best]] + [stats[j] for j in order if j != best]
 
 
-def _clearly_better(rows: Sequence[Sequence[Outcome]], j: int, k: int) -> bool:
-    n = len(rows)
+def _clearly_better(rows: Sequence[Sequence[Outcome | None]], j: int, k: int) -> bool:
+    diffs = [a.score - b.score for r in rows if (a := r[j]) is not None and (b := r[k]) is not None]
+    n = len(diffs)
     if n < MIN_ITERATIONS:
         return False
-    diffs = [r[j].score - r[k].score for r in rows]
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     return mean > MIN_GAIN and mean > SWITCH_Z * math.sqrt(var / n)
@@ -298,6 +371,8 @@ def candidates(state: State, ch: Choices, first: Action, greedy: GreedyBot, cap:
     finder = _FINDERS.get(state.phase)
     more = finder(state, cat, seat, ch, greedy) if finder is not None else []
     out = [first]
+    if state.phase == "hire":
+        cap += 1  # auctions are where the search gains most: one more candidate there
     for a in more:
         if a not in out:
             out.append(a)
@@ -343,14 +418,18 @@ def _hire(state: State, cat: Catalog, seat: int, ch: Choices, g: GreedyBot) -> l
         lot = state.markets[h.auction.market]
         top = g.max_bid(state, cat, seat, lot)
         for opt in ch.bids:
-            for bid in (h.auction.high + 1, h.auction.high + 3, top):
+            for bid in (h.auction.high + 1, top, h.auction.high + 3, h.auction.high + 2):
                 if opt.low <= bid <= opt.high:
                     out.append(opt.action(seat, bid))
         return out
     out += _of(ch.actions, EndTurn)
     rate = max(g.coin_rate(state, cat), 0.05)
     ranked = sorted(ch.bids, key=lambda o: -(g.lot_value(state, cat, seat, state.markets[o.market]) - rate * o.low))
-    return out + [o.action(seat, o.low) for o in ranked[:3]]
+    out += [o.action(seat, o.low) for o in ranked[:3]]
+    # a jump opening on the best lot: it may keep the others from raising
+    if ranked and ranked[0].low + 3 <= ranked[0].high:
+        out.append(ranked[0].action(seat, ranked[0].low + 3))
+    return out
 
 
 def _trade(state: State, cat: Catalog, seat: int, ch: Choices, g: GreedyBot) -> list[Action]:

@@ -133,3 +133,20 @@ def test_worker_processes_give_the_same_choice():
         assert one.analyse_detail(st) == two.analyse_detail(st)
     finally:
         two.close()
+
+
+def test_screening_plays_the_finalists_most():
+    """Every candidate is screened; then only greedy's choice and the best other are played, and
+    the choice is one of them."""
+    checked = 0
+    for st in searched(8, 6):
+        bot = SearchBot(5, think=None, playouts=40)
+        detail = bot.analyse_detail(st)
+        if len(detail) < 3:
+            continue
+        checked += 1
+        counts = sorted((c.playouts for c in detail), reverse=True)
+        assert counts[0] == counts[1] > counts[2] == search_mod.SCREEN_ITERATIONS
+        assert detail[0].playouts == counts[0]
+        assert sum(counts) <= 40
+    assert checked
