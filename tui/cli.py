@@ -59,7 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="start a game at once (no new-game screen)")
     play.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
     play.add_argument("--humans", type=int, default=1, help="human seats (hot seat), the rest are bots")
-    play.add_argument("--bots", default="greedy", help="bot for the other seats (greedy or random)")
+    play.add_argument(
+        "--bots", default="normal", help="bot level for the other seats: easy, normal (also: greedy), hard or random"
+    )
     play.add_argument("--names", default=None, help="comma-separated player names")
     play.add_argument("--seed", type=int, default=None)
     play.add_argument(
@@ -78,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="greedy,random",
         help="bot names by seat, comma-separated; the last one fills the remaining seats",
     )
+    sim.add_argument("--think", type=float, default=None, help="seconds per decision for the hard bot (default 1)")
     sim.add_argument("--check", action="store_true", help="verify the invariants after every action")
     sim.add_argument("--json", action="store_true", help="one JSON object per game, then totals")
     _add_game_options(sim)

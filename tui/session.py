@@ -159,6 +159,18 @@ class LocalSession(GameSession):
             return None
         return self._bots[seat].act(self._state)
 
+    async def bot_move(self) -> Action | None:
+        """``bot_action`` without blocking the event loop: a bot that thinks for a while (the
+        search bot) does it in a thread.  None when a human acted meanwhile (think again)."""
+        seat = self.waiting_for()
+        if seat < 0 or seat not in self._bots:
+            return None
+        bot, st = self._bots[seat], self._state
+        if not getattr(bot, "thinks", False):
+            return bot.act(st)
+        action = await asyncio.to_thread(bot.act, st)
+        return action if self._state is st else None
+
     def step_bot(self) -> bool:
         """Play one bot move; False if no bot is to act."""
         action = self.bot_action()
@@ -246,7 +258,7 @@ class LocalSession(GameSession):
         try:
             while self.bot_to_act():
                 await self._wait_turn(delay)
-                action = self.bot_action()
+                action = await self.bot_move()
                 if action is None:  # a human acted meanwhile (e.g. proposed a deal)
                     continue
                 if await self._trade_window(action, delay):

@@ -91,6 +91,8 @@ class CandidateStats:
 
 class SearchBot:
     name = "hard"
+    #: a decision takes about its time budget: clients and the server run it off their event loop
+    thinks = True
 
     def __init__(
         self,

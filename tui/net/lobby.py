@@ -25,7 +25,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Input, Label, OptionList, RichLog, Select, Static
 from textual.widgets.data_table import CellDoesNotExist
 
-from colosseum.core.bots import BOTS
+from colosseum.core.bots import LEVELS
 from colosseum.core.catalog import OPTIONS, VARIANTS
 from colosseum.tui.base import BaseApp, exit_soon_after_hangup
 from colosseum.tui.widgets.forms import AsciiCheckbox, ascii_select_arrows
@@ -36,7 +36,11 @@ from .host.proto_client import NetError
 from .remote import RemoteClient
 from .remote_app import RemoteAppMixin
 
-SEAT_CHOICES = [("human (a player)", "human")] + [(f"{b} bot", b) for b in sorted(BOTS)] + [("- no seat", "")]
+SEAT_CHOICES = (
+    [("human (a player)", "human")]
+    + [(f"{b} bot", b) for b in ("normal", *(lv for lv in LEVELS if lv != "normal"), "random")]
+    + [("- no seat", "")]
+)
 
 
 def seats_text(t: P.TableInfo) -> str:
@@ -288,7 +292,7 @@ class CreateTable(ModalScreen[None]):
     """
 
     def compose(self) -> ComposeResult:
-        defaults = ["human", "human", "human", "greedy" if "greedy" in BOTS else "random", ""]
+        defaults = ["human", "human", "human", "normal", ""]
         with Vertical(id="form") as form:
             form.border_title = "New table"
             yield Static("Seat 1 is yours.  Tab moves, Enter opens a list, ctrl+s creates.", id="ct-hint")

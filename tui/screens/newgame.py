@@ -20,20 +20,17 @@ DEFAULT_NAMES = ("Becky", "Kat", "Laura", "Marcus", "Titus")
 
 
 def bot_names() -> list[str]:
-    from colosseum.core.bots import BOTS
+    """The bot levels a seat can be given, by name players know (``greedy`` is ``normal``)."""
+    from colosseum.core.bots import LEVELS
 
-    names = sorted(BOTS)
-    if "greedy" in names:  # the stronger bot first
-        names.remove("greedy")
-        names.insert(0, "greedy")
-    return names
+    return ["normal", *(lv for lv in LEVELS if lv != "normal"), "random"]
 
 
 @dataclass
 class NewGameSettings:
     players: int = 4
     names: list[str] = field(default_factory=lambda: list(DEFAULT_NAMES))
-    kinds: list[str] = field(default_factory=lambda: ["human"] + ["greedy"] * 4)
+    kinds: list[str] = field(default_factory=lambda: ["human"] + ["normal"] * 4)
     seed: int | None = None
     variant: str = "grand"
     options: tuple[str, ...] = ()

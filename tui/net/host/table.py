@@ -512,7 +512,13 @@ class Table:
             if self.state is None or to_act(self.state) != seat or not self.controller_is_bot(seat):
                 continue
             try:
-                action = self.bot_for(seat).act(self.state)
+                bot, before = self.bot_for(seat), self.state
+                if getattr(bot, "thinks", False):  # the search bot: off the server's event loop
+                    action = await asyncio.to_thread(bot.act, before)
+                    if self.state is not before:
+                        continue
+                else:
+                    action = bot.act(before)
                 if await self._trade_window(seat, action):
                     continue  # someone proposed a deal meanwhile: the bot thinks again
                 try:
