@@ -36,9 +36,19 @@ from .storage import (
 
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:
+    from colosseum.core.municipium import OPTIONS as MUNI_OPTIONS
+
+    p.add_argument(
+        "--game", choices=("colosseum", "municipium"), default="colosseum", help="colosseum (default) or municipium"
+    )
     p.add_argument("--variant", choices=VARIANTS, default="grand", help="grand (default), classic or original")
     p.add_argument(
-        "--option", action="append", default=[], choices=OPTIONS, dest="options", help="rules option (repeatable)"
+        "--option",
+        action="append",
+        default=[],
+        choices=(*OPTIONS, *MUNI_OPTIONS),
+        dest="options",
+        help="rules option (repeatable): auction-2007; Municipium: short, single-chamber",
     )
 
 
@@ -57,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command")
 
     play = sub.add_parser("play", help="start a game at once (no new-game screen)")
-    play.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
+    play.add_argument("--players", type=int, default=None, choices=(2, 3, 4, 5), help="3-5 (Municipium: 2-4)")
     play.add_argument("--humans", type=int, default=1, help="human seats (hot seat), the rest are bots")
     play.add_argument(
         "--bots", default="normal", help="bot level for the other seats: easy, normal (also: greedy), hard or random"
@@ -72,7 +82,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_options(play)
 
     sim = sub.add_parser("simulate", help="play whole games with bots and print results")
-    sim.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
+    sim.add_argument("--players", type=int, default=None, choices=(2, 3, 4, 5), help="3-5 (Municipium: 2-4)")
     sim.add_argument("--games", type=int, default=10)
     sim.add_argument("--seed", type=int, default=1)
     sim.add_argument(
@@ -108,6 +118,20 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     cmd = args.command
+    game = getattr(args, "game", "colosseum")
+    if getattr(args, "players", 0) is None:  # each game's own usual table
+        args.players = 3 if game == "municipium" else 4
+    if game == "colosseum" and getattr(args, "players", 4) == 2:
+        print("colosseum: Colosseum is played by 3 to 5 players", file=sys.stderr)
+        return 2
+    if game == "municipium" and cmd == "simulate":
+        from colosseum.core.municipium.simulate import main as run_muni
+
+        return run_muni(args)
+    if game == "municipium" and cmd == "play":
+        from .municipium.app import run_from_args
+
+        return run_from_args(args)
     if cmd == "simulate":
         from colosseum.core.simulate import main as run
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 
@@ -12,7 +13,7 @@ from colosseum.core.errors import RuleError
 
 from . import invariants
 from .actions import MuniAction
-from .bots import MuniBot, make_bot
+from .bots import ALIASES, MuniBot, make_bot
 from .engine import apply, new_game, to_act
 from .model import MuniSetup, State
 
@@ -101,3 +102,52 @@ def _record(state: State, bots: Sequence[MuniBot], count: int, seconds: float) -
         actions=count,
         seconds=seconds,
     )
+
+
+def main(args: Any) -> int:
+    """``colosseum simulate --game municipium``: ``args.games`` games from seed ``args.seed``
+    (game ``i`` uses seed ``S + i``), bots by seat (the last name fills the table), seats
+    rotated each game; one JSON object per game (``game``, winner, decurions, …) with
+    ``--json``, then the totals.  Exit status 1 if a game fails its checks."""
+    import sys
+    from collections import Counter
+
+    players = int(args.players)
+    if not 2 <= players <= 4:
+        print("colosseum simulate: Municipium is played by 2 to 4 players", file=sys.stderr)
+        return 2
+    names = [n.strip() for n in str(args.bots).split(",") if n.strip()] or ["greedy"]
+    names = [ALIASES.get(n, n) for n in names]
+    if len(names) > players:
+        print(f"colosseum simulate: {len(names)} bots named for {players} players", file=sys.stderr)
+        return 2
+    names += [names[-1]] * (players - len(names))
+    wins: Counter[str] = Counter()
+    t0 = time.perf_counter()
+    total_actions = 0
+    for i in range(int(args.games)):
+        seed = int(args.seed) + i
+        seats = names[i % players :] + names[: i % players]
+        try:
+            rec = play_game(make_setup(players, seed, args.options), make_bots(seats, seed), check=bool(args.check))
+        except (MuniSimulationError, ValueError) as e:
+            print(f"colosseum simulate: FAILED in game {i + 1}: {e}", file=sys.stderr)
+            return 1
+        wins[rec.winner_bot] += 1
+        total_actions += rec.actions
+        if args.json:
+            out = msgspec.structs.asdict(rec)
+            out["game"] = "municipium"
+            sys.stdout.write(msgspec.json.encode(out).decode() + "\n")
+        else:
+            print(
+                f"game {i + 1} seed {seed}: {rec.winner_bot} (seat {rec.winner}) wins with "
+                f"{rec.decurions[rec.winner]} decurions in {rec.turns} turns"
+            )
+    seconds = time.perf_counter() - t0
+    totals = {"game": "municipium", "games": int(args.games), "wins_by_bot": dict(wins), "actions": total_actions}
+    if args.json:
+        sys.stdout.write(msgspec.json.encode({"totals": totals, "seconds": round(seconds, 3)}).decode() + "\n")
+    else:
+        print(f"wins by bot: {dict(wins)}; {total_actions} actions in {seconds:.2f} s")
+    return 0

@@ -32,11 +32,13 @@ def _greedy(seed: int) -> MuniBot:
 
 
 BOTS: dict[str, Callable[[int], MuniBot]] = {"random": _random, "greedy": _greedy}
+#: level names shared with Colosseum's bots: `normal` is greedy (there is no easy or hard here yet)
+ALIASES = {"normal": "greedy"}
 
 
 def make_bot(name: str, seed: int = 0) -> MuniBot:
     try:
-        factory = BOTS[name]
+        factory = BOTS[ALIASES.get(name, name)]
     except KeyError:
         raise ValueError(f"unknown bot {name!r}; choose from {', '.join(sorted(BOTS))}") from None
     return factory(seed)
