@@ -11,7 +11,7 @@ from textual.binding import Binding
 
 from colosseum.core.errors import RuleError
 from colosseum.core.municipium import MuniSetup
-from colosseum.core.municipium.bots import BOTS
+from colosseum.core.municipium.bots import ALIASES, BOTS
 from colosseum.tui.base import BaseApp
 
 from .session import MuniLocalSession, Seat
@@ -63,7 +63,7 @@ def make_muni_session(
     """A local game; ``kinds`` per seat: 'human' or a bot name (``bots.BOTS``).  Raises
     RuleError (bad names, player count, option) or ValueError (unknown bot, seat count)."""
     for k in kinds:
-        if k != "human" and k not in BOTS:
+        if k != "human" and ALIASES.get(k, k) not in BOTS:
             raise ValueError(f"unknown bot {k!r}; choose from {', '.join(sorted(BOTS))}")
     setup = MuniSetup(players=tuple(names), seed=seed, options=tuple(options))
     return MuniLocalSession(setup, tuple(Seat(kind=k) for k in kinds))
@@ -121,7 +121,7 @@ def build_from_args(args: Any) -> MuniApp | int:
         return 2
     return MuniApp(
         session,
-        bot_delay=float(getattr(args, "bot_delay", 0.6)),
+        bot_delay=float(getattr(args, "bot_delay", None) or 0.6),
         theme=getattr(args, "theme", None),
         exit_at_end=bool(getattr(args, "exit_at_end", False)),
     )
