@@ -394,7 +394,7 @@ def build_app(args: argparse.Namespace, *, record: bool = True) -> ColosseumApp 
         return 2
     if getattr(args, "command", None) != "play":
         return ColosseumApp(None, theme=theme, record=record)
-    n = args.players
+    n = args.players or 4  # None: not given on the command line
     humans = args.humans
     if not 0 <= humans <= n:
         print(f"colosseum: --humans must be 0 to {n}", file=sys.stderr)
