@@ -18,6 +18,13 @@ Format (version 1): UTF-8 JSON lines, each a JSON object encoded with msgspec.
 
   ``"i"`` is optional when reading; if present it must count up from 1 (a swapped, duplicated or
   missing line is reported).  Blank lines are ignored.
+* Version 2 logs may hold undo lines (:class:`UndoLine`), withdrawing the last actions in
+  effect; the withdrawn lines stay, the next action line takes the first withdrawn number::
+
+    {"undo":9,"through":11,"seat":0,"name":"Becky","time":1795961702.5,"text":"Becky took back: ..."}
+
+  ``GameLog.actions`` are the actions that stand; ``GameLog.undos`` what was taken back.
+  The header of a forked game names its parent: ``"fork_of":"FILE.jsonl","fork_at":N``.
 * Chat lines (table talk in a networked game) may stand between actions; they are not actions
   and change nothing in the game::
 
@@ -51,6 +58,11 @@ from .model import Event, GameSetup, State
 
 FORMAT = "colosseum-game-log"
 FORMAT_VERSION = 1
+# Version 2 is version 1 plus undo lines: a reader of version 1 would replay the withdrawn
+# actions as if they stood, so a log that may carry undo lines says version 2 and such a
+# reader refuses it with "unknown format version 2".
+UNDO_VERSION = 2
+READ_VERSIONS = (FORMAT_VERSION, UNDO_VERSION)
 MAX_LOG_BYTES = 64 << 20  # a 1,000-action game is about 100 kB
 
 try:  # the program version; core must not depend on the client, only on the package
@@ -69,6 +81,8 @@ class Header(msgspec.Struct, kw_only=True, omit_defaults=True):
     setup: GameSetup
     seats: tuple[str, ...]  # "human" or a bot name, per seat
     resumed_from: str | None = None  # file name of the damaged log this game continues
+    fork_of: str | None = None  # file name of the game this one was forked from ...
+    fork_at: int | None = None  # ... after its first ``fork_at`` actions
 
 
 class ChatLine(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -79,6 +93,28 @@ class ChatLine(msgspec.Struct, kw_only=True, omit_defaults=True):
     seat: int = -1  # -1: a spectator
     time: float = 0.0  # seconds since the epoch
     after: int = 0  # actions played when it was said
+
+
+class UndoLine(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A line withdrawing the actions numbered ``undo`` to ``through`` (the last ones in effect):
+    the game goes on from the position after action ``undo - 1``, and the next action line is
+    numbered ``undo`` again.  The withdrawn lines stay in the file (nothing is lost)."""
+
+    undo: int
+    through: int
+    seat: int = -1  # who took them back
+    name: str = ""
+    time: float = 0.0  # seconds since the epoch
+    text: str = ""  # what was taken back, for people ("Becky took back: ...")
+
+
+class Withdrawal(msgspec.Struct, kw_only=True):
+    """An undo line as read: the position the game went back to and the actions withdrawn."""
+
+    line: UndoLine
+    at: int  # actions in effect after the undo (= line.undo - 1)
+    actions: tuple[Action, ...]
+    lineno: int  # the undo line's line in the file
 
 
 class GameLogError(ValueError):
@@ -106,17 +142,22 @@ def make_header(
     *,
     created: _dt.datetime | None = None,
     resumed_from: str | None = None,
+    fork_of: str | None = None,
+    fork_at: int | None = None,
+    version: int = FORMAT_VERSION,
 ) -> Header:
     when = created or _dt.datetime.now(_dt.UTC)
     stamp = when.astimezone(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     return Header(
         format=FORMAT,
-        version=FORMAT_VERSION,
+        version=version,
         program=PROGRAM_VERSION,
         created=stamp,
         setup=setup,
         seats=tuple(seats),
         resumed_from=resumed_from,
+        fork_of=fork_of,
+        fork_at=fork_at,
     )
 
 
@@ -135,6 +176,11 @@ def encode_action_line(action: Action, number: int) -> bytes:
 
 def encode_chat_line(line: ChatLine) -> bytes:
     """One chat line, with its newline."""
+    return _enc.encode(line) + b"\n"
+
+
+def encode_undo_line(line: UndoLine) -> bytes:
+    """One undo line, with its newline: ``{"undo":N,"through":M,...}``."""
     return _enc.encode(line) + b"\n"
 
 
@@ -257,6 +303,7 @@ class GameLog:
         chat: list[ChatLine] | None = None,
     ) -> None:
         self.chat: list[ChatLine] = chat or []  # table talk, in file order
+        self.undos: list[Withdrawal] = []  # undo lines, in file order (``actions`` is what stands)
         self.header = header
         self.timeline = timeline
         self.error = error
@@ -338,11 +385,14 @@ def _parse_header(raw: bytes, *, last_unterminated: bool) -> Header:
     if not isinstance(obj, dict) or obj.get("format") != FORMAT:
         raise GameLogError("header", "not a Colosseum game log (no game log header)", 1)
     version = obj.get("version")
-    if version != FORMAT_VERSION or isinstance(version, bool):
+    if version not in READ_VERSIONS or isinstance(version, bool):
+        newer = isinstance(version, int) and not isinstance(version, bool) and version > max(READ_VERSIONS)
         raise GameLogError(
             "version",
-            f"unknown format version {version!r} (this program, colosseum {PROGRAM_VERSION}, reads version "
-            f"{FORMAT_VERSION})",
+            f"unknown format version {version!r} (this program, colosseum {PROGRAM_VERSION}, reads versions "
+            f"{' and '.join(map(str, READ_VERSIONS))}"
+            + ("; the log was written by a newer colosseum: update to read it" if newer else "")
+            + ")",
             1,
         )
     try:
@@ -388,6 +438,7 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
     events: list[list[Event]] = [[]]
     error: GameLogError | None = None
     chat: list[ChatLine] = []
+    undos: list[Withdrawal] = []
     version_note = (
         f" (the file was written by colosseum {header.program}; this is {PROGRAM_VERSION})"
         if header.program != PROGRAM_VERSION
@@ -410,6 +461,14 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
         if not text.strip():
             continue
         number = len(actions) + 1
+        if text.lstrip().startswith('{"undo"'):
+            error = _read_undo(text, header, actions, lineno, is_cut, undos)
+            if error is not None:
+                break
+            at = undos[-1].at
+            del actions[at:], states[at + 1 :], events[at + 1 :]
+            state = states[-1]
+            continue
         if text.lstrip().startswith('{"chat"'):
             try:
                 chat.append(_chat_dec.decode(text))
@@ -464,7 +523,33 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
         events.append(ev)
 
     timeline = Timeline(header.setup, actions, _states=states, _events=events)
-    return GameLog(header, timeline, error, lines=total, terminated=terminated, path=path, chat=chat)
+    log = GameLog(header, timeline, error, lines=total, terminated=terminated, path=path, chat=chat)
+    log.undos = undos
+    return log
+
+
+_undo_dec = msgspec.json.Decoder(UndoLine)
+
+
+def _read_undo(
+    text: str, header: Header, actions: list[Action], lineno: int, is_cut: bool, undos: list[Withdrawal]
+) -> GameLogError | None:
+    """Check an undo line against the actions in effect; append it to ``undos`` or return the error."""
+    try:
+        line = _undo_dec.decode(text)
+    except _DECODE_ERRORS as e:
+        if is_cut:
+            return GameLogError("truncated", "the last line is incomplete (the game stopped while saving it)", lineno)
+        return GameLogError("malformed", f"not a valid undo line ({_first_error_text(e)})", lineno)
+    if header.version < UNDO_VERSION:
+        return GameLogError("malformed", f"an undo line in a version {header.version} log", lineno)
+    n = len(actions)
+    if line.through != n or not 1 <= line.undo <= line.through:
+        return GameLogError(
+            "order", f"undo of actions {line.undo} to {line.through} where {n} actions are in effect", lineno
+        )
+    undos.append(Withdrawal(line=line, at=line.undo - 1, actions=tuple(actions[line.undo - 1 :]), lineno=lineno))
+    return None
 
 
 def read_log(path: str | Path) -> GameLog:
