@@ -24,7 +24,16 @@ from pathlib import Path
 import msgspec
 
 from colosseum.core import Action, GameSetup, State
-from colosseum.core.gamelog import GameLog, GameLogError, Header, make_header, read_log
+from colosseum.core.gamelog import (
+    UNDO_VERSION,
+    GameLog,
+    GameLogError,
+    Header,
+    UndoLine,
+    encode_undo_line,
+    make_header,
+    read_log,
+)
 from colosseum.core.logwriter import SUFFIX, LogWriter
 
 from .session import LocalSession
@@ -105,6 +114,22 @@ class Recorder:
     def close(self) -> None:
         self.writer.close()
 
+    # A log written before undo lines existed (format version 1) cannot hold one: a reader of
+    # that version would replay the withdrawn actions.  The session asks before taking back.
+    undo_refusal = ""
+
+    def record_undo(self, line: UndoLine) -> None:
+        """Append an undo line: the next action is number ``line.undo`` again."""
+        if self.writer.closed:
+            return
+        try:
+            # The writer has no undo method of its own yet: one line, one write, like the others.
+            self.writer._write(encode_undo_line(line))
+        except OSError as e:
+            self.error = e
+            return
+        self.writer.count = line.undo - 1
+
 
 def start_recording(
     session: LocalSession,
@@ -131,8 +156,10 @@ def start_recording(
         if old is not None and _same_file(old.path, Path(path)):
             old.close()  # it holds the lock on the very file to append to
         writer = LogWriter.open_append(path, len(actions), fsync=fsync)
+        old_format = _header_version(Path(path)) < UNDO_VERSION
     else:
-        header = make_header(session.setup, _seat_kinds(session), resumed_from=resumed_from)
+        old_format = False
+        header = make_header(session.setup, _seat_kinds(session), resumed_from=resumed_from, version=UNDO_VERSION)
         if path is None:
             stem = game_file_name(session.setup)[: -len(SUFFIX)]
             writer = LogWriter.create(games_dir(create=True), stem, header, actions, fsync=fsync)
@@ -141,7 +168,20 @@ def start_recording(
     if old is not None:  # kept until now: a new file that cannot be made leaves it recording
         old.close()
     session.recorder = Recorder(writer)
+    if old_format:
+        session.recorder.undo_refusal = "this game's log is in an older format that cannot record a take-back"
     return writer.path
+
+
+def _header_version(path: Path) -> int:
+    """The format version in a log's header (1 if it cannot be told)."""
+    try:
+        with path.open("rb") as f:
+            first = f.readline(1 << 16)
+        version = msgspec.json.decode(first).get("version", 1)
+    except (OSError, msgspec.DecodeError, AttributeError):
+        return 1
+    return version if isinstance(version, int) else 1
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -158,7 +198,7 @@ def _seat_kinds(session: LocalSession) -> tuple[str, ...]:
 def save_rescued(log: GameLog, folder: Path | None = None) -> Path:
     """Write the valid prefix of a damaged log to a new ``NAME-resumed-N.jsonl`` beside it (or in
     ``folder``); the original is left as it is."""
-    header = make_header(log.setup, log.seats, resumed_from=log.path.name if log.path else None)
+    header = make_header(log.setup, log.seats, resumed_from=log.path.name if log.path else None, version=UNDO_VERSION)
     src = log.path
     stem = re.sub(r"-resumed-\d+$", "", src.stem) if src else "game"
     places = [folder] if folder else []

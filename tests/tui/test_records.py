@@ -228,7 +228,7 @@ def test_export_damaged_and_broken_files(tmp_path, finished_game, capsys):
     for bad, what in (
         (b"", "empty"),
         (b"\xff\xfe garbage", "not UTF-8"),
-        (lines[0].replace(b'"version":1', b'"version":9') + b"\n", "version 9"),
+        (lines[0].replace(b'"version":1', b'"version":9').replace(b'"version":2', b'"version":9') + b"\n", "version 9"),
     ):
         broken = tmp_path / "broken.jsonl"
         broken.write_bytes(bad)
