@@ -31,10 +31,19 @@ class UndoReach(msgspec.Struct, frozen=True, kw_only=True):
     seat: int
     targets: tuple[int, ...] = ()
     reason: str = ""
+    short: str = ""  # the reason in a word or two, for a key bar ("dice", "draw", "Kat acted")
 
     @property
     def steps(self) -> int:
         return len(self.targets)
+
+
+_SHORT = {
+    "a tile left face down was turned up": "revealed",
+    "tiles were drawn from the bag": "draw",
+    "chance decided the new position": "chance",
+    "a die was rolled": "dice",
+}
 
 
 def chance_in(before: State, after: State) -> str:
@@ -57,24 +66,25 @@ def undo_reach(states: Sequence[State], actions: Sequence[Action], seat: int, hu
     if len(states) != len(actions) + 1:
         raise ValueError(f"{len(states)} states for {len(actions)} actions")
     targets: list[int] = []
-    reason = ""
+    reason = short = ""
     for i in range(len(actions), 0, -1):
         action = actions[i - 1]
         what = chance_in(states[i - 1], states[i])
         who = action.player
         if what:
-            reason = f"{what} (action {i})"
+            reason, short = f"{what} (action {i})", _SHORT[what]
             break
         if who != seat and who in humans:
-            reason = f"{states[i].players[who].name} acted since"
+            name = states[i].players[who].name
+            reason, short = f"{name} acted since", f"{name} acted"
             break
         if who == seat:
             targets.append(i - 1)
     if not targets and not reason:
-        reason = "nothing to take back yet"
+        reason, short = "nothing to take back yet", "nothing yet"
     elif not targets:
         reason = f"nothing of yours to take back: {reason}"
-    return UndoReach(seat=seat, targets=tuple(targets), reason=reason)
+    return UndoReach(seat=seat, targets=tuple(targets), reason=reason, short=short)
 
 
 def last_human_seat(actions: Sequence[Action], humans: Collection[int]) -> int | None:

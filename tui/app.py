@@ -48,6 +48,8 @@ class ColosseumApp(BaseApp):
         Binding("f1", "help", "Help", id="app.help"),
         Binding("question_mark", "help", "Help", show=False, id="app.help-q"),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+        # A decision dialog is modal: only a priority binding reaches the app from there.
+        Binding("u", "undo", "Undo", show=False, id="app.undo", priority=True),
     ]
 
     def __init__(
@@ -156,6 +158,26 @@ class ColosseumApp(BaseApp):
             game.set_preview(message.spaces)
 
     # ------------------------------------------------------------------ actions
+    def _undo_target(self) -> GameScreen | None:
+        """The game `u` acts on: the one on top or under its own dialog, unless a text field
+        has the focus (the letter is typed there)."""
+        from textual.widgets import Input, TextArea
+
+        game = self.game_screen()
+        if game is None or not game.serves(self.screen) or isinstance(self.focused, (Input, TextArea)):
+            return None
+        return game
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "undo":
+            return self._undo_target() is not None
+        return super().check_action(action, parameters)
+
+    def action_undo(self) -> None:
+        game = self._undo_target()
+        if game is not None:
+            game.action_undo()
+
     def action_command_palette(self) -> None:
         """Textual's palette with an ASCII placeholder."""
         from textual.command import CommandPalette

@@ -79,9 +79,14 @@ class GameSession(ABC):
         return seat >= 0 and self.seats[seat].is_bot
 
     # ---- taking back (only a local game offers it; a table says why not)
+    @property
+    def offers_undo(self) -> bool:
+        """Whether ``undo`` may ever be offered here (a key for it is worth showing)."""
+        return False
+
     def undo_reach(self, seat: int | None = None) -> UndoReach:
         """How far ``seat`` (default: the local seat that acted last) may take back."""
-        return UndoReach(seat=-1, reason="taking back is not offered in this game")
+        return UndoReach(seat=-1, reason="taking back is not offered in this game", short="not here")
 
     def undo(self, seat: int | None = None) -> UndoLine:
         """Take back ``seat``'s last decision (and the bot moves after it); RuleError if it may not."""
@@ -154,6 +159,10 @@ class LocalSession(GameSession):
             fn(state, events)
         return events
 
+    @property
+    def offers_undo(self) -> bool:
+        return any(not s.is_bot for s in self.seats)
+
     def humans(self) -> frozenset[int]:
         return frozenset(i for i, s in enumerate(self.seats) if not s.is_bot)
 
@@ -161,11 +170,11 @@ class LocalSession(GameSession):
         humans = self.humans()
         refusal = getattr(self.recorder, "undo_refusal", "")
         if refusal:
-            return UndoReach(seat=-1, reason=refusal)
+            return UndoReach(seat=-1, reason=refusal, short="old log")
         if seat is None:
             seat = last_human_seat(self._actions, humans)
             if seat is None:
-                return UndoReach(seat=-1, reason="nothing to take back yet")
+                return UndoReach(seat=-1, reason="nothing to take back yet", short="nothing yet")
         return undo_reach(self._states, self._actions, seat, humans)
 
     def undo(self, seat: int | None = None) -> UndoLine:
