@@ -1,0 +1,134 @@
+"""Taking back in a local game: LocalSession.undo, the undo line in the log, resuming after it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from colosseum.core import GameSetup, RuleError, encode_state, legal
+from colosseum.core.gamelog import read_log
+from colosseum.tui.session import LocalSession, Seat
+from colosseum.tui.storage import start_recording
+
+SETUP = GameSetup(players=("Becky", "Kat", "Laura"), seed=5)
+
+
+def human_move(s: LocalSession, r: random.Random) -> None:
+    s.submit(r.choice(legal(s.state).actions))
+
+
+def bots(s: LocalSession) -> None:
+    while s.bot_to_act():
+        s.step_bot()
+
+
+def test_undo_restores_the_exact_state_and_bots_replay(tmp_path):
+    s = LocalSession(SETUP, (Seat("human"), Seat("greedy"), Seat("random")))
+    path = start_recording(s, tmp_path / "g.jsonl")
+    r = random.Random(3)
+    undone = 0
+    for _ in range(400):
+        bots(s)
+        if s.state.phase == "over":
+            break
+        before = encode_state(s.state)
+        n = len(s.actions)
+        choice = r.choice(legal(s.state).actions)
+        s.submit(choice)
+        bots(s)
+        after = list(s.actions)
+        reach = s.undo_reach()
+        if reach.steps and r.random() < 0.4:
+            assert reach.targets[0] == n
+            line = s.undo()
+            undone += 1
+            assert encode_state(s.state) == before and len(s.actions) == n
+            assert line.undo == n + 1 and line.through == len(after) and line.text.startswith("Becky took back: ")
+            assert s.events[-1].kind == "undo" and s.events[-1].text == line.text
+            s.submit(choice)
+            bots(s)
+            assert s.actions == after  # the bots play the same moves again
+        elif not reach.steps:
+            with pytest.raises(RuleError) as e:
+                s.undo()
+            assert reach.reason in str(e.value)
+    assert undone >= 5
+    log = read_log(path)
+    assert log.error is None and len(log.undos) == undone
+    assert log.actions == s.actions and encode_state(log.state) == encode_state(s.state)
+
+
+def test_undo_several_steps_then_resume(tmp_path):
+    s = LocalSession(SETUP, (Seat("human"), Seat("greedy"), Seat("greedy")))
+    path = start_recording(s, tmp_path / "g.jsonl")
+    r = random.Random(8)
+    # play until two of Becky's decisions in a row can be taken back
+    while s.undo_reach().steps < 2:
+        bots(s)
+        human_move(s, r)
+        bots(s)
+    reach = s.undo_reach()
+    s.undo()
+    s.undo()
+    assert len(s.actions) == reach.targets[1]
+    log = read_log(path)
+    assert log.actions == s.actions and len(log.undos) == 2
+    s.recorder.close()
+    # resume: the log is appended to after the undo lines and replays to the same game
+    again = LocalSession(SETUP, s.seats, actions=log.actions)
+    start_recording(again, path, append=True)
+    for _ in range(30):
+        bots(again)
+        if again.state.phase == "over":
+            break
+        human_move(again, r)
+    again.recorder.close()
+    log = read_log(path)
+    assert log.error is None and log.actions == again.actions
+    assert encode_state(log.state) == encode_state(again.state)
+
+
+def test_another_humans_action_is_a_boundary():
+    s = LocalSession(SETUP, (Seat("human"), Seat("human"), Seat("greedy")))
+    r = random.Random(1)
+    for _ in range(200):
+        bots(s)
+        seat = s.waiting_for()
+        human_move(s, r)
+        reach = s.undo_reach()
+        assert reach.seat == s.actions[-1].player  # the seat that acted last is in front of the keyboard
+        other = 1 - seat
+        assert all(a.player != other for a in s.actions[min(reach.targets, default=len(s.actions)) :])
+        if reach.reason.endswith("acted since"):
+            assert s.state.players[other].name in reach.reason
+            break
+    else:
+        pytest.fail("the other human never acted")
+
+
+def test_an_old_log_refuses_undo(tmp_path):
+    s = LocalSession(SETUP, (Seat("human"), Seat("greedy"), Seat("greedy")))
+    path = start_recording(s, tmp_path / "g.jsonl")
+    r = random.Random(2)
+    while not s.undo_reach().steps:
+        bots(s)
+        human_move(s, r)
+    s.recorder.close()
+    data = path.read_bytes().replace(b'"version":2', b'"version":1', 1)
+    old = tmp_path / "old.jsonl"
+    old.write_bytes(data)
+    again = LocalSession(SETUP, s.seats, actions=read_log(old).actions)
+    start_recording(again, old, append=True)
+    reach = again.undo_reach()
+    assert reach.steps == 0 and "older format" in reach.reason
+    with pytest.raises(RuleError):
+        again.undo()
+    again.recorder.close()
+
+
+def test_a_game_without_humans_offers_no_undo():
+    s = LocalSession(SETUP, (Seat("greedy"),) * 3)
+    assert not s.offers_undo
+    bots_only = LocalSession(SETUP, (Seat("human"), Seat("greedy"), Seat("greedy")))
+    assert bots_only.offers_undo and bots_only.undo_reach().short == "nothing yet"
