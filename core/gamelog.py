@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+from msgspec.structs import replace
 
 from .actions import Action
 from .catalog import CatalogError
@@ -83,6 +84,23 @@ class Header(msgspec.Struct, kw_only=True, omit_defaults=True):
     resumed_from: str | None = None  # file name of the damaged log this game continues
     fork_of: str | None = None  # file name of the game this one was forked from ...
     fork_at: int | None = None  # ... after its first ``fork_at`` actions
+    # New chance from a position on: the generator state at position ``reseed_at`` is ``reseed``
+    # (a fork that draws new chance after the fork point).  Version 2 only.
+    reseed_at: int | None = None
+    reseed: int | None = None
+
+    def reseed_point(self) -> tuple[int, int] | None:
+        """(position, generator state) when the game was reseeded there, else None."""
+        if self.reseed_at is None or self.reseed is None:
+            return None
+        return (self.reseed_at, self.reseed)
+
+
+def reseeded(state: State, position: int, point: tuple[int, int] | None) -> State:
+    """``state`` (the one at ``position``) with the generator state ``point`` puts there."""
+    if point is None or point[0] != position:
+        return state
+    return replace(state, rng=point[1])
 
 
 class ChatLine(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -145,6 +163,7 @@ def make_header(
     fork_of: str | None = None,
     fork_at: int | None = None,
     version: int = FORMAT_VERSION,
+    reseed: tuple[int, int] | None = None,
 ) -> Header:
     when = created or _dt.datetime.now(_dt.UTC)
     stamp = when.astimezone(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -158,6 +177,8 @@ def make_header(
         resumed_from=resumed_from,
         fork_of=fork_of,
         fork_at=fork_at,
+        reseed_at=reseed[0] if reseed else None,
+        reseed=reseed[1] if reseed else None,
     )
 
 
@@ -211,10 +232,12 @@ class Timeline:
         *,
         _states: list[State] | None = None,
         _events: list[list[Event]] | None = None,
+        reseed: tuple[int, int] | None = None,
     ) -> None:
         self.setup = setup
         self.actions: list[Action] = list(actions)
-        self._states: list[State] = _states if _states is not None else [new_game(setup)]
+        self.reseed = reseed  # (position, generator state): see Header.reseed_point
+        self._states: list[State] = _states if _states is not None else [reseeded(new_game(setup), 0, reseed)]
         self._events: list[list[Event]] = _events if _events is not None else [[]]
 
     def __len__(self) -> int:
@@ -234,6 +257,7 @@ class Timeline:
         state = states[-1]
         while len(states) <= i:
             state, ev = apply(state, self.actions[len(states) - 1])
+            state = reseeded(state, len(states), self.reseed)
             states.append(state)
             events.append(ev)
 
@@ -426,8 +450,9 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
         raw_lines.pop()
     total = len(raw_lines)
     header = _parse_header(raw_lines[0], last_unterminated=(total == 1 and not terminated))
+    point = header.reseed_point()
     try:
-        state = new_game(header.setup)
+        state = reseeded(new_game(header.setup), 0, point)
     except (RuleError, CatalogError, ValueError) as e:
         raise GameLogError("header", f"bad game setup: {_first_error_text(e)}", 1) from None
     except Exception as e:  # noqa: BLE001 - an engine bug must not make the file unreadable either
@@ -518,11 +543,12 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
                 lineno,
             )
             break
+        state = reseeded(state, len(actions) + 1, point)
         actions.append(action)
         states.append(state)
         events.append(ev)
 
-    timeline = Timeline(header.setup, actions, _states=states, _events=events)
+    timeline = Timeline(header.setup, actions, _states=states, _events=events, reseed=point)
     log = GameLog(header, timeline, error, lines=total, terminated=terminated, path=path, chat=chat)
     log.undos = undos
     return log

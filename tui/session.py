@@ -17,7 +17,7 @@ import msgspec
 
 from colosseum.core import Action, Event, GameSetup, RuleError, State, apply, new_game, to_act
 from colosseum.core.bots import make_bot
-from colosseum.core.gamelog import UndoLine, describe_action
+from colosseum.core.gamelog import UndoLine, describe_action, reseeded
 from colosseum.core.queries import safe_action
 from colosseum.core.undo import UndoReach, last_human_seat, undo_reach
 
@@ -104,12 +104,15 @@ class LocalSession(GameSession):
         *,
         actions: list[Action] | None = None,
         recorder: Callable[[Action, State], None] | None = None,
+        reseed: tuple[int, int] | None = None,
     ) -> None:
         if len(seats) != len(setup.players):
             raise ValueError("one seat per player")
         self.setup = setup
         self.seats = tuple(seats)
-        self._state = new_game(setup)
+        # A fork may draw new chance from a position on (gamelog.Header.reseed_point).
+        self.reseed = reseed
+        self._state = reseeded(new_game(setup), 0, reseed)
         self._events: list[Event] = []
         self._actions: list[Action] = []
         self._listeners: list[Listener] = []
@@ -121,6 +124,7 @@ class LocalSession(GameSession):
         self._bot_memo: dict[int, bytes] = {}
         for a in actions or ():
             self._state, ev = apply(self._state, a)
+            self._state = reseeded(self._state, len(self._actions) + 1, reseed)
             self._events.extend(ev)
             self._actions.append(a)
             self._states.append(self._state)
@@ -144,6 +148,7 @@ class LocalSession(GameSession):
 
     def submit(self, action: Action) -> list[Event]:
         state, events = apply(self._state, action)  # RuleError propagates; nothing changed
+        state = reseeded(state, len(self._actions) + 1, self.reseed)
         if self._bots and not self.seats[action.player].is_bot:
             self._bot_memo[len(self._actions)] = pickle.dumps(self._bots)
             if len(self._bot_memo) > 64:  # an undo never reaches that far back in practice
