@@ -133,6 +133,7 @@ class Withdrawal(msgspec.Struct, kw_only=True):
     at: int  # actions in effect after the undo (= line.undo - 1)
     actions: tuple[Action, ...]
     lineno: int  # the undo line's line in the file
+    texts: tuple[str, ...] = ()  # what each withdrawn action did, in the log's sentences
 
 
 class GameLogError(ValueError):
@@ -491,6 +492,7 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
             if error is not None:
                 break
             at = undos[-1].at
+            undos[-1].texts = tuple(" ".join(e.text for e in ev) for ev in events[at + 1 :])
             del actions[at:], states[at + 1 :], events[at + 1 :]
             state = states[-1]
             continue

@@ -305,9 +305,14 @@ def cmd_view(args: argparse.Namespace) -> int:
     log = load_for_command(args.file)
     if log is None:
         return 1
-    from .viewer import run_viewer
+    from .viewer import view_log
 
-    return run_viewer(log, theme=getattr(args, "theme", None))
+    status, play_from = view_log(log, theme=getattr(args, "theme", None))
+    if play_from is None:
+        return status
+    from .app import run_play_from  # "play from here": a new game from the position shown
+
+    return run_play_from(play_from.game_log, play_from.at, theme=getattr(args, "theme", None))
 
 
 # ------------------------------------------------------------------------------ fork
