@@ -300,9 +300,9 @@ class ViewerScreen(Screen):
         Binding("4", "seat(3)", "4", group=SEATS, show=False, id="viewer.seat-4"),
         Binding("5", "seat(4)", "5", group=SEATS, show=False, id="viewer.seat-5"),
         Binding("0", "seat(-1)", "Follow", show=False, id="viewer.follow"),
-        Binding("f", "play_from", "Play from here", id="viewer.play-from"),
-        Binding("w", "toggle_withdrawn", "Taken back", id="viewer.withdrawn"),
-        Binding("o", "open_parent", "Parent", id="viewer.parent"),
+        Binding("f", "play_from", "Play from here", show=False, id="viewer.play-from"),
+        Binding("w", "toggle_withdrawn", "Taken back", show=False, id="viewer.withdrawn"),
+        Binding("o", "open_parent", "Parent", show=False, id="viewer.parent"),
         Binding("escape", "close", "Close", id="viewer.close"),
         Binding("q", "close", "Close", show=False, id="viewer.close-q"),
     ]
