@@ -222,8 +222,9 @@ class ColosseumApp(BaseApp):
         return game
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "undo":
-            return self._undo_target() is not None
+        if action == "undo":  # on the game screen itself its own `u` (with the count) serves
+            game = self._undo_target()
+            return game is not None and self.screen is not game
         return super().check_action(action, parameters)
 
     def action_undo(self) -> None:
