@@ -132,3 +132,48 @@ def test_a_game_without_humans_offers_no_undo():
     assert not s.offers_undo
     bots_only = LocalSession(SETUP, (Seat("human"), Seat("greedy"), Seat("greedy")))
     assert bots_only.offers_undo and bots_only.undo_reach().short == "nothing yet"
+
+
+def test_export_and_viewer_show_what_was_taken_back(tmp_path, capsys):
+    import asyncio
+
+    from colosseum.tui.cli import main as cli
+    from colosseum.tui.viewer import WITHDRAWN, HistoryPanel, ViewerApp
+
+    s = LocalSession(SETUP, (Seat("human"), Seat("greedy"), Seat("greedy")))
+    path = start_recording(s, tmp_path / "g.jsonl")
+    r = random.Random(4)
+    while not s.undo_reach().steps:
+        bots(s)
+        human_move(s, r)
+        bots(s)
+    line = s.undo()
+    human_move(s, r)
+    s.recorder.close()
+    assert cli(["export", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Taken back: 1 time" in out and f"[{line.text}" in out and "withdrawn" in out
+    assert cli(["export", str(path), "--format", "json"]) == 0
+    import json
+
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["undos"][0]["at"] == line.undo - 1 and doc["undos"][0]["line"]["text"] == line.text
+    assert len(doc["positions"]) == len(s.actions) + 1
+
+    log = read_log(path)
+    app = ViewerApp(log)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            history = app.screen.query_one(HistoryPanel)
+            notes = [t for seat, t in history.entries if seat == WITHDRAWN]
+            assert notes and line.text in notes[0]
+            assert len(history.entries) == len(log.actions) + 1 + len(notes)
+            await pilot.press("w")
+            await pilot.pause()
+            assert all(seat != WITHDRAWN for seat, _ in history.entries)
+            assert len(history.entries) == len(log.actions) + 1
+            assert "w: show taken back" in str(app.screen.bar_text())
+
+    asyncio.run(go())
