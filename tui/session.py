@@ -193,7 +193,8 @@ class LocalSession(GameSession):
         withdrawn = self._actions[at:]
         who = self._state.players[reach.seat].name
         mine = withdrawn[0]
-        said = [e.text for e in self._events[self._marks[at] : self._marks[at + 1]]]
+        # the sentences of the decision itself (not an earlier "took back" note kept at that position)
+        said = [e.text for e in self._events[self._marks[at] : self._marks[at + 1]] if e.kind != "undo"]
         what = said[0] if said else _plain(mine)
         if what.startswith(who + " "):
             what = what[len(who) + 1 :]

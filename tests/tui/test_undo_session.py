@@ -177,3 +177,23 @@ def test_export_and_viewer_show_what_was_taken_back(tmp_path, capsys):
             assert "w: show taken back" in str(app.screen.bar_text())
 
     asyncio.run(go())
+
+
+def test_a_quiet_decision_taken_back_after_another_is_named_by_itself():
+    from colosseum.core.actions import ChooseDice
+
+    s = LocalSession(SETUP, (Seat("human"), Seat("greedy"), Seat("greedy")))
+    r = random.Random(6)
+    for _ in range(2000):
+        bots(s)
+        assert s.state.phase != "over"
+        choices = legal(s.state).actions
+        dice = [a for a in choices if isinstance(a, ChooseDice)]
+        s.submit(dice[0] if dice else r.choice(choices))
+        if dice:
+            break
+    assert isinstance(s.actions[-1], ChooseDice) and s.waiting_for() == 0
+    human_move(s, r)  # a noble move, taken back first: its note stays at the dice decision
+    assert s.undo().text.startswith("Becky took back: moves")
+    line = s.undo()
+    assert line.text == f"Becky took back: chose to {'add' if dice[0].mode == 'sum' else 'split'} the dice"

@@ -179,10 +179,11 @@ class GameScreen(Screen):
         after it), back to the last chance event or another human's action."""
         if not self.session.offers_undo:
             return
+        reach = self.session.undo_reach()
         try:
             line = self.session.undo()
         except RuleError as err:
-            self.notify(str(err), title="Nothing to take back", severity="warning")
+            self.notify(reach.reason or str(err), title="Nothing to take back", severity="warning")
             return
         self._suppressed_at = None
         self.viewed = None
