@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 import msgspec
 
 from colosseum.core import GameSetup, State
-from colosseum.core.actions import Perform
+from colosseum.core.actions import Action, ChooseDice, Perform
 from colosseum.core.catalog import CatalogError
 from colosseum.core.engine import breakdown, catalog, spectacle_by_key
 from colosseum.core.errors import RuleError
@@ -115,11 +115,20 @@ def _taken_back(log: GameLog) -> dict[int, list[str]]:
         who = w.line.text or f"{w.line.name or 'A player'} took back"
         lines = [f"  [{who} - {n} action{'s' if n != 1 else ''} withdrawn:"]
         for k, action in enumerate(w.actions):
-            text = w.texts[k] if k < len(w.texts) and w.texts[k] else describe_action(action)
+            text = w.texts[k] if k < len(w.texts) and w.texts[k] else _quiet(log, action)
             lines.append(f"     ({w.at + 1 + k}. {text})")
         lines[-1] += "]"
         out.setdefault(w.at, []).extend(lines)
     return out
+
+
+def _quiet(log: GameLog, action: Action) -> str:
+    """A sentence for a decision the engine logs none for (the dice mode)."""
+    players = log.setup.players
+    name = players[action.player] if 0 <= action.player < len(players) else f"Seat {action.player}"
+    if isinstance(action, ChooseDice):
+        return f"{name} uses the dice {'one by one' if action.mode == 'split' else 'as a sum'}."
+    return f"{name}: {describe_action(action)}."
 
 
 def _breakdown_lines(state: State, action: Perform) -> list[str]:
