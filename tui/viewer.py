@@ -8,7 +8,9 @@ list, so the game goes on undisturbed, and Escape closes it).
 
 Keys: Left/Right one action, Up/Down one player turn, PgUp/PgDn one phase, [ and ] one round,
 Home/End the start and the end, 1-5 show that seat's board (0: follow the player who acted),
-Escape or q closes.
+Escape or q closes.  ``f`` plays a new game from the position shown (posts ``PlayFrom``: the
+app asks who plays each seat), ``w`` shows or hides the actions taken back, ``o`` opens the game
+a fork was made from, at the fork point.
 
 Positions come from :class:`colosseum.core.gamelog.Timeline`, which replays each action once and
 keeps every state (they share structure), so any jump is a list lookup plus a redraw.
