@@ -122,3 +122,26 @@ def test_a_fork_plays_on_and_is_recorded(finished, tmp_path):
     again = read_log(path)
     assert again.error is None and again.actions == session.actions and again.actions[:50] == log.actions[:50]
     assert path.parent == tmp_path / "forks" and path.name == "parent-fork-1.jsonl"
+
+
+def test_the_viewer_of_a_fork_opens_the_parent_at_the_fork_point(finished, tmp_path):
+    import asyncio
+
+    from colosseum.tui.viewer import ViewerApp, ViewerScreen
+
+    log = read_log(finished)
+    session, path = start_fork(log, 25, folder=tmp_path)  # beside the parent
+    session.recorder.close()
+    fork = read_log(path)
+    app = ViewerApp(fork)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert "o: parent (fork at 25)" in app.screen.bar_text()
+            await pilot.press("o")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, ViewerScreen) and screen.title_text == finished.name and screen.index == 25
+
+    asyncio.run(go())
