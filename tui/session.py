@@ -176,6 +176,8 @@ class LocalSession(GameSession):
         refusal = getattr(self.recorder, "undo_refusal", "")
         if refusal:
             return UndoReach(seat=-1, reason=refusal, short="old log")
+        if self._state.phase == "over":  # the log is closed at the end: nothing may follow it
+            return UndoReach(seat=-1, reason="the game is over", short="game over")
         if seat is None:
             seat = last_human_seat(self._actions, humans)
             if seat is None:

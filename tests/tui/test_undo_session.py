@@ -197,3 +197,14 @@ def test_a_quiet_decision_taken_back_after_another_is_named_by_itself():
     assert s.undo().text.startswith("Becky took back: moves")
     line = s.undo()
     assert line.text == f"Becky took back: chose to {'add' if dice[0].mode == 'sum' else 'split'} the dice"
+
+
+def test_no_undo_once_the_game_is_over():
+    s = LocalSession(SETUP, (Seat("human"), Seat("greedy"), Seat("greedy")))
+    r = random.Random(9)
+    while s.state.phase != "over":
+        bots(s)
+        if s.state.phase != "over":
+            human_move(s, r)
+    reach = s.undo_reach()
+    assert reach.steps == 0 and reach.reason == "the game is over"
