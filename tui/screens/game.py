@@ -161,7 +161,9 @@ class GameScreen(Screen):
         if not self.session.offers_undo:
             return ""
         reach = self.session.undo_reach()
-        return f"Undo {reach.steps}" if reach.steps else f"Undo 0 ({reach.short})"
+        if reach.steps or reach.short == "nothing yet":  # the key bar is full at 80 columns
+            return f"Undo {reach.steps}"
+        return f"Undo 0 ({reach.short})"
 
     def _label_undo_key(self) -> None:
         # The key bar shows a binding's description: the count changes with every move, so
