@@ -145,3 +145,22 @@ def test_the_viewer_of_a_fork_opens_the_parent_at_the_fork_point(finished, tmp_p
             assert isinstance(screen, ViewerScreen) and screen.title_text == finished.name and screen.index == 25
 
     asyncio.run(go())
+
+
+def test_a_damaged_reseeded_fork_is_rescued_with_its_reseed_point(finished, tmp_path):
+    from colosseum.tui.storage import save_rescued
+
+    parent = read_log(finished)
+    session, path = start_fork(parent, 30, parent.seats, reseed=True, folder=tmp_path / "forks")
+    for _ in range(40):
+        if not session.step_bot():
+            break
+    session.recorder.close()
+    data = path.read_bytes().split(b"\n")
+    path.write_bytes(b"\n".join(data[:-3] + [b'{"i":"x"}', b""]))  # damage the end
+    log = read_log(path)
+    assert log.error is not None and len(log.actions) > 30
+    rescued = read_log(save_rescued(log))
+    assert rescued.error is None and rescued.header.reseed_point() == log.header.reseed_point() is not None
+    assert rescued.header.fork_of == finished.name and rescued.actions == log.actions
+    assert encode_state(rescued.state) == encode_state(log.state)
