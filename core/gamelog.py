@@ -5,7 +5,7 @@ object encoded with msgspec.
 
 * Line 1, the header::
 
-    {"format":"colosseum-game-log","version":1,"program":"0.1.0","created":"2026-11-29T14:12:05Z",
+    {"format":"colosseum-game-log","version":2,"program":"0.1.0","created":"2026-11-29T14:12:05Z",
      "setup":{"players":["Becky","Kat","Laura"],"seed":7,"variant":"grand","options":[],"first_player":null},
      "seats":["human","greedy","random"]}
 
@@ -19,6 +19,13 @@ object encoded with msgspec.
 
   ``"i"`` is optional when reading; if present it must count up from 1 (a swapped, duplicated or
   missing line is reported).  Blank lines are ignored.
+* Version 2 logs may hold undo lines (:class:`UndoLine`), withdrawing the last actions in
+  effect; the withdrawn lines stay, the next action line takes the first withdrawn number::
+
+    {"undo":9,"through":11,"seat":0,"name":"Becky","time":1795961702.5,"text":"Becky took back: ..."}
+
+  ``GameLog.actions`` are the actions that stand; ``GameLog.undos`` what was taken back.
+  The header of a forked game names its parent: ``"fork_of":"FILE.jsonl","fork_at":N``.
 * Chat lines (table talk in a networked game) may stand between actions; they are not actions
   and change nothing in the game::
 
@@ -34,8 +41,10 @@ object encoded with msgspec.
     {"end":153,"h":"9c0f8a61d2b3e4f5"}
 
   so a finished game cut at a line boundary is told from a complete one.  (An unfinished game
-  cut at a line boundary looks like a game stopped there: nothing in the file can tell.)  Chat
-  lines are not in the chain.  Version 1 logs are read as before, without these checks.
+  cut at a line boundary looks like a game stopped there: nothing in the file can tell.)  Undo
+  lines carry ``"h"`` too and are in the chain like action lines, so editing or removing one
+  is detected; chat lines are not in the chain.  Version 1 logs are read as before, without
+  these checks, and cannot hold undo lines.
 
 Nothing derived is stored: :func:`parse_log` replays the actions with the engine, and the first
 line that cannot be read or is illegal in the replayed position ends the valid prefix;
@@ -57,6 +66,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+from msgspec.structs import replace
 
 from .actions import Action
 from .catalog import CatalogError
@@ -65,9 +75,12 @@ from .errors import RuleError
 from .model import Event, GameSetup, State
 
 FORMAT = "colosseum-game-log"
-FORMAT_VERSION = 2  # what LogWriter writes: version 1 plus digests and the end line
+FORMAT_VERSION = 2  # what LogWriter writes: version 1 plus digests, the end line and undo lines
 PLAIN_VERSION = 1  # no digests: what make_header gives unless asked, for other writers
-READ_VERSIONS = (1, 2)
+# Undo lines need version 2: a version 1 reader would replay the withdrawn actions as if they
+# stood, so a log that may carry undo lines says version 2 and such a reader refuses it.
+UNDO_VERSION = FORMAT_VERSION
+READ_VERSIONS = (PLAIN_VERSION, FORMAT_VERSION)
 MAX_LOG_BYTES = 64 << 20  # a 1,000-action game is about 100 kB
 
 try:  # the program version; core must not depend on the client, only on the package
@@ -86,6 +99,25 @@ class Header(msgspec.Struct, kw_only=True, omit_defaults=True):
     setup: GameSetup
     seats: tuple[str, ...]  # "human" or a bot name, per seat
     resumed_from: str | None = None  # file name of the damaged log this game continues
+    fork_of: str | None = None  # file name of the game this one was forked from ...
+    fork_at: int | None = None  # ... after its first ``fork_at`` actions
+    # New chance from a position on: the generator state at position ``reseed_at`` is ``reseed``
+    # (a fork that draws new chance after the fork point).  Version 2 only.
+    reseed_at: int | None = None
+    reseed: int | None = None
+
+    def reseed_point(self) -> tuple[int, int] | None:
+        """(position, generator state) when the game was reseeded there, else None."""
+        if self.reseed_at is None or self.reseed is None:
+            return None
+        return (self.reseed_at, self.reseed)
+
+
+def reseeded(state: State, position: int, point: tuple[int, int] | None) -> State:
+    """``state`` (the one at ``position``) with the generator state ``point`` puts there."""
+    if point is None or point[0] != position:
+        return state
+    return replace(state, rng=point[1])
 
 
 class ChatLine(msgspec.Struct, kw_only=True, omit_defaults=True):
@@ -96,6 +128,29 @@ class ChatLine(msgspec.Struct, kw_only=True, omit_defaults=True):
     seat: int = -1  # -1: a spectator
     time: float = 0.0  # seconds since the epoch
     after: int = 0  # actions played when it was said
+
+
+class UndoLine(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A line withdrawing the actions numbered ``undo`` to ``through`` (the last ones in effect):
+    the game goes on from the position after action ``undo - 1``, and the next action line is
+    numbered ``undo`` again.  The withdrawn lines stay in the file (nothing is lost)."""
+
+    undo: int
+    through: int
+    seat: int = -1  # who took them back
+    name: str = ""
+    time: float = 0.0  # seconds since the epoch
+    text: str = ""  # what was taken back, for people ("Becky took back: ...")
+
+
+class Withdrawal(msgspec.Struct, kw_only=True):
+    """An undo line as read: the position the game went back to and the actions withdrawn."""
+
+    line: UndoLine
+    at: int  # actions in effect after the undo (= line.undo - 1)
+    actions: tuple[Action, ...]
+    lineno: int  # the undo line's line in the file
+    texts: tuple[str, ...] = ()  # what each withdrawn action did, in the log's sentences
 
 
 class GameLogError(ValueError):
@@ -125,7 +180,10 @@ def make_header(
     *,
     created: _dt.datetime | None = None,
     resumed_from: str | None = None,
+    fork_of: str | None = None,
+    fork_at: int | None = None,
     version: int = PLAIN_VERSION,
+    reseed: tuple[int, int] | None = None,
 ) -> Header:
     """A header; :class:`~colosseum.core.logwriter.LogWriter` makes it ``FORMAT_VERSION`` (with
     digests) when it creates the file.  Other code writing lines itself gets plain lines."""
@@ -139,6 +197,10 @@ def make_header(
         setup=setup,
         seats=tuple(seats),
         resumed_from=resumed_from,
+        fork_of=fork_of,
+        fork_at=fork_at,
+        reseed_at=reseed[0] if reseed else None,
+        reseed=reseed[1] if reseed else None,
     )
 
 
@@ -162,6 +224,11 @@ def _action_body(action: Action, number: int) -> bytes:
 
 def encode_chat_line(line: ChatLine) -> bytes:
     """One chat line, with its newline."""
+    return _enc.encode(line) + b"\n"
+
+
+def encode_undo_line(line: UndoLine) -> bytes:
+    """One plain undo line (no digest), with its newline: ``{"undo":N,"through":M,...}``."""
     return _enc.encode(line) + b"\n"
 
 
@@ -215,6 +282,19 @@ class Chain:
         self.digest = chain_next(self.digest, body)
         return _with_digest(body, self.digest)
 
+    def undo_line(self, line: UndoLine) -> bytes:
+        """The undo line withdrawing actions ``line.undo`` to ``line.through`` (the last ones
+        written): ``count`` goes back to ``line.undo - 1``, so the next action line reuses the
+        first withdrawn number; the undo line is in the chain like an action line."""
+        if line.through != self.count or not 1 <= line.undo <= line.through:
+            raise ValueError(f"undo of actions {line.undo} to {line.through} where {self.count} are in effect")
+        body = _enc.encode(line)
+        self.count = line.undo - 1
+        if self.digest is None:
+            return body + b"\n"
+        self.digest = chain_next(self.digest, body)
+        return _with_digest(body, self.digest)
+
     def end_line(self) -> bytes:
         """The final line of a finished game (nothing for version 1)."""
         if self.digest is None:
@@ -256,10 +336,12 @@ class Timeline:
         *,
         _states: list[State] | None = None,
         _events: list[list[Event]] | None = None,
+        reseed: tuple[int, int] | None = None,
     ) -> None:
         self.setup = setup
         self.actions: list[Action] = list(actions)
-        self._states: list[State] = _states if _states is not None else [new_game(setup)]
+        self.reseed = reseed  # (position, generator state): see Header.reseed_point
+        self._states: list[State] = _states if _states is not None else [reseeded(new_game(setup), 0, reseed)]
         self._events: list[list[Event]] = _events if _events is not None else [[]]
 
     def __len__(self) -> int:
@@ -279,6 +361,7 @@ class Timeline:
         state = states[-1]
         while len(states) <= i:
             state, ev = apply(state, self.actions[len(states) - 1])
+            state = reseeded(state, len(states), self.reseed)
             states.append(state)
             events.append(ev)
 
@@ -348,10 +431,12 @@ class GameLog:
         chat: list[ChatLine] | None = None,
         digest: bytes | None = None,
         ended: bool = False,
+        undos: list[Withdrawal] | None = None,
     ) -> None:
         self.chat: list[ChatLine] = chat or []  # table talk, in file order
         self.digest = digest  # version 2: the chain after the valid prefix (None for version 1)
         self.ended = ended  # version 2: the end line was read
+        self.undos: list[Withdrawal] = undos or []  # undo lines, in file order (``actions`` is what stands)
         self.header = header
         self.timeline = timeline
         self.error = error
@@ -434,10 +519,13 @@ def _parse_header(raw: bytes, *, last_unterminated: bool) -> Header:
         raise GameLogError("header", "not a Colosseum game log (no game log header)", 1)
     version = obj.get("version")
     if version not in READ_VERSIONS or isinstance(version, bool):
+        newer = isinstance(version, int) and not isinstance(version, bool) and version > max(READ_VERSIONS)
         raise GameLogError(
             "version",
             f"unknown format version {version!r} (this program, colosseum {PROGRAM_VERSION}, reads versions "
-            f"{' and '.join(map(str, READ_VERSIONS))})",
+            f"{' and '.join(map(str, READ_VERSIONS))}"
+            + ("; the log was written by a newer colosseum: update to read it" if newer else "")
+            + ")",
             1,
         )
     try:
@@ -471,8 +559,9 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
         raw_lines.pop()
     total = len(raw_lines)
     header = _parse_header(raw_lines[0], last_unterminated=(total == 1 and not terminated))
+    point = header.reseed_point()
     try:
-        state = new_game(header.setup)
+        state = reseeded(new_game(header.setup), 0, point)
     except (RuleError, CatalogError, ValueError) as e:
         raise GameLogError("header", f"bad game setup: {_first_error_text(e)}", 1) from None
     except Exception as e:  # noqa: BLE001 - an engine bug must not make the file unreadable either
@@ -483,6 +572,7 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
     events: list[list[Event]] = [[]]
     error: GameLogError | None = None
     chat: list[ChatLine] = []
+    undos: list[Withdrawal] = []
     version_note = (
         f" (the file was written by colosseum {header.program}; this is {PROGRAM_VERSION})"
         if header.program != PROGRAM_VERSION
@@ -519,6 +609,26 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
                 error = GameLogError(kind, problem, lineno)
                 break
             ended = True
+            continue
+        if text.lstrip().startswith('{"undo"'):
+            if ended:
+                error = GameLogError("edited", "an undo line after the end line (the log was edited here)", lineno)
+                break
+            found = _read_undo(text, header, actions, lineno, is_cut)
+            if isinstance(found, GameLogError):
+                error = found
+                break
+            if digest is not None:
+                digest, error = _chained(
+                    raw, digest, f"the undo line of actions {found.line.undo} to {found.line.through}", lineno
+                )
+                if error is not None:
+                    break
+            at = found.at
+            found.texts = tuple(" ".join(e.text for e in ev) for ev in events[at + 1 :])
+            undos.append(found)
+            del actions[at:], states[at + 1 :], events[at + 1 :]
+            state = states[-1]
             continue
         if text.lstrip().startswith('{"chat"'):
             try:
@@ -573,28 +683,17 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
             )
             break
         if digest is not None:
-            parts = _split_digest(raw)
-            if parts is None:
-                error = GameLogError("edited", f"action {number} carries no digest (the log was edited here)", lineno)
+            digest, error = _chained(raw, digest, f"action {number}", lineno)
+            if error is not None:
                 break
-            after = chain_next(digest, parts[0])
-            if after.hex() != parts[1]:
-                error = GameLogError(
-                    "edited",
-                    f"action {number} does not match the lines before it (the log was edited here, "
-                    "or lines before it were removed)",
-                    lineno,
-                )
-                break
-            digest = after
-        state = state_after
+        state = reseeded(state_after, len(actions) + 1, point)
         actions.append(action)
         states.append(state)
         events.append(ev)
 
     if error is None and digest is not None and not ended and state.phase == "over":
         error = GameLogError("cut", "the game ended but its end line is missing (the log was cut here)", total + 1)
-    timeline = Timeline(header.setup, actions, _states=states, _events=events)
+    timeline = Timeline(header.setup, actions, _states=states, _events=events, reseed=point)
     return GameLog(
         header,
         timeline,
@@ -605,7 +704,23 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
         chat=chat,
         digest=digest,
         ended=ended,
+        undos=undos,
     )
+
+
+def _chained(raw: bytes, digest: bytes, what: str, lineno: int) -> tuple[bytes, GameLogError | None]:
+    """The chain after a line that must carry the next digest, or the error naming the line."""
+    parts = _split_digest(raw)
+    if parts is None:
+        return digest, GameLogError("edited", f"{what} carries no digest (the log was edited here)", lineno)
+    after = chain_next(digest, parts[0])
+    if after.hex() != parts[1]:
+        return digest, GameLogError(
+            "edited",
+            f"{what} does not match the lines before it (the log was edited here, or lines before it were removed)",
+            lineno,
+        )
+    return after, None
 
 
 def _end_line_problem(raw: bytes, digest: bytes, count: int, over: bool) -> str | None:
@@ -618,6 +733,29 @@ def _end_line_problem(raw: bytes, digest: bytes, count: int, over: bool) -> str 
     if not over:
         return f"an end line after action {count}, but the game is not over (the log was edited here)"
     return None
+
+
+_undo_dec = msgspec.json.Decoder(UndoLine)
+
+
+def _read_undo(
+    text: str, header: Header, actions: list[Action], lineno: int, is_cut: bool
+) -> Withdrawal | GameLogError:
+    """An undo line checked against the actions in effect, or the error."""
+    try:
+        line = _undo_dec.decode(text)
+    except _DECODE_ERRORS as e:
+        if is_cut:
+            return GameLogError("truncated", "the last line is incomplete (the game stopped while saving it)", lineno)
+        return GameLogError("malformed", f"not a valid undo line ({_first_error_text(e)})", lineno)
+    if header.version < UNDO_VERSION:
+        return GameLogError("malformed", f"an undo line in a version {header.version} log", lineno)
+    n = len(actions)
+    if line.through != n or not 1 <= line.undo <= line.through:
+        return GameLogError(
+            "order", f"undo of actions {line.undo} to {line.through} where {n} actions are in effect", lineno
+        )
+    return Withdrawal(line=line, at=line.undo - 1, actions=tuple(actions[line.undo - 1 :]), lineno=lineno)
 
 
 def read_log(path: str | Path) -> GameLog:

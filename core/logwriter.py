@@ -9,7 +9,7 @@ Durability, the same for every log:
 * While a writer is open it holds an exclusive ``flock`` on the file: two processes never append
   to the same game (:class:`GameInUse`).  The system drops the lock when the process ends,
   however it ends.
-* Every further line (an action or a chat line) is one ``os.write`` of the whole line on an
+* Every further line (an action, undo or chat line) is one ``os.write`` of the whole line on an
   ``O_APPEND`` descriptor: nothing is buffered in this process, so killing it loses at most the
   line being written, and a partial line can only be the last one (``parse_log`` reports it as
   "truncated" and keeps everything before it).
@@ -54,6 +54,7 @@ from .gamelog import (
     ChatLine,
     GameLogError,
     Header,
+    UndoLine,
     chain_start,
     encode_chat_line,
     read_fd,
@@ -132,6 +133,7 @@ class _Numbered(msgspec.Struct):
     chat: object = None
     format: object = None
     end: object = None
+    undo: object = None
     h: object = None
 
 
@@ -342,7 +344,7 @@ class LogWriter:
             )
         chain_digest: bytes | None = None
         if isinstance(version, int) and version >= 2:
-            if found == 0:
+            if found == 0 and found_digest is None:  # the header (an undo of every action has "h")
                 chain_digest = chain_start(header_line)
             elif isinstance(found_digest, str):
                 try:
@@ -371,9 +373,10 @@ class LogWriter:
 
     @staticmethod
     def _last_action(fd: int, size: int) -> tuple[int | None, object, bool]:
-        """(number ``"i"`` of the last action line, its ``"h"``, whether an end line follows it):
-        number 0 if the header is the last line that is not chat; None when the last action line
-        carries no number (it is optional in version 1)."""
+        """(actions in effect after the last action or undo line, its ``"h"``, whether an end line
+        follows it): the last action line's number ``"i"``; ``undo - 1`` after an undo line; 0 if
+        the header is the last line that is not chat; None when the last action line carries no
+        number (it is optional in version 1)."""
         ended = False
         for raw in _tail_lines(fd, size):
             if not raw.strip():
@@ -389,6 +392,8 @@ class LogWriter:
                 continue
             if line.format is not None:
                 return 0, None, ended
+            if isinstance(line.undo, int) and not isinstance(line.undo, bool):
+                return line.undo - 1, line.h, ended  # an undo line: the next action reuses its number
             if isinstance(line.i, int) and not isinstance(line.i, bool):
                 return line.i, line.h, ended
             return None, line.h, ended
@@ -423,6 +428,20 @@ class LogWriter:
         self._write(data)
         self._chain = nxt
         self.ended = final and nxt.digest is not None
+
+    def append_undo(self, line: UndoLine) -> None:
+        """Append an undo line withdrawing actions ``line.undo`` to ``line.through`` (the last
+        ones in effect: ``through`` must be ``count``); in the chain like an action line.
+        ``count`` becomes ``line.undo - 1``: the next action reuses the first withdrawn number."""
+        chain = self._chain
+        if chain is None:
+            raise NotAppendable(f"{self.path.name}: not ready to append (start_appending first)")
+        if self.ended:
+            raise LogClosed(f"the game in {self.path.name} is over: nothing can follow its end")
+        nxt = chain.copy()
+        data = nxt.undo_line(line)  # ValueError if it does not withdraw the last actions
+        self._write(data)
+        self._chain = nxt
 
     def append_end(self) -> None:
         """Write the end line (the game is over after the last action) if it is not there yet:

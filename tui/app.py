@@ -25,9 +25,13 @@ if TYPE_CHECKING:  # pragma: no cover
     from textual.command import Provider
     from textual.screen import Screen
 
+    from colosseum.core.gamelog import GameLog
+
     from .screens.game import GameScreen
     from .screens.newgame import NewGameScreen, NewGameSettings
+    from .screens.playfrom import PlayFromChoice
     from .session import GameSession, LocalSession
+    from .viewer import ViewerScreen
     from .widgets.board import PreviewSpaces
 
 DEFAULT_NAMES = ("Becky", "Kat", "Laura", "Marcus", "Titus")
@@ -53,6 +57,8 @@ class ColosseumApp(BaseApp):
         Binding("f1", "help", "Help", id="app.help"),
         Binding("question_mark", "help", "Help", show=False, id="app.help-q"),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+        # A decision dialog is modal: only a priority binding reaches the app from there.
+        Binding("u", "undo", "Undo", show=False, id="app.undo", priority=True),
     ]
 
     def __init__(
@@ -83,6 +89,7 @@ class ColosseumApp(BaseApp):
         self.record = record
         self.auto_dialogs = auto_dialogs  # False: dialogs open only with a / Enter (tests, demos)
         self.bell_on = BELL
+        self.play_from: tuple[GameLog, int] | None = None  # run_play_from: ask at start-up
 
     # ------------------------------------------------------------------ start-up
     def on_mount(self) -> None:
@@ -96,6 +103,9 @@ class ColosseumApp(BaseApp):
             asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._hangup)
         except Exception:  # noqa: BLE001 - not on every platform
             pass
+        if self.play_from is not None:
+            log, at = self.play_from
+            self.call_after_refresh(self._ask_play_from, log, at, True)
 
     def get_default_screen(self) -> Screen[Any]:
         """The first screen is the game itself (or the new-game screen): no blank screen
@@ -159,6 +169,51 @@ class ColosseumApp(BaseApp):
         self.push_screen(screen)
         return True
 
+    # ------------------------------------------------------------------ play from here
+    def on_viewer_screen_play_from(self, message: ViewerScreen.PlayFrom) -> None:
+        """The viewer's "play from here": ask who plays each seat, then start the fork."""
+        self._ask_play_from(message.game_log, message.at, False)
+
+    def _ask_play_from(self, log: GameLog, at: int, exit_on_cancel: bool) -> None:
+        from .screens.playfrom import PlayFromScreen
+
+        def chosen(choice: PlayFromChoice | None) -> None:
+            if choice is not None:
+                self.play_fork(log, at, choice.kinds, reseed=choice.reseed)
+            elif exit_on_cancel:
+                self.exit(return_code=0)
+
+        self.push_screen(PlayFromScreen(log, at), callback=chosen)
+
+    def play_fork(self, log: GameLog, at: int, kinds: Sequence[str], *, reseed: bool = False) -> bool:
+        """Start a new game from ``log``'s first ``at`` actions (recorded as a fork of it)."""
+        from .fork import ForkError, fork_session, new_seed, record_fork
+
+        try:
+            session = fork_session(log, at, kinds, reseed=new_seed() if reseed else None)
+        except ForkError as err:
+            self.notify(str(err), severity="error")
+            return False
+        try:
+            path = record_fork(session, log, at)
+        except OSError as err:
+            self.notify(f"The new game is not being saved: {err}", severity="warning")
+        else:
+            self.notify(f"New game from action {at}: {path.name}", title="Play from here")
+        self.session = session
+        from .screens.game import GameScreen
+
+        screen = GameScreen(
+            session, bot_delay=self.bot_delay, exit_at_end=self.exit_at_end, auto_dialogs=self.auto_dialogs
+        )
+        for old in self.screen_stack:
+            if isinstance(old, GameScreen):
+                old.stop()
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(screen)
+        return True
+
     # ------------------------------------------------------------------ helpers
     def game_screen(self) -> GameScreen | None:
         from .screens.game import GameScreen
@@ -175,6 +230,27 @@ class ColosseumApp(BaseApp):
             game.set_preview(message.spaces)
 
     # ------------------------------------------------------------------ actions
+    def _undo_target(self) -> GameScreen | None:
+        """The game `u` acts on: the one on top or under its own dialog, unless a text field
+        has the focus (the letter is typed there)."""
+        from textual.widgets import Input, TextArea
+
+        game = self.game_screen()
+        if game is None or not game.serves(self.screen) or isinstance(self.focused, (Input, TextArea)):
+            return None
+        return game
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "undo":  # on the game screen itself its own `u` (with the count) serves
+            game = self._undo_target()
+            return game is not None and self.screen is not game
+        return super().check_action(action, parameters)
+
+    def action_undo(self) -> None:
+        game = self._undo_target()
+        if game is not None:
+            game.action_undo()
+
     def action_command_palette(self) -> None:
         """Textual's palette with an ASCII placeholder."""
         from textual.command import CommandPalette
@@ -376,6 +452,16 @@ def run_session(
     app = ColosseumApp(session, bot_delay=bot_delay, theme=theme, exit_at_end=exit_at_end)
     app.run()
     return _finish(app)
+
+
+def run_play_from(log: GameLog, at: int, *, theme: str | None = None, bot_delay: float = 0.6) -> int:
+    """``colosseum view``'s "play from here": ask who plays each seat, then play the fork."""
+    if not _check_theme(theme):
+        return 2
+    app = ColosseumApp(None, bot_delay=bot_delay, theme=theme, record=True)
+    app.play_from = (log, at)
+    app.run()
+    return app.return_code or 0
 
 
 def run_app(args: argparse.Namespace) -> int:

@@ -110,6 +110,18 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("file")
     export.add_argument("--format", choices=("text", "json"), default="text")
 
+    fork = sub.add_parser("fork", help="start a new game from a position of a saved one")
+    fork.add_argument("file")
+    fork.add_argument(
+        "--at", required=True, help="take the first N actions (N), or play from the start of round R (rR, e.g. r3)"
+    )
+    fork.add_argument("--humans", default=None, help="seats people play: numbers from 1 or names, comma-separated")
+    fork.add_argument("--bots", default=None, help="bots for the other seats, comma-separated (the last repeats)")
+    fork.add_argument("--reseed", action="store_true", help="new chance after the fork point")
+    fork.add_argument("--no-play", action="store_true", help="only write the new game's log and print its path")
+    fork.add_argument("--bot-delay", type=float, default=0.6)
+    fork.add_argument("--theme", default=None)
+
     serve = sub.add_parser("serve", help="run an SSH server: one seat per connection")
     add_serve_arguments(serve)
     return parser
@@ -149,6 +161,8 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_resume(args)
     if cmd == "view":
         return cmd_view(args)
+    if cmd == "fork":
+        return cmd_fork(args)
     from .app import run_app
 
     return run_app(args)
@@ -237,6 +251,8 @@ def cmd_games(args: argparse.Namespace) -> int:
         rnd, res = _status(g.log)
         if g.path.name in continued:
             res += f"; continued in {continued[g.path.name]}"
+        if g.log.header.fork_of:
+            res += f"; fork of {g.log.header.fork_of} at action {g.log.header.fork_at}"
         rows.append((local_date(g.created), players_text(g.log.setup, g.log.seats), rnd, res, g.path.name))
     widths = [max(len(r[c]) for r in rows) for c in range(4)]
     out = [f"Saved games in {folder} (newest first):"]
@@ -341,7 +357,7 @@ def _lock_and_read(path: Path) -> tuple[LogWriter, GameLog] | int:
 def _session_for(log: GameLog) -> LocalSession | None:
     try:
         seats = tuple(Seat(k) for k in log.seats)
-        return LocalSession(log.setup, seats, actions=list(log.actions))
+        return LocalSession(log.setup, seats, actions=list(log.actions), reseed=log.header.reseed_point())
     except (ValueError, GameLogError) as e:
         _err(f"{log.path}: cannot resume: {e}")
         return None
@@ -416,9 +432,81 @@ def cmd_view(args: argparse.Namespace) -> int:
     log = load_for_command(args.file)
     if log is None:
         return 1
-    from .viewer import run_viewer
+    from .viewer import view_log
 
-    return run_viewer(log, theme=getattr(args, "theme", None))
+    status, play_from = view_log(log, theme=getattr(args, "theme", None))
+    if play_from is None:
+        return status
+    from .app import run_play_from  # "play from here": a new game from the position shown
+
+    return run_play_from(play_from.game_log, play_from.at, theme=getattr(args, "theme", None))
+
+
+# ------------------------------------------------------------------------------ fork
+
+
+def _fork_point(log: GameLog, text: str) -> int | None:
+    """``N`` or ``rR`` (the first position of round R) as a number of actions."""
+    text = text.strip().lower()
+    try:
+        if text.startswith("r"):
+            want = int(text[1:])
+            tl = log.timeline
+            return next((i for i in range(len(tl)) if tl.state(i).round == want and tl.state(i).phase != "over"), None)
+        return int(text)
+    except ValueError:
+        return None
+
+
+def _seat_numbers(log: GameLog, text: str) -> list[int] | None:
+    names = [p.lower() for p in log.setup.players]
+    out = []
+    for part in (x.strip() for x in text.split(",")):
+        if not part:
+            continue
+        if part.isdigit():
+            out.append(int(part) - 1)
+        elif part.lower() in names:
+            out.append(names.index(part.lower()))
+        else:
+            return None
+    return out
+
+
+def cmd_fork(args: argparse.Namespace) -> int:
+    from .fork import ForkError, seat_kinds, start_fork
+
+    log = load_for_command(args.file)
+    if log is None:
+        return 1
+    at = _fork_point(log, args.at)
+    if at is None:
+        _err(f"--at {args.at}: give a number of actions (0 to {len(log.actions)}) or a round (r1, r2, ...)")
+        return 2
+    humans = None
+    if args.humans is not None:
+        humans = _seat_numbers(log, args.humans)
+        if humans is None:
+            _err(f"--humans {args.humans}: give seat numbers (1 to {len(log.seats)}) or player names")
+            return 2
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()] if args.bots else None
+    try:
+        kinds = seat_kinds(log, humans, bots)
+        session, path = start_fork(log, at, kinds, reseed=args.reseed)
+    except ForkError as e:
+        _err(str(e))
+        return 2
+    except OSError as e:
+        _err(f"cannot write the new game: {e}")
+        return 1
+    print(path)
+    if args.no_play:
+        if session.recorder is not None and hasattr(session.recorder, "close"):
+            session.recorder.close()
+        return 0
+    from .app import run_session
+
+    return run_session(session, bot_delay=args.bot_delay, theme=args.theme)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -9,11 +9,11 @@ from collections.abc import Iterable, Iterator
 import msgspec
 
 from colosseum.core import GameSetup, State
-from colosseum.core.actions import Perform
+from colosseum.core.actions import Action, ChooseDice, Perform
 from colosseum.core.catalog import CatalogError
 from colosseum.core.engine import breakdown, catalog, spectacle_by_key
 from colosseum.core.errors import RuleError
-from colosseum.core.gamelog import GameLog
+from colosseum.core.gamelog import GameLog, describe_action
 from colosseum.core.model import PHASE_TITLES
 
 
@@ -48,7 +48,12 @@ def export_text(log: GameLog) -> str:
     out.append(f"Players:  {players_text(setup, log.seats)}")
     if log.header.resumed_from:
         out.append(f"Continues the log {log.header.resumed_from} (damaged, or not writable)")
+    out += _fork_lines(log)
     out.append(f"Actions:  {tl.end}")
+    taken_back = _taken_back(log)
+    if log.undos:
+        out.append(f"Taken back: {len(log.undos)} time{'s' if len(log.undos) != 1 else ''} (shown in [brackets])")
+    out += taken_back.get(0, [])
     section = None
     for i in range(1, len(tl)):
         action = tl.actions[i - 1]
@@ -68,6 +73,9 @@ def export_text(log: GameLog) -> str:
             out.append(f"  {ev.text}")
             if ev.kind == "perform" and isinstance(action, Perform):
                 out += _breakdown_lines(tl.state(i - 1), action)
+        out += taken_back.get(i, [])
+    for i in sorted(k for k in taken_back if k > tl.end):  # taken back past where the log ends
+        out += taken_back[i]
     final = tl.state(tl.end)
     out.append("")
     if final.result is not None:
@@ -87,6 +95,40 @@ def export_text(log: GameLog) -> str:
     if log.error is not None:
         out += ["", f"The log is damaged after this point: {log.error}"]
     return "\n".join(out) + "\n"
+
+
+def _fork_lines(log: GameLog) -> list[str]:
+    h = log.header
+    out = []
+    if h.fork_of:
+        out.append(f"Fork of:  {h.fork_of} after its first {h.fork_at} actions")
+    if h.reseed_at is not None:
+        out.append(f"New chance from action {h.reseed_at} on (reseeded)")
+    return out
+
+
+def _taken_back(log: GameLog) -> dict[int, list[str]]:
+    """Lines for each undo, by the position the game went back to."""
+    out: dict[int, list[str]] = {}
+    for w in log.undos:
+        n = len(w.actions)
+        who = w.line.text or f"{w.line.name or 'A player'} took back"
+        lines = [f"  [{who} - {n} action{'s' if n != 1 else ''} withdrawn:"]
+        for k, action in enumerate(w.actions):
+            text = w.texts[k] if k < len(w.texts) and w.texts[k] else _quiet(log, action)
+            lines.append(f"     ({w.at + 1 + k}. {text})")
+        lines[-1] += "]"
+        out.setdefault(w.at, []).extend(lines)
+    return out
+
+
+def _quiet(log: GameLog, action: Action) -> str:
+    """A sentence for a decision the engine logs none for (the dice mode)."""
+    players = log.setup.players
+    name = players[action.player] if 0 <= action.player < len(players) else f"Seat {action.player}"
+    if isinstance(action, ChooseDice):
+        return f"{name} uses the dice {'one by one' if action.mode == 'split' else 'as a sum'}."
+    return f"{name}: {describe_action(action)}."
 
 
 def _breakdown_lines(state: State, action: Perform) -> list[str]:
@@ -109,7 +151,12 @@ def export_json_chunks(log: GameLog) -> Iterator[bytes]:
     err = None
     if log.error is not None:
         err = {"line": log.error.line, "kind": log.error.kind, "message": str(log.error)}
-    yield b'{"header":' + enc.encode(log.header) + b',\n"error":' + enc.encode(err) + b',\n"positions":[\n'
+    head = b'{"header":' + enc.encode(log.header) + b',\n"error":' + enc.encode(err)
+    if log.undos:  # what was taken back: the undo line, where the game went back to, the actions
+        head += b',\n"undos":' + enc.encode(
+            [{"line": w.line, "at": w.at, "actions": w.actions, "lineno": w.lineno} for w in log.undos]
+        )
+    yield head + b',\n"positions":[\n'
     for i in range(len(tl)):
         action = tl.actions[i - 1] if i else None
         item = b'{"index":%d,"action":%s,"events":%s,"state":%s}' % (

@@ -25,7 +25,7 @@ from pathlib import Path
 import msgspec
 
 from colosseum.core import Action, GameSetup, State
-from colosseum.core.gamelog import GameLog, GameLogError, Header, make_header, read_log
+from colosseum.core.gamelog import GameLog, GameLogError, Header, UndoLine, make_header, read_log
 from colosseum.core.logwriter import SUFFIX, LogWriter, fsync_default
 
 from .session import LocalSession
@@ -102,6 +102,12 @@ class Recorder:
         self._listeners: list[Listener] = []
         self.closed = False
         self.held: list[LogWriter] = []  # other logs kept locked while this game is played
+        # Lines not yet written that come before the session's actions from ``_resume_at`` on:
+        # actions since taken back and the undo lines withdrawing them, in file order.
+        self._backlog: list[Action | UndoLine] = []
+        self._resume_at = 0
+        self._tail: list[Action] = []  # the unsaved actions as last seen (an undo drops them)
+        self._keep_tail()
 
     @property
     def path(self) -> Path | None:
@@ -126,8 +132,37 @@ class Recorder:
 
     @property
     def unsaved(self) -> int:
-        """Actions played but not in the log (kept in memory until they can be written)."""
+        """Lines (actions, and undo lines) played but not in the log (kept in memory until
+        they can be written)."""
+        if self._backlog:
+            return len(self._backlog) + len(self.session.actions) - self._resume_at
         return len(self.session.actions) - self.saved
+
+    @property
+    def undo_refusal(self) -> str:
+        """Why no take-back may be recorded ("" if it may): a log written before undo lines
+        existed (format version 1) cannot hold one, a reader of that version would replay the
+        withdrawn actions.  The session asks before taking back."""
+        if self.writer is not None and self.writer.digest is None:
+            return "this game's log is in an older format that cannot record a take-back"
+        return ""
+
+    def _keep_tail(self) -> None:
+        start = self._resume_at if self._backlog else self.saved
+        actions = self.session.actions
+        self._tail = list(actions[start:]) if len(actions) > start else []
+
+    def record_undo(self, line: UndoLine) -> None:
+        """Record an undo line (the session has already taken the actions back): the next
+        action is number ``line.undo`` again.  Unsaved actions it withdraws are written before
+        it, so the log keeps them; a write error leaves it in memory like an unsaved action."""
+        if self.closed:
+            return
+        start = self._resume_at if self._backlog else self.saved
+        self._backlog.extend(self._tail[: max(0, line.through - start)])
+        self._backlog.append(line)
+        self._resume_at = line.undo - 1
+        self.flush()
 
     def add_listener(self, fn: Listener) -> None:
         self._listeners.append(fn)
@@ -160,14 +195,30 @@ class Recorder:
         return self.error is None
 
     def _write_unsaved(self) -> None:
+        try:
+            self._write_lines()
+        finally:
+            self._keep_tail()
+
+    def _write_lines(self) -> None:
         actions = self.session.actions
         over = self.session.state.phase == "over"
+        if self.writer is None and self._backlog:  # the backlog's numbers start from the header
+            self.writer = LogWriter.create(games_dir(create=True), self.stem, self.header, (), fsync=self._fsync)
         if self.writer is None:
             self.writer = LogWriter.create(
                 games_dir(create=True), self.stem, self.header, actions, fsync=self._fsync, end=over
             )
             return
         w = self.writer
+        assert w is not None
+        while self._backlog:
+            item = self._backlog[0]
+            if isinstance(item, UndoLine):
+                w.append_undo(item)
+            else:
+                w.append_action(item)
+            self._backlog.pop(0)
         while w.count < len(actions):
             last = w.count + 1 == len(actions)
             w.append_action(actions[w.count], final=last and over)
@@ -187,6 +238,8 @@ class Recorder:
         old, self.writer = self.writer, writer
         if old is not None:
             old.close()
+        self._backlog.clear()  # the new file holds the game that stands
+        self._keep_tail()
         self.error = None
         self._tell()
         return writer.path
@@ -254,7 +307,7 @@ def start_recording(
     actions = list(session.actions)
     old = session.recorder if isinstance(session.recorder, Recorder) else None
     if header is None:
-        header = make_header(session.setup, _seat_kinds(session), resumed_from=resumed_from)
+        header = make_header(session.setup, _seat_kinds(session), resumed_from=resumed_from, reseed=session.reseed)
     if writer is None and append:
         if path is None:
             raise ValueError("append needs the path of an existing log")
@@ -285,7 +338,7 @@ def record_game(session: LocalSession, *, fsync: bool | None = None) -> Recorder
         old = session.recorder if isinstance(session.recorder, Recorder) else None
         if old is not None:
             old.close()
-        header = make_header(session.setup, _seat_kinds(session))
+        header = make_header(session.setup, _seat_kinds(session), reseed=session.reseed)
         session.recorder = Recorder(session, None, header=header, error=e, fsync=fsync)
     recorder = session.recorder
     assert isinstance(recorder, Recorder)
@@ -328,8 +381,16 @@ def _seat_kinds(session: LocalSession) -> tuple[str, ...]:
 
 def open_rescued(log: GameLog, folder: Path | None = None) -> LogWriter:
     """A new ``NAME-resumed-N.jsonl`` beside a damaged log (or in ``folder``), holding its valid
-    prefix, open and locked for the game to go on in it; the original is left as it is."""
-    header = make_header(log.setup, log.seats, resumed_from=log.path.name if log.path else None)
+    prefix, open and locked for the game to go on in it; the original is left as it is.  A
+    fork keeps its parent and its reseed point (the prefix replays the same only with it)."""
+    header = make_header(
+        log.setup,
+        log.seats,
+        resumed_from=log.path.name if log.path else None,
+        fork_of=log.header.fork_of,
+        fork_at=log.header.fork_at,
+        reseed=log.header.reseed_point(),
+    )
     src = log.path
     stem = re.sub(r"-resumed-\d+$", "", src.stem) if src else "game"
     places = [folder] if folder else []

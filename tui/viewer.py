@@ -8,7 +8,9 @@ list, so the game goes on undisturbed, and Escape closes it).
 
 Keys: Left/Right one action, Up/Down one player turn, PgUp/PgDn one phase, [ and ] one round,
 Home/End the start and the end, 1-5 show that seat's board (0: follow the player who acted),
-Escape or q closes.
+Escape or q closes.  ``f`` plays a new game from the position shown (posts ``PlayFrom``: the
+app asks who plays each seat), ``w`` shows or hides the actions taken back, ``o`` opens the game
+a fork was made from, at the fork point.
 
 Positions come from :class:`colosseum.core.gamelog.Timeline`, which replays each action once and
 keeps every state (they share structure), so any jump is a list lookup plus a redraw.
@@ -24,6 +26,7 @@ from rich.style import Style
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.geometry import Size
+from textual.message import Message
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -31,7 +34,16 @@ from textual.widgets import Static
 
 from colosseum.core import Action, GameSetup, State, to_act
 from colosseum.core.actions import ChooseDice
-from colosseum.core.gamelog import GameLog, GameLogError, Timeline, describe_action
+from colosseum.core.gamelog import (
+    UNDO_VERSION,
+    GameLog,
+    GameLogError,
+    Timeline,
+    Withdrawal,
+    describe_action,
+    make_header,
+    read_log,
+)
 from colosseum.core.summary import Changes, last_move
 from colosseum.themes import THEME_NAMES
 
@@ -51,6 +63,23 @@ PHASE = Binding.Group("Phase", compact=True)
 ROUND = Binding.Group("Round", compact=True)
 ENDS = Binding.Group("Start/End", compact=True)
 SEATS = Binding.Group("Board", compact=True)
+
+
+WITHDRAWN = -2  # the "seat" of a history entry that tells what was taken back
+
+
+def withdrawn_entries(withdrawals: Iterable[Withdrawal]) -> dict[int, list[tuple[int, str]]]:
+    """Entries for the actions taken back, by the position the game went back to."""
+    out: dict[int, list[tuple[int, str]]] = {}
+    for w in withdrawals:
+        n = len(w.actions)
+        head = w.line.text or f"{w.line.name or 'A player'} took back {n} action{'s' if n != 1 else ''}"
+        lines = [(WITHDRAWN, f"   [{head}; withdrawn:]")]
+        for k, action in enumerate(w.actions):
+            text = w.texts[k] if k < len(w.texts) and w.texts[k] else describe_action(action)
+            lines.append((WITHDRAWN, f"   ({w.at + 1 + k}. {text})"))
+        out.setdefault(w.at, []).extend(lines)
+    return out
 
 
 def history_entries(timeline: Timeline) -> list[tuple[int, str]]:
@@ -82,13 +111,15 @@ class HistoryPanel(ScrollView, can_focus=False):
     HistoryPanel:focus { border: round $accent; }
     HistoryPanel > .history--current { background: $accent; color: $background; text-style: bold; }
     HistoryPanel > .history--plain { color: $foreground; }
+    HistoryPanel > .history--withdrawn { color: $text-muted; text-style: italic; }
     """
-    COMPONENT_CLASSES = {"history--current", "history--plain"}
+    COMPONENT_CLASSES = {"history--current", "history--plain", "history--withdrawn"}
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.entries: list[tuple[int, str]] = []
-        self.current = 0
+        self.current = 0  # the position shown
+        self._entry_at: list[int] = []  # the entry of each position (notes of withdrawn actions lie between)
         self._lines: list[tuple[int, str]] = []  # (entry, one wrapped line)
         self._first: list[int] = []  # first line of each entry
         self._width = 0
@@ -96,10 +127,23 @@ class HistoryPanel(ScrollView, can_focus=False):
         self._cache: dict[tuple[int, bool], tuple[Style, Style]] = {}
         self.border_title = "History"
 
-    def set_entries(self, entries: list[tuple[int, str]]) -> None:
-        self.entries = entries
+    def set_entries(
+        self, entries: list[tuple[int, str]], notes: dict[int, list[tuple[int, str]]] | None = None
+    ) -> None:
+        """One entry per position; ``notes[i]`` (entries of withdrawn actions) follow position i."""
+        self.entries = []
+        self._entry_at = []
+        for i, entry in enumerate(entries):
+            self._entry_at.append(len(self.entries))
+            self.entries.append(entry)
+            self.entries.extend((notes or {}).get(i, ()))
+        for i in sorted(k for k in (notes or {}) if k >= len(entries)):  # past the end: kept at the end
+            self.entries.extend((notes or {})[i])
         self._width = 0
         self._wrap()
+
+    def _current_entry(self) -> int:
+        return self._entry_at[self.current] if 0 <= self.current < len(self._entry_at) else self.current
 
     def _wrap(self) -> None:
         width = max(10, self.scrollable_content_region.width or 40)
@@ -122,10 +166,11 @@ class HistoryPanel(ScrollView, can_focus=False):
         self.refresh()
 
     def _reveal(self) -> None:
-        if not self._first or not 0 <= self.current < len(self._first):
+        entry = self._current_entry()
+        if not self._first or not 0 <= entry < len(self._first):
             return
-        top = self._first[self.current]
-        end = self._first[self.current + 1] if self.current + 1 < len(self._first) else len(self._lines)
+        top = self._first[entry]
+        end = self._first[entry + 1] if entry + 1 < len(self._first) else len(self._lines)
         height = max(1, self.scrollable_content_region.height)
         y = self.scroll_offset.y
         if top < y or end > y + height:
@@ -137,7 +182,8 @@ class HistoryPanel(ScrollView, can_focus=False):
 
     @property
     def current_line(self) -> int:
-        return self._first[self.current] if self._first else 0
+        entry = self._current_entry()
+        return self._first[entry] if self._first and entry < len(self._first) else 0
 
     def _style_cache(self) -> dict[tuple[int, bool], tuple[Style, Style]]:
         """Styles for this frame's theme (looking them up per line is a large part of a redraw)."""
@@ -154,6 +200,8 @@ class HistoryPanel(ScrollView, can_focus=False):
             base = self.rich_style
             if current:
                 style = base + self.get_component_rich_style("history--current", partial=True)
+            elif seat == WITHDRAWN:
+                style = base + self.get_component_rich_style("history--withdrawn", partial=True)
             elif seat >= 0:
                 style = base + seat_style(self.app.theme, seat, bold=False)
             else:
@@ -171,7 +219,7 @@ class HistoryPanel(ScrollView, can_focus=False):
         if index >= len(self._lines):
             return Strip.blank(width, self.rich_style)
         entry, text = self._lines[index]
-        current = entry == self.current
+        current = entry == self._current_entry()
         base, style = self._style(self.entries[entry][0], current)
         if current:
             return Strip([Segment(pad(text, width), style)], width)
@@ -255,9 +303,21 @@ class ViewerScreen(Screen):
         Binding("4", "seat(3)", "4", group=SEATS, show=False, id="viewer.seat-4"),
         Binding("5", "seat(4)", "5", group=SEATS, show=False, id="viewer.seat-5"),
         Binding("0", "seat(-1)", "Follow", show=False, id="viewer.follow"),
+        Binding("f", "play_from", "Play from here", show=False, id="viewer.play-from"),
+        Binding("w", "toggle_withdrawn", "Taken back", show=False, id="viewer.withdrawn"),
+        Binding("o", "open_parent", "Parent", show=False, id="viewer.parent"),
         Binding("escape", "close", "Close", id="viewer.close"),
         Binding("q", "close", "Close", show=False, id="viewer.close-q"),
     ]
+
+    class PlayFrom(Message):
+        """ "Play from here": start a new game from ``log``'s first ``at`` actions (the app asks
+        who plays each seat; the viewer cannot open screens above it)."""
+
+        def __init__(self, log: GameLog, at: int) -> None:
+            super().__init__()
+            self.game_log = log
+            self.at = at
 
     def __init__(
         self,
@@ -269,9 +329,12 @@ class ViewerScreen(Screen):
         title: str = "",
         error: GameLogError | str | None = None,
         timeline: Timeline | None = None,
+        log: GameLog | None = None,
     ) -> None:
         super().__init__()
         self.timeline = timeline if timeline is not None else Timeline(setup, list(actions))
+        self.game_log = log  # the game to play from ("f"); its undos and its parent
+        self.show_withdrawn = True
         self.seats = tuple(seats) if seats is not None else ()
         self.title_text = title
         self.error = error
@@ -285,18 +348,33 @@ class ViewerScreen(Screen):
     def from_log(cls, log: GameLog, start_index: int | None = None) -> ViewerScreen:
         title = log.path.name if log.path is not None else ""
         return cls(
-            log.setup, log.actions, start_index, seats=log.seats, title=title, error=log.error, timeline=log.timeline
+            log.setup,
+            log.actions,
+            start_index,
+            seats=log.seats,
+            title=title,
+            error=log.error,
+            timeline=log.timeline,
+            log=log,
         )
 
     @classmethod
     def from_session(cls, session, start_index: int | None = None) -> ViewerScreen:
         """The viewer on a running game (a copy of its actions so far; the game is untouched)."""
+        seats = [s.kind for s in session.seats]
+        reseed = getattr(session, "reseed", None)
+        timeline = Timeline(session.setup, list(session.actions), reseed=reseed)
+        path = getattr(getattr(session, "recorder", None), "path", None)
+        header = make_header(session.setup, seats, reseed=reseed, version=UNDO_VERSION)
+        log = GameLog(header, timeline, None, lines=0, terminated=True, path=path)
         return cls(
             session.setup,
-            list(session.actions),
+            timeline.actions,
             start_index,
-            seats=[s.kind for s in session.seats],
+            seats=seats,
             title="the game so far",
+            timeline=timeline,
+            log=log,
         )
 
     # ------------------------------------------------------------------ layout
@@ -307,8 +385,12 @@ class ViewerScreen(Screen):
         yield KeyBar()  # ASCII only (Textual's Footer draws an ambiguous-width bar)
 
     def on_mount(self) -> None:
-        self.query_one(HistoryPanel).set_entries(history_entries(self.timeline))
+        self._fill_history()
         self.go(self.index)
+
+    def _fill_history(self) -> None:
+        undos = self.game_log.undos if self.game_log is not None and self.show_withdrawn else []
+        self.query_one(HistoryPanel).set_entries(history_entries(self.timeline), withdrawn_entries(undos))
 
     # ------------------------------------------------------------------ position
     @property
@@ -350,6 +432,14 @@ class ViewerScreen(Screen):
             line = getattr(self.error, "line", None)
             text += f"  log damaged at line {line}" if line else "  log damaged"
         text += f"  1-{self.state.n}: boards"
+        # the key bar is full at 80 columns: the keys of this game's extras are named here
+        log = self.game_log
+        if log is not None and self.state.phase != "over":
+            text += "  f: play from here"
+        if log is not None and log.undos:
+            text += f"  w: {'hide' if self.show_withdrawn else 'show'} taken back"
+        if log is not None and log.header.fork_of:
+            text += f"  o: parent (fork at {log.header.fork_at})"
         if self.title_text:
             text += f"  {self.title_text}"
         return text
@@ -370,9 +460,50 @@ class ViewerScreen(Screen):
     def action_close(self) -> None:
         self.dismiss(self.index)
 
+    # ------------------------------------------------------------------ taken back, forks
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        log = self.game_log
+        if action == "play_from":
+            return log is not None and self.state.phase != "over"
+        if action == "toggle_withdrawn":
+            return log is not None and bool(log.undos)
+        if action == "open_parent":
+            return log is not None and bool(log.header.fork_of)
+        return True
+
+    def action_toggle_withdrawn(self) -> None:
+        """Show or skip the actions that were taken back (they stay in the log either way)."""
+        self.show_withdrawn = not self.show_withdrawn
+        self._fill_history()
+        self.go(self.index)
+        self.notify("Actions taken back: " + ("shown" if self.show_withdrawn else "hidden"), timeout=2)
+
+    def action_play_from(self) -> None:
+        if self.game_log is not None and self.state.phase != "over":
+            self.post_message(self.PlayFrom(self.game_log, self.index))
+
+    def action_open_parent(self) -> None:
+        """The game this one was forked from, at the fork point."""
+        log = self.game_log
+        if log is None or not log.header.fork_of:
+            return
+        from .storage import games_dir
+
+        name = log.header.fork_of
+        places = ([log.path.parent / name] if log.path is not None else []) + [games_dir() / name]
+        for place in places:
+            try:
+                parent = read_log(place)
+            except GameLogError:
+                continue
+            self.app.push_screen(ViewerScreen.from_log(parent, log.header.fork_at))
+            return
+        self.notify(f"{name} is not beside this game or in the games folder.", severity="warning")
+
 
 class ViewerApp(BaseApp):
-    """``colosseum view FILE``: the viewer on its own."""
+    """``colosseum view FILE``: the viewer on its own.  "Play from here" ends it with
+    ``play_from`` set: the command line then starts the game (this app has no game screens)."""
 
     TITLE = "Colosseum - review"
     ENABLE_COMMAND_PALETTE = False
@@ -382,6 +513,11 @@ class ViewerApp(BaseApp):
         super().__init__(theme=theme)
         self.log_file = log
         self.start_index = start_index
+        self.play_from: ViewerScreen.PlayFrom | None = None
+
+    def on_viewer_screen_play_from(self, message: ViewerScreen.PlayFrom) -> None:
+        self.play_from = message
+        self.exit(0)
 
     def on_mount(self) -> None:
         self.push_screen(ViewerScreen.from_log(self.log_file, self.start_index), callback=lambda _: self.exit(0))
@@ -399,8 +535,13 @@ def _theme_ok(theme: str | None) -> bool:
 
 
 def run_viewer(log: GameLog, *, theme: str | None = None) -> int:
+    return view_log(log, theme=theme)[0]
+
+
+def view_log(log: GameLog, *, theme: str | None = None) -> tuple[int, ViewerScreen.PlayFrom | None]:
+    """Run the viewer; (exit status, the "play from here" asked for, if any)."""
     if not _theme_ok(theme):
-        return 2
+        return 2, None
     import gc
 
     log.timeline.state(log.timeline.end)
@@ -408,4 +549,4 @@ def run_viewer(log: GameLog, *, theme: str | None = None) -> int:
     gc.freeze()  # the replayed positions live as long as the viewer: keep them out of GC passes
     app = ViewerApp(log, theme=theme)
     app.run()
-    return app.return_code or 0
+    return app.return_code or 0, app.play_from

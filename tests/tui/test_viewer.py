@@ -207,7 +207,8 @@ async def test_damaged_log_is_shown_with_a_note():
 
 def test_view_command(tmp_path, monkeypatch, capsys):
     opened = []
-    monkeypatch.setattr("colosseum.tui.viewer.run_viewer", lambda log, theme=None: opened.append(log) or 0)
+    # view_log: the viewer's exit status and its "play from here" request (none here)
+    monkeypatch.setattr("colosseum.tui.viewer.view_log", lambda log, theme=None: (opened.append(log) or 0, None))
     good = tmp_path / "g.jsonl"
     good.write_bytes(SAMPLE.read_bytes())
     assert cli(["view", str(good)]) == 0

@@ -8,6 +8,8 @@ act (hot seat); keys 1-5 show any seat's board.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -36,6 +38,7 @@ class GameScreen(Screen):
     BINDINGS = [
         Binding("a", "act", "Act", id="game.act"),
         Binding("enter", "act", "Act", show=False, id="game.act-enter"),
+        Binding("u", "undo", "Undo", id="game.undo"),
         Binding("1", "view(0)", "1", group=VIEW, id="game.view-1"),
         Binding("2", "view(1)", "2", group=VIEW, id="game.view-2"),
         Binding("3", "view(2)", "3", group=VIEW, id="game.view-3"),
@@ -148,6 +151,7 @@ class GameScreen(Screen):
             self.viewed,
             st.phase,
             self._deal_seat(),
+            self._undo_label(),
         )
 
     def _refresh_bindings_if_changed(self) -> None:
@@ -156,7 +160,44 @@ class GameScreen(Screen):
         sig = self._binding_signature()
         if sig != self._bindings_sig:
             self._bindings_sig = sig
+            self._label_undo_key()
             self.refresh_bindings()
+
+    # ------------------------------------------------------------------ taking back
+    def _undo_label(self) -> str:
+        """The undo key's text: how many decisions can be taken back, or why none."""
+        if not self.session.offers_undo:
+            return ""
+        reach = self.session.undo_reach()
+        if reach.steps or reach.short == "nothing yet":  # the key bar is full at 80 columns
+            return f"Undo {reach.steps}"
+        return f"Undo 0 ({reach.short})"
+
+    def _label_undo_key(self) -> None:
+        # The key bar shows a binding's description: the count changes with every move, so
+        # this screen's copy of the binding is replaced (the bindings are copied per screen).
+        label = self._undo_label()
+        keys = self._bindings.key_to_bindings
+        keys["u"] = [replace(b, description=label or b.description) if b.action == "undo" else b for b in keys["u"]]
+
+    def serves(self, screen: object) -> bool:
+        """Whether ``screen`` is this game screen or a dialog it opened (keys there act here)."""
+        return screen is self or screen in self._dialogs
+
+    def action_undo(self) -> None:
+        """Take back the last decision of the local seat that acted last (with the bot moves
+        after it), back to the last chance event or another human's action."""
+        if not self.session.offers_undo:
+            return
+        reach = self.session.undo_reach()
+        try:
+            line = self.session.undo()
+        except RuleError as err:
+            self.notify(reach.reason or str(err), title="Nothing to take back", severity="warning")
+            return
+        self._suppressed_at = None
+        self.viewed = None
+        self.notify(line.text, title="Taken back")
 
     def _on_game_event(self, state: State, events: list[Event]) -> None:
         if any(e.kind == "chat" for e in events):
@@ -314,6 +355,8 @@ class GameScreen(Screen):
         if action in ("rush", "step"):
             bots = any(s.is_bot for s in self.session.seats)
             return bots and hasattr(self.session, "rush") and st.phase != "over"
+        if action == "undo":
+            return self.session.offers_undo
         return True
 
     def _deal_seat(self) -> int | None:

@@ -1,0 +1,95 @@
+"""Taking decisions back: how far a seat may go, and why not further.  Pure, no UI.
+
+The policy players know from Board Game Arena: you may take back your own decisions until
+something you could not have known happened.  Walking back from the last action, an action is a
+boundary (it and everything before it stay) when
+
+* chance decided in it: the generator state changed (a tile drawn from the bag, a die rolled, a
+  deck shuffled), or hidden information came to light (a tile left face down was turned up);
+* another human made it (at a table, or the other player of a hot-seat game).
+
+Bot moves in between are taken back with the decision they followed: a bot replays the same
+move from the same position.  Nothing here knows what a bot or a human is beyond the set of
+human seats it is given; the engine's states say what chance did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+import msgspec
+
+from .actions import Action
+from .model import State
+
+
+class UndoReach(msgspec.Struct, frozen=True, kw_only=True):
+    """How far ``seat`` may take back.  ``targets[k]`` is the position (number of actions in
+    effect) after taking back ``k + 1`` of its decisions, nearest first; ``reason`` says why it
+    cannot go further back ("" when the limit is the start of the game)."""
+
+    seat: int
+    targets: tuple[int, ...] = ()
+    reason: str = ""
+    short: str = ""  # the reason in a word or two, for a key bar ("dice", "draw", "Kat acted")
+
+    @property
+    def steps(self) -> int:
+        return len(self.targets)
+
+
+_SHORT = {
+    "a tile left face down was turned up": "revealed",
+    "tiles were drawn from the bag": "draw",
+    "chance decided the new position": "chance",
+    "a die was rolled": "dice",
+}
+
+
+def chance_in(before: State, after: State) -> str:
+    """What chance decided or revealed between two consecutive states ("" if nothing)."""
+    if before.aside != after.aside:
+        return "a tile left face down was turned up"
+    if before.rng != after.rng:
+        if before.bag != after.bag:
+            return "tiles were drawn from the bag"
+        if before.round != after.round or before.phase != after.phase or before.phase == "setup":
+            return "chance decided the new position"
+        return "a die was rolled"
+    return ""
+
+
+def undo_reach(states: Sequence[State], actions: Sequence[Action], seat: int, humans: Collection[int]) -> UndoReach:
+    """How far ``seat`` may take back in the game whose positions are ``states`` (``states[i]``
+    after the first ``i`` of ``actions``; ``len(states) == len(actions) + 1``).  ``humans`` are
+    the seats played by people: their actions (other than ``seat``'s) are boundaries."""
+    if len(states) != len(actions) + 1:
+        raise ValueError(f"{len(states)} states for {len(actions)} actions")
+    targets: list[int] = []
+    reason = short = ""
+    for i in range(len(actions), 0, -1):
+        action = actions[i - 1]
+        what = chance_in(states[i - 1], states[i])
+        who = action.player
+        if what:
+            reason, short = f"{what} (action {i})", _SHORT[what]
+            break
+        if who != seat and who in humans:
+            name = states[i].players[who].name
+            reason, short = f"{name} acted since", f"{name} acted"
+            break
+        if who == seat:
+            targets.append(i - 1)
+    if not targets and not reason:
+        reason, short = "nothing to take back yet", "nothing yet"
+    elif not targets:
+        reason = f"nothing of yours to take back: {reason}"
+    return UndoReach(seat=seat, targets=tuple(targets), reason=reason, short=short)
+
+
+def last_human_seat(actions: Sequence[Action], humans: Collection[int]) -> int | None:
+    """The human seat that acted last (the one in front of the keyboard in a hot-seat game)."""
+    for action in reversed(actions):
+        if action.player in humans:
+            return action.player
+    return None
