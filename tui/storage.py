@@ -54,8 +54,13 @@ def games_dir(create: bool = False) -> Path:
 
 
 def _slug(name: str, fallback: str) -> str:
-    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii").lower()
-    text = re.sub(r"[^a-z0-9]+", "-", text).strip("-")[:20].strip("-")
+    """A readable, file-name-safe form of a name in any script: Latin letters lose their
+    accents (``Zoë`` -> ``zoe``), letters of other scripts stay (``ベッキー``, ``小明``)."""
+    out = []
+    for ch in unicodedata.normalize("NFKC", name):
+        base = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode("ascii")
+        out.append(base.lower() if base else ch.casefold() if ch.isalnum() else "-")
+    text = re.sub(r"[\W_]+", "-", "".join(out)).strip("-")[:20].strip("-")
     return text or fallback
 
 

@@ -71,6 +71,9 @@ def test_file_name_slugs():
 
     name = game_file_name(setup, datetime.datetime(2026, 11, 29, 14, 12))
     assert name == "2026-11-29-1412-zoe-anstrom-p2-r2-d2-the-droid-of-d.jsonl"
+    cjk = GameSetup(players=("ベッキー", "Aurelia Maximiliana Cornelia", "小明"), seed=1)
+    name = game_file_name(cjk, datetime.datetime(2026, 11, 29, 14, 12))
+    assert name == "2026-11-29-1412-ベッキー-aurelia-maximiliana-小明.jsonl"  # every name kept, readable
 
 
 def test_each_action_is_on_disk_when_submit_returns(tmp_path):
