@@ -192,14 +192,14 @@ class ColosseumApp(BaseApp):
         try:
             session = fork_session(log, at, kinds, reseed=new_seed() if reseed else None)
         except ForkError as err:
-            self.notify(str(err), severity="error")
+            self.notify(str(err), severity="error", markup=False)
             return False
         try:
             path = record_fork(session, log, at)
         except OSError as err:
-            self.notify(f"The new game is not being saved: {err}", severity="warning")
+            self.notify(f"The new game is not being saved: {err}", severity="warning", markup=False)
         else:
-            self.notify(f"New game from action {at}: {path.name}", title="Play from here")
+            self.notify(f"New game from action {at}: {path.name}", title="Play from here", markup=False)
         self.session = session
         from .screens.game import GameScreen
 

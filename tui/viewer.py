@@ -498,7 +498,7 @@ class ViewerScreen(Screen):
                 continue
             self.app.push_screen(ViewerScreen.from_log(parent, log.header.fork_at))
             return
-        self.notify(f"{name} is not beside this game or in the games folder.", severity="warning")
+        self.notify(f"{name} is not beside this game or in the games folder.", severity="warning", markup=False)
 
 
 class ViewerApp(BaseApp):

@@ -193,11 +193,11 @@ class GameScreen(Screen):
         try:
             line = self.session.undo()
         except RuleError as err:
-            self.notify(reach.reason or str(err), title="Nothing to take back", severity="warning")
+            self.notify(reach.reason or str(err), title="Nothing to take back", severity="warning", markup=False)
             return
         self._suppressed_at = None
         self.viewed = None
-        self.notify(line.text, title="Taken back")
+        self.notify(line.text, title="Taken back", markup=False)
 
     def _on_game_event(self, state: State, events: list[Event]) -> None:
         if any(e.kind == "chat" for e in events):
