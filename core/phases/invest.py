@@ -193,27 +193,41 @@ def _plan_spectacle(ctx: Ctx, a: PlanSpectacle) -> None:
 
 
 def _build_loge(ctx: Ctx, a: BuildLoge) -> None:
-    _check_upgrades(ctx, "loge")
-    _check_investment(ctx, "loge", a.extra)
-    if ctx.player(a.player).temple:
-        raise RuleError("O-15", "each player builds one Emperor's loge at most")
-    _pay(ctx, a.player, ctx.cat.temple_price, "the Emperor's loge", "O-15")
-    _pay_extra(ctx, a.player, a.extra)
-    p = ctx.set_player(a.player, temple=True)
-    ctx.log("invest", f"{p.name} builds an Emperor's loge.", a.player)
-    _invested(ctx, "loge", a.extra)
+    _build_once(
+        ctx,
+        a,
+        "loge",
+        "O-15",
+        "the Emperor's loge",
+        "an Emperor's loge",
+        "each player builds one Emperor's loge at most",
+    )
 
 
 def _build_temple(ctx: Ctx, a: BuildTemple) -> None:
-    _check_upgrades(ctx, "temple")
-    _check_investment(ctx, "temple", a.extra)
+    _build_once(
+        ctx,
+        a,
+        "temple",
+        "G-2",
+        "the Temple of Fortuna",
+        "the Temple of Fortuna",
+        "a Temple of Fortuna can be built once per game",
+    )
+
+
+def _build_once(ctx: Ctx, a: BuildLoge | BuildTemple, kind: str, rule: str, what: str, built: str, once: str) -> None:
+    """The Temple of Fortuna (G-2) or, in the original edition, the Emperor's loge (O-15): one
+    per player, paid at the catalog's price, held as ``Player.temple``."""
+    _check_upgrades(ctx, kind)
+    _check_investment(ctx, kind, a.extra)
     if ctx.player(a.player).temple:
-        raise RuleError("G-2", "a Temple of Fortuna can be built once per game")
-    _pay(ctx, a.player, ctx.cat.temple_price, "the Temple of Fortuna", "G-2")
+        raise RuleError(rule, once)
+    _pay(ctx, a.player, ctx.cat.temple_price, what, rule)
     _pay_extra(ctx, a.player, a.extra)
     p = ctx.set_player(a.player, temple=True)
-    ctx.log("invest", f"{p.name} builds the Temple of Fortuna.", a.player)
-    _invested(ctx, "temple", a.extra)
+    ctx.log("invest", f"{p.name} builds {built}.", a.player)
+    _invested(ctx, kind, a.extra)
 
 
 def _exchange_aquilas(ctx: Ctx, a: ExchangeAquilas) -> None:
