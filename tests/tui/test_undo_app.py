@@ -157,4 +157,4 @@ def test_play_from_here_starts_a_fork(tmp_path, monkeypatch):
     path = asyncio.run(go())
     child = read_log(path)
     assert child.header.fork_of == "parent.jsonl" and child.header.fork_at == at
-    assert child.seats == ("human", "greedy", "greedy")
+    assert child.seats == ("human", "normal", "normal")  # greedy is offered by its level name
