@@ -48,7 +48,8 @@ TRADE_WINDOW = 4.0
 
 
 def default_bot() -> str:
-    return "greedy" if "greedy" in BOTS else "random"
+    """The level a bot plays an empty or absent seat at (the level players choose by name)."""
+    return "normal" if "normal" in BOTS else "random"
 
 
 class SeatMeta(msgspec.Struct, kw_only=True):
