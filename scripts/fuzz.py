@@ -88,7 +88,12 @@ from colosseum.core.invariants import check
 # ------------------------------------------------------------------------------ the games
 
 #: (variant, options) of every ruleset fuzzed; "classic+auction-2007" is classic with the option.
-RULESETS: tuple[tuple[str, tuple[str, ...]], ...] = (("grand", ()), ("classic", ()), ("classic", ("auction-2007",)))
+RULESETS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("grand", ()),
+    ("classic", ()),
+    ("classic", ("auction-2007",)),
+    ("original", ()),
+)
 PLAYER_COUNTS = (3, 4, 5)
 NAMES = ("Becky", "Kat", "Laura", "Mia", "Nora")
 MAX_GAME_ACTIONS = 5_000  # a random game takes 100-600 actions

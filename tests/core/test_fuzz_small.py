@@ -63,11 +63,11 @@ def shown(found: list[Any]) -> str:
 
 
 def test_games_every_state_checked_and_every_offered_action_applies() -> None:
-    """27 games (3 per ruleset x player count): invariants after every action, every offered
+    """36 games (3 per ruleset x player count, four rulesets): invariants after every action, every offered
     action and bid applies, bids one past a range are refused, replay and log round trip
     byte-exact, every state survives encode/decode."""
     r = report("games")
-    assert r.counts["games"] == 27 and r.cases == r.cases_planned
+    assert r.counts["games"] == 36 and r.cases == r.cases_planned
     assert r.counts["offered actions applied"] > r.counts["actions played"]
     assert not r.failures, shown(r.failures)
 
