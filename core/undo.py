@@ -20,7 +20,7 @@ from collections.abc import Collection, Sequence
 import msgspec
 
 from .actions import Action
-from .model import State
+from .model import Event, State
 
 
 class UndoReach(msgspec.Struct, frozen=True, kw_only=True):
@@ -93,3 +93,77 @@ def last_human_seat(actions: Sequence[Action], humans: Collection[int]) -> int |
         if action.player in humans:
             return action.player
     return None
+
+
+def seat_undo_reach(
+    states: Sequence[State],
+    actions: Sequence[Action],
+    seat: int,
+    by_person: Sequence[bool],
+    *,
+    start: int = 0,
+    edge: str = "",
+) -> UndoReach:
+    """How far ``seat`` may take back at a table of people who each see only their own screen:
+    there every action of another seat is a boundary, a bot's as well as a person's (the others
+    have seen it happen), and so is a move a bot made for ``seat`` itself (a stand-in after the
+    clock ran out must not be taken back by the player it stood in for).  Chance is a boundary
+    as in :func:`undo_reach`.
+
+    ``states[0]`` is the position after ``start`` actions (a table keeps only the recent ones:
+    nothing can be taken back across chance anyway); ``states[i]`` follows ``actions[i - 1]``;
+    ``by_person[i]`` says whether ``actions[i]`` was decided by the seat's person.  ``edge`` says
+    why not further back than ``start`` when no boundary is met first ("" at the game's start)."""
+    if len(states) != len(actions) + 1 or len(by_person) != len(actions):
+        raise ValueError(f"{len(states)} states, {len(by_person)} flags for {len(actions)} actions")
+    targets: list[int] = []
+    reason = short = ""
+    for i in range(len(actions), 0, -1):
+        action = actions[i - 1]
+        what = chance_in(states[i - 1], states[i])
+        who = action.player
+        if what:
+            reason, short = f"{what} (action {start + i})", _SHORT[what]
+            break
+        if who != seat:
+            name = states[i].players[who].name
+            reason, short = f"{name} acted since", f"{name} acted"
+            break
+        if not by_person[i - 1]:
+            reason, short = "a bot played for you since", "bot played"
+            break
+        targets.append(start + i - 1)
+    else:
+        if start > 0:
+            reason, short = edge or "that is as far back as this game keeps", "too far"
+    if not targets and not reason:
+        reason, short = "nothing to take back yet", "nothing yet"
+    elif not targets:
+        reason = f"nothing of yours to take back: {reason}"
+    return UndoReach(seat=seat, targets=tuple(targets), reason=reason, short=short)
+
+
+def _in_words(action: Action, events: Sequence[Event], name: str) -> str:
+    """What one decision did, in the log's words without the player's name."""
+    said = [e.text for e in events if e.kind != "undo" and e.text]
+    if said:
+        what = said[0]
+    else:
+        mode = getattr(action, "mode", None)
+        if mode in ("sum", "split"):
+            what = f"chose to {'add' if mode == 'sum' else 'split'} the dice"
+        else:
+            from .gamelog import describe_action
+
+            what = describe_action(action)
+    if what.startswith(name + " "):
+        what = what[len(name) + 1 :]
+    return what.rstrip(".")
+
+
+def took_back_text(name: str, decisions: Sequence[tuple[Action, Sequence[Event]]], limit: int = 240) -> str:
+    """``"Becky took back: opened market B for 9"``: the withdrawn decisions (each with the
+    events it caused), oldest first, in the words the log used for them."""
+    words = "; ".join(_in_words(a, ev, name) for a, ev in decisions)
+    text = f"{name} took back: {words}"
+    return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."

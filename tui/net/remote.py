@@ -24,6 +24,8 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from colosseum.core import Action, Event, RuleError, State, to_act
+from colosseum.core.gamelog import UndoLine
+from colosseum.core.undo import UndoReach
 from colosseum.tui.session import GameSession, Listener, Seat
 
 from .host import protocol as P
@@ -118,7 +120,7 @@ class RemoteClient:
             box.append(msg)
             ev.set()
             return
-        if isinstance(msg, (P.Update, P.ChatLine)):
+        if isinstance(msg, (P.Update, P.ChatLine, P.Undone, P.Reach)):
             s = self.sessions.get(msg.table)
             if s is not None:
                 s._post(msg)
@@ -258,6 +260,9 @@ class RemoteSession(GameSession):
         self._arrived: dict[int, float] = {}
         self.deadline = joined.table.deadline  # the table's clock (wall clock; 0: none)
         self.clock_seat = joined.table.clock_seat
+        self._reach: P.Reach | None = None  # how far each seat may take back (the server says)
+        self._undone: P.Undone | None = None  # the last take-back heard of
+        self._holds: set[object] = set()
 
     # ---------------------------------------------------------------- GameSession
     @property
@@ -302,16 +307,8 @@ class RemoteSession(GameSession):
         if self.lost or self.client.closed.is_set():
             raise RuleError("G-0", "the connection to the server is lost")
         self.drain()
-        ref = next(self.client._refs)
-        ev, box = threading.Event(), list[P.Ack | P.Error]()
-        self.client.acks[ref] = (ev, box)
-        try:
-            self.client.send(P.Act(table=self.table_id, action=action, ref=ref, at=len(self._actions)))
-            if not ev.wait(REPLY_TIMEOUT):
-                raise RuleError("G-0", "the server did not answer")
-        finally:
-            self.client.acks.pop(ref, None)
-        reply = box[0]
+        at = len(self._actions)
+        reply = self._request(lambda ref: P.Act(table=self.table_id, action=action, ref=ref, at=at))
         if isinstance(reply, P.Error):
             raise RuleError(reply.rule or "G-0", reply.message)
         # the Update for this action came before the Ack on the same stream
@@ -319,6 +316,78 @@ class RemoteSession(GameSession):
 
     def say(self, text: str) -> None:
         self.client.send(P.Say(table=self.table_id, text=text))
+
+    # ---------------------------------------------------------------- taking back
+    @property
+    def offers_undo(self) -> bool:
+        """A seated player may take back their own last decisions (the server says how far)."""
+        return self.seat >= 0
+
+    def undo_reach(self, seat: int | None = None) -> UndoReach:
+        """How far this connection's seat may take back, as the server last said: only its own
+        decisions since anyone else acted, never across chance (``core.undo.seat_undo_reach``)."""
+        if self.seat < 0:
+            return super().undo_reach(seat)
+        if self._state.phase == "over":
+            return UndoReach(seat=self.seat, reason="the game is over", short="game over")
+        r = self._reach
+        if r is None or r.n != len(self._actions) or not 0 <= self.seat < len(r.seats):
+            return UndoReach(seat=self.seat, reason="nothing to take back yet", short="nothing yet")
+        mine = r.seats[self.seat]
+        return UndoReach(seat=self.seat, targets=tuple(mine.targets), reason=mine.reason, short=mine.short)
+
+    def undo(self, seat: int | None = None) -> UndoLine:
+        """Ask the server to take back this seat's last decision; RuleError with its reason if
+        it may not.  Every client (this one too) rewinds when ``Undone`` arrives."""
+        if self.seat < 0:
+            raise RuleError("G-0", "spectators cannot take anything back")
+        if self.lost or self.client.closed.is_set():
+            raise RuleError("G-0", "the connection to the server is lost")
+        self.drain()
+        at = len(self._actions)
+        reply = self._request(lambda ref: P.Undo(table=self.table_id, seat=self.seat, count=1, ref=ref, at=at))
+        if isinstance(reply, P.Error):
+            raise RuleError(reply.rule or "G-0", reply.message)
+        self.drain()  # the Undone came before the Ack on the same stream
+        done = self._undone
+        text = done.event.text if done is not None else ""
+        n = done.n if done is not None else reply.n
+        return UndoLine(undo=n + 1, through=n + 1, seat=self.seat, name=self._state.players[self.seat].name, text=text)
+
+    def _request(self, make: Callable[[int], P._Msg]) -> P.Ack | P.Error:
+        """Send the message ``make(ref)`` with a fresh ``ref`` and wait for its Ack or Error."""
+        ref = next(self.client._refs)
+        ev, box = threading.Event(), list[P.Ack | P.Error]()
+        self.client.acks[ref] = (ev, box)
+        try:
+            self.client.send(make(ref))
+            if not ev.wait(REPLY_TIMEOUT):
+                raise RuleError("G-0", "the server did not answer")
+        finally:
+            self.client.acks.pop(ref, None)
+        return box[0]
+
+    # ---------------------------------------------------------------- composing a deal
+    def hold(self, reason: object) -> None:
+        """The deal dialog opened: a bot's trade turn waits for the offer (the server holds
+        it while any seated player composes, for a while)."""
+        first = not self._holds
+        self._holds.add(reason)
+        if first and self.seat >= 0:
+            self._send_quietly(P.Composing(table=self.table_id, on=True))
+
+    def release(self, reason: object) -> None:
+        if reason not in self._holds:
+            return  # (every dialog closing releases; only the deal dialog held)
+        self._holds.discard(reason)
+        if not self._holds and self.seat >= 0:
+            self._send_quietly(P.Composing(table=self.table_id, on=False))
+
+    def _send_quietly(self, msg: P._Msg) -> None:
+        try:
+            self.client.send(msg)
+        except OSError:  # the reader thread reports the lost connection
+            pass
 
     @property
     def autopilot(self) -> bool:
@@ -383,6 +452,11 @@ class RemoteSession(GameSession):
                         f"{os.getpid()} {msg.n} queued {1000 * (t1 - t0):.1f} ms "
                         f"listeners {1000 * (time.monotonic() - t1):.1f} ms\n"
                     )
+            elif isinstance(msg, P.Undone):
+                self._rewind(msg)
+            elif isinstance(msg, P.Reach):
+                self._reach = msg
+                self._notify(self._state, [])  # the undo key's count changes
             elif isinstance(msg, P.ChatLine):
                 ev = self._chat_event(msg)
                 self._events.append(ev)
@@ -401,6 +475,24 @@ class RemoteSession(GameSession):
                 if self.local_seats() != mine_before:
                     self._notify(self._state, [])  # e.g. autopilot off: the screen offers our move again
         return mine
+
+    def _rewind(self, msg: P.Undone) -> None:
+        """A seat took decisions back: back to ``msg.n`` actions, the withdrawn actions' events
+        out of the log (talk stays), the note of what was taken back in."""
+        if msg.n > len(self._actions):
+            return  # (cannot happen on one ordered stream: nothing to go back from)
+        del self._actions[msg.n :]
+        drop, k = msg.dropped, len(self._events)
+        while drop > 0 and k > 0:
+            k -= 1
+            if self._events[k].kind not in ("chat", "net"):
+                del self._events[k]
+                drop -= 1
+        self._events.append(msg.event)
+        self._state = msg.state
+        self.deadline, self.clock_seat = msg.deadline, msg.clock_seat
+        self._undone = msg
+        self._notify(msg.state, [msg.event])
 
     def _notify(self, state: State, events: list[Event]) -> None:
         for fn in list(self._listeners):

@@ -2,7 +2,8 @@
 view``/``export``/``games`` read it): a header line, then one numbered action per line, each
 written and flushed before the action is acknowledged or broadcast.
 
-Chat lines are kept in the same file as the game log's chat lines (``core.gamelog.ChatLine``).
+Chat lines are kept in the same file as the game log's chat lines (``core.gamelog.ChatLine``),
+and decisions taken back as its undo lines (``core.gamelog.UndoLine``): ``load`` replays them.
 
 A SIGKILL can leave a partial last line: ``load`` keeps the valid prefix and ``reopen`` cuts the
 partial line off, so every complete (and therefore acknowledged) action is kept.  Writing goes
@@ -31,6 +32,8 @@ class Loaded:
     good_bytes: int = 0
     damaged: str = ""
     digest: bytes | None = None  # the running digest after the last action (version 2 logs)
+    # what was taken back, in file order: (actions in effect after it, the undo line)
+    undos: list[tuple[int, GL.UndoLine]] = field(default_factory=list)
 
 
 def load(path: Path) -> Loaded:
@@ -44,6 +47,7 @@ def load(path: Path) -> Loaded:
         actions=list(log.actions),
         chat=[{"name": c.name, "text": c.chat, "seat": c.seat, "time": c.time} for c in log.chat],
         digest=log.digest,
+        undos=[(w.at, w.line) for w in log.undos],
     )
     if log.error is None or log.error.kind == "truncated":
         out.good_bytes = data.rfind(b"\n") + 1 if log.error is not None else len(data)

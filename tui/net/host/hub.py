@@ -315,6 +315,10 @@ class TableServer:
                 self.autopilot(conn, tid, on)
             case P.Ping(ref=ref):
                 conn.send(P.Pong(ref=ref))
+            case P.Undo():
+                self.undo(conn, msg)
+            case P.Composing(table=tid, on=on):
+                self.composing(conn, tid, on)
 
     def act(self, conn: Conn, msg: P.Act) -> None:
         t = self.table_of(conn, msg.table, msg.ref)
@@ -325,7 +329,7 @@ class TableServer:
             self.refuse(conn, why, ref=msg.ref, table=t.id)
             return
         try:
-            t.commit(msg.action)
+            t.commit(msg.action, by_person=True)
         except RuleError as err:
             self.refuse(conn, err.detail, code="rule", ref=msg.ref, rule=err.rule, table=t.id)
             return
@@ -335,6 +339,30 @@ class TableServer:
             return
         conn.send(P.Ack(ref=msg.ref, n=len(t.actions)))
         t.kick()
+
+    def undo(self, conn: Conn, msg: P.Undo) -> None:
+        """A seated player takes back their last decision(s) (``Table.undo`` says when not)."""
+        t = self.table_of(conn, msg.table, msg.ref)
+        if t is None:
+            return
+        try:
+            why = t.undo(conn, msg)
+        except OSError as err:  # the undo line could not be saved, so nothing was taken back
+            log.error("table %s: game log not written: %s", t.id, err)
+            why = "the server could not save that; try again"
+        if why is not None:
+            self.refuse(conn, why, ref=msg.ref, table=t.id)
+            return
+        conn.send(P.Ack(ref=msg.ref, n=len(t.actions)))
+        t.kick()
+
+    def composing(self, conn: Conn, tid: str, on: bool) -> None:
+        t = self.table_of(conn, tid)
+        if t is None:
+            return
+        why = t.compose(conn, on)
+        if why is not None:
+            self.refuse(conn, why, table=t.id)
 
     def held(self, conn: Conn) -> list[tuple[str, int]]:
         """The seats ``conn``'s player holds at live tables."""
@@ -374,6 +402,8 @@ class TableServer:
             self.refuse(conn, why)
             return
         conn.send(t.joined(seat))
+        if t.state is not None:
+            conn.send(t.reach_info())
         t.changed()
         t.kick()
 

@@ -21,7 +21,7 @@ import msgspec
 
 from colosseum.core import Action, Event, GameSetup, State
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3  # 3: Undo, Composing, Undone, Reach
 MAX_MESSAGE = 1 << 20  # 1 MiB: a full state is a few kB
 PAGE_MAX = 100  # tables in one Tables message (a TableInfo is a few hundred bytes)
 HEADER = struct.Struct(">I")
@@ -112,6 +112,27 @@ class Autopilot(_Msg, tag="autopilot"):
 
 class Ping(_Msg, tag="ping"):
     ref: int = 0
+
+
+class Undo(_Msg, tag="undo"):
+    """The seated player takes back ``count`` of their own last decisions (``seat`` is theirs).
+    Refused once anyone else has acted since, or across chance (``core.undo.seat_undo_reach``);
+    ``at`` as in ``Act``.  Answered with ``Ack`` (``n``: actions in effect after) or ``Error``;
+    every connection at the table receives ``Undone``."""
+
+    table: str
+    seat: int
+    count: int = 1
+    ref: int = 0
+    at: int = -1
+
+
+class Composing(_Msg, tag="composing"):
+    """The seated player opened (``on``) or closed the deal dialog: a bot's trade turn waits for
+    the offer (for a while: a silent client cannot hold a table)."""
+
+    table: str
+    on: bool = True
 
 
 # ------------------------------------------------------------------ server -> client
@@ -205,6 +226,39 @@ class TableChanged(_Msg, tag="table"):
     state: State | None = None
 
 
+class SeatReach(msgspec.Struct, kw_only=True):
+    """How far a seat may take back now: ``targets[k]`` is the number of actions in effect
+    after taking back ``k + 1`` decisions; ``reason`` why not further (``short``: for a key bar)."""
+
+    targets: list[int] = []
+    reason: str = ""
+    short: str = ""
+
+
+class Undone(_Msg, tag="undone"):
+    """Seat ``seat`` took decisions back: the game is at ``n`` actions again with ``state``.
+    ``dropped``: the game events (of the withdrawn actions) a client removes from its log;
+    ``event`` the line every log shows instead ("Becky took back: ...")."""
+
+    table: str
+    n: int
+    state: State
+    seat: int
+    event: Event
+    dropped: int = 0
+    deadline: float = 0.0
+    clock_seat: int = -1
+
+
+class Reach(_Msg, tag="reach"):
+    """Sent after each change of a running game (and after ``Joined``): per seat, how far it may
+    take back (an empty entry for a seat no person holds)."""
+
+    table: str
+    n: int
+    seats: list[SeatReach]
+
+
 class Ack(_Msg, tag="ack"):
     ref: int
     n: int
@@ -241,6 +295,8 @@ Message = Union[
     Say,
     Autopilot,
     Ping,
+    Undo,
+    Composing,
     Welcome,
     Tables,
     Joined,
@@ -250,9 +306,25 @@ Message = Union[
     Error,
     ChatLine,
     Pong,
+    Undone,
+    Reach,
 ]
 
-CLIENT_MESSAGES = (Hello, ListTables, CreateTable, Join, Watch, Leave, Start, Act, Say, Autopilot, Ping)
+CLIENT_MESSAGES = (
+    Hello,
+    ListTables,
+    CreateTable,
+    Join,
+    Watch,
+    Leave,
+    Start,
+    Act,
+    Say,
+    Autopilot,
+    Ping,
+    Undo,
+    Composing,
+)
 
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(Message)

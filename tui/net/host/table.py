@@ -24,8 +24,11 @@ import msgspec
 from colosseum.core import Action, Event, GameSetup, RuleError, State, apply, may_propose, new_game, to_act
 from colosseum.core.actions import EndTurn, ProposeDeal
 from colosseum.core.bots import BOTS, Bot, make_bot
+from colosseum.core.catalog import load_catalog
+from colosseum.core.gamelog import UndoLine
 from colosseum.core.logwriter import LogWriter
 from colosseum.core.queries import ANY_SEAT_ACTIONS, safe_action
+from colosseum.core.undo import UndoReach, chance_in, seat_undo_reach, took_back_text
 from colosseum.core.view import player_view, setup_view
 
 from . import gamelog_io
@@ -45,6 +48,13 @@ WRITE_BUFFER_LIMIT = 4 << 20  # a client this far behind is dropped
 
 #: seconds a bot's trade turn stays open for offers from the humans at the table
 TRADE_WINDOW = 4.0
+#: seconds a player's open deal dialog holds a bot's trade turn at most (a silent or idle
+#: client must not stall the table)
+COMPOSE_CAP = 60.0
+#: positions a table keeps for taking back (chance or another seat's move comes far sooner)
+UNDO_KEEP = 64
+#: seconds a decision has at least after it is taken back (the clock is not reset by undoing)
+UNDO_MIN_LEFT = 15.0
 
 
 def default_bot() -> str:
@@ -143,6 +153,18 @@ class Table:
         self.clock_seat = -1
         self._clock: asyncio.TimerHandle | None = None
         self._clock_n = -1
+        # taking back: the recent positions (``_states[0]`` is after ``_base`` actions), whether
+        # each action since was a person's decision, where each action's events start
+        # (``_marks[k]``: events after k actions) and each decision's deadline
+        self._states: list[State] = []
+        self._base = 0
+        self._by_person: list[bool] = []
+        self._edge = ""
+        self._marks: list[int] = [0]
+        self._deadlines: dict[tuple[int, int], float] = {}
+        # deal dialogs open: seat -> since (monotonic); bots that offered a deal: trade turn -> seats
+        self.composing: dict[int, float] = {}
+        self._offered: dict[tuple[int, int], set[int]] = {}
 
     @property
     def id(self) -> str:
@@ -297,6 +319,7 @@ class Table:
 
     def left_seat(self, seat: int) -> None:
         self.present.pop(seat, None)
+        self.composing.pop(seat, None)
         if self.meta.status == "waiting":
             # nothing has been played yet: the seat is free again
             s = self.meta.seats[seat]
@@ -331,9 +354,14 @@ class Table:
         if self._clock is not None and self.clock_seat == seat and self._clock_n == len(self.actions):
             return
         self.stop_clock()
-        self.clock_seat, self._clock_n = seat, len(self.actions)
-        self.deadline = time.time() + timeout
-        self._clock = asyncio.get_running_loop().call_later(timeout, self._time_up, seat, len(self.actions))
+        n = len(self.actions)
+        self.clock_seat, self._clock_n = seat, n
+        now = time.time()
+        # a decision taken back keeps the time it had (with a little to think again)
+        before = self._deadlines.get((seat, n))
+        self.deadline = max(before, now + min(timeout, UNDO_MIN_LEFT)) if before else now + timeout
+        self._deadlines[(seat, n)] = self.deadline
+        self._clock = asyncio.get_running_loop().call_later(self.deadline - now, self._time_up, seat, n)
 
     def stop_clock(self) -> None:
         if self._clock is not None:
@@ -383,6 +411,7 @@ class Table:
         m.seed = seed
         self.setup = GameSetup(players=tuple(names), seed=seed, variant=m.variant, options=tuple(m.options))
         self.state = new_game(self.setup)
+        self._states, self._base, self._by_person, self._marks = [self.state], 0, [], [0]
         self.log = gamelog_io.create(self.log_path, self.setup, [s.kind for s in m.seats])
         for line in self.chat:
             self.log.append_chat(gamelog_io.chat_line(line, self.log.count))
@@ -397,11 +426,29 @@ class Table:
         loaded = gamelog_io.load(self.log_path)
         self.setup = loaded.setup
         state = new_game(loaded.setup)
+        # the notes of what was taken back stand after the position they went back to
+        notes: dict[int, list[UndoLine]] = {}
+        for at, line in loaded.undos:
+            for k in [k for k in notes if k > at]:
+                del notes[k]
+            notes.setdefault(at, []).append(line)
+
+        def noted(st: State) -> None:
+            for line in notes.get(len(self.actions), ()):
+                self.events.append(Event(kind="undo", text=line.text, seat=line.seat, round=st.round, phase=st.phase))
+            self._marks.append(len(self.events))
+
+        self._marks = []
+        noted(state)
         for a in loaded.actions:
             state, ev = apply(state, a)
             self.actions.append(a)
             self.events.extend(ev)
+            noted(state)
         self.state = state
+        # who decided the moves before the restart is not known: nothing before it is taken back
+        self._states, self._base, self._by_person = [state], len(self.actions), []
+        self._edge = "the server restarted since" if self.actions else ""
         self.chat = [P.ChatLine(table=self.id, **c) for c in loaded.chat]
         if self.meta.status != "over":
             self.log = gamelog_io.reopen(self.log_path, loaded)
@@ -413,15 +460,19 @@ class Table:
                 self.absent_since[i] = time.monotonic()
                 self.arm_timer(i)
 
-    def commit(self, action: Action) -> list[Event]:
-        """Apply ``action`` (RuleError: nothing changed), log it durably, then broadcast."""
+    def commit(self, action: Action, *, by_person: bool = False) -> list[Event]:
+        """Apply ``action`` (RuleError: nothing changed), log it durably, then broadcast.
+        ``by_person``: a seated player sent it (a bot's move cannot be taken back)."""
         assert self.state is not None and self.log is not None
-        state, events = apply(self.state, action)
+        before = self.state
+        state, events = apply(before, action)
         # written and synced before anyone hears of it; the last action carries the end line
         self.log.append_action(action, final=to_act(state) < 0)
         self.state = state
         self.actions.append(action)
         self.events.extend(events)
+        self._marks.append(len(self.events))
+        self._remember(before, state, by_person)
         if to_act(state) < 0:
             self.meta.status = "over"
         self.update_clock()
@@ -437,6 +488,7 @@ class Table:
                     clock_seat=self.clock_seat,
                 )
             )
+            self.broadcast_reach()
         if self.meta.status == "over":
             self.log.close()  # the game is complete; talk after it is not recorded
             for t in self.timers.values():
@@ -507,8 +559,12 @@ class Table:
         delay = self.server.bot_delay
         while self.meta.status == "playing" and self.state is not None:
             seat = to_act(self.state)
-            if seat < 0 or not self.controller_is_bot(seat):
+            if seat < 0:
                 return
+            if not self.controller_is_bot(seat):
+                if not await self._offer(delay):
+                    return
+                continue
             await asyncio.sleep(delay)
             if self.state is None or to_act(self.state) != seat or not self.controller_is_bot(seat):
                 continue
@@ -530,19 +586,44 @@ class Table:
                 log.exception("table %s: bot for seat %d failed", self.id, seat)
                 return
 
+    async def _offer(self, delay: float) -> bool:
+        """A bot's deal for the person whose trade turn it is, after the bots' delay (so the
+        person may still take back their last decision first).  True if one was proposed."""
+        st = self.state
+        if st is None or st.phase != "trade" or st.trade is None or st.trade.deal is not None:
+            return False
+        if self.controller_is_bot(st.trade.active) or not may_propose(st, st.trade.active):
+            return False
+        await asyncio.sleep(delay)
+        if self.state is not st:
+            return True  # the game moved on: look again
+        deal = self.bot_offer()
+        if deal is None:
+            return False
+        try:
+            self.commit(deal)
+        except RuleError:  # the valuation found a deal the rules refuse: no offer
+            log.warning("table %s: seat %d's deal refused by the rules", self.id, deal.player)
+            return False
+        return True
+
     async def _trade_window(self, seat: int, action: Action) -> bool:
         """Before a bot ends its trade turn, give the humans at the table a moment to propose
         a deal (G-4: anyone may).  True if the game moved on meanwhile."""
         # paced with the bots: fast tables (tests, bot-only play) hardly wait
         window = min(float(getattr(self.server, "trade_window", TRADE_WINDOW)), 20 * float(self.server.bot_delay))
         st = self.state
-        if window <= 0 or st is None or st.phase != "trade" or not isinstance(action, EndTurn):
+        if st is None or st.phase != "trade" or not isinstance(action, EndTurn):
             return False
         if not any(not self.controller_is_bot(s) and s != seat and may_propose(st, s) for s in range(st.n)):
             return False
-        end = asyncio.get_running_loop().time() + window
-        while self.state is st and asyncio.get_running_loop().time() < end:
-            await asyncio.sleep(0.1)
+        if window <= 0 and not self.composers(seat):
+            return False
+        loop = asyncio.get_running_loop()
+        end = loop.time() + window
+        # while a player composes a deal the turn stays open (up to ``COMPOSE_CAP``)
+        while self.state is st and (loop.time() < end or self.composers(seat)):
+            await asyncio.sleep(0.05)
         return self.state is not st
 
     def say(self, conn: Conn, text: str) -> None:
@@ -559,3 +640,149 @@ class Table:
             except OSError as err:  # chat is not worth stopping a table for; the moves are
                 log.error("table %s: chat not saved: %s", self.id, err)
         self.broadcast(line)
+
+    # ---------------------------------------------------------------- taking back
+    def _remember(self, before: State, after: State, by_person: bool) -> None:
+        """Keep the position after the action just committed, for taking back: only back to
+        the last chance event (nothing before it can be taken back) and at most ``UNDO_KEEP``."""
+        if chance_in(before, after):
+            self._states, self._base, self._by_person = [before, after], len(self.actions) - 1, [by_person]
+        else:
+            self._states.append(after)
+            self._by_person.append(by_person)
+            if len(self._by_person) > UNDO_KEEP:
+                del self._states[0], self._by_person[0]
+                self._base += 1
+                self._edge = "that is as far back as a table keeps"
+        for key in [k for k in self._deadlines if k[1] < self._base]:
+            del self._deadlines[key]
+
+    def reach(self, seat: int) -> UndoReach:
+        """How far ``seat`` may take back now: its own decisions since anyone else (person,
+        bot or stand-in) acted, not across chance (``core.undo.seat_undo_reach``)."""
+        if self.state is None or self.meta.status != "playing" or self.log is None:
+            return UndoReach(seat=seat, reason="the game is over" if self.meta.status == "over" else "not started")
+        if not self._states:  # (a table made without start or restore)
+            return UndoReach(seat=seat, reason="nothing to take back yet", short="nothing yet")
+        return seat_undo_reach(
+            self._states, self.actions[self._base :], seat, self._by_person, start=self._base, edge=self._edge
+        )
+
+    def reach_info(self) -> P.Reach:
+        seats = []
+        for i, s in enumerate(self.meta.seats):
+            if s.holder:
+                r = self.reach(i)
+                seats.append(P.SeatReach(targets=list(r.targets), reason=r.reason, short=r.short))
+            else:
+                seats.append(P.SeatReach())
+        return P.Reach(table=self.id, n=len(self.actions), seats=seats)
+
+    def broadcast_reach(self) -> None:
+        if self.conns and self.state is not None:
+            self.broadcast(self.reach_info())
+
+    def undo(self, conn: Conn, msg: P.Undo) -> str | None:
+        """Take back ``msg.count`` of the decisions of ``conn``'s seat: None, or the reason it
+        is refused (nothing changed).  The undo line is written (and synced) before anyone
+        hears of it; every connection at the table then receives ``Undone``."""
+        seat = self.conns.get(conn)
+        if seat is None:
+            return "you are not at this table"
+        if seat < 0 or self.present.get(seat) is not conn:
+            return "spectators cannot take anything back"
+        if self.meta.status != "playing" or self.state is None or self.log is None:
+            return "the game is not running" if self.meta.status == "waiting" else "the game is over"
+        if msg.seat != seat:
+            return f"you hold seat {seat + 1}, not that seat"
+        if msg.at >= 0 and msg.at != len(self.actions):
+            return "the game moved on before your request arrived; look again"
+        reach = self.reach(seat)
+        if msg.count < 1:
+            return "take back at least one decision"
+        if not reach.targets:
+            return reach.reason
+        if msg.count > reach.steps:
+            few = f"only {reach.steps} of your decisions can be taken back"
+            return f"{few}: {reach.reason}" if reach.reason else few
+        at, n = reach.targets[msg.count - 1], len(self.actions)
+        name = self.state.players[seat].name
+        decisions = [(self.actions[k], self.events[self._marks[k] : self._marks[k + 1]]) for k in range(at, n)]
+        text = took_back_text(name, decisions)
+        line = UndoLine(undo=at + 1, through=n, seat=seat, name=name, time=time.time(), text=text)
+        self.log.append_undo(line)  # OSError: nothing was taken back
+        state = self._states[at - self._base]
+        dropped = len(self.events) - self._marks[at]
+        del self.actions[at:], self.events[self._marks[at] :], self._marks[at + 1 :]
+        del self._states[at - self._base + 1 :], self._by_person[at - self._base :]
+        event = Event(kind="undo", text=text, seat=seat, round=state.round, phase=state.phase)
+        self.events.append(event)
+        self._marks[at] += 1
+        self.state = state
+        log.info("table %s: seat %d took back %d action(s) to %d", self.id, seat, n - at, at)
+        self.update_clock()
+        if self.conns:
+            self.broadcast(
+                P.Undone(
+                    table=self.id,
+                    n=at,
+                    state=player_view(state),
+                    seat=seat,
+                    event=event,
+                    dropped=dropped,
+                    deadline=self.deadline,
+                    clock_seat=self.clock_seat,
+                )
+            )
+            self.broadcast_reach()
+        return None
+
+    # ---------------------------------------------------------------- offers
+    def compose(self, conn: Conn, on: bool) -> str | None:
+        """A seated player opened (``on``) or closed the deal dialog."""
+        seat = self.conns.get(conn, -1)
+        if seat < 0 or self.present.get(seat) is not conn:
+            return "only a seated player composes deals"
+        if on:
+            self.composing.setdefault(seat, time.monotonic())
+        else:
+            self.composing.pop(seat, None)
+        return None
+
+    def composers(self, active: int) -> list[int]:
+        """Seats (other than ``active``) composing a deal now, while no deal is on the table;
+        a dialog open longer than ``COMPOSE_CAP`` seconds holds nothing any more."""
+        st = self.state
+        if st is None or st.phase != "trade" or st.trade is None or st.trade.deal is not None:
+            return []
+        now = time.monotonic()
+        cap = float(getattr(self.server, "compose_cap", COMPOSE_CAP))
+        return [s for s, since in self.composing.items() if s != active and s in self.present and now - since < cap]
+
+    def bot_offer(self) -> ProposeDeal | None:
+        """A deal a bot offers the person whose trade turn it is, if a bot's valuation finds
+        one (each bot at most once per trade turn); None otherwise."""
+        st = self.state
+        if st is None or st.phase != "trade" or st.trade is None or st.trade.deal is not None:
+            return None
+        active = st.trade.active
+        if self.controller_is_bot(active) or active in self.composing or not may_propose(st, active):
+            return None
+        offered = self._offered.setdefault((st.round, active), set())
+        if len(self._offered) > 4:  # only the current trade turn matters
+            for key in [k for k in self._offered if k != (st.round, active)]:
+                del self._offered[key]
+        cat = load_catalog(st.setup.variant)
+        for seat in range(st.n):
+            if seat == active or seat in offered or not self.controller_is_bot(seat):
+                continue
+            offered.add(seat)
+            bot = self.bot_for(seat)
+            judge = getattr(bot, "greedy", bot)  # the levels above and below normal judge as it does
+            best = getattr(judge, "best_deal", None)
+            if best is None:
+                continue
+            deal = best(st, cat, seat)
+            if deal and {t.giver for t in deal} | {t.receiver for t in deal} == {seat, active}:
+                return ProposeDeal(player=seat, transfers=deal)
+        return None

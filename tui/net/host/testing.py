@@ -47,6 +47,8 @@ class Player:
     def take(self, m: P._Msg) -> None:
         if isinstance(m, P.Update) and m.table == self.table and m.n > self.n:
             self.state, self.n = m.state, m.n
+        elif isinstance(m, P.Undone) and m.table == self.table:
+            self.state, self.n = m.state, m.n  # a seat took decisions back
         elif isinstance(m, (P.TableChanged, P.Joined)) and m.state is not None:
             if self.state is None or m.state.actions >= self.n:
                 self.state, self.n = m.state, m.state.actions
