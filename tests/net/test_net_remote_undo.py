@@ -91,3 +91,60 @@ def test_remote_hold_and_release_say_when_a_deal_is_being_composed(server):  # n
 
     asyncio.run(asyncio.wait_for(main(), 20))
     becky.close()
+
+
+@pytest.fixture
+def slow_bots(tmp_path):
+    """A table server whose bots wait 3 s before each move (the grace to take back in)."""
+    import threading
+
+    from colosseum.tui.net.host.hub import TableServer
+
+    loop = asyncio.new_event_loop()
+    srv = TableServer(tmp_path / "slow", bot_delay=3.0, bot_timeout=60)
+    ready = threading.Event()
+
+    def run() -> None:
+        asyncio.set_event_loop(loop)
+        loop.run_until_complete(srv.start())
+        ready.set()
+        loop.run_forever()
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    assert ready.wait(10)
+    yield srv
+    asyncio.run_coroutine_threadsafe(srv.close(), loop).result(10)
+    loop.call_soon_threadsafe(loop.stop)
+    t.join(10)
+
+
+def test_the_game_screens_undo_key_works_over_ssh(slow_bots):
+    """The game app of a networked client: the key bar counts what may be taken back, and
+    ``u`` takes it back at the server."""
+    from colosseum.tui.net.client import _game_app
+    from colosseum.tui.screens.game import GameScreen
+
+    becky = RemoteClient(slow_bots.address, slow_bots.token_for("key:becky", "Becky"))
+    joined = becky.create_table(seats=["human", "random", "random"], sit=0, seed=7)
+    session = becky.session_for(joined)
+    table = slow_bots.tables[joined.table.id]
+    app = _game_app(session, None)
+
+    async def main():
+        async with app.run_test(size=(100, 32)) as pilot:
+            await pilot.pause(0.5)
+            (screen,) = [s for s in app.screen_stack if isinstance(s, GameScreen)]
+            assert to_act(session.state) == 0
+            assert screen._undo_label() == "Undo 0"
+            session.submit(legal(session.state).actions[0])
+            await pilot.pause(0.3)
+            assert screen._undo_label() == "Undo 1"
+            await pilot.press("u")
+            await pilot.pause(0.3)
+            assert table.actions == [] and session.actions == []
+            assert session.events[-1].kind == "undo" and session.events[-1].text.startswith("Becky took back: ")
+            assert screen._undo_label() == "Undo 0"
+
+    asyncio.run(asyncio.wait_for(main(), 30))
+    becky.close()

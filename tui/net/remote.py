@@ -352,7 +352,8 @@ class RemoteSession(GameSession):
         done = self._undone
         text = done.event.text if done is not None else ""
         n = done.n if done is not None else reply.n
-        return UndoLine(undo=n + 1, through=n + 1, seat=self.seat, name=self._state.players[self.seat].name, text=text)
+        name = self._state.players[self.seat].name
+        return UndoLine(undo=n + 1, through=at, seat=self.seat, name=name, time=time.time(), text=text)
 
     def _request(self, make: Callable[[int], P._Msg]) -> P.Ack | P.Error:
         """Send the message ``make(ref)`` with a fresh ``ref`` and wait for its Ack or Error."""

@@ -609,11 +609,16 @@ class Table:
 
     async def _trade_window(self, seat: int, action: Action) -> bool:
         """Before a bot ends its trade turn, give the humans at the table a moment to propose
-        a deal (G-4: anyone may).  True if the game moved on meanwhile."""
+        a deal (G-4: anyone may), and while one of them composes a deal, hold the bot's ending
+        or its own offer.  True if the game moved on meanwhile."""
         # paced with the bots: fast tables (tests, bot-only play) hardly wait
         window = min(float(getattr(self.server, "trade_window", TRADE_WINDOW)), 20 * float(self.server.bot_delay))
         st = self.state
-        if st is None or st.phase != "trade" or not isinstance(action, EndTurn):
+        if st is None or st.phase != "trade" or st.trade is None or st.trade.deal is not None:
+            return False
+        if isinstance(action, ProposeDeal):
+            window = 0.0  # the bot's own offer waits only for a player composing one (it would displace it)
+        elif not isinstance(action, EndTurn):
             return False
         if not any(not self.controller_is_bot(s) and s != seat and may_propose(st, s) for s in range(st.n)):
             return False
