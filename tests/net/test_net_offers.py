@@ -14,6 +14,10 @@ from colosseum.core.model import Transfer
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.testing import Player, play_to_end
 
+#: the bots' delay: a bot's trade turn stays open 20 times as long for offers (TRADE_WINDOW at
+#: most), time for the deal dialog's signal to arrive
+PACE = 0.05
+
 
 async def _alone_with_bots(srv, seed: int = 7):
     a = await client(srv, "alice")
@@ -25,7 +29,8 @@ async def _alone_with_bots(srv, seed: int = 7):
 
 
 async def _to_a_held_bot_trade_turn(table, p: Player, still: float = 0.4):
-    """Play alice's moves until a bot's trade turn stays put (no deal on the table)."""
+    """Play alice's moves until a bot's trade turn stays put (no deal on the table) while
+    alice composes a deal."""
     loop = asyncio.get_running_loop()
     end = loop.time() + 40
     while loop.time() < end:
@@ -33,6 +38,8 @@ async def _to_a_held_bot_trade_turn(table, p: Player, still: float = 0.4):
         st = table.state
         t = st.trade
         if st.phase == "trade" and t is not None and t.active != 0 and t.deal is None:
+            # the deal dialog opens (again: the cap counts from the first time in a turn)
+            p.c.send(P.Composing(table=table.id, on=True))
             await asyncio.sleep(still)
             if table.state is st:
                 return st
@@ -44,10 +51,9 @@ async def _to_a_held_bot_trade_turn(table, p: Player, still: float = 0.4):
 
 def test_a_bots_trade_turn_waits_while_a_player_composes_and_the_bot_answers_the_offer(tmp_path):
     async def go():
-        srv = await server_at(tmp_path)
+        srv = await server_at(tmp_path, bot_delay=PACE)
         try:
             table, p = await _alone_with_bots(srv)
-            p.c.send(P.Composing(table=table.id, on=True))
             st = await _to_a_held_bot_trade_turn(table, p)
             bot = st.trade.active
             assert table.composers(bot) == [0]
@@ -59,9 +65,14 @@ def test_a_bots_trade_turn_waits_while_a_player_composes_and_the_bot_answers_the
             up = await p.c.expect(lambda m: isinstance(m, P.Update) and m.n == n + 2)
             answer = up.actions[0]
             assert isinstance(answer, (AcceptDeal, RejectDeal)) and answer.player == bot
-            # the dialog closes: the bot's turn goes on
+            # the dialog closes: the bot's turn goes on (after the short window for offers)
             p.c.send(P.Composing(table=table.id, on=False))
-            await asyncio.sleep(0.3)
+            for _ in range(100):
+                await p.pump(timeout=0.05)
+                if table.state.phase != "trade" or table.state.trade.active != bot:
+                    break
+                if p.my_turn():  # (the bot may offer alice a deal of its own first)
+                    await p.act_once()
             assert table.state.phase != "trade" or table.state.trade.active != bot
         finally:
             await srv.close()
@@ -71,11 +82,10 @@ def test_a_bots_trade_turn_waits_while_a_player_composes_and_the_bot_answers_the
 
 def test_a_silent_composer_holds_a_bots_turn_only_up_to_the_cap_and_not_after_leaving(tmp_path):
     async def go():
-        srv = await server_at(tmp_path)
+        srv = await server_at(tmp_path, bot_delay=PACE)
         srv.compose_cap = 1.0
         try:
             table, p = await _alone_with_bots(srv)
-            p.c.send(P.Composing(table=table.id, on=True))
             loop = asyncio.get_running_loop()
             st = await _to_a_held_bot_trade_turn(table, p, still=0.2)
             held_at = loop.time()
@@ -85,10 +95,9 @@ def test_a_silent_composer_holds_a_bots_turn_only_up_to_the_cap_and_not_after_le
             assert table.composers(st.trade.active) == []
         finally:
             await srv.close()
-        srv = await server_at(tmp_path / "2")
+        srv = await server_at(tmp_path / "2", bot_delay=PACE)
         try:
             table, p = await _alone_with_bots(srv)
-            p.c.send(P.Composing(table=table.id, on=True))
             st = await _to_a_held_bot_trade_turn(table, p, still=0.3)
             await p.c.close()  # the composer's connection drops: nothing holds the bot
             for _ in range(40):
@@ -140,3 +149,23 @@ def test_bots_offer_deals_to_a_player_whose_trade_turn_it_is_once_per_turn(tmp_p
             await srv.close()
 
     run(go(), 90)
+
+
+def test_opening_the_deal_dialog_again_does_not_restart_the_cap(tmp_path):
+    async def go():
+        srv = await server_at(tmp_path, bot_delay=PACE)
+        srv.compose_cap = 1.5
+        try:
+            table, p = await _alone_with_bots(srv)
+            loop = asyncio.get_running_loop()
+            st = await _to_a_held_bot_trade_turn(table, p, still=0.2)
+            held_at = loop.time()
+            while table.state is st:  # a client toggling its dialog to hold the bot for ever
+                p.c.send(P.Composing(table=table.id, on=False))
+                p.c.send(P.Composing(table=table.id, on=True))
+                await asyncio.sleep(0.1)
+                assert loop.time() - held_at < 3.0
+        finally:
+            await srv.close()
+
+    run(go(), 60)

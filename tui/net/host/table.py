@@ -164,6 +164,7 @@ class Table:
         self._deadlines: dict[tuple[int, int], float] = {}
         # deal dialogs open: seat -> since (monotonic); bots that offered a deal: trade turn -> seats
         self.composing: dict[int, float] = {}
+        self._compose_first: dict[int, tuple[tuple[int, int] | None, float]] = {}
         self._offered: dict[tuple[int, int], set[int]] = {}
 
     @property
@@ -749,7 +750,14 @@ class Table:
         if seat < 0 or self.present.get(seat) is not conn:
             return "only a seated player composes deals"
         if on:
-            self.composing.setdefault(seat, time.monotonic())
+            # the cap counts from the first opening in this trade turn: closing and opening
+            # the dialog again does not start it afresh
+            st = self.state
+            turn = (st.round, st.trade.active) if st is not None and st.trade is not None else None
+            first = self._compose_first.get(seat)
+            since = first[1] if first is not None and first[0] == turn and turn is not None else time.monotonic()
+            self._compose_first[seat] = (turn, since)
+            self.composing[seat] = since
         else:
             self.composing.pop(seat, None)
         return None
