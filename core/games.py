@@ -167,7 +167,9 @@ def _municipium() -> GameKind:
         return msgspec.structs.replace(state, rng=0, setup=msgspec.structs.replace(state.setup, seed=0))
 
     def step_key(state: m.State, step: str) -> Any:
-        if step == "round":  # a round of Municipium is one player's turn
+        if step == "round":  # a round of Municipium is one player's turn (in the placement: one placement)
+            if state.phase == "place":
+                return ("place", state.placed)
             return state.turn if state.phase != "over" else -1
         if step == "phase":
             return (state.turn, state.phase)

@@ -320,7 +320,11 @@ class ColosseumApp(BaseApp):
 
     def _game_going(self) -> bool:
         session = self.session
-        return session is not None and self.game_screen() is not None and session.state.phase != "over"
+        if session is None or session.state.phase == "over":
+            return False
+        from .municipium.screen import MuniGameScreen
+
+        return self.game_screen() is not None or any(isinstance(s, MuniGameScreen) for s in self.screen_stack)
 
     def _saved_path(self) -> str | None:
         """The file the game is being saved to, if it is (a local, recorded game)."""

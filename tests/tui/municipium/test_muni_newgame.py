@@ -51,7 +51,10 @@ def test_m13_new_game_screen_starts_a_municipium_game(monkeypatch, tmp_path):
             assert s.setup.options == ("short",)
             assert [x.kind for x in s.seats] == ["human", "normal", "normal"]
             path = s.recorder.path
-            await pilot.press("ctrl+q")
+            await pilot.press("ctrl+q")  # a game going on: asked first, and told where it is saved
+            await pilot.pause()
+            assert type(app.screen).__name__ == "ConfirmScreen"
+            assert app._quit_question().startswith("Leave the game? It is saved")
         return path
 
     path = asyncio.run(go())
