@@ -34,7 +34,6 @@ from .storage import (
     scan_games,
     start_recording,
 )
-from .text import cells, pad
 
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:
@@ -275,6 +274,8 @@ def cmd_games(args: argparse.Namespace) -> int:
             res += f"; fork of {g.log.header.fork_of} at action {g.log.header.fork_at}"
         players = players_text(g.log.setup, g.log.seats, width=PLAYERS_CELLS)
         rows.append((local_date(g.created), g.log.kind.title, players, rnd, res, g.path.name))
+    from .text import cells, pad  # (rich: loaded only for the listing, never for simulate)
+
     # columns by terminal cells (a CJK name takes two a character), the file name last and whole
     widths = [max(cells(r[c]) for r in rows) for c in range(5)]
     out = [f"Saved games in {folder} (newest first):"]

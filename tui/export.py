@@ -17,14 +17,18 @@ from colosseum.core.gamelog import GameLog, describe_action
 from colosseum.core.model import PHASE_TITLES
 from colosseum.core.municipium import MuniSetup
 
-from .text import fit, pad
+# ``text`` (terminal cells) needs rich: imported where used, so ``colosseum simulate`` loads neither
 
 
 def players_text(setup: GameSetup | MuniSetup, seats: Iterable[str], width: int | None = None) -> str:
     """``Becky, Kat (random), Laura (greedy)``: a bot seat says which bot.  With ``width``, cut
     to at most that many terminal cells (a CJK name takes two a character)."""
     text = ", ".join(p if k == "human" else f"{p} ({k})" for p, k in zip(setup.players, seats, strict=False))
-    return text if width is None else fit(text, width)
+    if width is None:
+        return text
+    from .text import fit
+
+    return fit(text, width)
 
 
 def local_date(iso: str) -> str:
@@ -40,6 +44,8 @@ def export_text(log: GameLog) -> str:
     """A readable record of the game, round by round, from the engine's events."""
     if log.game == "municipium":
         return muni_export_text(log)
+    from .text import pad
+
     tl = log.timeline
     setup = log.setup
     out: list[str] = []
@@ -107,6 +113,8 @@ def export_text(log: GameLog) -> str:
 def muni_export_text(log: GameLog) -> str:
     """A Municipium game as a readable record, turn by turn, from the engine's events."""
     from colosseum.core.municipium import State as MuniState
+
+    from .text import pad
 
     tl = log.timeline
     setup: MuniSetup = log.header.setup  # type: ignore[assignment]  # a MuniHeader's setup

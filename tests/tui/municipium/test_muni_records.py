@@ -150,3 +150,24 @@ def test_viewer_steps_through_the_game(data_dir):
             await pilot.press("q")
 
     asyncio.run(go())
+
+
+def test_snapshot_viewer(snap_compare, tmp_path):
+    """The viewer at 80x24, mid-game (the board, families and the log up to the position)."""
+    from colosseum.core.gamelog import make_header
+    from colosseum.core.logwriter import LogWriter
+    from colosseum.core.municipium import MuniSetup, to_act
+    from colosseum.core.municipium.bots import make_bot
+    from colosseum.tui.municipium.viewer import MuniViewerApp
+
+    setup = MuniSetup(players=("Ann", "Bo", "Cy"), seed=8)
+    st, actions = new_game(setup), []
+    bots = [make_bot("greedy", i) for i in range(3)]
+    while len(actions) < 60:
+        a = bots[to_act(st)].act(st)
+        st, _ = apply(st, a)
+        actions.append(a)
+    w = LogWriter.create_at(tmp_path / "game.jsonl", make_header(setup, ("human", "normal", "normal")), actions)
+    w.close()
+    app = MuniViewerApp(read_log(w.path), position=45, theme="colosseum-dark")
+    assert snap_compare(app, terminal_size=(80, 24))

@@ -62,6 +62,7 @@ class CreateTable(_Msg, tag="create"):
     sit: int = 0
     seed: int | None = None
     name: str = ""
+    game: str = "colosseum"  # a name of core.games.GAMES
 
 
 class Join(_Msg, tag="join"):
@@ -147,6 +148,7 @@ class TableInfo(msgspec.Struct, kw_only=True):
     actions: int = 0
     deadline: float = 0.0  # wall-clock time the seat to act runs out of time (0: no clock)
     clock_seat: int = -1  # the seat the clock runs for
+    game: str = "colosseum"  # a name of core.games.GAMES
 
 
 class HistoryInfo(msgspec.Struct, kw_only=True):
@@ -229,6 +231,16 @@ class Pong(_Msg, tag="pong"):
     ref: int = 0
 
 
+class GameMsg(_Msg, tag="game"):
+    """Either way: a message of a game other than Colosseum at ``table``, in that game's own
+    types (``body``: a message of ``host.muni_wire`` for Municipium), so this union stays the
+    same whatever games a table may hold."""
+
+    table: str
+    body: bytes
+    ref: int = 0
+
+
 Message = Union[
     Hello,
     ListTables,
@@ -250,9 +262,10 @@ Message = Union[
     Error,
     ChatLine,
     Pong,
+    GameMsg,
 ]
 
-CLIENT_MESSAGES = (Hello, ListTables, CreateTable, Join, Watch, Leave, Start, Act, Say, Autopilot, Ping)
+CLIENT_MESSAGES = (Hello, ListTables, CreateTable, Join, Watch, Leave, Start, Act, Say, Autopilot, Ping, GameMsg)
 
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(Message)
