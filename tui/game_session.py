@@ -69,12 +69,24 @@ class EngineSession:
         self._bots: dict[int, Any] = {
             i: kind.make_bot(s.kind, setup.seed * 31 + i) for i, s in enumerate(seats) if s.is_bot
         }
+        self._started(self._state)
         for a in actions or ():
             state, ev = kind.apply(self._state, a)
             self._state = reseeded(state, len(self._actions) + 1, reseed)
             self._events.extend(ev)
             self._actions.append(a)
+            self._committed(a, self._state, ev)
         self.recorder = recorder
+
+    # ---- what a game's own session adds (each a no-op here)
+    def _started(self, state: Any) -> None:
+        """The first position, before any action (also before a resumed game's replay)."""
+
+    def _before_commit(self, action: Any) -> None:
+        """A submitted action was applied by the engine and is about to stand."""
+
+    def _committed(self, action: Any, state: Any, events: list[Event]) -> None:
+        """An action stands (replayed or submitted); before the recorder and the listeners."""
 
     # ------------------------------------------------------------------ reading
     @property
@@ -112,9 +124,11 @@ class EngineSession:
         """Apply ``action``; raises RuleError (state unchanged) if the engine rejects it."""
         state, events = self.kind.apply(self._state, action)  # RuleError propagates; nothing changed
         state = reseeded(state, len(self._actions) + 1, self.reseed)
+        self._before_commit(action)
         self._state = state
         self._actions.append(action)
         self._events.extend(events)
+        self._committed(action, state, events)
         if self.recorder is not None:
             self.recorder(action, state)
         for fn in list(self._listeners):
