@@ -114,3 +114,27 @@ def test_lobby_opens_the_municipium_screen_and_plays(server):
 
     asyncio.run(asyncio.wait_for(go(), 60))
     client.close()
+
+
+def test_a_spectator_follows_a_municipium_table_and_cannot_act(server):
+    client = RemoteClient(server.address, server.token_for("key:cy", "Cy"))
+    attach(client)
+    joined = client.create_table(seats=["normal", "normal"], sit=-1, seed=2, game="municipium")
+    assert joined.seat == -1
+    game = wait_game(client, joined.table.id)
+    assert game is not None and game.seat == -1
+    session = MuniRemoteSession(client, joined, game)
+    assert session.local_seats() == ()
+    with pytest.raises(RuleError, match="spectators"):
+        session.submit(MUNICIPIUM.legal(session.state)[0])
+
+    async def main():
+        for _ in range(300):
+            session.drain()
+            if MUNICIPIUM.is_over(session.state):
+                return
+            await asyncio.sleep(0.02)
+
+    asyncio.run(asyncio.wait_for(main(), 30))
+    assert MUNICIPIUM.is_over(session.state) and session.state.result is not None
+    client.close()
