@@ -11,6 +11,10 @@ object encoded with msgspec.
 
   ``setup`` is the engine's :class:`GameSetup`; ``seats`` says who plays each seat ("human" or a
   bot name); ``resumed_from`` (optional) names the damaged log a game was rescued from.
+  ``game`` names the game (:mod:`colosseum.core.games`) when it is not Colosseum: a header
+  without it is Colosseum's, so every log written before there were two games reads as before.
+  A Municipium header is a :class:`MuniHeader` (its ``setup`` is a ``MuniSetup``); the action
+  lines are the game's own actions, in the same shape (tag ``"a"``, ``"player"`` first).
 * Then one action per line, in the order applied: the engine's ``Action`` tagged union (tag
   ``"a"``, named fields) preceded by ``"i"``, the action's number (1, 2, ...) for people reading
   the file::
@@ -68,7 +72,9 @@ from msgspec.structs import replace
 
 from .actions import Action
 from .engine import apply, new_game, to_act
+from .games import GameKind, game_kind
 from .model import Event, GameSetup, State
+from .municipium.model import MuniSetup
 
 FORMAT = "colosseum-game-log"
 FORMAT_VERSION = 2  # what LogWriter writes: version 1 plus digests, the end line and undo lines
@@ -101,12 +107,29 @@ class Header(msgspec.Struct, kw_only=True, omit_defaults=True):
     # (a fork that draws new chance after the fork point).  Version 2 only.
     reseed_at: int | None = None
     reseed: int | None = None
+    game: str | None = None  # the game (core.games) when not Colosseum; None: Colosseum
+
+    @property
+    def kind(self) -> GameKind:
+        """The game this log is of (ValueError for a game this program does not know)."""
+        return game_kind(self.game)
 
     def reseed_point(self) -> tuple[int, int] | None:
         """(position, generator state) when the game was reseeded there, else None."""
         if self.reseed_at is None or self.reseed is None:
             return None
         return (self.reseed_at, self.reseed)
+
+
+class MuniHeader(Header, kw_only=True, omit_defaults=True):
+    """Line 1 of a Municipium log: ``"game":"municipium"`` and a Municipium setup."""
+
+    # msgspec decodes by the subclass's annotation; mypy sees a field of another type
+    setup: MuniSetup  # type: ignore[assignment]
+
+
+#: header types by game (a game not named here has the plain :class:`Header`)
+HEADER_TYPES: dict[str, type[Header]] = {"municipium": MuniHeader}
 
 
 def reseeded(state: State, position: int, point: tuple[int, int] | None) -> State:
@@ -171,7 +194,7 @@ _enc = msgspec.json.Encoder()
 
 
 def make_header(
-    setup: GameSetup,
+    setup: GameSetup | MuniSetup,
     seats: Iterable[str],
     *,
     created: _dt.datetime | None = None,
@@ -182,21 +205,24 @@ def make_header(
     reseed: tuple[int, int] | None = None,
 ) -> Header:
     """A header; :class:`~colosseum.core.logwriter.LogWriter` makes it ``FORMAT_VERSION`` (with
-    digests) when it creates the file.  Other code writing lines itself gets plain lines."""
+    digests) when it creates the file.  Other code writing lines itself gets plain lines.  A
+    Municipium setup gets a :class:`MuniHeader` naming its game."""
     when = created or _dt.datetime.now(_dt.UTC)
     stamp = when.astimezone(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return Header(
+    game = "municipium" if isinstance(setup, MuniSetup) else None
+    return HEADER_TYPES.get(game or "", Header)(
         format=FORMAT,
         version=version,
         program=PROGRAM_VERSION,
         created=stamp,
-        setup=setup,
+        setup=setup,  # type: ignore[arg-type]  # a MuniSetup makes a MuniHeader
         seats=tuple(seats),
         resumed_from=resumed_from,
         fork_of=fork_of,
         fork_at=fork_at,
         reseed_at=reseed[0] if reseed else None,
         reseed=reseed[1] if reseed else None,
+        game=game,
     )
 
 
@@ -333,11 +359,15 @@ class Timeline:
         _states: list[State] | None = None,
         _events: list[list[Event]] | None = None,
         reseed: tuple[int, int] | None = None,
+        kind: GameKind | None = None,
     ) -> None:
         self.setup = setup
         self.actions: list[Action] = list(actions)
         self.reseed = reseed  # (position, generator state): see Header.reseed_point
-        self._states: list[State] = _states if _states is not None else [reseeded(new_game(setup), 0, reseed)]
+        # another game than Colosseum (core.games); None: Colosseum's engine, as always
+        self.kind = kind if kind is not None and kind.name != "colosseum" else None
+        start = new_game(setup) if self.kind is None else self.kind.new_game(setup)
+        self._states: list[State] = _states if _states is not None else [reseeded(start, 0, reseed)]
         self._events: list[list[Event]] = _events if _events is not None else [[]]
 
     def __len__(self) -> int:
@@ -355,8 +385,9 @@ class Timeline:
     def _extend(self, i: int) -> None:
         states, events = self._states, self._events
         state = states[-1]
+        play = apply if self.kind is None else self.kind.apply
         while len(states) <= i:
-            state, ev = apply(state, self.actions[len(states) - 1])
+            state, ev = play(state, self.actions[len(states) - 1])
             state = reseeded(state, len(states), self.reseed)
             states.append(state)
             events.append(ev)
@@ -381,6 +412,8 @@ class Timeline:
     # ---- segment keys
     def _key(self, kind: str, i: int) -> Any:
         s = self.state(i)
+        if self.kind is not None and self.kind.step_key is not None:
+            return self.kind.step_key(s, kind) if kind != "action" else i
         if kind == "round":
             return s.round if s.phase != "over" else -1
         if kind == "phase":
@@ -443,6 +476,15 @@ class GameLog:
     @property
     def setup(self) -> GameSetup:
         return self.header.setup
+
+    @property
+    def game(self) -> str:
+        """The game's name (``colosseum`` for a header that names none)."""
+        return self.header.game or "colosseum"
+
+    @property
+    def kind(self) -> GameKind:
+        return self.header.kind
 
     @property
     def seats(self) -> tuple[str, ...]:

@@ -22,6 +22,7 @@ from .engine import apply, new_game
 from .errors import RuleError
 from .gamelog import (
     FORMAT,
+    HEADER_TYPES,
     MAX_LOG_BYTES,
     READ_VERSIONS,
     UNDO_VERSION,
@@ -38,6 +39,7 @@ from .gamelog import (
     describe_action,
     reseeded,
 )
+from .games import GAMES, GameKind
 from .model import Event, State
 
 try:  # the program version, for messages about logs written by another one
@@ -64,6 +66,9 @@ def _probe(line: str) -> Any:
 
 _header_dec = msgspec.json.Decoder(Header)
 _action_dec = msgspec.json.Decoder(Action)
+# the other games' headers and actions (Colosseum's are the two above)
+_header_decs = {game: msgspec.json.Decoder(t) for game, t in HEADER_TYPES.items()}
+_action_decs = {k.name: msgspec.json.Decoder(k.action_type) for k in GAMES.values() if k.name != "colosseum"}
 _chat_dec = msgspec.json.Decoder(ChatLine)
 
 
@@ -90,6 +95,10 @@ def _parse_header(raw: bytes, *, last_unterminated: bool) -> Header:
         raise GameLogError("header", f"not a Colosseum game log (not JSON: {_first_error_text(e)})", 1) from None
     if not isinstance(obj, dict) or obj.get("format") != FORMAT:
         raise GameLogError("header", "not a Colosseum game log (no game log header)", 1)
+    game = obj.get("game")
+    if game is not None and (not isinstance(game, str) or game not in GAMES or game == "colosseum"):
+        # "colosseum" is never written: a Colosseum header names no game
+        raise GameLogError("header", f"a game this program does not play ({game!r})", 1)
     version = obj.get("version")
     if version not in READ_VERSIONS or isinstance(version, bool):
         newer = isinstance(version, int) and not isinstance(version, bool) and version > max(READ_VERSIONS)
@@ -102,7 +111,7 @@ def _parse_header(raw: bytes, *, last_unterminated: bool) -> Header:
             1,
         )
     try:
-        header = _header_dec.decode(text)
+        header = (_header_decs[game] if isinstance(game, str) else _header_dec).decode(text)
     except _DECODE_ERRORS as e:
         raise GameLogError("header", f"bad header: {_first_error_text(e)}", 1) from None
     if len(header.seats) != len(header.setup.players):
@@ -124,8 +133,12 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
     total = len(raw_lines)
     header = _parse_header(raw_lines[0], last_unterminated=(total == 1 and not terminated))
     point = header.reseed_point()
+    other: GameKind | None = GAMES[header.game] if header.game else None  # None: Colosseum
+    start_game = new_game if other is None else other.new_game
+    play = apply if other is None else other.apply
+    action_dec = _action_dec if other is None else _action_decs[other.name]
     try:
-        state = reseeded(new_game(header.setup), 0, point)
+        state = reseeded(start_game(header.setup), 0, point)
     except (RuleError, CatalogError, ValueError) as e:
         raise GameLogError("header", f"bad game setup: {_first_error_text(e)}", 1) from None
     except Exception as e:  # noqa: BLE001 - an engine bug must not make the file unreadable either
@@ -207,7 +220,7 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
                     error = GameLogError("malformed", f"not a valid chat line ({_first_error_text(e)})", lineno)
                 break
         try:
-            action = _action_dec.decode(text)
+            action = action_dec.decode(text)
             tag = _number_dec.decode(text).i
         except _DECODE_ERRORS as e:
             if is_cut:
@@ -233,7 +246,7 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
             error = GameLogError("edited", "an action after the end line (the log was edited here)", lineno)
             break
         try:
-            state_after, ev = apply(state, action)
+            state_after, ev = play(state, action)
         except RuleError as e:
             error = GameLogError(
                 "illegal", f"action {number} ({describe_action(action)}) is not legal here: {e}{version_note}", lineno
@@ -257,7 +270,7 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
 
     if error is None and digest is not None and not ended and state.phase == "over":
         error = GameLogError("cut", "the game ended but its end line is missing (the log was cut here)", total + 1)
-    timeline = Timeline(header.setup, actions, _states=states, _events=events, reseed=point)
+    timeline = Timeline(header.setup, actions, _states=states, _events=events, reseed=point, kind=other)
     return GameLog(
         header,
         timeline,

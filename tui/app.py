@@ -127,6 +127,11 @@ class ColosseumApp(BaseApp):
 
     def on_new_game_screen_chosen(self, message: NewGameScreen.Chosen) -> None:
         s = message.settings
+        if s.game == "municipium":
+            self.start_municipium(
+                tuple(s.names[: s.players]), tuple(s.kinds[: s.players]), seed=message.seed, options=s.options
+            )
+            return
         self.start_game(
             tuple(s.names[: s.players]),
             tuple(s.kinds[: s.players]),
@@ -167,6 +172,41 @@ class ColosseumApp(BaseApp):
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.push_screen(screen)
+        return True
+
+    def start_municipium(
+        self, names: tuple[str, ...], kinds: tuple[str, ...], *, seed: int, options: tuple[str, ...] = ()
+    ) -> bool:
+        """Start a Municipium game (from the new-game screen) on its own game screen, saved like
+        a Colosseum game.  False, with a notification, if the engine refuses the setup."""
+        from colosseum.core.errors import RuleError
+
+        from .municipium.app import make_muni_session
+        from .municipium.screen import MuniGameScreen
+
+        try:
+            session = make_muni_session(names, kinds, seed=seed, options=options)
+        except (RuleError, ValueError) as err:
+            self.notify(str(err), severity="error", markup=False)
+            return False
+        if self.record:
+            from .storage import record_game
+
+            record_game(session)
+        from .screens.game import GameScreen
+
+        for old in self.screen_stack:
+            if isinstance(old, GameScreen):
+                old.stop()
+        # the app's session is the game being played: its log is closed when the app ends
+        self.session = session  # type: ignore[assignment]  # not a GameSession: Municipium's own
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(
+            MuniGameScreen(
+                session, bot_delay=self.bot_delay, exit_at_end=self.exit_at_end, auto_dialogs=self.auto_dialogs
+            )
+        )
         return True
 
     # ------------------------------------------------------------------ play from here
@@ -280,7 +320,11 @@ class ColosseumApp(BaseApp):
 
     def _game_going(self) -> bool:
         session = self.session
-        return session is not None and self.game_screen() is not None and session.state.phase != "over"
+        if session is None or session.state.phase == "over":
+            return False
+        from .municipium.screen import MuniGameScreen
+
+        return self.game_screen() is not None or any(isinstance(s, MuniGameScreen) for s in self.screen_stack)
 
     def _saved_path(self) -> str | None:
         """The file the game is being saved to, if it is (a local, recorded game)."""

@@ -19,6 +19,7 @@ from colosseum.core.gamelog import GameLog, GameLogError, parse_log, read_log
 from colosseum.core.logwriter import GameInUse, LogWriter
 
 from .export import export_json_chunks, export_text, local_date, players_text
+from .municipium.session import MuniLocalSession
 from .net.host.options import add_serve_arguments
 from .session import LocalSession, Seat
 from .storage import (
@@ -216,7 +217,9 @@ def _say_damaged(log: GameLog) -> None:
 
 
 def _status(log: GameLog) -> tuple[str, str]:
-    """(round, result) columns of the games list."""
+    """(round, result) columns of the games list (Municipium's round is its turn)."""
+    if log.game == "municipium":
+        return _muni_status(log)
     st = log.state
     if st.phase == "over" and st.result is not None:
         rnd = str(st.round)
@@ -227,6 +230,22 @@ def _status(log: GameLog) -> tuple[str, str]:
     if log.error is not None:
         res += f"; damaged at line {log.error.line}"
     return rnd, res
+
+
+def _muni_status(log: GameLog) -> tuple[str, str]:
+    from colosseum.core.municipium import State as MuniState
+
+    st: MuniState = log.state  # type: ignore[assignment]  # a Municipium log's state
+    if st.phase == "over" and st.result is not None:
+        rnd, res = str(st.turn), f"{st.players[st.result.winner].name} won"
+    else:
+        rnd, res = (str(st.turn) if st.phase != "place" else "setup"), "unfinished"
+    if log.error is not None:
+        res += f"; damaged at line {log.error.line}"
+    return rnd, res
+
+
+PLAYERS_CELLS = 60  # longer player lists are cut (the file's header has them all)
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -242,22 +261,26 @@ def cmd_games(args: argparse.Namespace) -> int:
     if not infos:
         print(f"No saved games yet (games are saved in {folder}).")
         return 0
-    rows = [("DATE", "PLAYERS", "ROUND", "RESULT", "FILE")]
+    rows = [("DATE", "GAME", "PLAYERS", "ROUND", "RESULT", "FILE")]
     continued = rescued_names(infos)
     for g in infos:
         if g.log is None:
-            rows.append((local_date(g.created), "?", "?", f"unreadable: {g.problem}", g.path.name))
+            rows.append((local_date(g.created), "?", "?", "?", f"unreadable: {g.problem}", g.path.name))
             continue
         rnd, res = _status(g.log)
         if g.path.name in continued:
             res += f"; continued in {continued[g.path.name]}"
         if g.log.header.fork_of:
             res += f"; fork of {g.log.header.fork_of} at action {g.log.header.fork_at}"
-        rows.append((local_date(g.created), players_text(g.log.setup, g.log.seats), rnd, res, g.path.name))
-    widths = [max(len(r[c]) for r in rows) for c in range(4)]
+        players = players_text(g.log.setup, g.log.seats, width=PLAYERS_CELLS)
+        rows.append((local_date(g.created), g.log.kind.title, players, rnd, res, g.path.name))
+    from .text import cells, pad  # (rich: loaded only for the listing, never for simulate)
+
+    # columns by terminal cells (a CJK name takes two a character), the file name last and whole
+    widths = [max(cells(r[c]) for r in rows) for c in range(5)]
     out = [f"Saved games in {folder} (newest first):"]
     for r in rows:
-        out.append("  ".join(r[c].ljust(widths[c]) for c in range(4)) + "  " + r[4])
+        out.append("  ".join(pad(r[c], widths[c]) for c in range(5)) + "  " + r[5])
     return _emit("\n".join(out) + "\n")
 
 
@@ -286,7 +309,10 @@ def cmd_export(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------------ resume
 
 
-def prepare_resume(name: str | None) -> tuple[LocalSession, Path] | int:
+Resumable = LocalSession | MuniLocalSession
+
+
+def prepare_resume(name: str | None) -> tuple[Resumable, Path] | int:
     """Build the session to resume and attach its recorder: (session, log path), or an exit
     status after printing why not.
 
@@ -354,16 +380,18 @@ def _lock_and_read(path: Path) -> tuple[LogWriter, GameLog] | int:
     return writer, log
 
 
-def _session_for(log: GameLog) -> LocalSession | None:
+def _session_for(log: GameLog) -> Resumable | None:
     try:
         seats = tuple(Seat(k) for k in log.seats)
+        if log.game == "municipium":
+            return MuniLocalSession(log.header.setup, seats, actions=list(log.actions))  # type: ignore[arg-type]
         return LocalSession(log.setup, seats, actions=list(log.actions), reseed=log.header.reseed_point())
     except (ValueError, GameLogError) as e:
         _err(f"{log.path}: cannot resume: {e}")
         return None
 
 
-def _resume_in_place(writer: LogWriter, log: GameLog) -> tuple[LocalSession, Path] | int:
+def _resume_in_place(writer: LogWriter, log: GameLog) -> tuple[Resumable, Path] | int:
     session = _session_for(log)
     if session is None:
         writer.close()
@@ -378,7 +406,7 @@ def _resume_in_place(writer: LogWriter, log: GameLog) -> tuple[LocalSession, Pat
     return session, path
 
 
-def _resume_rescued(original: LogWriter, log: GameLog) -> tuple[LocalSession, Path] | int:
+def _resume_rescued(original: LogWriter, log: GameLog) -> tuple[Resumable, Path] | int:
     """A damaged log: its valid prefix goes on in a new file; the original stays locked while
     the game is played, so no other window makes a second continuation of it meanwhile."""
     session = _session_for(log)
@@ -404,6 +432,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
     if isinstance(prepared, int):
         return prepared
     session, _path = prepared
+    if isinstance(session, MuniLocalSession):
+        return _resume_muni(session, args)
     try:
         from .app import run_session
     except ImportError as e:
@@ -425,6 +455,19 @@ def cmd_resume(args: argparse.Namespace) -> int:
     return status
 
 
+def _resume_muni(session: MuniLocalSession, args: argparse.Namespace) -> int:
+    try:
+        from .municipium.app import run_muni_session
+    except ImportError as e:
+        finish_recording(session)
+        _err(f"the game screen is not available ({e})")
+        return 2
+    try:
+        return run_muni_session(session, bot_delay=getattr(args, "bot_delay", 0.6), theme=getattr(args, "theme", None))
+    finally:
+        finish_recording(session)  # (done already by the app, unless it failed)
+
+
 # ------------------------------------------------------------------------------ view
 
 
@@ -432,6 +475,10 @@ def cmd_view(args: argparse.Namespace) -> int:
     log = load_for_command(args.file)
     if log is None:
         return 1
+    if log.game == "municipium":
+        from .municipium.viewer import view_muni_log
+
+        return view_muni_log(log, theme=getattr(args, "theme", None))
     from .viewer import view_log
 
     status, play_from = view_log(log, theme=getattr(args, "theme", None))
@@ -479,6 +526,9 @@ def cmd_fork(args: argparse.Namespace) -> int:
     log = load_for_command(args.file)
     if log is None:
         return 1
+    if log.game != "colosseum":
+        _err(f"forking a {log.kind.title} game is not offered yet")
+        return 2
     at = _fork_point(log, args.at)
     if at is None:
         _err(f"--at {args.at}: give a number of actions (0 to {len(log.actions)}) or a round (r1, r2, ...)")

@@ -15,11 +15,20 @@ from colosseum.core.engine import breakdown, catalog, spectacle_by_key
 from colosseum.core.errors import RuleError
 from colosseum.core.gamelog import GameLog, describe_action
 from colosseum.core.model import PHASE_TITLES
+from colosseum.core.municipium import MuniSetup
+
+# ``text`` (terminal cells) needs rich: imported where used, so ``colosseum simulate`` loads neither
 
 
-def players_text(setup: GameSetup, seats: Iterable[str]) -> str:
-    """``Becky, Kat (random), Laura (greedy)``: a bot seat says which bot."""
-    return ", ".join(p if k == "human" else f"{p} ({k})" for p, k in zip(setup.players, seats, strict=False))
+def players_text(setup: GameSetup | MuniSetup, seats: Iterable[str], width: int | None = None) -> str:
+    """``Becky, Kat (random), Laura (greedy)``: a bot seat says which bot.  With ``width``, cut
+    to at most that many terminal cells (a CJK name takes two a character)."""
+    text = ", ".join(p if k == "human" else f"{p} ({k})" for p, k in zip(setup.players, seats, strict=False))
+    if width is None:
+        return text
+    from .text import fit
+
+    return fit(text, width)
 
 
 def local_date(iso: str) -> str:
@@ -33,6 +42,10 @@ def local_date(iso: str) -> str:
 
 def export_text(log: GameLog) -> str:
     """A readable record of the game, round by round, from the engine's events."""
+    if log.game == "municipium":
+        return muni_export_text(log)
+    from .text import pad
+
     tl = log.timeline
     setup = log.setup
     out: list[str] = []
@@ -84,14 +97,67 @@ def export_text(log: GameLog) -> str:
             p = final.players[s.seat]
             why = f"   (ahead on {s.decided_by})" if s.decided_by and s.decided_by != "acclaim" else ""
             out.append(
-                f"  {s.rank}. {p.name:<16} {s.acclaim:>3} Acclaim  {s.coins:>3} coins  "
+                f"  {s.rank}. {pad(p.name, 16)} {s.acclaim:>3} Acclaim  {s.coins:>3} coins  "
                 f"{s.stars} star{'s' if s.stars != 1 else ''}{why}"
             )
     else:
         where = PHASE_TITLES.get(final.phase, final.phase)
         out.append(f"== Unfinished: round {final.round}, {where} ==")
         for p in sorted(final.players, key=lambda p: -p.acclaim):
-            out.append(f"  {p.name:<16} {p.acclaim:>3} Acclaim  {p.coins:>3} coins")
+            out.append(f"  {pad(p.name, 16)} {p.acclaim:>3} Acclaim  {p.coins:>3} coins")
+    if log.error is not None:
+        out += ["", f"The log is damaged after this point: {log.error}"]
+    return "\n".join(out) + "\n"
+
+
+def muni_export_text(log: GameLog) -> str:
+    """A Municipium game as a readable record, turn by turn, from the engine's events."""
+    from colosseum.core.municipium import State as MuniState
+
+    from .text import pad
+
+    tl = log.timeline
+    setup: MuniSetup = log.header.setup  # type: ignore[assignment]  # a MuniHeader's setup
+    out = ["Municipium: game record"]
+    if log.path is not None:
+        out.append(f"File:     {log.path.name}")
+    out.append(
+        f"Created:  {local_date(log.header.created)}   (colosseum {log.header.program}, log format {log.header.version})"
+    )
+    out.append(f"Options:  {', '.join(setup.options) or 'none'}   seed: {setup.seed}")
+    out.append(f"Players:  {players_text(setup, log.seats)}")
+    if log.header.resumed_from:
+        out.append(f"Continues the log {log.header.resumed_from} (damaged, or not writable)")
+    out += _fork_lines(log)
+    out.append(f"Actions:  {tl.end}")
+    taken_back = _taken_back(log)
+    out += taken_back.get(0, [])
+    section = None
+    for i in range(1, len(tl)):
+        for ev in tl.events(i):
+            if ev.phase == "over" or ev.kind == "over":
+                head = "End of the game"
+            elif ev.round == 0:
+                head = "Initial placement"
+            else:
+                head = f"Turn {ev.round}"
+            if head != section:
+                section = head
+                out += ["", f"== {head} =="]
+            out.append(f"  {ev.text}")
+        out += taken_back.get(i, [])
+    final: MuniState = tl.state(tl.end)  # type: ignore[assignment]  # a Municipium timeline
+    out.append("")
+    if final.result is not None:
+        out.append("== Final ranking ==")
+        for s in final.result.standings:
+            p = final.players[s.seat]
+            why = f"   (ahead on {s.decided_by})" if s.decided_by and s.decided_by != "decurions" else ""
+            out.append(f"  {s.rank}. {pad(p.name, 16)} {s.decurions:>2} decurions  {s.held:>2} held{why}")
+    else:
+        out.append(f"== Unfinished: turn {final.turn} ==")
+        for p in sorted(final.players, key=lambda p: -p.decurions):
+            out.append(f"  {pad(p.name, 16)} {p.decurions:>2} decurions  {p.favours:>2} favours")
     if log.error is not None:
         out += ["", f"The log is damaged after this point: {log.error}"]
     return "\n".join(out) + "\n"

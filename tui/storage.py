@@ -25,10 +25,15 @@ from pathlib import Path
 import msgspec
 
 from colosseum.core import Action, GameSetup, State
-from colosseum.core.gamelog import GameLog, GameLogError, Header, UndoLine, make_header, read_log
+from colosseum.core.gamelog import HEADER_TYPES, GameLog, GameLogError, Header, UndoLine, make_header, read_log
 from colosseum.core.logwriter import SUFFIX, LogWriter, fsync_default
+from colosseum.core.municipium import MuniSetup
 
+from .game_session import EngineSession
 from .session import LocalSession
+
+#: a session whose game is saved: Colosseum's, or any game's on the shared base
+RecordedSession = LocalSession | EngineSession
 
 DATA_ENV = "COLOSSEUM_DATA_DIR"
 
@@ -64,11 +69,13 @@ def _slug(name: str, fallback: str) -> str:
     return text or fallback
 
 
-def game_file_name(setup: GameSetup, when: _dt.datetime | None = None) -> str:
-    """``2026-11-29-1412-becky-kat-laura.jsonl`` (local time, player names)."""
+def game_file_name(setup: GameSetup | MuniSetup, when: _dt.datetime | None = None) -> str:
+    """``2026-11-29-1412-becky-kat-laura.jsonl`` (local time, player names); another game than
+    Colosseum says which: ``2026-11-29-1412-municipium-becky-kat.jsonl``."""
     when = when or _dt.datetime.now()
     names = "-".join(_slug(p, f"p{i + 1}") for i, p in enumerate(setup.players))
-    return f"{when:%Y-%m-%d-%H%M}-{names}{SUFFIX}"
+    game = "municipium-" if isinstance(setup, MuniSetup) else ""
+    return f"{when:%Y-%m-%d-%H%M}-{game}{names}{SUFFIX}"
 
 
 # ------------------------------------------------------------------------------ autosave
@@ -90,7 +97,7 @@ class Recorder:
 
     def __init__(
         self,
-        session: LocalSession,
+        session: RecordedSession,
         writer: LogWriter | None,
         *,
         header: Header,
@@ -283,12 +290,12 @@ def rescue_places() -> list[Path]:
     return out
 
 
-def _stem(setup: GameSetup) -> str:
+def _stem(setup: GameSetup | MuniSetup) -> str:
     return game_file_name(setup)[: -len(SUFFIX)]
 
 
 def start_recording(
-    session: LocalSession,
+    session: RecordedSession,
     path: str | Path | None = None,
     *,
     append: bool = False,
@@ -333,7 +340,7 @@ def start_recording(
     return writer.path
 
 
-def record_game(session: LocalSession, *, fsync: bool | None = None) -> Recorder:
+def record_game(session: RecordedSession, *, fsync: bool | None = None) -> Recorder:
     """Save a new game in the games folder as it is played.  Never raises: when the log cannot
     be created the recorder holds the error, the game is kept in memory, and each action
     retries creating the log (the client shows the error in the game)."""
@@ -380,7 +387,7 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def _seat_kinds(session: LocalSession) -> tuple[str, ...]:
+def _seat_kinds(session: RecordedSession) -> tuple[str, ...]:
     return tuple(s.kind for s in session.seats)
 
 
@@ -427,7 +434,8 @@ def read_header(path: Path) -> Header | None:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None
         first = os.pread(fd, 1 << 16, 0).split(b"\n", 1)[0]
-        return _header_dec.decode(first)
+        game = msgspec.json.decode(first, type=_Game).game
+        return (_header_decs[game] if isinstance(game, str) and game in _header_decs else _header_dec).decode(first)
     except (OSError, msgspec.DecodeError, RecursionError):
         return None
     finally:
@@ -435,6 +443,11 @@ def read_header(path: Path) -> Header | None:
 
 
 _header_dec = msgspec.json.Decoder(Header)
+_header_decs = {game: msgspec.json.Decoder(t) for game, t in HEADER_TYPES.items()}
+
+
+class _Game(msgspec.Struct):
+    game: object = None
 
 
 def continuation(path: Path) -> Path | None:

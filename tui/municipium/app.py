@@ -1,5 +1,6 @@
-"""The Municipium client app: ``MuniApp`` (a ``BaseApp``: the shared themes and ASCII keys) and
-``run_municipium`` for ``colosseum play --game municipium``."""
+"""The Municipium client app: ``MuniApp`` (a ``BaseApp``: the shared themes and ASCII keys),
+``run_municipium`` for ``colosseum play --game municipium`` and ``run_muni_session`` for a game
+resumed from its log.  A game is saved as it is played (``tui.storage``), like Colosseum's."""
 
 from __future__ import annotations
 
@@ -85,12 +86,41 @@ def run_municipium(
     except (RuleError, ValueError) as err:
         print(f"colosseum: {err}", file=sys.stderr)
         return 2
+    record(session)
+    return run_muni_session(session, bot_delay=bot_delay, theme=theme, exit_at_end=exit_at_end)
+
+
+def record(session: MuniLocalSession) -> None:
+    """Save the game in the games folder as it is played (never raises: a log that cannot be
+    written is retried after every action, and what is lost is said when the game ends)."""
+    from colosseum.tui.storage import record_game
+
+    record_game(session)
+
+
+def finish(app: MuniApp) -> int:
+    """After the app: let go of the game's log; moves that could not be saved are said on the
+    terminal and make the status 1."""
+    from colosseum.tui.storage import finish_recording
+
+    status = app.return_code or 0
+    lost = finish_recording(app.session)
+    if lost:
+        print(f"colosseum: {lost}", file=sys.stderr)
+        return status or 1
+    return status
+
+
+def run_muni_session(
+    session: MuniLocalSession, *, bot_delay: float = 0.6, theme: str | None = None, exit_at_end: bool = False
+) -> int:
+    """Run the client on an existing session (a resumed game, already recording)."""
     app = MuniApp(session, bot_delay=bot_delay, theme=theme, exit_at_end=exit_at_end)
     app.run()
-    return app.return_code or 0
+    return finish(app)
 
 
-def build_from_args(args: Any) -> MuniApp | int:
+def build_from_args(args: Any, *, save: bool = True) -> MuniApp | int:
     """The app ``colosseum play --game municipium`` runs, or an exit status for bad arguments.
     Reads ``players`` (2-4), ``humans``, ``bots``, ``names``, ``seed``, ``bot_delay``,
     ``exit_at_end``, ``theme`` and ``options`` (Municipium's: short, single-chamber)."""
@@ -119,6 +149,8 @@ def build_from_args(args: Any) -> MuniApp | int:
     except (RuleError, ValueError) as err:
         print(f"colosseum: {err}", file=sys.stderr)
         return 2
+    if save:
+        record(session)
     return MuniApp(
         session,
         bot_delay=float(getattr(args, "bot_delay", None) or 0.6),
@@ -133,4 +165,4 @@ def run_from_args(args: Any) -> int:
     if isinstance(app, int):
         return app
     app.run()
-    return app.return_code or 0
+    return finish(app)

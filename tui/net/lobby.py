@@ -27,12 +27,14 @@ from textual.widgets.data_table import CellDoesNotExist
 
 from colosseum.core.bots import LEVELS
 from colosseum.core.catalog import OPTIONS, VARIANTS
+from colosseum.core.games import MUNICIPIUM
 from colosseum.tui.base import BaseApp, exit_soon_after_hangup
 from colosseum.tui.widgets.forms import AsciiCheckbox, ascii_select_arrows
 from colosseum.tui.widgets.keybar import KeyBar
 
 from .host import protocol as P
 from .host.proto_client import NetError
+from .muni_remote import MuniNetScreen, MuniRemoteSession, attach, wait_game
 from .remote import RemoteClient
 from .remote_app import RemoteAppMixin
 
@@ -41,6 +43,13 @@ SEAT_CHOICES = (
     + [(f"{b} bot", b) for b in ("normal", *(lv for lv in LEVELS if lv != "normal"), "random")]
     + [("- no seat", "")]
 )
+#: a Municipium table's seat choices (its bots' levels: normal, and random to try things out)
+MUNI_SEAT_CHOICES = (
+    [("human (a player)", "human")]
+    + [(f"{b} bot", b) for b in (*MUNICIPIUM.bot_levels, "random")]
+    + [("- no seat", "")]
+)
+GAME_CHOICES = [("Colosseum", "colosseum"), ("Municipium", "municipium")]
 
 
 def seats_text(t: P.TableInfo) -> str:
@@ -167,7 +176,8 @@ class LobbyScreen(Screen[None]):
             cells = (
                 t.id,
                 t.name,
-                t.variant + ("+" + ",".join(t.options) if t.options else ""),
+                (t.variant if t.game == "colosseum" else MUNICIPIUM.title)
+                + ("+" + ",".join(t.options) if t.options else ""),
                 status,
                 str(t.round or ""),
                 seats_text(t),
@@ -269,8 +279,9 @@ class SeatPicker(ModalScreen[None]):
 
 
 class CreateTable(ModalScreen[None]):
-    """Seats (human or a bot), variant, options, who may take over bot seats.  Compact fields
-    on one line each, so the form fits an 80x24 terminal, drawn in ASCII and box drawing."""
+    """The game, seats (human or a bot), the game's variant and options, who may take over bot
+    seats (Colosseum).  Compact fields on one line each, so the form fits an 80x24 terminal,
+    drawn in ASCII and box drawing."""
 
     BINDINGS = [
         Binding("escape", "dismiss", "Cancel", id="lobby.create-cancel"),
@@ -299,6 +310,9 @@ class CreateTable(ModalScreen[None]):
             with Horizontal(classes="row"):
                 yield Label("Name", classes="lbl")
                 yield Input(placeholder="optional (Enter creates the table)", id="name", max_length=40, compact=True)
+            with Horizontal(classes="seat-row"):
+                yield Label("Game", classes="lbl")
+                yield Select(GAME_CHOICES, value="colosseum", allow_blank=False, compact=True, id="game")
             for i in range(5):
                 with Horizontal(classes="seat-row"):
                     yield Label(f"Seat {i + 1}", classes="lbl")
@@ -309,6 +323,9 @@ class CreateTable(ModalScreen[None]):
             for opt in OPTIONS:
                 yield AsciiCheckbox(f"option {opt}", compact=True, id=f"opt-{opt}")
             yield AsciiCheckbox("players may take over bot seats between turns", compact=True, id="takeover")
+            # Municipium's M-13 options (shown instead of Colosseum's choices)
+            yield AsciiCheckbox("short game", compact=True, id="muni-short", classes="muni")
+            yield AsciiCheckbox("single chamber citizen", compact=True, id="muni-single", classes="muni")
             with Horizontal(id="buttons"):
                 yield Button("Create", variant="primary", compact=True, id="create")
                 yield Button("Cancel", compact=True, id="cancel")
@@ -317,7 +334,36 @@ class CreateTable(ModalScreen[None]):
     def on_mount(self) -> None:
         ascii_select_arrows(self)
         self.query_one("#seat0", Select).disabled = True  # the creator's own seat
+        self._show_game("colosseum")
         self.query_one("#name", Input).focus()
+
+    @property
+    def game(self) -> str:
+        return str(self.query_one("#game", Select).value)
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "game":
+            self._show_game(str(event.value))
+
+    def _show_game(self, game: str) -> None:
+        """The choices of ``game``: its seats' kinds, its variant and options."""
+        muni = game == "municipium"
+        self.query_one("#variant").parent.display = not muni  # type: ignore[union-attr]
+        for opt in OPTIONS:
+            self.query_one(f"#opt-{opt}").display = not muni
+        self.query_one("#takeover").display = not muni
+        for box in self.query(".muni"):
+            box.display = muni
+        choices = MUNI_SEAT_CHOICES if muni else SEAT_CHOICES
+        values = [v for _, v in choices]
+        for i in range(5):
+            sel = self.query_one(f"#seat{i}", Select)
+            old = sel.value
+            sel.set_options(choices)
+            if muni and i == 4:
+                sel.value = ""  # Municipium: 2 to 4 players
+            else:
+                sel.value = old if old in values else "normal"
 
     def action_create(self) -> None:
         self.create()
@@ -334,17 +380,28 @@ class CreateTable(ModalScreen[None]):
     def create(self) -> None:
         seats = [self.query_one(f"#seat{i}", Select).value for i in range(5)]
         seats = [s for s in seats if s]
-        if not 3 <= len(seats) <= 5:
-            self.notify("A table has 3 to 5 seats.", severity="error")
+        game = self.game
+        if game == "municipium":
+            low, high = MUNICIPIUM.min_players, MUNICIPIUM.max_players
+            chosen = (("short", "#muni-short"), ("single-chamber", "#muni-single"))
+            options = [o for o, sel in chosen if self.query_one(sel, Checkbox).value]
+            variant, takeover = "", False
+        else:
+            low, high = 3, 5
+            options = [o for o in OPTIONS if self.query_one(f"#opt-{o}", Checkbox).value]
+            variant = str(self.query_one("#variant", Select).value)
+            takeover = self.query_one("#takeover", Checkbox).value
+        if not low <= len(seats) <= high:
+            self.notify(f"A table has {low} to {high} seats.", severity="error")
             return
-        options = [o for o in OPTIONS if self.query_one(f"#opt-{o}", Checkbox).value]
         kw = dict(
             seats=seats,
-            variant=self.query_one("#variant", Select).value,
+            variant=variant,
             options=options,
-            allow_takeover=self.query_one("#takeover", Checkbox).value,
+            allow_takeover=takeover,
             sit=0,
             name=self.query_one("#name", Input).value.strip(),
+            game=game,
         )
         app: LobbyApp = self.app  # type: ignore[assignment]
         self.dismiss()
@@ -384,7 +441,8 @@ class WaitingScreen(Screen[None]):
         self.query_one(RichLog).write(Text(f"{line.name}: {line.text}"))
 
     def show(self, t: P.TableInfo) -> None:
-        lines = [f"Table {t.id} | {t.name} | {t.variant} - waiting for players", ""]
+        what = t.variant if t.game == "colosseum" else MUNICIPIUM.title
+        lines = [f"Table {t.id} | {t.name} | {what} - waiting for players", ""]
         for i, s in enumerate(t.seats):
             who = s.name if s.holder else ("free" if s.kind == "human" else f"{s.kind} bot")
             you = "  <- you" if i == self.joined.seat else ""
@@ -418,6 +476,7 @@ class LobbyApp(RemoteAppMixin, BaseApp):
     def __init__(self, client: RemoteClient, *, theme: str | None = None, rejoin: bool = False) -> None:
         super().__init__(theme=theme)
         self.client = client
+        attach(client)  # Municipium's game messages reach its sessions
         self.rejoin = rejoin
         self.result: P.Joined | None = None
         self.held: dict[str, int] = {}
@@ -482,7 +541,7 @@ class LobbyApp(RemoteAppMixin, BaseApp):
             return
         if msg.table.id != w.joined.table.id:
             return
-        if msg.state is not None:
+        if msg.state is not None or (msg.table.game != "colosseum" and msg.table.status == "playing"):
             # the game started: sit again to get the full picture, atomically with its updates
             seat = w.joined.seat
             self.enter(lambda: self.client.join(msg.table.id, seat) if seat >= 0 else self.client.watch(msg.table.id))
@@ -496,6 +555,9 @@ class LobbyApp(RemoteAppMixin, BaseApp):
         except NetError as exc:
             self.notify(str(exc), severity="error", markup=False)
             return
+        if joined.table.game == "municipium" and joined.table.status != "waiting":
+            self._play_municipium(joined)
+            return
         if joined.state is not None:
             self.result = joined
             self.waiting = None
@@ -507,6 +569,24 @@ class LobbyApp(RemoteAppMixin, BaseApp):
             return
         self.waiting = WaitingScreen(joined)
         self.push_screen(self.waiting)
+
+    def _play_municipium(self, joined: P.Joined) -> None:
+        """A Municipium table's game opens here, over the lobby (leaving it comes back)."""
+        game = wait_game(self.client, joined.table.id)
+        if game is None:
+            self.notify("The table's game did not arrive; try again.", severity="error")
+            return
+        session = MuniRemoteSession(self.client, joined, game)
+        waiting, self.waiting = self.waiting, None  # (later table changes: no second join)
+        # (from the reader's hand-over too: screens change in the app's own context)
+        self.call_later(self._open_municipium, session, waiting)
+
+    def _open_municipium(self, session: MuniRemoteSession, waiting: WaitingScreen | None) -> None:
+        if waiting is not None and waiting in self.screen_stack:
+            while self.screen is not waiting:
+                self.pop_screen()
+            self.pop_screen()
+        self.push_screen(MuniNetScreen(session))
 
     def on_unmount(self) -> None:
         try:

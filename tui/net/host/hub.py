@@ -36,6 +36,7 @@ from colosseum.core.bots import BOTS
 from colosseum.core.catalog import OPTIONS, VARIANTS
 
 from . import protocol as P
+from .muni_table import MuniTable, create_muni_table, table_class
 from .names import clean_text
 from .table import Conn, SeatMeta, Table, TableMeta
 from .tokens import check_token, load_secret, make_token
@@ -100,7 +101,7 @@ class TableServer:
                 if meta.status == "over":  # finished before this version kept a history
                     self._to_history(meta, self._history_of(meta))
                     continue
-                table = Table(self, meta)
+                table = table_class(meta.game)(self, meta)
                 self.tables[meta.id] = table
                 if meta.status != "waiting":
                     table.restore()
@@ -319,6 +320,18 @@ class TableServer:
                 self.undo(conn, msg)
             case P.Composing(table=tid, on=on):
                 self.composing(conn, tid, on)
+            case P.GameMsg():
+                self.game_msg(conn, msg)
+
+    def game_msg(self, conn: Conn, msg: P.GameMsg) -> None:
+        """A message of another game than Colosseum: its table reads it."""
+        t = self.table_of(conn, msg.table, msg.ref)
+        if t is None:
+            return
+        if not isinstance(t, MuniTable):
+            self.refuse(conn, "this table plays Colosseum", code="malformed", ref=msg.ref, table=t.id)
+            return
+        t.receive(conn, msg)
 
     def act(self, conn: Conn, msg: P.Act) -> None:
         t = self.table_of(conn, msg.table, msg.ref)
@@ -465,6 +478,10 @@ class TableServer:
         t.kick()
 
     def create(self, conn: Conn, msg: P.CreateTable) -> None:
+        if msg.game == "municipium":
+            return create_muni_table(self, conn, msg)
+        if msg.game != "colosseum":
+            return self.refuse(conn, f"unknown game {msg.game!r}")
         n = len(msg.seats)
         if not 3 <= n <= 5:
             return self.refuse(conn, "a table has 3 to 5 seats")

@@ -21,7 +21,7 @@ import msgspec
 
 from colosseum.core import Action, Event, GameSetup, State
 
-PROTOCOL_VERSION = 3  # 3: Undo, Composing, Undone, Reach
+PROTOCOL_VERSION = 3  # 3: Undo, Composing, Undone, Reach; GameMsg (a second game)
 MAX_MESSAGE = 1 << 20  # 1 MiB: a full state is a few kB
 PAGE_MAX = 100  # tables in one Tables message (a TableInfo is a few hundred bytes)
 HEADER = struct.Struct(">I")
@@ -62,6 +62,7 @@ class CreateTable(_Msg, tag="create"):
     sit: int = 0
     seed: int | None = None
     name: str = ""
+    game: str = "colosseum"  # a name of core.games.GAMES
 
 
 class Join(_Msg, tag="join"):
@@ -168,6 +169,7 @@ class TableInfo(msgspec.Struct, kw_only=True):
     actions: int = 0
     deadline: float = 0.0  # wall-clock time the seat to act runs out of time (0: no clock)
     clock_seat: int = -1  # the seat the clock runs for
+    game: str = "colosseum"  # a name of core.games.GAMES
 
 
 class HistoryInfo(msgspec.Struct, kw_only=True):
@@ -283,6 +285,16 @@ class Pong(_Msg, tag="pong"):
     ref: int = 0
 
 
+class GameMsg(_Msg, tag="game"):
+    """Either way: a message of a game other than Colosseum at ``table``, in that game's own
+    types (``body``: a message of ``host.muni_wire`` for Municipium), so this union stays the
+    same whatever games a table may hold."""
+
+    table: str
+    body: bytes
+    ref: int = 0
+
+
 Message = Union[
     Hello,
     ListTables,
@@ -308,6 +320,7 @@ Message = Union[
     Pong,
     Undone,
     Reach,
+    GameMsg,
 ]
 
 CLIENT_MESSAGES = (
@@ -324,6 +337,7 @@ CLIENT_MESSAGES = (
     Ping,
     Undo,
     Composing,
+    GameMsg,
 )
 
 _encoder = msgspec.msgpack.Encoder()

@@ -80,6 +80,7 @@ class TableMeta(msgspec.Struct, kw_only=True):
     status: str = "waiting"  # waiting, playing, over
     seed: int | None = None
     created: float = 0.0
+    game: str = "colosseum"  # a name of core.games.GAMES (host.muni_table holds Municipium's)
 
 
 @dataclass(eq=False)

@@ -1,0 +1,140 @@
+"""MuniRemoteSession: a Municipium table's game in a networked client, and the lobby opening
+the Municipium screen over it.  The table server runs on its own loop in a thread."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import msgspec
+import pytest
+
+from colosseum.core.errors import RuleError
+from colosseum.core.games import MUNICIPIUM
+from colosseum.tui.net.host.hub import TableServer
+from colosseum.tui.net.muni_remote import MuniNetScreen, MuniRemoteSession, attach, wait_game
+from colosseum.tui.net.remote import RemoteClient
+
+
+@pytest.fixture
+def server(tmp_path):
+    loop = asyncio.new_event_loop()
+    srv = TableServer(tmp_path / "data", bot_delay=0.0, bot_timeout=60)
+    ready = threading.Event()
+
+    def run():
+        asyncio.set_event_loop(loop)
+        loop.run_until_complete(srv.start())
+        ready.set()
+        loop.run_forever()
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    assert ready.wait(10)
+    yield srv
+    asyncio.run_coroutine_threadsafe(srv.close(), loop).result(10)
+    loop.call_soon_threadsafe(loop.stop)
+    t.join(10)
+
+
+def test_muni_remote_session_submits_through_the_server(server):
+    client = RemoteClient(server.address, server.token_for("key:becky", "Becky"))
+    attach(client)
+    joined = client.create_table(seats=["human", "normal"], sit=0, seed=3, game="municipium")
+    assert joined.table.game == "municipium" and joined.state is None
+    game = wait_game(client, joined.table.id)
+    assert game is not None and game.seat == 0 and game.state.rng == 0
+    session = MuniRemoteSession(client, joined, game)
+    table = server.tables[joined.table.id]
+
+    async def main():
+        calls = []
+        session.add_listener(lambda st, ev: calls.append(st.actions))
+        for _ in range(500):
+            if MUNICIPIUM.to_act(session.state) == 0:
+                break
+            await asyncio.sleep(0.01)
+        st = session.state
+        assert MUNICIPIUM.to_act(st) == 0 and st == MUNICIPIUM.player_view(table.game)
+        other = msgspec.structs.replace(MUNICIPIUM.legal(st)[0], player=1)
+        with pytest.raises(RuleError, match="you hold seat 1"):
+            session.submit(other)
+        n = len(session.actions)
+        first = MUNICIPIUM.legal(st)[0]
+        events = session.submit(first)
+        assert events and session.actions[n] == first
+        await asyncio.sleep(0.3)  # the bot moves on; its updates reach the listener
+        assert session.state == MUNICIPIUM.player_view(table.game) and session.actions == table.actions
+        assert calls
+        session.say("ave")
+        for _ in range(100):
+            if any(e.kind == "chat" for e in session.events):
+                break
+            await asyncio.sleep(0.01)
+        assert any(e.text == "Becky: ave" for e in session.events)
+
+    asyncio.run(asyncio.wait_for(main(), 30))
+    client.close()
+
+
+def test_lobby_opens_the_municipium_screen_and_plays(server):
+    from colosseum.tui.municipium.dialog_base import MuniDialog
+    from colosseum.tui.net.lobby import LobbyApp
+
+    client = RemoteClient(server.address, server.token_for("key:kat", "Kat"))
+    app = LobbyApp(client)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            app.enter(lambda: client.create_table(seats=["human", "normal"], sit=0, seed=5, game="municipium"))
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if isinstance(app.screen, (MuniNetScreen, MuniDialog)):
+                    break
+            screens = [type(s).__name__ for s in app.screen_stack]
+            assert "MuniNetScreen" in screens, screens
+            game = next(s for s in app.screen_stack if isinstance(s, MuniNetScreen))
+            before = len(game.session.actions)
+            for _ in range(40):  # answer the dialogs with Enter
+                if isinstance(app.screen, MuniDialog):
+                    await pilot.press("enter")
+                await pilot.pause(0.05)
+                if len(game.session.actions) > before + 3:
+                    break
+            assert len(game.session.actions) > before + 3
+            table = server.tables[game.session.table_id]
+            assert game.session.actions == table.actions[: len(game.session.actions)]
+            while app.screen is not game:
+                app.pop_screen()
+                await pilot.pause()
+            await pilot.press("ctrl+l")  # leave the table: back to the lobby
+            await pilot.pause()
+            assert type(app.screen).__name__ == "LobbyScreen"
+
+    asyncio.run(asyncio.wait_for(go(), 60))
+    client.close()
+
+
+def test_a_spectator_follows_a_municipium_table_and_cannot_act(server):
+    client = RemoteClient(server.address, server.token_for("key:cy", "Cy"))
+    attach(client)
+    joined = client.create_table(seats=["normal", "normal"], sit=-1, seed=2, game="municipium")
+    assert joined.seat == -1
+    game = wait_game(client, joined.table.id)
+    assert game is not None and game.seat == -1
+    session = MuniRemoteSession(client, joined, game)
+    assert session.local_seats() == ()
+    with pytest.raises(RuleError, match="spectators"):
+        session.submit(MUNICIPIUM.legal(session.state)[0])
+
+    async def main():
+        for _ in range(300):
+            session.drain()
+            if MUNICIPIUM.is_over(session.state):
+                return
+            await asyncio.sleep(0.02)
+
+    asyncio.run(asyncio.wait_for(main(), 30))
+    assert MUNICIPIUM.is_over(session.state) and session.state.result is not None
+    client.close()

@@ -1,0 +1,74 @@
+"""The lobby's new-table form chooses the game: a Municipium table has 2 to 4 seats, its bot
+levels and its M-13 options; the form still fits 80x24 and is driven from the keyboard."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual.widgets import Select
+
+from colosseum.tui.base import BaseApp
+from colosseum.tui.net.lobby import CreateTable
+
+
+class StubClient:
+    def __init__(self) -> None:
+        self.created: list[dict] = []
+
+    def create_table(self, **kw):
+        self.created.append(kw)
+
+
+class FormApp(BaseApp):
+    def __init__(self) -> None:
+        super().__init__()
+        self.client = StubClient()
+
+    def on_mount(self) -> None:
+        self.push_screen(CreateTable())
+
+    def enter(self, request) -> None:
+        request()
+
+
+def test_m13_lobby_form_creates_a_municipium_table_from_the_keyboard():
+    async def go():
+        app = FormApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            scr = app.screen
+            await pilot.press("tab")  # from the name to the game
+            assert app.focused.id == "game"
+            await pilot.press("enter", "down", "enter")
+            await pilot.pause()
+            assert scr.query_one("#game", Select).value == "municipium"
+            assert not scr.query_one("#takeover").display and scr.query_one("#muni-short").display
+            assert scr.query_one("#seat4", Select).value == ""
+            form = scr.query_one("#form")
+            assert form.region.bottom <= 24 and scr.query_one("#create").region.bottom <= 23
+            scr.query_one("#seat3", Select).value = ""  # three players
+            scr.query_one("#muni-single").value = True
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+        (kw,) = app.client.created
+        assert kw["game"] == "municipium" and kw["seats"] == ["human", "human", "human"]
+        assert kw["options"] == ["single-chamber"] and kw["variant"] == "" and kw["allow_takeover"] is False
+
+    asyncio.run(go())
+
+
+def test_a_municipium_table_refuses_five_seats_in_the_form():
+    async def go():
+        app = FormApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            scr = app.screen
+            scr.query_one("#game", Select).value = "municipium"
+            await pilot.pause()
+            scr.query_one("#seat4", Select).value = "normal"
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert any("2 to 4 seats" in n.message for n in app._notifications)
+        assert app.client.created == []
+
+    asyncio.run(go())

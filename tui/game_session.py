@@ -1,0 +1,169 @@
+"""What every local game session shares, whatever the game: :class:`EngineSession`.
+
+A session is the one interface between the client and a game: widgets read ``session.state``
+and ``session.events`` and send actions with ``session.submit``; they never apply rules
+themselves.  The engine runs in-process through the game's :class:`~colosseum.core.games.GameKind`
+(``new_game``, ``apply``, ``to_act``, ``make_bot``); this base keeps the state, the events and the
+actions, calls the ``recorder`` (the autosave: ``tui.storage.Recorder``) and the listeners after
+each action, and plays the bot seats.  A game's own session adds what only it has (Colosseum's
+take-backs, trade window and holds; nothing yet for Municipium).
+
+Imports no Textual, and nothing of the client above it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from colosseum.core.errors import RuleError
+from colosseum.core.gamelog import reseeded
+from colosseum.core.games import GameKind
+from colosseum.core.model import Event
+
+Listener = Callable[[Any, list[Event]], None]
+Recorder = Callable[[Any, Any], None]
+
+__all__ = ["EngineSession", "Listener", "Seat"]
+
+
+class Seat(msgspec.Struct, frozen=True):
+    """Who plays a seat: 'human', or a bot name (a level, or a name the game's bots know)."""
+
+    kind: str = "human"
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind != "human"
+
+
+class EngineSession:
+    """A game run in-process.  ``actions`` are replayed first (a resumed game); ``recorder`` (if
+    given) is called with each applied action and its resulting state, before the listeners, so
+    a game log can be appended and flushed; ``reseed``: new chance from a position on (see
+    ``gamelog.Header.reseed_point``)."""
+
+    def __init__(
+        self,
+        kind: GameKind,
+        setup: Any,
+        seats: tuple[Any, ...],
+        *,
+        actions: list[Any] | None = None,
+        recorder: Recorder | None = None,
+        reseed: tuple[int, int] | None = None,
+    ) -> None:
+        if len(seats) != len(setup.players):
+            raise ValueError("one seat per player")
+        self.kind = kind
+        self.reseed = reseed
+        self._state: Any = reseeded(kind.new_game(setup), 0, reseed)  # RuleError for a bad setup
+        self.setup: Any = self._state.setup
+        self.seats = tuple(seats)
+        self._events: list[Event] = []
+        self._actions: list[Any] = []
+        self._listeners: list[Listener] = []
+        self._bots: dict[int, Any] = {
+            i: kind.make_bot(s.kind, setup.seed * 31 + i) for i, s in enumerate(seats) if s.is_bot
+        }
+        self._started(self._state)
+        for a in actions or ():
+            state, ev = kind.apply(self._state, a)
+            self._state = reseeded(state, len(self._actions) + 1, reseed)
+            self._events.extend(ev)
+            self._actions.append(a)
+            self._committed(a, self._state, ev)
+        self.recorder = recorder
+
+    # ---- what a game's own session adds (each a no-op here)
+    def _started(self, state: Any) -> None:
+        """The first position, before any action (also before a resumed game's replay)."""
+
+    def _before_commit(self, action: Any) -> None:
+        """A submitted action was applied by the engine and is about to stand."""
+
+    def _committed(self, action: Any, state: Any, events: list[Event]) -> None:
+        """An action stands (replayed or submitted); before the recorder and the listeners."""
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def state(self) -> Any:
+        return self._state
+
+    @property
+    def events(self) -> list[Event]:
+        return self._events
+
+    @property
+    def actions(self) -> list[Any]:
+        return self._actions
+
+    def local_seats(self) -> tuple[int, ...]:
+        """Seats the person at this terminal may play (hot seat: every human seat)."""
+        return tuple(i for i, s in enumerate(self.seats) if not s.is_bot)
+
+    def waiting_for(self) -> int:
+        return self.kind.to_act(self._state)
+
+    def bot_to_act(self) -> bool:
+        seat = self.waiting_for()
+        return seat >= 0 and self.seats[seat].is_bot
+
+    # ------------------------------------------------------------------ acting
+    def add_listener(self, fn: Listener) -> None:
+        self._listeners.append(fn)
+
+    def remove_listener(self, fn: Listener) -> None:
+        if fn in self._listeners:
+            self._listeners.remove(fn)
+
+    def submit(self, action: Any) -> list[Event]:
+        """Apply ``action``; raises RuleError (state unchanged) if the engine rejects it."""
+        state, events = self.kind.apply(self._state, action)  # RuleError propagates; nothing changed
+        state = reseeded(state, len(self._actions) + 1, self.reseed)
+        self._before_commit(action)
+        self._state = state
+        self._actions.append(action)
+        self._events.extend(events)
+        self._committed(action, state, events)
+        if self.recorder is not None:
+            self.recorder(action, state)
+        for fn in list(self._listeners):
+            fn(state, events)
+        return events
+
+    def fallback_action(self) -> Any:
+        """What a bot plays when its own action is refused: the game's first legal action.
+        (Colosseum's session plays the legal action that changes the least instead.)"""
+        return self.kind.legal(self._state)[0]
+
+    def bot_action(self) -> Any | None:
+        """The action of the bot to act, or None when a human (or nobody) is to act."""
+        seat = self.waiting_for()
+        if seat < 0 or seat not in self._bots:
+            return None
+        return self._bots[seat].act(self._state)
+
+    def step_bot(self) -> bool:
+        """Play one bot action; False if no bot is to act."""
+        action = self.bot_action()
+        if action is None:
+            return False
+        self._play(action)
+        return True
+
+    def _play(self, action: Any) -> None:
+        try:
+            self.submit(action)
+        except RuleError:
+            # A bot must never stall the game.
+            self.submit(self.fallback_action())
+
+    async def run_bots(self, delay: float = 0.0) -> None:
+        """Play bot actions until a human must act or the game is over."""
+        while self.bot_to_act():
+            await asyncio.sleep(delay if delay > 0 else 0)
+            self.step_bot()

@@ -1,0 +1,378 @@
+"""A table holding a Municipium game: the same seats, presence, stand-ins, clock, chat and log
+as Colosseum's :class:`~colosseum.tui.net.host.table.Table`, with the game run through
+``core.games.MUNICIPIUM``.  Game messages travel in ``protocol.GameMsg`` (``host.muni_wire``):
+``MuniGame`` (the game so far, after a join and with every table change), ``MuniUpdate`` (each
+action applied) and ``MuniAct`` (a player's action).  ``Joined`` and ``TableChanged`` carry the
+table's description only.
+
+Headless, like the rest of the host.  Taking over a bot's seat is not offered at these tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from typing import TYPE_CHECKING, Any, cast
+
+import msgspec
+
+from colosseum.core.errors import RuleError
+from colosseum.core.games import MUNICIPIUM
+from colosseum.core.municipium import MuniAction, MuniSetup, State
+
+from . import gamelog_io
+from . import muni_wire as W
+from . import protocol as P
+from .names import clean_text
+from .table import Conn, SeatMeta, Table, TableMeta, default_bot
+
+if TYPE_CHECKING:
+    from .hub import TableServer
+
+log = logging.getLogger("colosseum.net")
+
+KIND = MUNICIPIUM
+EVENTS_SENT = 600  # events a joining client gets (its log panel); the game log has them all
+
+
+class MuniTable(Table):
+    """One Municipium game and everyone at it.  ``game`` is the state (``Table.state``, typed for
+    Colosseum, stays None); ``actions`` holds Municipium's actions."""
+
+    def __init__(self, server: TableServer, meta: TableMeta) -> None:
+        super().__init__(server, meta)
+        self.muni_setup: MuniSetup | None = None
+        self.game: State | None = None
+
+    # ---------------------------------------------------------------- views
+    def info(self) -> P.TableInfo:
+        m = self.meta
+        names = self.muni_setup.players if self.muni_setup else ()
+        seats = [
+            P.SeatInfo(
+                kind=s.kind,
+                name=s.name if s.holder else (names[i] if i < len(names) else ""),
+                holder=bool(s.holder),
+                present=i in self.present,
+                standin=i in self.standin,
+            )
+            for i, s in enumerate(m.seats)
+        ]
+        st = self.game
+        return P.TableInfo(
+            id=m.id,
+            name=m.name,
+            variant="",
+            options=list(m.options),
+            status=m.status,
+            seats=seats,
+            round=st.turn if st else 0,
+            phase=st.phase if st else "",
+            allow_takeover=False,
+            creator=m.creator_name,
+            spectators=sum(1 for s in self.conns.values() if s < 0),
+            actions=len(self.actions),
+            deadline=self.deadline,
+            clock_seat=self.clock_seat,
+            game=KIND.name,
+        )
+
+    def joined(self, seat: int) -> P.Joined:
+        # the game itself follows in a GameMsg (``changed``, which the hub calls after a join)
+        return P.Joined(table=self.info(), seat=seat, chat=self.chat[-100:])
+
+    def game_message(self, seat: int) -> P.GameMsg | None:
+        """The game so far, as the player at ``seat`` may see it (None before it starts)."""
+        if self.game is None or self.muni_setup is None:
+            return None
+        body = W.MuniGame(
+            seat=seat,
+            setup=msgspec.structs.replace(self.muni_setup, seed=0),
+            state=KIND.player_view(self.game),
+            actions=list(cast(list[MuniAction], self.actions)),  # Municipium's at this table
+            events=self.events[-EVENTS_SENT:],
+        )
+        return P.GameMsg(table=self.id, body=W.encode(body))
+
+    def changed(self) -> None:
+        self.update_clock()
+        if not self.conns:
+            return
+        self.broadcast(P.TableChanged(table=self.info()))
+        if self.game is not None:
+            for conn, seat in list(self.conns.items()):
+                msg = self.game_message(seat)
+                if msg is not None:
+                    conn.send(msg)
+
+    # ---------------------------------------------------------------- seats and bots
+    def bot_for(self, seat: int) -> Any:
+        kind = self.meta.seats[seat].kind
+        name = kind if kind != "human" else default_bot()
+        bot = self.bots.get(seat)
+        if bot is None or getattr(bot, "name", name) != name:
+            seed = (self.muni_setup.seed if self.muni_setup else 0) * 31 + seat
+            bot = KIND.make_bot(name, seed)
+            self.bots[seat] = bot
+        return bot
+
+    def to_act(self) -> int:
+        return KIND.to_act(self.game) if self.game is not None else -1
+
+    # ---------------------------------------------------------------- the decision clock
+    def update_clock(self) -> None:
+        timeout = self.server.turn_timeout
+        seat = self.to_act() if self.meta.status == "playing" else -1
+        if seat < 0 or timeout <= 0 or self.controller_is_bot(seat):
+            self.stop_clock()
+            return
+        if self._clock is not None and self.clock_seat == seat and self._clock_n == len(self.actions):
+            return
+        self.stop_clock()
+        self.clock_seat, self._clock_n = seat, len(self.actions)
+        self.deadline = time.time() + timeout
+        self._clock = asyncio.get_running_loop().call_later(timeout, self._time_up, seat, len(self.actions))
+
+    def _time_up(self, seat: int, n: int) -> None:
+        self._clock = None
+        if self.meta.status != "playing" or len(self.actions) != n or self.to_act() != seat:
+            return
+        if self.controller_is_bot(seat):
+            return
+        self.standin.add(seat)
+        log.info("table %s: seat %d ran out of time, a bot stands in", self.id, seat)
+        conn = self.present.get(seat)
+        if conn is not None:
+            conn.send(P.Error(message="Time is up: a bot plays your seat now (Ctrl+B: play it again).", code="clock"))
+        self.changed()
+        self.kick()
+
+    # ---------------------------------------------------------------- game
+    def start(self) -> None:
+        m = self.meta
+        for s in m.seats:
+            if s.kind == "human" and not s.holder:
+                s.kind = default_bot()
+        names: list[str] = []
+        for i, s in enumerate(m.seats):
+            base = (s.name if s.holder else f"{s.kind.title()} bot").strip() or f"Player {i + 1}"
+            name, k = base, 2
+            while name in names:
+                name, k = f"{base} {k}", k + 1
+            names.append(name)
+        seed = m.seed if m.seed is not None else random.randrange(1 << 31)
+        m.seed = seed
+        self.muni_setup = MuniSetup(players=tuple(names), seed=seed, options=tuple(m.options))
+        self.game = KIND.new_game(self.muni_setup)
+        # gamelog_io writes any game's header (core.gamelog.make_header names Municipium's)
+        self.log = gamelog_io.create(self.log_path, self.muni_setup, [s.kind for s in m.seats])  # type: ignore[arg-type]
+        for line in self.chat:
+            self.log.append_chat(gamelog_io.chat_line(line, self.log.count))
+        m.status = "playing"
+        self.save_meta()
+        log.info("table %s: Municipium starts (%s)", self.id, ", ".join(names))
+        self.changed()
+        self.kick()
+
+    def restore(self) -> None:
+        loaded = gamelog_io.load(self.log_path)
+        setup: MuniSetup = loaded.setup  # type: ignore[assignment]  # a Municipium log's setup
+        self.muni_setup = setup
+        state = KIND.new_game(setup)
+        for a in loaded.actions:
+            state, ev = KIND.apply(state, a)
+            self.actions.append(a)
+            self.events.extend(ev)
+        self.game = state
+        self.chat = [P.ChatLine(table=self.id, **c) for c in loaded.chat]
+        if self.meta.status != "over":
+            self.log = gamelog_io.reopen(self.log_path, loaded)
+        if KIND.to_act(state) < 0 and self.meta.status != "over":
+            self.meta.status = "over"
+            self.save_meta()
+        for i, s in enumerate(self.meta.seats):
+            if s.holder:
+                self.absent_since[i] = time.monotonic()
+                self.arm_timer(i)
+
+    def commit_muni(self, action: MuniAction) -> None:
+        """Apply ``action`` (RuleError: nothing changed), log it durably, then broadcast."""
+        assert self.game is not None and self.log is not None
+        state, events = KIND.apply(self.game, action)
+        over = KIND.to_act(state) < 0
+        self.log.append_action(action, final=over)  # type: ignore[arg-type]  # the writer takes any game's
+        self.game = state
+        self.actions.append(action)  # type: ignore[arg-type]  # Municipium's actions at this table
+        self.events.extend(events)
+        if over:
+            self.meta.status = "over"
+        self.update_clock()
+        if self.conns:
+            body = W.MuniUpdate(
+                n=len(self.actions),
+                actions=[action],
+                events=events,
+                state=KIND.player_view(state),
+                deadline=self.deadline,
+                clock_seat=self.clock_seat,
+            )
+            self.broadcast(P.GameMsg(table=self.id, body=W.encode(body)))
+        if over:
+            self.log.close()
+            for t in self.timers.values():
+                t.cancel()
+            self.timers.clear()
+            self.save_meta()
+            log.info("table %s: game over", self.id)
+            self.changed()
+            self.server.finished(self)
+
+    def history(self) -> P.HistoryInfo:
+        st = self.game
+        winner = ""
+        if st is not None and st.result is not None and 0 <= st.result.winner < st.n:
+            winner = st.players[st.result.winner].name
+        players = (
+            list(self.muni_setup.players) if self.muni_setup else [s.name or f"{s.kind} bot" for s in self.meta.seats]
+        )
+        return P.HistoryInfo(
+            id=self.id,
+            name=self.meta.name,
+            variant="municipium",
+            players=players,
+            winner=winner,
+            ended=time.time(),
+            actions=len(self.actions),
+        )
+
+    # ---------------------------------------------------------------- a player's action
+    def receive(self, conn: Conn, msg: P.GameMsg) -> None:
+        """A ``GameMsg`` from a client: a ``MuniAct`` is checked, applied, logged, then
+        acknowledged (``Ack``) or refused (``Error``) with the message's ``ref``."""
+        refuse = self.server.refuse
+        try:
+            body = W.decode(msg.body)
+        except msgspec.DecodeError as err:
+            refuse(conn, f"not a Municipium message ({err})", code="malformed", ref=msg.ref)
+            return
+        if not isinstance(body, W.MuniAct):
+            refuse(conn, "a client sends actions only", code="malformed", ref=msg.ref)
+            return
+        why = self.check_muni_act(conn, body)
+        if why is not None:
+            refuse(conn, why, ref=msg.ref, table=self.id)
+            return
+        try:
+            self.commit_muni(body.action)
+        except RuleError as err:
+            refuse(conn, err.detail, code="rule", ref=msg.ref, rule=err.rule, table=self.id)
+            return
+        except OSError as err:  # the move could not be saved, so it did not happen
+            log.error("table %s: game log not written: %s", self.id, err)
+            refuse(conn, "the server could not save that move; try again", ref=msg.ref, table=self.id)
+            return
+        conn.send(P.Ack(ref=msg.ref, n=len(self.actions)))
+        self.kick()
+
+    def check_muni_act(self, conn: Conn, msg: W.MuniAct) -> str | None:
+        seat = self.conns.get(conn)
+        if seat is None:
+            return "you are not at this table"
+        if seat < 0 or self.present.get(seat) is not conn:
+            return "spectators cannot act"
+        if self.meta.status != "playing" or self.game is None:
+            return "the game is not running" if self.meta.status == "waiting" else "the game is over"
+        if msg.action.player != seat:
+            return f"you hold seat {seat + 1}, not seat {msg.action.player + 1}"
+        if msg.at >= 0 and msg.at != len(self.actions):
+            return "the game moved on before your action arrived; look again"
+        actor = self.to_act()
+        if actor != seat:
+            return f"it is {self.game.players[actor].name}'s turn, not yours" if actor >= 0 else "nobody is to act"
+        return None
+
+    async def _run_bots(self) -> None:
+        delay = self.server.bot_delay
+        while self.meta.status == "playing" and self.game is not None:
+            seat = self.to_act()
+            if seat < 0 or not self.controller_is_bot(seat):
+                return
+            await asyncio.sleep(delay)
+            if self.game is None or self.to_act() != seat or not self.controller_is_bot(seat):
+                continue
+            try:
+                action = self.bot_for(seat).act(self.game)
+                try:
+                    self.commit_muni(action)
+                except RuleError:
+                    self.commit_muni(KIND.legal(self.game)[0])  # a bot must never stall a table
+            except Exception:  # noqa: BLE001 - a bot's bug must stop its table's bots, not the server
+                log.exception("table %s: bot for seat %d failed", self.id, seat)
+                return
+
+
+# ------------------------------------------------------------------------------ the hub's part
+
+
+def table_class(game: str) -> type[Table]:
+    """The table type holding ``game`` (a ``TableMeta.game``)."""
+    return MuniTable if game == KIND.name else Table
+
+
+def create_muni_table(server: TableServer, conn: Conn, msg: P.CreateTable) -> None:
+    """``CreateTable`` for Municipium: checked, made, the creator seated (or watching)."""
+    from .hub import MAX_TABLE_NAME, MAX_TABLES, MAX_TABLES_PER_PLAYER, write_private
+
+    refuse = server.refuse
+    n = len(msg.seats)
+    if not KIND.min_players <= n <= KIND.max_players:
+        return refuse(conn, f"a Municipium table has {KIND.min_players} to {KIND.max_players} seats")
+    if any(k != "human" and KIND.level_of(k) not in (*KIND.bot_levels, "random") for k in msg.seats):
+        return refuse(conn, f"seat kinds are 'human' or a bot: {', '.join((*KIND.bot_levels, 'random'))}")
+    if msg.variant not in ("", "grand"):  # (the form's default for Colosseum)
+        return refuse(conn, "Municipium has no variants")
+    if any(o not in KIND.options for o in msg.options):
+        return refuse(conn, "unknown option")
+    if msg.sit >= 0 and (msg.sit >= n or msg.seats[msg.sit] != "human"):
+        return refuse(conn, "you can sit only at a human seat")
+    live = [t for t in server.tables.values() if t.meta.status != "over"]
+    if len(live) >= MAX_TABLES:
+        return refuse(conn, "too many tables")
+    if sum(1 for t in live if t.meta.creator == conn.player) >= MAX_TABLES_PER_PLAYER:
+        return refuse(conn, f"you have {MAX_TABLES_PER_PLAYER} open tables already")
+    tid = server.new_id()
+    name = clean_text(msg.name, MAX_TABLE_NAME) or clean_text(f"{conn.name}'s table", MAX_TABLE_NAME)
+    meta = TableMeta(
+        id=tid,
+        name=name,
+        variant="",
+        options=list(msg.options),
+        allow_takeover=False,
+        creator=conn.player,
+        creator_name=conn.name,
+        seats=[SeatMeta(kind=k) for k in msg.seats],
+        seed=msg.seed,
+        created=time.time(),
+        game=KIND.name,
+    )
+    t = MuniTable(server, meta)
+    server.tables[tid] = t
+    server.save_meta(meta)
+    log.info("table %s (Municipium) created by %s: %s", tid, conn.name, ",".join(msg.seats))
+    if msg.sit >= 0:
+        t.sit(conn, msg.sit)
+        conn.send(t.joined(msg.sit))
+    else:
+        t.watch(conn)
+        if all(k != "human" for k in msg.seats):
+            t.start()
+        conn.send(t.joined(-1))
+    if meta.status != "waiting":
+        t.changed()  # the game itself, now that it started (it follows the Joined)
+    t.kick()
+    if meta.status == "over" or meta.id not in server.tables:
+        return None
+    write_private(server.data / "tables" / f"{meta.id}.json", msgspec.json.encode(meta))
+    return None

@@ -1,0 +1,285 @@
+"""A Municipium table's game in a networked client: ``MuniRemoteSession`` (the session the
+Municipium game screen reads, held by the server) and ``MuniNetScreen`` (that screen with the
+table's keys: leave, talk, let a bot play).
+
+The server sends Municipium's game in ``protocol.GameMsg`` (``host.muni_wire``).
+:func:`attach` makes a :class:`~colosseum.tui.net.remote.RemoteClient` hand those to the table's
+session (and keep the latest ``MuniGame`` of each table, which may arrive before the ``Joined``
+that asked for it); everything else takes the client's usual way.  Chat lines, table changes and
+the clock's warnings reach the session as a Colosseum ``RemoteSession`` gets them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+from textual.binding import Binding
+
+from colosseum.core.errors import RuleError
+from colosseum.core.games import MUNICIPIUM
+from colosseum.core.model import Event
+from colosseum.core.municipium import MuniAction, MuniSetup, State
+from colosseum.tui.game_session import Seat
+from colosseum.tui.municipium.screen import MuniGameScreen
+
+from .host import muni_wire as W
+from .host import protocol as P
+from .remote import REPLY_TIMEOUT, RemoteClient
+
+log = logging.getLogger("colosseum.net.client")
+
+Listener = Callable[[State, list[Event]], None]
+GAME_WAIT = 5.0  # seconds a join waits for its table's game to arrive
+
+
+def attach(client: RemoteClient) -> None:
+    """Route ``GameMsg`` to Municipium sessions (once per client; the reader thread calls the
+    route, so this is in place before any table is joined)."""
+    if getattr(client, "muni_games", None) is not None:
+        return
+    games: dict[str, W.MuniGame] = {}
+    arrived = threading.Condition()
+    client.muni_games = games  # type: ignore[attr-defined]
+    client.muni_arrived = arrived  # type: ignore[attr-defined]
+    route = client._route
+
+    def muni_route(msg: P._Msg) -> None:
+        if not isinstance(msg, P.GameMsg):
+            route(msg)
+            return
+        try:
+            body = W.decode(msg.body)
+        except msgspec.DecodeError as err:
+            log.warning("table %s: unreadable game message: %s", msg.table, err)
+            return
+        if isinstance(body, W.MuniGame):
+            with arrived:
+                games[msg.table] = body
+                arrived.notify_all()
+        session = client.sessions.get(msg.table)
+        if isinstance(session, MuniRemoteSession):
+            session._post(body)
+
+    client._route = muni_route  # type: ignore[method-assign]
+
+
+def wait_game(client: RemoteClient, table: str, timeout: float = GAME_WAIT) -> W.MuniGame | None:
+    """The latest ``MuniGame`` of ``table`` (waiting up to ``timeout`` for the first)."""
+    games: dict[str, W.MuniGame] = client.muni_games  # type: ignore[attr-defined]
+    arrived: threading.Condition = client.muni_arrived  # type: ignore[attr-defined]
+    with arrived:
+        arrived.wait_for(lambda: table in games or client.closed.is_set(), timeout)
+        return games.get(table)
+
+
+class MuniRemoteSession:
+    """A table's Municipium game, held by the server.  ``submit`` sends the action and waits
+    for the server's answer: the new state (pushed to every client) or a RuleError with the
+    server's message.  Chat lines arrive as events of kind ``"chat"``."""
+
+    def __init__(self, client: RemoteClient, joined: P.Joined, game: W.MuniGame) -> None:
+        self.client = client
+        self.table = joined.table
+        self.table_id = joined.table.id
+        self.seat = joined.seat
+        self.setup: MuniSetup = game.setup
+        self.seats = tuple(Seat(kind=s.kind) for s in joined.table.seats)
+        self._state: State = game.state
+        self._actions: list[MuniAction] = list(game.actions)
+        self._events: list[Event] = list(game.events)
+        for c in joined.chat:
+            self._events.append(self._chat_event(c))
+        self._listeners: list[Listener] = []
+        self._inbox: queue.Queue[Any] = queue.Queue()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.lost = False
+        self.deadline = joined.table.deadline
+        self.clock_seat = joined.table.clock_seat
+        client.sessions[self.table_id] = self  # type: ignore[assignment]  # chat, table changes, the end
+
+    # ---------------------------------------------------------------- what the screen reads
+    @property
+    def state(self) -> State:
+        if self._loop is None:
+            self.drain()
+        return self._state
+
+    @property
+    def events(self) -> list[Event]:
+        return self._events
+
+    @property
+    def actions(self) -> list[MuniAction]:
+        return self._actions
+
+    def add_listener(self, fn: Listener) -> None:
+        self._remember_loop()
+        self._listeners.append(fn)
+
+    def remove_listener(self, fn: Listener) -> None:
+        if fn in self._listeners:
+            self._listeners.remove(fn)
+
+    @property
+    def autopilot(self) -> bool:
+        return self.seat >= 0 and self.table.seats[self.seat].standin
+
+    def local_seats(self) -> tuple[int, ...]:
+        """This connection's seat (none for a spectator, or while a bot plays it for us)."""
+        return (self.seat,) if self.seat >= 0 and not self.autopilot else ()
+
+    def waiting_for(self) -> int:
+        return MUNICIPIUM.to_act(self._state)
+
+    def bot_to_act(self) -> bool:
+        return False  # the server plays every bot
+
+    async def run_bots(self, delay: float = 0.0) -> None:
+        return None
+
+    # ---------------------------------------------------------------- acting
+    def submit(self, action: MuniAction) -> list[Event]:
+        if self.seat < 0:
+            raise RuleError("G-0", "spectators cannot act")
+        if self.lost or self.client.closed.is_set():
+            raise RuleError("G-0", "the connection to the server is lost")
+        self.drain()
+        ref = next(self.client._refs)
+        ev, box = threading.Event(), list[P.Ack | P.Error]()
+        self.client.acks[ref] = (ev, box)
+        try:
+            body = W.encode(W.MuniAct(action=action, at=len(self._actions)))
+            self.client.send(P.GameMsg(table=self.table_id, body=body, ref=ref))
+            if not ev.wait(REPLY_TIMEOUT):
+                raise RuleError("G-0", "the server did not answer")
+        finally:
+            self.client.acks.pop(ref, None)
+        reply = box[0]
+        if isinstance(reply, P.Error):
+            raise RuleError(reply.rule or "G-0", reply.message)
+        return self.drain(until=reply.n)  # the update for it came before the Ack
+
+    def say(self, text: str) -> None:
+        self.client.send(P.Say(table=self.table_id, text=text))
+
+    def set_autopilot(self, on: bool) -> None:
+        self.client.send(P.Autopilot(table=self.table_id, on=on))
+
+    def leave(self) -> None:
+        self.client.leave(self.table_id)
+
+    # ---------------------------------------------------------------- incoming
+    def _remember_loop(self) -> None:
+        if self._loop is None:
+            try:
+                self._loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return
+            self._loop.call_soon(self.drain)
+
+    def _post(self, msg: Any) -> None:
+        """Called on the reader thread (game messages, chat, table changes; None: lost)."""
+        self._inbox.put(msg)
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(self.drain)
+            except RuntimeError:
+                pass
+
+    @staticmethod
+    def _chat_event(c: P.ChatLine) -> Event:
+        return Event(kind="chat", text=f"{c.name}: {c.text}", seat=c.seat)
+
+    def drain(self, until: int = -1) -> list[Event]:
+        mine: list[Event] = []
+        while True:
+            try:
+                msg = self._inbox.get_nowait()
+            except queue.Empty:
+                break
+            if msg is None:
+                self.lost = True
+                self._notify([Event(kind="net", text="Connection to the server lost.")])
+            elif isinstance(msg, W.MuniUpdate):
+                if msg.n <= len(self._actions):
+                    continue
+                self._state = msg.state
+                self._actions.extend(msg.actions)
+                self._events.extend(msg.events)
+                self.deadline, self.clock_seat = msg.deadline, msg.clock_seat
+                if msg.n == until:
+                    mine = list(msg.events)
+                self._notify(list(msg.events))
+            elif isinstance(msg, W.MuniGame):
+                if len(msg.actions) > len(self._actions):  # (a reload: the whole game again)
+                    self._state, self._actions, self._events = msg.state, list(msg.actions), list(msg.events)
+                    self._notify([])
+            elif isinstance(msg, P.ChatLine):
+                ev = self._chat_event(msg)
+                self._events.append(ev)
+                self._notify([ev])
+            elif isinstance(msg, P.Error):
+                ev = Event(kind="net", text=msg.message)
+                self._events.append(ev)
+                self._notify([ev])
+            elif isinstance(msg, P.TableChanged):
+                before = self.local_seats()
+                self.table = msg.table
+                self.deadline, self.clock_seat = msg.table.deadline, msg.table.clock_seat
+                self.seats = tuple(Seat(kind=s.kind) for s in msg.table.seats)
+                if self.local_seats() != before:
+                    self._notify([])
+        return mine
+
+    def _notify(self, events: list[Event]) -> None:
+        for fn in list(self._listeners):
+            try:
+                fn(self._state, events)
+            except Exception:  # noqa: BLE001 - a widget's bug must not kill the session
+                log.exception("listener failed")
+
+    def time_left(self) -> float | None:
+        if self.deadline <= 0 or self.clock_seat < 0:
+            return None
+        return self.deadline - time.time()
+
+
+class MuniNetScreen(MuniGameScreen):
+    """The Municipium game screen at a server's table: Ctrl+L leaves the table (back to the
+    lobby), Ctrl+B lets a bot play the seat (or takes it back)."""
+
+    BINDINGS = [
+        Binding("ctrl+l", "leave_table", "Leave", id="muninet.leave"),
+        Binding("ctrl+b", "autopilot", "Bot plays", id="muninet.autopilot"),
+    ]
+
+    def __init__(self, session: MuniRemoteSession, **kw: Any) -> None:
+        super().__init__(session, bot_delay=0.0, **kw)
+        self.remote = session
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "autopilot":
+            return self.remote.seat >= 0
+        return super().check_action(action, parameters)
+
+    def action_autopilot(self) -> None:
+        on = not self.remote.autopilot
+        self.remote.set_autopilot(on)
+        self.notify("A bot plays your seat (Ctrl+B: play it again)." if on else "You play your seat again.")
+
+    def action_leave_table(self) -> None:
+        self.remote.leave()
+        self.app.pop_screen()
+
+    def _game_over(self) -> None:
+        if not self._end_shown:
+            self._end_shown = True
+            self.action_end_screen()  # (never exits the lobby's app)
