@@ -134,7 +134,8 @@ def test_a_bots_move_ends_the_take_back_unless_it_is_still_waiting(tmp_path):
                     assert isinstance(answer, P.Ack) and answer.n == 0 and table.actions == []
                     assert to_act(table.state) == 0
                 else:
-                    assert isinstance(answer, P.Error) and "bot 2 acted since" in answer.message
+                    assert isinstance(answer, P.Error)
+                    assert f"{table.setup.players[2]} acted since" in answer.message
             finally:
                 await srv.close()
 
@@ -265,3 +266,20 @@ def test_an_undo_that_cannot_be_saved_changes_nothing(tmp_path):
             await srv.close()
 
     run(go())
+
+
+def test_bots_at_a_table_have_distinct_names_no_person_uses():
+    """Two bots of one level read apart at a glance ("Normal bot" and "Normal bot 2" cut to
+    the same cells in the players table), and no bot takes a seated person's name."""
+    from colosseum.tui.net.host.table import SeatMeta, seat_names
+
+    seats = [
+        SeatMeta(kind="human", holder="k1", name="Kat"),
+        SeatMeta(kind="normal"),
+        SeatMeta(kind="normal"),
+        SeatMeta(kind="hard"),
+    ]
+    names = seat_names(seats)
+    assert names[0] == "Kat"
+    assert len({n.casefold() for n in names}) == 4
+    assert all(n != "Kat" and "bot" not in n.lower() for n in names[1:])

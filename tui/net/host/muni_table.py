@@ -26,7 +26,7 @@ from . import gamelog_io
 from . import muni_wire as W
 from . import protocol as P
 from .names import clean_text
-from .table import Conn, SeatMeta, Table, TableMeta, default_bot
+from .table import Conn, SeatMeta, Table, TableMeta, default_bot, seat_names
 
 if TYPE_CHECKING:
     from .hub import TableServer
@@ -155,13 +155,7 @@ class MuniTable(Table):
         for s in m.seats:
             if s.kind == "human" and not s.holder:
                 s.kind = default_bot()
-        names: list[str] = []
-        for i, s in enumerate(m.seats):
-            base = (s.name if s.holder else f"{s.kind.title()} bot").strip() or f"Player {i + 1}"
-            name, k = base, 2
-            while name in names:
-                name, k = f"{base} {k}", k + 1
-            names.append(name)
+        names = seat_names(m.seats)
         seed = m.seed if m.seed is not None else random.randrange(1 << 31)
         m.seed = seed
         self.muni_setup = MuniSetup(players=tuple(names), seed=seed, options=tuple(m.options))

@@ -68,6 +68,29 @@ class SeatMeta(msgspec.Struct, kw_only=True):
     name: str = ""  # holder's display name
 
 
+#: names the bots at a table play under (as in a local game): a person tells "Kat" from
+#: "Laura" at a glance, where "Normal bot" and "Normal bot 2" cut to the same few cells
+BOT_NAMES = ("Kat", "Laura", "Marcus", "Titus", "Becky", "Aurelia", "Cassius", "Decima")
+
+
+def seat_names(seats: list[SeatMeta]) -> list[str]:
+    """The players' names for a game starting with ``seats``: each person's own name, each bot
+    a name from ``BOT_NAMES`` no person at the table uses (case-insensitively), all unique."""
+    taken = {s.name.strip().casefold() for s in seats if s.holder and s.name.strip()}
+    pool = [n for n in BOT_NAMES if n.casefold() not in taken]
+    names: list[str] = []
+    for i, s in enumerate(seats):
+        if s.holder:
+            base = s.name.strip() or f"Player {i + 1}"
+        else:
+            base = pool.pop(0) if pool else f"Bot {i + 1}"
+        name, k = base, 2
+        while name.casefold() in {n.casefold() for n in names}:
+            name, k = f"{base} {k}", k + 1
+        names.append(name)
+    return names
+
+
 class TableMeta(msgspec.Struct, kw_only=True):
     id: str
     name: str
@@ -400,15 +423,7 @@ class Table:
         for s in m.seats:
             if s.kind == "human" and not s.holder:
                 s.kind = default_bot()
-        names: list[str] = []
-        for i, s in enumerate(m.seats):
-            base = (s.name if s.holder else f"{s.kind.title()} bot").strip() or f"Player {i + 1}"
-            name = base
-            k = 2
-            while name in names:
-                name = f"{base} {k}"
-                k += 1
-            names.append(name)
+        names = seat_names(m.seats)
         seed = m.seed if m.seed is not None else random.randrange(1 << 31)
         m.seed = seed
         self.setup = GameSetup(players=tuple(names), seed=seed, variant=m.variant, options=tuple(m.options))
