@@ -108,6 +108,18 @@ def test_lobby_opens_the_municipium_screen_and_plays(server):
             while app.screen is not game:
                 app.pop_screen()
                 await pilot.pause()
+            # Ctrl+T talks to the table: the line reaches the server's chat as typed (plain text)
+            await pilot.press("ctrl+t")
+            await pilot.pause()
+            for ch in "ave [b]x[/b]":
+                await pilot.press("space" if ch == " " else ch)
+            await pilot.press("enter")
+            for _ in range(40):
+                await pilot.pause(0.05)
+                if table.chat:
+                    break
+            assert table.chat and table.chat[-1].text == "ave [b]x[/b]"
+            assert app.screen is game
             await pilot.press("ctrl+l")  # leave the table: back to the lobby
             await pilot.pause()
             assert type(app.screen).__name__ == "LobbyScreen"
