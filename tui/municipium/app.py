@@ -50,6 +50,32 @@ class MuniApp(BaseApp):
         self.exit_at_end = exit_at_end
         self.auto_dialogs = auto_dialogs
 
+    async def action_quit(self) -> None:
+        """Ctrl+Q in a game still going asks first (y or Enter quits, a second Ctrl+Q too) and
+        says, after the terminal is back, where the game is kept."""
+        from rich.text import Text
+
+        from colosseum.tui.screens.confirm import ConfirmScreen
+
+        recorder = getattr(self.session, "recorder", None)
+        path = getattr(recorder, "path", None) if getattr(recorder, "error", None) is None else None
+        going = self.session.state.phase != "over"
+        note = Text(f"colosseum: game saved ({path}) — continue with `colosseum resume`") if going and path else None
+        if isinstance(self.screen, ConfirmScreen) or not going:
+            self.exit(message=note)
+            return
+        question = (
+            "Leave the game? It is saved: continue it later with `colosseum resume`."
+            if path
+            else "Leave the game? It is not being saved, so it cannot be continued."
+        )
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.exit(message=note)
+
+        self.push_screen(ConfirmScreen("Quit?", question), answered)
+
     def get_default_screen(self) -> Any:
         from .screen import MuniGameScreen
 

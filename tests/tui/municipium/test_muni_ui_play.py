@@ -135,3 +135,28 @@ def test_the_game_screen_works_in_another_app():
             assert type(app.screen).__name__ == "MuniHelpScreen"
 
     asyncio.run(go())
+
+
+def test_ctrl_q_in_a_game_going_asks_first():
+    """Ctrl+Q mid-game asks before leaving (n keeps playing, y quits), as a Colosseum game does."""
+    from colosseum.tui.screens.confirm import ConfirmScreen
+
+    async def go():
+        session = session_for(MuniSetup(players=("Ann", "Bo", "Cy"), seed=3), humans=(0,))
+        app = MuniApp(session, bot_delay=0, auto_dialogs=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+            assert isinstance(app.screen, ConfirmScreen)
+            assert "not being saved" in str(app.screen.text)
+            await pilot.press("n")
+            await pilot.pause()
+            assert not isinstance(app.screen, ConfirmScreen) and app.is_running
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+            await pilot.press("y")
+            await pilot.pause()
+            assert not app.is_running
+
+    asyncio.run(go())
