@@ -169,6 +169,10 @@ class Follow:
         self.seen_from = 0
 
     def record(self, state: State, events: Iterable[Event]) -> None:
+        events = tuple(events)
+        if any(e.kind == "undo" for e in events):
+            self.rewind(state)
+            return
         before = self.state
         if state is before:
             return
@@ -178,7 +182,7 @@ class Follow:
                 owner=turn_owner(before),
                 round=before.round,
                 phase=before.phase,
-                events=tuple(events),
+                events=events,
                 before=before,
                 after=state,
             )
@@ -186,6 +190,16 @@ class Follow:
         self.state = state
 
     __call__ = record
+
+    def rewind(self, state: State) -> None:
+        """Moves were taken back to ``state``: forget the steps after it, so the marks and
+        the summaries show the position after the undo, not the withdrawn moves."""
+        keep = next((i for i in range(len(self.steps) - 1, -1, -1) if self.steps[i].before is state), None)
+        if keep is None:  # not the same object (a copy from elsewhere): compare by value
+            keep = next((i for i in range(len(self.steps) - 1, -1, -1) if self.steps[i].before == state), None)
+        del self.steps[keep or 0 :]  # None: taken back past everything recorded, start afresh
+        self.seen_from = min(self.seen_from, len(self.steps))
+        self.state = state
 
     def marks(self, upto: int | None = None) -> Changes:
         """What the last run of actions by one player changed (up to step ``upto``,
