@@ -51,10 +51,13 @@ class GameScreen(Screen):
         Binding("r", "app.rules", "Rules", id="game.rules"),
         Binding("v", "review", "Review", id="game.review"),
         Binding("e", "end_screen", "Result", id="game.result"),
-        # not in the key bar (it is full at 80 columns): the help screen lists them
+        # not in the key bar (it is full at 80 columns): the palette and the help screen list them
         Binding("g", "rush", "bots play on to your next decision", show=False, id="game.rush"),
         Binding("full_stop", "step", "bots move one at a time", key_display=".", show=False, id="game.step"),
     ]
+
+    #: what leaves the key bar first when it does not fit (all in the palette and F1 help)
+    KEYBAR_SPARE = ("review", "focus_log", "detail", "app.rules")
 
     def __init__(
         self, session, *, bot_delay: float = 0.6, exit_at_end: bool = False, auto_dialogs: bool = True
