@@ -29,7 +29,7 @@ from colosseum.core import (
     new_game,
     to_act,
 )
-from colosseum.core.bots import make_bot
+from colosseum.core.bots import Bot, make_bot
 from colosseum.core.engine import check_deal
 from colosseum.core.gamelog import UndoLine, describe_action, reseeded
 from colosseum.core.queries import safe_action
@@ -144,7 +144,7 @@ class LocalSession(GameSession):
         self._events: list[Event] = []
         self._actions: list[Action] = []
         self._listeners: list[Listener] = []
-        self._bots = {i: make_bot(s.kind, seed=setup.seed * 31 + i) for i, s in enumerate(seats) if s.is_bot}
+        self._made_bots: dict[int, Bot] | None = None  # made on first use (see ``_bots``)
         self._follow = Follow(self._state)
         # Every position and the events up to it, so a decision can be taken back; and the bots
         # as they were before each human decision, so they replay the same moves after an undo.
@@ -168,6 +168,19 @@ class LocalSession(GameSession):
         self._offer_memo: dict[tuple[int, int], tuple | None] = {}
 
     @property
+    def _bots(self) -> dict[int, Bot]:
+        """The bots of the bot seats, made when first asked for: a bot's module (its
+        valuations) is not needed to draw the game, so it loads after the first paint."""
+        if self._made_bots is None:
+            seed = self.setup.seed
+            self._made_bots = {i: make_bot(s.kind, seed=seed * 31 + i) for i, s in enumerate(self.seats) if s.is_bot}
+        return self._made_bots
+
+    @_bots.setter
+    def _bots(self, bots: dict[int, Bot]) -> None:
+        self._made_bots = bots
+
+    @property
     def state(self) -> State:
         return self._state
 
@@ -185,7 +198,7 @@ class LocalSession(GameSession):
     def submit(self, action: Action) -> list[Event]:
         state, events = apply(self._state, action)  # RuleError propagates; nothing changed
         state = reseeded(state, len(self._actions) + 1, self.reseed)
-        if self._bots and not self.seats[action.player].is_bot:
+        if not self.seats[action.player].is_bot and any(s.is_bot for s in self.seats):
             self._bot_memo[len(self._actions)] = pickle.dumps(self._bots)
             if len(self._bot_memo) > 64:  # an undo never reaches that far back in practice
                 del self._bot_memo[min(self._bot_memo)]
