@@ -103,6 +103,8 @@ class HelpScreen(ModalScreen):
                     desc = "command palette: new game, theme, rules, view a board, quit"
                 if b.group is not None and b.group.description:
                     desc = f"{b.group.description} {desc}"
+                if b.tooltip:  # the key bar's word is short: the help says it in full
+                    desc = b.tooltip
                 if (b.action, desc) in seen:
                     continue
                 seen.add((b.action, desc))
