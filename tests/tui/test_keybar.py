@@ -40,9 +40,7 @@ def test_the_bar_fits_80_columns_with_the_palette_key(humans, keys):
             assert cell_len(line) <= 80 and line.rstrip().endswith("^p palette"), line
             shown = {desc for _k, desc in items}
             works = {
-                b.description
-                for _key, (_node, b, enabled, _tip) in game.active_bindings.items()
-                if enabled and b.show
+                b.description for _key, (_node, b, enabled, _tip) in game.active_bindings.items() if enabled and b.show
             }
             groups = {b.group.description for _n, b, _e, _t in game.active_bindings.values() if b.group is not None}
             assert shown - works - groups == {"palette"}, "every key the bar shows works now"
