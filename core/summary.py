@@ -36,6 +36,9 @@ class Changes(msgspec.Struct, frozen=True, kw_only=True):
     coins: tuple[int, ...] = ()  # coin change per seat
     aquilas: tuple[int, ...] = ()  # Aquila change per seat
     tiles: tuple[int, ...] = ()  # change in tiles held per seat
+    # tiles given plus tiles received per seat, type by type (a swap moves tiles without
+    # changing how many a seat holds)
+    tiles_moved: tuple[int, ...] = ()
     performed: tuple[tuple[int, int], ...] = ()  # (seat, spectacle) performed
 
     @property
@@ -48,11 +51,13 @@ class Changes(msgspec.Struct, frozen=True, kw_only=True):
             or any(self.coins)
             or any(self.aquilas)
             or any(self.tiles)
+            or any(self.tiles_moved)
             or self.performed
         )
 
     def seat_changed(self, seat: int) -> bool:
-        return any(0 <= seat < len(v) and v[seat] for v in (self.acclaim, self.coins, self.aquilas, self.tiles))
+        values = (self.acclaim, self.coins, self.aquilas, self.tiles, self.tiles_moved)
+        return any(0 <= seat < len(v) and v[seat] for v in values)
 
 
 def changes(before: State, after: State, actor: int = NOBODY) -> Changes:
@@ -81,6 +86,7 @@ def changes(before: State, after: State, actor: int = NOBODY) -> Changes:
         coins=tuple(q.coins - p.coins for p, q in pairs),
         aquilas=tuple(q.aquilas - p.aquilas for p, q in pairs),
         tiles=tuple(sum(q.tiles) - sum(p.tiles) for p, q in pairs),
+        tiles_moved=tuple(sum(abs(b - a) for a, b in zip(p.tiles, q.tiles, strict=False)) for p, q in pairs),
         performed=tuple(performed),
     )
 

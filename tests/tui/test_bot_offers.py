@@ -99,3 +99,29 @@ def test_the_human_answers_a_bots_offer_in_the_trade_dialog():
             assert any(e.kind == "deal" and "rejects" in e.text for e in session.events[-20:])
 
     asyncio.run(go())
+
+
+def test_a_swap_is_the_last_move_marked():
+    """A deal that swaps one tile for one changes no total: it is still the move marked, with
+    what came in and what went out."""
+    from colosseum.tui.widgets.players import PlayersPanel
+
+    session = human_trade_turn()
+    assert session.step_bot()  # Kat offers a Horse for an Elephant
+    proposer = session.state.trade.deal.proposer
+    for kind in ("AcceptDeal", "CloseDeal"):
+        session.submit(next(a for a in _legal(session) if type(a).__name__ == kind))
+    marks = session.follow.marks()
+    assert marks.actor == 0 and not any(marks.tiles)
+    assert marks.tiles_moved[0] == 2 and marks.tiles_moved[proposer] == 2
+    session.bots_offer = False  # nothing else moves while the table is looked at
+    app = ColosseumApp(session, bot_delay=0, auto_dialogs=False)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            players = app.screen.query_one(PlayersPanel)
+            text = "\n".join(line.plain for line in players.build_lines())
+            assert text.count("+1/-1t") == 2, text
+
+    asyncio.run(go())

@@ -135,11 +135,23 @@ class PlayersPanel(LinePanel):
 
         return at(m.acclaim), at(m.coins), at(m.aquilas), at(m.tiles)
 
+    def _tiles_swapped(self, seat: int) -> tuple[int, int]:
+        """Tiles the last move gave this seat and took from it, when it did both (a swap)."""
+        m = self.marks
+        moved = m.tiles_moved[seat] if seat < len(m.tiles_moved) else 0
+        net = m.tiles[seat] if seat < len(m.tiles) else 0
+        if moved <= abs(net):
+            return 0, 0
+        return (moved + net) // 2, (moved - net) // 2
+
     @staticmethod
-    def _delta_note(deltas: tuple[int, int, int, int], wide: bool, room: int) -> str:
+    def _delta_note(deltas: tuple[int, int, int, int], wide: bool, room: int, swapped: tuple[int, int] = (0, 0)) -> str:
         """e.g. ``(+9 $-11 +3t)``: Acclaim, coins, Aquilas, tiles that the last move changed,
-        as many as fit in ``room`` cells (the changed numbers are marked anyway)."""
+        as many as fit in ``room`` cells (the changed numbers are marked anyway); a swap of
+        tiles is ``+1/-1t``."""
         acclaim, coins, aquilas, tiles = deltas
+        if any(swapped):
+            tiles = 0  # said below as what came in and what went out
         parts = []
         if acclaim:
             parts.append(f"{acclaim:+d}" + (" Acc" if wide else ""))
@@ -149,6 +161,8 @@ class PlayersPanel(LinePanel):
             parts.append(f"Aq{aquilas:+d}")
         if tiles:
             parts.append(f"{tiles:+d}" + (" tiles" if wide else "t"))
+        if any(swapped):
+            parts.append(f"+{swapped[0]}/-{swapped[1]}" + (" tiles" if wide else "t"))
         while parts and len(" ".join(parts)) + 2 > room:
             parts.pop()
         return "(" + " ".join(parts) + ")" if parts else ""
@@ -199,7 +213,9 @@ class PlayersPanel(LinePanel):
         for seat in range(st.n):
             if seat not in self._notes_left:
                 continue
-            note = self._delta_note(self._deltas(seat), wide, width - line.cell_len - 3).strip("()")
+            note = self._delta_note(
+                self._deltas(seat), wide, width - line.cell_len - 3, self._tiles_swapped(seat)
+            ).strip("()")
             if not note:
                 break
             line.append("  ")
@@ -267,10 +283,11 @@ class PlayersPanel(LinePanel):
             if seat == actor:
                 t.stylize(act)
             left = deltas if not form else (0, 0, 0, deltas[3])  # what the cells did not show
-            note = self._delta_note(left, wide, width - t.cell_len - 1)
+            swapped = self._tiles_swapped(seat)
+            note = self._delta_note(left, wide, width - t.cell_len - 1, swapped)
             if note:
                 t.append(" " + note, Style(bold=True))
-            elif any(left):
+            elif any(left) or any(swapped):
                 self._notes_left.add(seat)
             lines.append(t)
         track = Text()
