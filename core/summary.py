@@ -36,6 +36,9 @@ class Changes(msgspec.Struct, frozen=True, kw_only=True):
     coins: tuple[int, ...] = ()  # coin change per seat
     aquilas: tuple[int, ...] = ()  # Aquila change per seat
     tiles: tuple[int, ...] = ()  # change in tiles held per seat
+    # tiles given plus tiles received per seat, type by type (a swap moves tiles without
+    # changing how many a seat holds)
+    tiles_moved: tuple[int, ...] = ()
     performed: tuple[tuple[int, int], ...] = ()  # (seat, spectacle) performed
 
     @property
@@ -48,11 +51,13 @@ class Changes(msgspec.Struct, frozen=True, kw_only=True):
             or any(self.coins)
             or any(self.aquilas)
             or any(self.tiles)
+            or any(self.tiles_moved)
             or self.performed
         )
 
     def seat_changed(self, seat: int) -> bool:
-        return any(0 <= seat < len(v) and v[seat] for v in (self.acclaim, self.coins, self.aquilas, self.tiles))
+        values = (self.acclaim, self.coins, self.aquilas, self.tiles, self.tiles_moved)
+        return any(0 <= seat < len(v) and v[seat] for v in values)
 
 
 def changes(before: State, after: State, actor: int = NOBODY) -> Changes:
@@ -81,6 +86,7 @@ def changes(before: State, after: State, actor: int = NOBODY) -> Changes:
         coins=tuple(q.coins - p.coins for p, q in pairs),
         aquilas=tuple(q.aquilas - p.aquilas for p, q in pairs),
         tiles=tuple(sum(q.tiles) - sum(p.tiles) for p, q in pairs),
+        tiles_moved=tuple(sum(abs(b - a) for a, b in zip(p.tiles, q.tiles, strict=False)) for p, q in pairs),
         performed=tuple(performed),
     )
 
@@ -169,6 +175,10 @@ class Follow:
         self.seen_from = 0
 
     def record(self, state: State, events: Iterable[Event]) -> None:
+        events = tuple(events)
+        if any(e.kind == "undo" for e in events):
+            self.rewind(state)
+            return
         before = self.state
         if state is before:
             return
@@ -178,7 +188,7 @@ class Follow:
                 owner=turn_owner(before),
                 round=before.round,
                 phase=before.phase,
-                events=tuple(events),
+                events=events,
                 before=before,
                 after=state,
             )
@@ -186,6 +196,16 @@ class Follow:
         self.state = state
 
     __call__ = record
+
+    def rewind(self, state: State) -> None:
+        """Moves were taken back to ``state``: forget the steps after it, so the marks and
+        the summaries show the position after the undo, not the withdrawn moves."""
+        keep = next((i for i in range(len(self.steps) - 1, -1, -1) if self.steps[i].before is state), None)
+        if keep is None:  # not the same object (a copy from elsewhere): compare by value
+            keep = next((i for i in range(len(self.steps) - 1, -1, -1) if self.steps[i].before == state), None)
+        del self.steps[keep or 0 :]  # None: taken back past everything recorded, start afresh
+        self.seen_from = min(self.seen_from, len(self.steps))
+        self.state = state
 
     def marks(self, upto: int | None = None) -> Changes:
         """What the last run of actions by one player changed (up to step ``upto``,

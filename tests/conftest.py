@@ -1,4 +1,5 @@
-"""Shared by every layer's tests: games saved during tests never reach the user's data folder."""
+"""Shared by every layer's tests: games saved and settings written during tests never reach the
+user's folders."""
 
 from __future__ import annotations
 
@@ -9,3 +10,10 @@ import pytest
 def _private_data_dir(tmp_path_factory, monkeypatch):
     """Games saved during tests go to a temporary folder, never the user's data folder."""
     monkeypatch.setenv("COLOSSEUM_DATA_DIR", str(tmp_path_factory.mktemp("colosseum-data")))
+
+
+@pytest.fixture(autouse=True)
+def _private_config_dir(tmp_path_factory, monkeypatch):
+    """Settings written during tests go to a temporary folder, and the user's own settings
+    (a theme, a key map) never change what a test sees."""
+    monkeypatch.setenv("COLOSSEUM_CONFIG_DIR", str(tmp_path_factory.mktemp("colosseum-config")))

@@ -41,6 +41,17 @@ DEFAULT_NAMES = ("Becky", "Kat", "Laura", "Marcus", "Titus")
 BELL = True
 
 
+def _is_text_field(widget: object) -> bool:
+    """Whether ``widget`` takes typed letters.  Text areas are looked for only once their module
+    is loaded (none can have the focus before): importing it costs start-up time."""
+    from textual.widgets import Input
+
+    if isinstance(widget, Input):
+        return True
+    text_area = sys.modules.get("textual.widgets._text_area")
+    return text_area is not None and isinstance(widget, text_area.TextArea)
+
+
 def _commands_provider() -> type[Provider]:
     from .commands import ColosseumCommands
 
@@ -273,10 +284,8 @@ class ColosseumApp(BaseApp):
     def _undo_target(self) -> GameScreen | None:
         """The game `u` acts on: the one on top or under its own dialog, unless a text field
         has the focus (the letter is typed there)."""
-        from textual.widgets import Input, TextArea
-
         game = self.game_screen()
-        if game is None or not game.serves(self.screen) or isinstance(self.focused, (Input, TextArea)):
+        if game is None or not game.serves(self.screen) or _is_text_field(self.focused):
             return None
         return game
 

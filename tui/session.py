@@ -20,14 +20,17 @@ from colosseum.core import (
     EndTurn,
     Event,
     GameSetup,
+    ProposeDeal,
     RuleError,
     State,
     apply,
+    catalog,
     may_propose,
     new_game,
     to_act,
 )
-from colosseum.core.bots import make_bot
+from colosseum.core.bots import Bot, make_bot
+from colosseum.core.engine import check_deal
 from colosseum.core.gamelog import UndoLine, describe_action, reseeded
 from colosseum.core.queries import safe_action
 from colosseum.core.summary import Follow
@@ -141,7 +144,7 @@ class LocalSession(GameSession):
         self._events: list[Event] = []
         self._actions: list[Action] = []
         self._listeners: list[Listener] = []
-        self._bots = {i: make_bot(s.kind, seed=setup.seed * 31 + i) for i, s in enumerate(seats) if s.is_bot}
+        self._made_bots: dict[int, Bot] | None = None  # made on first use (see ``_bots``)
         self._follow = Follow(self._state)
         # Every position and the events up to it, so a decision can be taken back; and the bots
         # as they were before each human decision, so they replay the same moves after an undo.
@@ -162,6 +165,20 @@ class LocalSession(GameSession):
         self.recorder = recorder
         self._holds: set[object] = set()
         self._steps = 0
+        self._offer_memo: dict[tuple[int, int], tuple | None] = {}
+
+    @property
+    def _bots(self) -> dict[int, Bot]:
+        """The bots of the bot seats, made when first asked for: a bot's module (its
+        valuations) is not needed to draw the game, so it loads after the first paint."""
+        if self._made_bots is None:
+            seed = self.setup.seed
+            self._made_bots = {i: make_bot(s.kind, seed=seed * 31 + i) for i, s in enumerate(self.seats) if s.is_bot}
+        return self._made_bots
+
+    @_bots.setter
+    def _bots(self, bots: dict[int, Bot]) -> None:
+        self._made_bots = bots
 
     @property
     def state(self) -> State:
@@ -181,7 +198,7 @@ class LocalSession(GameSession):
     def submit(self, action: Action) -> list[Event]:
         state, events = apply(self._state, action)  # RuleError propagates; nothing changed
         state = reseeded(state, len(self._actions) + 1, self.reseed)
-        if self._bots and not self.seats[action.player].is_bot:
+        if not self.seats[action.player].is_bot and any(s.is_bot for s in self.seats):
             self._bot_memo[len(self._actions)] = pickle.dumps(self._bots)
             if len(self._bot_memo) > 64:  # an undo never reaches that far back in practice
                 del self._bot_memo[min(self._bot_memo)]
@@ -258,11 +275,75 @@ class LocalSession(GameSession):
             fn(self._state, [event])
         return line
 
+    # ------------------------------------------------------------------ bots' offers to humans
+    #: bots propose deals to a human's trade turn where their valuation finds one (G-4)
+    bots_offer: bool = True
+
+    def bot_to_act(self) -> bool:
+        return super().bot_to_act() or self.bot_offer() is not None
+
+    def bot_offer(self) -> ProposeDeal | None:
+        """A deal a bot proposes to the local human whose trade turn it is (G-4: anyone may
+        propose to the active player): each bot at most once a trade turn, clockwise from the
+        active player, only a deal the bot's own valuation finds worth it for both sides."""
+        st = self._state
+        t = st.trade
+        if not self.bots_offer or st.phase != "trade" or t is None or t.deal is not None:
+            return None
+        if self.seats[t.active].is_bot or to_act(st) != t.active or not may_propose(st, t.active):
+            return None
+        spoken = self._offered_this_turn()
+        for k in range(1, st.n):
+            seat = (t.active + k) % st.n
+            bot = self._bots.get(seat)
+            finder = getattr(bot, "best_deal", None)
+            if finder is None or seat in spoken:
+                continue
+            key = (len(self._actions), seat)
+            if key not in self._offer_memo:  # the valuation runs once per position
+                deal = finder(st, catalog(st), seat)
+                self._offer_memo = {kk: v for kk, v in self._offer_memo.items() if kk[0] == key[0]}
+                self._offer_memo[key] = deal if deal and self._offerable(deal, seat) else None
+            deal = self._offer_memo[key]
+            if deal is not None:
+                return ProposeDeal(player=seat, transfers=deal)
+            # nothing worth offering now: this bot is asked again after the next change
+        return None
+
+    def _offerable(self, deal: tuple, seat: int) -> bool:
+        st = self._state
+        assert st.trade is not None
+        if st.trade.active not in {p for tr in deal for p in (tr.giver, tr.receiver)}:
+            return False  # the bot's best deal is with someone else
+        try:
+            check_deal(st, deal, seat)
+        except RuleError:
+            return False
+        return True
+
+    def _offered_this_turn(self) -> set[int]:
+        """Bots that proposed a deal in this trade turn already (read from the actions, so an
+        undo forgets the offers it took back)."""
+        st = self._state
+        assert st.trade is not None
+        out: set[int] = set()
+        for i in range(len(self._actions) - 1, -1, -1):
+            before = self._states[i]
+            if before.phase != "trade" or before.round != st.round or before.trade is None:
+                break
+            if before.trade.active != st.trade.active:
+                break
+            a = self._actions[i]
+            if isinstance(a, ProposeDeal) and a.player in self._bots:
+                out.add(a.player)
+        return out
+
     def bot_action(self) -> Action | None:
-        """The move of the bot to act, or None when a human (or nobody) is to act."""
+        """The move of the bot to act (or a bot's offer to a human's trade turn), or None when a
+        human (or nobody) is to act."""
         seat = self.waiting_for()
         if seat < 0 or seat not in self._bots:
-            return None
+            return self.bot_offer()
         return self._bots[seat].act(self._state)
 
     async def bot_move(self) -> Action | None:
@@ -270,7 +351,7 @@ class LocalSession(GameSession):
         search bot) does it in a thread.  None when a human acted meanwhile (think again)."""
         seat = self.waiting_for()
         if seat < 0 or seat not in self._bots:
-            return None
+            return self.bot_offer()
         bot, st = self._bots[seat], self._state
         if not getattr(bot, "thinks", False):
             return bot.act(st)

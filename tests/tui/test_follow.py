@@ -112,6 +112,33 @@ def test_a_bots_noble_move_is_marked_on_the_board_and_players():
     run(go())
 
 
+def test_the_players_table_shows_a_change_in_its_cell():
+    session = session_at(lambda st: st.phase == "trade" and st.round == 2, ("human",) * 4)
+
+    async def go():
+        for size, delta in (((80, 24), " (-7)"), ((120, 40), "(-7)")):
+            app = ColosseumApp(session, bot_delay=0, auto_dialogs=False)
+            async with app.run_test(size=size) as pilot:
+                await pilot.pause()
+                players = app.screen.query_one(PlayersPanel)
+                seat = 3
+                assert players.marks.coins[seat] == -7
+                lines = players.build_lines()
+                row = lines[1 + seat]
+                coins = str(session.state.players[seat].coins)
+                cell = coins + delta
+                assert cell in row.plain, row.plain
+                at = row.plain.index(cell)
+                assert reversed_at(row, at), "the changed number is reversed"
+                assert row.get_style_at_offset(Console(), at + len(coins) + 1).bold, "its change is bold"
+                heading = "$" if size[0] == 80 else "Coins"
+                assert lines[0].plain.index(heading) + len(heading) == at + len(cell), "columns line up"
+                assert not any(n in lines[-1].plain for n in ("$-7", "-7")), "not repeated beside the stacks"
+                assert all(line.cell_len <= players.content_region.width for line in lines)
+
+    run(go())
+
+
 def test_the_humans_dialog_starts_with_since_your_last_turn():
     setup = GameSetup(players=NAMES[:4], seed=5)
     session = LocalSession(setup, (Seat("human"), Seat("greedy"), Seat("greedy"), Seat("greedy")))

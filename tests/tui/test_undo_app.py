@@ -124,6 +124,44 @@ def test_u_reaches_the_game_from_an_open_dialog():
     asyncio.run(go())
 
 
+def test_undo_rewinds_the_last_move_marks_and_the_summary():
+    prefix, choice = market_choice()
+
+    def played(actions) -> LocalSession:  # every move watched (none replayed at start-up)
+        s = LocalSession(SETUP, SEATS)
+        for a in actions:
+            s.submit(a)
+        return s
+
+    session, ref = played(prefix), played(prefix)
+    app = ColosseumApp(session, bot_delay=0, auto_dialogs=False)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await idle(pilot, app)
+            game = app.game_screen()
+            assert game.submit(choice)
+            await idle(pilot, app)
+            assert len(session.follow.steps) > len(ref.follow.steps)
+            await pilot.press("u")
+            await idle(pilot, app)
+            assert encode_state(session.state) == encode_state(ref.state)
+            assert session.follow.marks() == ref.follow.marks()
+            assert session.follow.since(0) == ref.follow.since(0)
+            assert session.follow.state is session.state
+            assert len(session.follow.steps) == len(ref.follow.steps)
+            for name in ("BoardPanel", "PlayersPanel", "HandPanel"):
+                assert game.query_one(name).marks == ref.follow.marks(), name
+            # the dialog opened again shows what happened before the withdrawn move
+            await pilot.press("a")
+            await pilot.pause()
+            since = str(app.screen.query_one("#since").render())
+            assert since.startswith("Since your last turn")
+            assert ref.follow.since(0)[-1][:20] in since.replace("\n", " ")
+
+    asyncio.run(go())
+
+
 def test_play_from_here_starts_a_fork(tmp_path, monkeypatch):
     monkeypatch.setenv("COLOSSEUM_FSYNC", "0")
     s = LocalSession(SETUP, (Seat("greedy"),) * 3)

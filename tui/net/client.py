@@ -55,6 +55,7 @@ def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
     from textual.widgets import Input
 
     from colosseum.tui.app import ColosseumApp
+    from colosseum.tui.text import fit
 
     class Say(ModalScreen[None]):
         BINDINGS = [Binding("escape", "dismiss", "Cancel")]
@@ -114,7 +115,8 @@ def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
             mine = seat == session.seat and not session.autopilot
             shown = None
             if left is not None and 0 <= seat < len(st.players):
-                who = "you" if mine else st.players[seat].name
+                # in the panel's bottom border: a long or wide name cut to a fixed cell budget
+                who = "you" if mine else fit(st.players[seat].name, 16)
                 shown = Text(f" clock: {who} {max(0, int(left))} s ")
             self._show_clock(shown)
             if left is None or seat < 0:

@@ -9,6 +9,7 @@ act (hot seat); keys 1-5 show any seat's board.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import ComposeResult
@@ -18,8 +19,6 @@ from textual.worker import Worker
 
 from colosseum.core import Event, RuleError, State, to_act
 from colosseum.tui.base import submit_or_notify
-from colosseum.tui.dialogs.base import DecisionDialog
-from colosseum.tui.dialogs.director import DialogDirector, serving
 from colosseum.tui.widgets.arena import Arena
 from colosseum.tui.widgets.board import BoardPanel
 from colosseum.tui.widgets.hand import HandPanel
@@ -29,7 +28,11 @@ from colosseum.tui.widgets.log import LogPanel
 from colosseum.tui.widgets.players import PlayersPanel
 from colosseum.tui.widgets.save_banner import SaveBanner
 
-VIEW = Binding.Group("View board", compact=True)
+if TYPE_CHECKING:  # pragma: no cover
+    # the dialogs are imported when the first one is needed, after the first paint
+    from colosseum.tui.dialogs.director import DialogDirector
+
+VIEW = Binding.Group("Board", compact=True)
 
 
 class GameScreen(Screen):
@@ -39,22 +42,27 @@ class GameScreen(Screen):
         Binding("a", "act", "Act", id="game.act"),
         Binding("enter", "act", "Act", show=False, id="game.act-enter"),
         Binding("u", "undo", "Undo", id="game.undo"),
-        Binding("1", "view(0)", "1", group=VIEW, id="game.view-1"),
-        Binding("2", "view(1)", "2", group=VIEW, id="game.view-2"),
-        Binding("3", "view(2)", "3", group=VIEW, id="game.view-3"),
-        Binding("4", "view(3)", "4", group=VIEW, id="game.view-4"),
-        Binding("5", "view(4)", "5", group=VIEW, id="game.view-5"),
-        Binding("d", "deal", "Propose a deal", id="game.deal"),
-        Binding("f", "follow", "Follow turn", id="game.follow"),
+        # short words in the key bar (it must fit 80 columns); the help screen says more
+        *(
+            Binding(
+                str(k + 1), f"view({k})", str(k + 1), group=VIEW, tooltip=f"View board {k + 1}", id=f"game.view-{k + 1}"
+            )
+            for k in range(5)
+        ),
+        Binding("d", "deal", "Deal", tooltip="Propose a deal to the player whose trade turn it is", id="game.deal"),
+        Binding("f", "follow", "Follow", tooltip="Follow the turn: show the board of who must act", id="game.follow"),
         Binding("l", "focus_log", "Log", id="game.log"),
         Binding("i", "detail", "Detail", id="game.detail"),
         Binding("r", "app.rules", "Rules", id="game.rules"),
         Binding("v", "review", "Review", id="game.review"),
         Binding("e", "end_screen", "Result", id="game.result"),
-        # not in the key bar (it is full at 80 columns): the help screen lists them
+        # not in the key bar (it is full at 80 columns): the palette and the help screen list them
         Binding("g", "rush", "bots play on to your next decision", show=False, id="game.rush"),
         Binding("full_stop", "step", "bots move one at a time", key_display=".", show=False, id="game.step"),
     ]
+
+    #: what leaves the key bar first when it does not fit (all in the palette and F1 help)
+    KEYBAR_SPARE = ("review", "focus_log", "detail", "app.rules", "quit")
 
     def __init__(
         self, session, *, bot_delay: float = 0.6, exit_at_end: bool = False, auto_dialogs: bool = True
@@ -67,7 +75,7 @@ class GameScreen(Screen):
         self.viewed: int | None = None  # seat chosen with 1-5; None: follow the turn
         self._last_human = session.local_seats()[0] if session.local_seats() else 0
         self._sync_pending = False
-        self.director = DialogDirector(session)
+        self._director: DialogDirector | None = None
         self._dialogs: list[ModalScreen] = []  # the dialogs this screen pushed, still open
         self._suppressed_at: int | None = None
         self._end_shown = False
@@ -76,6 +84,16 @@ class GameScreen(Screen):
         self._bots_worker: Worker | None = None
         self._bindings_sig: tuple | None = None
         self._rung_at: int | None = None  # the decision the bell last rang for
+
+    @property
+    def director(self) -> DialogDirector:
+        """Which dialog opens (made on first use: the dialogs' modules are not needed to draw
+        the game, so they load after its first paint)."""
+        if self._director is None:
+            from colosseum.tui.dialogs.director import DialogDirector
+
+            self._director = DialogDirector(self.session)
+        return self._director
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -87,7 +105,8 @@ class GameScreen(Screen):
     def on_mount(self) -> None:
         self.session.add_listener(self._on_game_event)
         self.sync()
-        self.call_after_refresh(self.advance)
+        # the game moves on (bots, the first dialog and its modules) once it is on screen
+        self.call_after_refresh(self.call_later, self.advance)
 
     def on_screen_resume(self) -> None:
         self._schedule()
@@ -260,6 +279,8 @@ class GameScreen(Screen):
         if seat not in self.session.local_seats() or self._rung_at == st.actions:
             return
         self._rung_at = st.actions
+        from colosseum.tui.dialogs.director import serving
+
         if serving(self.app.screen_stack, seat) is not None:
             return  # its dialog is open (an auction going round): the decision goes on
         steps = self.session.follow.steps
@@ -312,6 +333,8 @@ class GameScreen(Screen):
         self._refresh_bindings_if_changed()
 
     def _dialog_closed(self, dialog: ModalScreen, result: object = None) -> None:
+        from colosseum.tui.dialogs.base import DecisionDialog
+
         st = self.state
         if isinstance(dialog, DecisionDialog):
             escaped = dialog.decision_open()

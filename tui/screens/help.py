@@ -99,10 +99,12 @@ class HelpScreen(ModalScreen):
                 if not enabled or not b.description or b.description in GENERIC:
                     continue
                 desc = b.description
-                if key == self.app.COMMAND_PALETTE_BINDING:
-                    desc = "command palette: new game, theme, rules, view a board, quit"
                 if b.group is not None and b.group.description:
                     desc = f"{b.group.description} {desc}"
+                if b.tooltip:  # the key bar's word is short: the help says it in full
+                    desc = b.tooltip
+                if key == self.app.COMMAND_PALETTE_BINDING:
+                    desc = "command palette: new game, theme, rules, bot pace, review, quit"
                 if (b.action, desc) in seen:
                     continue
                 seen.add((b.action, desc))

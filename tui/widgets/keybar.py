@@ -3,6 +3,10 @@
 Like Textual's Footer (bindings the screen's ``check_action`` hides are left out), but a single
 widget that redraws text instead of rebuilding a row of widgets, so it is cheap to update on
 every move, and drawn in ASCII only.
+
+When the keys do not fit the width, the screen's ``KEYBAR_SPARE`` actions (most expendable first)
+leave the bar one by one; the palette key always stays, last (what leaves the bar is in the
+palette and in F1 help).
 """
 
 from __future__ import annotations
@@ -30,8 +34,19 @@ class KeyBar(Widget):
         self.refresh()
 
     def items(self) -> list[tuple[str, str]]:
-        """(keys, description) pairs shown now, grouped bindings joined."""
-        out: list[tuple[str, str]] = []
+        """(keys, description) pairs shown now, grouped bindings joined, fitted to the width."""
+        entries = self._entries()
+        width = self.size.width or 80
+        spare: tuple[str, ...] = getattr(self.screen, "KEYBAR_SPARE", ())
+        for action in spare:
+            if _width([(k, d) for k, d, _a in entries]) <= width:
+                break
+            entries = [e for e in entries if e[2] != action]
+        return [(k, d) for k, d, _a in entries]
+
+    def _entries(self) -> list[tuple[str, str, str]]:
+        """(keys, description, action) of every key that works now."""
+        out: list[tuple[str, str, str]] = []
         seen_actions: set[str] = set()
         group_keys: dict[object, list[str]] = {}
         group_pos: dict[object, int] = {}
@@ -48,19 +63,19 @@ class KeyBar(Widget):
                 if g not in group_pos:
                     group_pos[g] = len(out)
                     group_keys[g] = []
-                    out.append(("", g.description))
+                    out.append(("", g.description, binding.action.split("(")[0]))
                 group_keys[g].append(display)
                 continue
             if binding.action in seen_actions:
                 continue
             seen_actions.add(binding.action)
-            out.append((display, binding.description))
+            out.append((display, binding.description, binding.action))
         for group, pos in group_pos.items():
             keys = group_keys[group]
             joined = f"{keys[0]}-{keys[-1]}" if len(keys) > 2 and all(k.isdigit() for k in keys) else "".join(keys)
-            out[pos] = (joined, out[pos][1])
+            out[pos] = (joined, out[pos][1], out[pos][2])
         if palette:
-            out.append((palette, "palette"))
+            out.append((palette, "palette", "command_palette"))
         return out
 
     def render(self) -> Text:
@@ -68,8 +83,7 @@ class KeyBar(Widget):
         desc_style = self.get_component_rich_style("keybar--desc", partial=True)
         items = self.items()
         # two spaces between items when they fit, else one (so every key shows at 80 columns)
-        full = sum(cell_len(k) + cell_len(d) + 3 for k, d in items)
-        gap = " " if full > (self.size.width or 80) else "  "
+        gap = " " if _width(items, gap=2) > (self.size.width or 80) else "  "
         t = Text(no_wrap=True, overflow="crop")
         for i, (keys, desc) in enumerate(items):
             t.append(gap if i else " ")
@@ -78,3 +92,11 @@ class KeyBar(Widget):
             t.append(desc, desc_style)
         t.append(" ")
         return t
+
+
+def _width(items: list[tuple[str, str]], gap: int = 1) -> int:
+    """Cells the bar needs with ``gap`` spaces between items (one before the first, one after
+    the last)."""
+    if not items:
+        return 0
+    return sum(cell_len(k) + 1 + cell_len(d) for k, d in items) + gap * (len(items) - 1) + 2

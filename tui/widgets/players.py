@@ -3,6 +3,7 @@ temple, gifts, the first player and who is to act."""
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
@@ -80,6 +81,13 @@ def edition_headings(cat: Catalog, cols: tuple[tuple[str, int], ...], wide: bool
     return tuple(out)
 
 
+def _delta_text(delta: int, form: str) -> str:
+    """A change shown beside its number: `` (+9)`` in full, ``(+9)`` compact."""
+    if not form:
+        return ""
+    return f" ({delta:+d})" if form == "full" else f"({delta:+d})"
+
+
 class PlayersPanel(LinePanel):
     """Drawn with the line API (``lines.LinePanel``): a move repaints only the rows it changed."""
 
@@ -127,11 +135,23 @@ class PlayersPanel(LinePanel):
 
         return at(m.acclaim), at(m.coins), at(m.aquilas), at(m.tiles)
 
+    def _tiles_swapped(self, seat: int) -> tuple[int, int]:
+        """Tiles the last move gave this seat and took from it, when it did both (a swap)."""
+        m = self.marks
+        moved = m.tiles_moved[seat] if seat < len(m.tiles_moved) else 0
+        net = m.tiles[seat] if seat < len(m.tiles) else 0
+        if moved <= abs(net):
+            return 0, 0
+        return (moved + net) // 2, (moved - net) // 2
+
     @staticmethod
-    def _delta_note(deltas: tuple[int, int, int, int], wide: bool, room: int) -> str:
+    def _delta_note(deltas: tuple[int, int, int, int], wide: bool, room: int, swapped: tuple[int, int] = (0, 0)) -> str:
         """e.g. ``(+9 $-11 +3t)``: Acclaim, coins, Aquilas, tiles that the last move changed,
-        as many as fit in ``room`` cells (the changed numbers are marked anyway)."""
+        as many as fit in ``room`` cells (the changed numbers are marked anyway); a swap of
+        tiles is ``+1/-1t``."""
         acclaim, coins, aquilas, tiles = deltas
+        if any(swapped):
+            tiles = 0  # said below as what came in and what went out
         parts = []
         if acclaim:
             parts.append(f"{acclaim:+d}" + (" Acc" if wide else ""))
@@ -141,9 +161,48 @@ class PlayersPanel(LinePanel):
             parts.append(f"Aq{aquilas:+d}")
         if tiles:
             parts.append(f"{tiles:+d}" + (" tiles" if wide else "t"))
+        if any(swapped):
+            parts.append(f"+{swapped[0]}/-{swapped[1]}" + (" tiles" if wide else "t"))
         while parts and len(" ".join(parts)) + 2 > room:
             parts.pop()
         return "(" + " ".join(parts) + ")" if parts else ""
+
+    @staticmethod
+    def _values(st: State, seat: int) -> tuple[int | str, ...]:
+        p = st.players[seat]
+        return (
+            p.acclaim,
+            p.coins,
+            p.aquilas,
+            star_count(st, seat),
+            p.promoters,
+            len(p.gates),
+            "T" if p.temple else "-",
+            p.gifts,
+        )
+
+    @staticmethod
+    def _fit_deltas(
+        cols: tuple[tuple[str, int], ...],
+        values: list[tuple[int | str, ...]],
+        deltas: list[tuple[int, int, int, int]],
+        room: int,
+    ) -> tuple[tuple[tuple[str, int], ...], str]:
+        """Widen the Acclaim, coins and Aquilas columns so the last move's change shows in the
+        cell itself (``37 (+9)``, or ``37(+9)`` where that does not fit in ``room`` cells).
+        Returns the columns and the form used (``""``: no room, the deltas go elsewhere)."""
+        if not any(any(d[:3]) for d in deltas):
+            return cols, ""
+        for form in ("full", "compact"):
+            widths = [w for _h, w in cols]
+            for vals, ds in zip(values, deltas, strict=False):
+                for i in range(min(3, len(widths))):
+                    if ds[i]:
+                        need = 1 + cell_len(str(vals[i])) + cell_len(_delta_text(ds[i], form))
+                        widths[i] = max(widths[i], need)
+            if sum(widths) <= room:
+                return tuple((h, w) for (h, _w), w in zip(cols, widths, strict=True)), form
+        return cols, ""
 
     def _append_deltas(self, line: Text, letters, theme: str, width: int, wide: bool) -> None:
         """The last move's deltas by seat (``m +19 $+20``) where the rows had no room for
@@ -154,7 +213,9 @@ class PlayersPanel(LinePanel):
         for seat in range(st.n):
             if seat not in self._notes_left:
                 continue
-            note = self._delta_note(self._deltas(seat), wide, width - line.cell_len - 3).strip("()")
+            note = self._delta_note(
+                self._deltas(seat), wide, width - line.cell_len - 3, self._tiles_swapped(seat)
+            ).strip("()")
             if not note:
                 break
             line.append("  ")
@@ -191,8 +252,12 @@ class PlayersPanel(LinePanel):
         else:
             cols = (("Acc", 4), ("$", 4), ("Aq", 3), ("St", 3), ("Pr", 3), ("G", 2), ("T", 2), ("g", 2))
         cols = edition_headings(catalog(st), cols, wide)
+        values_by_seat = [self._values(st, seat) for seat in range(st.n)]
+        deltas_by_seat = [self._deltas(seat) for seat in range(st.n)]
+        cols, form = self._fit_deltas(cols, values_by_seat, deltas_by_seat, width - 3 - (name_w + 1))
         hdr = "   " + f"{'Name':<{name_w + 1}}" + "".join(f"{h:>{w}}" for h, w in cols)
         lines.append(Text(hdr, head))
+        mark = self.component_style("players--mark")
         for seat, p in enumerate(st.players):
             t = Text()
             t.append(">" if seat == actor else " ", Style(bold=True))
@@ -203,33 +268,26 @@ class PlayersPanel(LinePanel):
                 seat_style(theme, seat, bold=seat == actor) + (view if seat == self.seat else Style()),
             )
             t.append("F" if seat == st.first else " ", Style(bold=True))
-            values = (
-                p.acclaim,
-                p.coins,
-                p.aquilas,
-                star_count(st, seat),
-                p.promoters,
-                len(p.gates),
-                "T" if p.temple else "-",
-                p.gifts,
-            )
-            deltas = self._deltas(seat)
-            changed = {i for i, d in enumerate(deltas[:3]) if d}  # Acclaim, coins, Aquilas columns
-            mark = self.component_style("players--mark")
-            for i, (v, (_, w)) in enumerate(zip(values, cols, strict=False)):
-                cell = f"{v:>{w}}"
-                if i in changed:  # the number itself marked: reverse reads without colour
-                    digits = str(v)
-                    t.append(cell[: -len(digits)])
-                    t.append(digits, mark)
-                else:
-                    t.append(cell)
+            deltas = deltas_by_seat[seat]
+            for i, (v, (_, w)) in enumerate(zip(values_by_seat[seat], cols, strict=False)):
+                d = deltas[i] if i < 3 else 0  # Acclaim, coins, Aquilas columns
+                if not d:
+                    t.append(f"{v:>{w}}")
+                    continue
+                # the number itself marked (reverse reads without colour), its change beside it
+                digits, change = str(v), _delta_text(d, form)
+                t.append(" " * (w - cell_len(digits) - cell_len(change)))
+                t.append(digits, mark)
+                if change:
+                    t.append(change, Style(bold=True))
             if seat == actor:
                 t.stylize(act)
-            note = self._delta_note(deltas, wide, width - t.cell_len - 1)
+            left = deltas if not form else (0, 0, 0, deltas[3])  # what the cells did not show
+            swapped = self._tiles_swapped(seat)
+            note = self._delta_note(left, wide, width - t.cell_len - 1, swapped)
             if note:
                 t.append(" " + note, Style(bold=True))
-            elif any(deltas):
+            elif any(left) or any(swapped):
                 self._notes_left.add(seat)
             lines.append(t)
         track = Text()
