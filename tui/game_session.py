@@ -66,9 +66,7 @@ class EngineSession:
         self._events: list[Event] = []
         self._actions: list[Any] = []
         self._listeners: list[Listener] = []
-        self._bots: dict[int, Any] = {
-            i: kind.make_bot(s.kind, setup.seed * 31 + i) for i, s in enumerate(seats) if s.is_bot
-        }
+        self._made_bots: dict[int, Any] | None = None  # made on first use (see ``_bots``)
         self._started(self._state)
         for a in actions or ():
             state, ev = kind.apply(self._state, a)
@@ -77,6 +75,21 @@ class EngineSession:
             self._actions.append(a)
             self._committed(a, self._state, ev)
         self.recorder = recorder
+
+    @property
+    def _bots(self) -> dict[int, Any]:
+        """The bots of the bot seats, made when first asked for: a bot's module (its
+        valuations) is not needed to draw the game, so it loads after the first paint."""
+        if self._made_bots is None:
+            seed = self.setup.seed
+            self._made_bots = {
+                i: self.kind.make_bot(s.kind, seed * 31 + i) for i, s in enumerate(self.seats) if s.is_bot
+            }
+        return self._made_bots
+
+    @_bots.setter
+    def _bots(self, bots: dict[int, Any]) -> None:
+        self._made_bots = bots
 
     # ---- what a game's own session adds (each a no-op here)
     def _started(self, state: Any) -> None:

@@ -13,8 +13,6 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 
-import msgspec
-
 from colosseum.core import (
     Action,
     EndTurn,
@@ -23,18 +21,18 @@ from colosseum.core import (
     ProposeDeal,
     RuleError,
     State,
-    apply,
     catalog,
     may_propose,
-    new_game,
     to_act,
 )
-from colosseum.core.bots import Bot, make_bot
 from colosseum.core.engine import check_deal
-from colosseum.core.gamelog import UndoLine, describe_action, reseeded
+from colosseum.core.gamelog import UndoLine, describe_action
+from colosseum.core.games import COLOSSEUM
 from colosseum.core.queries import safe_action
 from colosseum.core.summary import Follow
 from colosseum.core.undo import UndoReach, last_human_seat, undo_reach
+
+from .game_session import EngineSession, Seat
 
 Listener = Callable[[State, list[Event]], None]
 
@@ -50,14 +48,7 @@ def _plain(action: Action) -> str:
     return describe_action(action)
 
 
-class Seat(msgspec.Struct, frozen=True):
-    """Who plays a seat: 'human', or a bot name from ``colosseum.core.bots.BOTS``."""
-
-    kind: str = "human"
-
-    @property
-    def is_bot(self) -> bool:
-        return self.kind != "human"
+__all__ = ["GameSession", "Listener", "LocalSession", "Seat"]  # Seat lives in game_session now
 
 
 class GameSession(ABC):
@@ -121,9 +112,15 @@ class GameSession(ABC):
         raise RuleError("G-0", self.undo_reach(seat).reason)
 
 
-class LocalSession(GameSession):
-    """The engine in-process.  ``recorder`` (if given) is called with each applied action and
-    its resulting state, before listeners, so a game log can be appended and flushed."""
+class LocalSession(EngineSession, GameSession):
+    """The engine in-process (the shared :class:`EngineSession` on Colosseum's engine), with
+    what only Colosseum has: take-backs, the trade window and holds.  ``recorder`` (if given)
+    is called with each applied action and its resulting state, before listeners, so a game
+    log can be appended and flushed."""
+
+    setup: GameSetup
+    _state: State
+    _actions: list[Action]
 
     def __init__(
         self,
@@ -134,84 +131,49 @@ class LocalSession(GameSession):
         recorder: Callable[[Action, State], None] | None = None,
         reseed: tuple[int, int] | None = None,
     ) -> None:
-        if len(seats) != len(setup.players):
-            raise ValueError("one seat per player")
-        self.setup = setup
-        self.seats = tuple(seats)
-        # A fork may draw new chance from a position on (gamelog.Header.reseed_point).
-        self.reseed = reseed
-        self._state = reseeded(new_game(setup), 0, reseed)
-        self._events: list[Event] = []
-        self._actions: list[Action] = []
-        self._listeners: list[Listener] = []
-        self._made_bots: dict[int, Bot] | None = None  # made on first use (see ``_bots``)
-        self._follow = Follow(self._state)
         # Every position and the events up to it, so a decision can be taken back; and the bots
         # as they were before each human decision, so they replay the same moves after an undo.
-        self._states: list[State] = [self._state]
+        self._states: list[State] = []
         self._marks: list[int] = [0]
         self._bot_memo: dict[int, bytes] = {}
-        for a in actions or ():
-            self._state, ev = apply(self._state, a)
-            self._state = reseeded(self._state, len(self._actions) + 1, reseed)
-            self._events.extend(ev)
-            self._actions.append(a)
-            self._follow.record(self._state, ev)
-            self._states.append(self._state)
-            self._marks.append(len(self._events))
+        self._replaying = True  # a resumed game's actions: the follow record takes them in
+        # A fork may draw new chance from a position on (gamelog.Header.reseed_point).
+        super().__init__(COLOSSEUM, setup, seats, actions=actions, recorder=recorder, reseed=reseed)
+        self._replaying = False
         # a resumed game shows its last move marked; its summaries start from here
         self._follow.seen_from = len(self._follow.steps)
         self._listeners.append(self._follow.record)
-        self.recorder = recorder
         self._holds: set[object] = set()
         self._steps = 0
         self._offer_memo: dict[tuple[int, int], tuple | None] = {}
 
-    @property
-    def _bots(self) -> dict[int, Bot]:
-        """The bots of the bot seats, made when first asked for: a bot's module (its
-        valuations) is not needed to draw the game, so it loads after the first paint."""
-        if self._made_bots is None:
-            seed = self.setup.seed
-            self._made_bots = {i: make_bot(s.kind, seed=seed * 31 + i) for i, s in enumerate(self.seats) if s.is_bot}
-        return self._made_bots
+    def _started(self, state: State) -> None:
+        self._follow = Follow(state)
+        self._states.append(state)
 
-    @_bots.setter
-    def _bots(self, bots: dict[int, Bot]) -> None:
-        self._made_bots = bots
+    def _before_commit(self, action: Action) -> None:
+        if not self.seats[action.player].is_bot and any(seat.is_bot for seat in self.seats):
+            self._bot_memo[len(self._actions)] = pickle.dumps(self._bots)
+            if len(self._bot_memo) > 64:  # an undo never reaches that far back in practice
+                del self._bot_memo[min(self._bot_memo)]
+
+    def _committed(self, action: Action, state: State, events: list[Event]) -> None:
+        if self._replaying:  # (afterwards the follow record is a listener)
+            self._follow.record(state, events)
+        self._states.append(state)
+        self._marks.append(len(self._events))
 
     @property
     def state(self) -> State:
         return self._state
 
     @property
-    def events(self) -> list[Event]:
-        return self._events
-
-    @property
     def actions(self) -> list[Action]:
         return self._actions
 
-    def add_listener(self, fn: Listener) -> None:
-        self._listeners.append(fn)
-
-    def submit(self, action: Action) -> list[Event]:
-        state, events = apply(self._state, action)  # RuleError propagates; nothing changed
-        state = reseeded(state, len(self._actions) + 1, self.reseed)
-        if not self.seats[action.player].is_bot and any(s.is_bot for s in self.seats):
-            self._bot_memo[len(self._actions)] = pickle.dumps(self._bots)
-            if len(self._bot_memo) > 64:  # an undo never reaches that far back in practice
-                del self._bot_memo[min(self._bot_memo)]
-        self._state = state
-        self._actions.append(action)
-        self._events.extend(events)
-        self._states.append(state)
-        self._marks.append(len(self._events))
-        if self.recorder is not None:
-            self.recorder(action, state)
-        for fn in list(self._listeners):
-            fn(state, events)
-        return events
+    def fallback_action(self) -> Action:
+        """A bot's refused move: the legal action that changes the least."""
+        return safe_action(self._state)
 
     @property
     def offers_undo(self) -> bool:
@@ -357,21 +319,6 @@ class LocalSession(GameSession):
             return bot.act(st)
         action = await asyncio.to_thread(bot.act, st)
         return action if self._state is st else None
-
-    def step_bot(self) -> bool:
-        """Play one bot move; False if no bot is to act."""
-        action = self.bot_action()
-        if action is None:
-            return False
-        self._play(action)
-        return True
-
-    def _play(self, action: Action) -> None:
-        try:
-            self.submit(action)
-        except RuleError:
-            # A bot must never stall the game: play the legal action that changes the least.
-            self.submit(safe_action(self._state))
 
     # ------------------------------------------------------------------ pace
     #: seconds a bot waits before it ends its trade turn while a human could still propose
