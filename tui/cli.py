@@ -12,33 +12,27 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from colosseum.core.catalog import OPTIONS, VARIANTS
-from colosseum.core.gamelog import GameLog, GameLogError, parse_log, read_log
-from colosseum.core.logwriter import GameInUse, LogWriter
 
-from .export import export_json_chunks, export_text, local_date, players_text
-from .municipium.session import MuniLocalSession
 from .net.host.options import add_serve_arguments
-from .session import LocalSession, Seat
-from .storage import (
-    Recorder,
-    continuation,
-    finish_recording,
-    games_dir,
-    newest_unfinished,
-    open_rescued,
-    rescued_names,
-    resolve_game,
-    scan_games,
-    start_recording,
-)
+
+if TYPE_CHECKING:  # the commands on saved games import what they use when run: `play` starts sooner
+    from colosseum.core.gamelog import GameLog
+    from colosseum.core.logwriter import LogWriter
+
+    from .municipium.session import MuniLocalSession
+    from .session import LocalSession
+
+    Resumable = LocalSession | MuniLocalSession
+
+#: Municipium's rules options (M-13), as ``core.municipium.OPTIONS`` names them (a test checks):
+#: spelled here so that building the parser does not load the second game's engine
+MUNI_OPTIONS = ("short", "single-chamber")
 
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:
-    from colosseum.core.municipium import OPTIONS as MUNI_OPTIONS
-
     p.add_argument(
         "--game", choices=("colosseum", "municipium"), default="colosseum", help="colosseum (default) or municipium"
     )
@@ -193,6 +187,10 @@ def _emit(text: str, stream: IO[str] | None = None) -> int:
 
 def load_for_command(name: str) -> GameLog | None:
     """Read a log for export/view/resume; print what is wrong.  None if nothing is usable."""
+    from colosseum.core.gamelog import GameLogError, read_log
+
+    from .storage import resolve_game
+
     path = resolve_game(name)
     try:
         log = read_log(path)
@@ -249,6 +247,9 @@ PLAYERS_CELLS = 60  # longer player lists are cut (the file's header has them al
 
 
 def cmd_games(args: argparse.Namespace) -> int:
+    from .export import local_date, players_text
+    from .storage import games_dir, rescued_names, scan_games
+
     try:
         folder = games_dir()
         infos = scan_games()
@@ -288,6 +289,8 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from .export import export_json_chunks, export_text
+
     log = load_for_command(args.file)
     if log is None:
         return 1
@@ -309,9 +312,6 @@ def cmd_export(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------------ resume
 
 
-Resumable = LocalSession | MuniLocalSession
-
-
 def prepare_resume(name: str | None) -> tuple[Resumable, Path] | int:
     """Build the session to resume and attach its recorder: (session, log path), or an exit
     status after printing why not.
@@ -320,6 +320,8 @@ def prepare_resume(name: str | None) -> tuple[Resumable, Path] | int:
     session's recorder), so no other process can append between the read and this game's first
     line.  A damaged log goes on in a new ``-resumed-N`` file, unless it was continued already:
     then that continuation is resumed instead (never a second copy of the same game)."""
+    from .storage import continuation, games_dir, newest_unfinished, resolve_game
+
     try:
         if name is None:
             g = newest_unfinished()
@@ -351,6 +353,9 @@ def prepare_resume(name: str | None) -> tuple[Resumable, Path] | int:
 
 def _lock_and_read(path: Path) -> tuple[LogWriter, GameLog] | int:
     """The log at ``path``, read under its lock (held by the writer returned, not yet appending)."""
+    from colosseum.core.gamelog import GameLogError, parse_log
+    from colosseum.core.logwriter import GameInUse, LogWriter
+
     try:
         writer, data = LogWriter.open_locked(path)
     except GameInUse as e:
@@ -381,6 +386,11 @@ def _lock_and_read(path: Path) -> tuple[LogWriter, GameLog] | int:
 
 
 def _session_for(log: GameLog) -> Resumable | None:
+    from colosseum.core.gamelog import GameLogError
+
+    from .municipium.session import MuniLocalSession
+    from .session import LocalSession, Seat
+
     try:
         seats = tuple(Seat(k) for k in log.seats)
         if log.game == "municipium":
@@ -392,6 +402,8 @@ def _session_for(log: GameLog) -> Resumable | None:
 
 
 def _resume_in_place(writer: LogWriter, log: GameLog) -> tuple[Resumable, Path] | int:
+    from .storage import start_recording
+
     session = _session_for(log)
     if session is None:
         writer.close()
@@ -409,6 +421,8 @@ def _resume_in_place(writer: LogWriter, log: GameLog) -> tuple[Resumable, Path] 
 def _resume_rescued(original: LogWriter, log: GameLog) -> tuple[Resumable, Path] | int:
     """A damaged log: its valid prefix goes on in a new file; the original stays locked while
     the game is played, so no other window makes a second continuation of it meanwhile."""
+    from .storage import Recorder, open_rescued, start_recording
+
     session = _session_for(log)
     if session is None:
         original.close()
@@ -428,6 +442,9 @@ def _resume_rescued(original: LogWriter, log: GameLog) -> tuple[Resumable, Path]
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
+    from .municipium.session import MuniLocalSession
+    from .storage import finish_recording
+
     prepared = prepare_resume(getattr(args, "file", None))
     if isinstance(prepared, int):
         return prepared
@@ -456,6 +473,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 
 def _resume_muni(session: MuniLocalSession, args: argparse.Namespace) -> int:
+    from .storage import finish_recording
+
     try:
         from .municipium.app import run_muni_session
     except ImportError as e:
