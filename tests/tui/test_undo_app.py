@@ -117,6 +117,14 @@ def test_u_reaches_the_game_from_an_open_dialog():
                 if app.screen is not game:
                     break
             assert app.screen is not game and game.serves(app.screen)
+            # the dialog's own key bar offers the take-back, with its count
+            steps = session.undo_reach().steps
+            shown = [
+                b.description
+                for _key, (_node, b, enabled, _tip) in app.screen.active_bindings.items()
+                if b.action == "undo" and b.show and enabled
+            ]
+            assert shown == [f"undo {steps}"] and steps > 0
             await pilot.press("u")
             await pilot.pause()
             assert encode_state(session.state) == before
@@ -196,3 +204,35 @@ def test_play_from_here_starts_a_fork(tmp_path, monkeypatch):
     child = read_log(path)
     assert child.header.fork_of == "parent.jsonl" and child.header.fork_at == at
     assert child.seats == ("human", "normal", "normal")  # greedy is offered by its level name
+
+
+def test_since_your_last_turn_leaves_a_dialog_once_its_seat_acts():
+    """The summary of the others' moves heads a dialog until its seat acts; a dialog that stays
+    open for the seat's next decision (an auction going on) does not keep showing old news."""
+    from textual.widgets import Static
+
+    from colosseum.tui.dialogs.base import DecisionDialog
+
+    prefix, choice = market_choice()
+    session = LocalSession(SETUP, SEATS)
+    for a in prefix:  # watched, so the summary has the others' turns
+        session.submit(a)
+    app = ColosseumApp(session, bot_delay=0, auto_dialogs=True)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await idle(pilot, app)
+            for _ in range(20):
+                await pilot.pause(0.02)
+                if isinstance(app.screen, DecisionDialog):
+                    break
+            dialog = app.screen
+            assert isinstance(dialog, DecisionDialog)
+            since = dialog.query_one("#since", Static)
+            assert "Since your last turn" in str(since.render())
+            assert dialog.submit(choice)
+            await idle(pilot, app)
+            assert app.screen is dialog  # (in this position the auction dialog stays open)
+            assert str(dialog.query_one("#since", Static).render()).strip() == ""
+
+    asyncio.run(go())

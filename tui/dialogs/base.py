@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Hashable, Iterable
+from dataclasses import replace
 
 from rich.style import Style
 from rich.text import Text
@@ -154,6 +155,9 @@ class DecisionDialog(ModalScreen[None]):
         ESCAPE_CLOSE,
         Binding("f1,question_mark", "app.help", "help", show=False, id="dialog.help"),
         Binding("l", "full_log", "log", show=False, id="dialog.log"),
+        # Shown (with the count) while decisions can be taken back: the moment a misclick is
+        # noticed is usually in the next dialog.  (The app's own `u` has priority and acts.)
+        Binding("u", "undo", "undo", id="dialog.undo"),
     ]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
@@ -321,6 +325,7 @@ class DecisionDialog(ModalScreen[None]):
             self.finish()
             return
         self.refresh_view()
+        self._label_undo_key()
         self.focus_main()
 
     def focus_main(self) -> None:
@@ -396,10 +401,36 @@ class DecisionDialog(ModalScreen[None]):
             return
         try:
             self.refresh_view()
+            # what the others did since this seat last acted: gone once it acts itself
+            self.show("since", self.since_text())
         except Exception as err:  # noqa: BLE001 - any drawing fault: a message, never a traceback
             self.notify(f"Display problem: {err}", severity="error", markup=False)
+        self._label_undo_key()
         self._focus_list()
         self.refresh_bindings()
+
+    # ------------------------------------------------------------------ taking back
+
+    def _undo_steps(self) -> int:
+        if not getattr(self.session, "offers_undo", False):
+            return 0
+        try:
+            return int(self.session.undo_reach().steps)
+        except Exception:  # noqa: BLE001 - a session that cannot say: no key, never a traceback
+            return 0
+
+    def _label_undo_key(self) -> None:
+        # the count changes with every move: this screen's copy of the binding is replaced
+        steps = self._undo_steps()
+        keys = self._bindings.key_to_bindings
+        if "u" in keys:
+            keys["u"] = [replace(b, description=f"undo {steps}") if b.action == "undo" else b for b in keys["u"]]
+
+    def can_undo(self) -> bool:
+        return self._undo_steps() > 0
+
+    def action_undo(self) -> None:
+        self.app.action_undo()  # type: ignore[attr-defined]  # ColosseumApp's: the game takes back
 
     def finish(self) -> None:
         """Close the dialog (now if it is on top, else as soon as it is)."""
