@@ -2,7 +2,7 @@
 problem as a ``GameLogError`` naming its line), ``read_log`` (a path; regular files only, read
 without blocking and with a size limit) and ``replay_states``.
 
-The format itself (header, action, chat and undo lines, the digest chain) is defined in
+The format itself (header, action, chat, hint and undo lines, the digest chain) is defined in
 :mod:`colosseum.core.gamelog`, which re-exports these names; they live here so that neither
 module grows past what a reader can hold in mind.
 """
@@ -29,6 +29,7 @@ from .gamelog import (
     GameLog,
     GameLogError,
     Header,
+    HintLine,
     Timeline,
     UndoLine,
     Withdrawal,
@@ -65,6 +66,16 @@ def _probe(line: str) -> Any:
 _header_dec = msgspec.json.Decoder(Header)
 _action_dec = msgspec.json.Decoder(Action)
 _chat_dec = msgspec.json.Decoder(ChatLine)
+_hint_dec = msgspec.json.Decoder(HintLine)
+
+
+class _HintProbe(msgspec.Struct):
+    """A chat line with a ``hint`` key is a hint line (see ``HintLine``)."""
+
+    hint: Any = None
+
+
+_hint_probe_dec = msgspec.json.Decoder(_HintProbe)
 
 
 class _Number(msgspec.Struct):
@@ -136,6 +147,7 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
     events: list[list[Event]] = [[]]
     error: GameLogError | None = None
     chat: list[ChatLine] = []
+    hints: list[HintLine] = []
     undos: list[Withdrawal] = []
     version_note = (
         f" (the file was written by colosseum {header.program}; this is {PROGRAM_VERSION})"
@@ -196,7 +208,10 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
             continue
         if text.lstrip().startswith('{"chat"'):
             try:
-                chat.append(_chat_dec.decode(text))
+                if _hint_probe_dec.decode(text).hint is not None:
+                    hints.append(_hint_dec.decode(text))
+                else:
+                    chat.append(_chat_dec.decode(text))
                 continue
             except _DECODE_ERRORS as e:
                 if is_cut:
@@ -266,6 +281,7 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
         terminated=terminated,
         path=path,
         chat=chat,
+        hints=hints,
         digest=digest,
         ended=ended,
         undos=undos,
