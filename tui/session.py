@@ -117,6 +117,11 @@ class GameSession(ABC):
         """Take back ``seat``'s last decision (and the bot moves after it); RuleError if it may not."""
         raise RuleError("G-0", self.undo_reach(seat).reason)
 
+    # ---- hints from the hard bot (a table must allow them; a local game does)
+    def offers_hint(self) -> bool:
+        """Whether a player here may ask the hard bot what it would do."""
+        return False
+
 
 class LocalSession(GameSession):
     """The engine in-process.  ``recorder`` (if given) is called with each applied action and
@@ -199,6 +204,9 @@ class LocalSession(GameSession):
     @property
     def offers_undo(self) -> bool:
         return any(not s.is_bot for s in self.seats)
+
+    def offers_hint(self) -> bool:
+        return True
 
     def humans(self) -> frozenset[int]:
         return frozenset(i for i, s in enumerate(self.seats) if not s.is_bot)

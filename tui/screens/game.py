@@ -51,6 +51,7 @@ class GameScreen(Screen):
         Binding("r", "app.rules", "Rules", id="game.rules"),
         Binding("v", "review", "Review", id="game.review"),
         Binding("e", "end_screen", "Result", id="game.result"),
+        Binding("h", "hint", "Hint", show=False, id="game.hint"),
         # not in the key bar (it is full at 80 columns): the help screen lists them
         Binding("g", "rush", "bots play on to your next decision", show=False, id="game.rush"),
         Binding("full_stop", "step", "bots move one at a time", key_display=".", show=False, id="game.step"),
@@ -417,6 +418,12 @@ class GameScreen(Screen):
         from colosseum.tui.viewer import ViewerScreen
 
         self.app.push_screen(ViewerScreen.from_session(self.session))
+
+    def action_hint(self) -> None:
+        """What would the hard bot do in this decision (thought off the event loop)?"""
+        from .hint import open_hint
+
+        open_hint(self)
 
     def action_end_screen(self) -> None:
         from .end import EndScreen
