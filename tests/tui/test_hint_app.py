@@ -5,7 +5,7 @@ says so."""
 from __future__ import annotations
 
 import asyncio
-import time
+import threading
 
 from colosseum.core import GameSetup, encode_state, to_act
 from colosseum.core.gamelog import read_log
@@ -79,12 +79,13 @@ def test_h_shows_the_hard_bots_choice_and_changes_nothing(tmp_path, monkeypatch)
 
 def test_escape_cancels_the_search(monkeypatch):
     real = hint_screen.ask_hint
+    gate = threading.Event()
 
-    def slow(state, **kw):  # a search that is sure to be still running when Escape comes
-        time.sleep(0.4)
+    def held(state, **kw):  # a search that is sure to be still running when Escape comes
+        gate.wait(10)
         return real(state, playouts=4)
 
-    monkeypatch.setattr(hint_screen, "ask_hint", slow)
+    monkeypatch.setattr(hint_screen, "ask_hint", held)
     session = LocalSession(SETUP, SEATS)
     app = ColosseumApp(session, bot_delay=0, auto_dialogs=False)
 
@@ -95,12 +96,19 @@ def test_escape_cancels_the_search(monkeypatch):
             before = encode_state(session.state)
             await pilot.press("h")
             await pilot.pause()
-            assert isinstance(app.screen, HintScreen)
+            screen = app.screen
+            assert isinstance(screen, HintScreen)
             await pilot.press("escape")
             await pilot.pause()
             assert app.screen is game
-            await pilot.pause(0.6)  # the thread ends within its budget; its answer is dropped
-            assert session_hints(session) == []
+            gate.set()  # the search goes on to its end; its answer is dropped
+            for _ in range(300):
+                await pilot.pause(0.02)
+                if screen._future is not None and screen._future.done():
+                    break
+            await pilot.pause()
+            assert screen._future is not None and screen._future.done()
+            assert session_hints(session) == [] and screen.result is None
             assert encode_state(session.state) == before
 
     asyncio.run(go())

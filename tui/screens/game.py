@@ -51,7 +51,7 @@ class GameScreen(Screen):
         Binding("r", "app.rules", "Rules", id="game.rules"),
         Binding("v", "review", "Review", id="game.review"),
         Binding("e", "end_screen", "Result", id="game.result"),
-        Binding("h", "hint", "Hint", show=False, id="game.hint"),
+        Binding("h", "hint", "hint: what would the hard bot do?", show=False, id="game.hint"),
         # not in the key bar (it is full at 80 columns): the help screen lists them
         Binding("g", "rush", "bots play on to your next decision", show=False, id="game.rush"),
         Binding("full_stop", "step", "bots move one at a time", key_display=".", show=False, id="game.step"),
