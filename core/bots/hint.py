@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
+from colosseum.core.actions import ChooseDice
 from colosseum.core.bots.search import DEFAULT_THINK, CandidateStats, SearchBot
 from colosseum.core.engine import apply, to_act
 from colosseum.core.errors import RuleError
@@ -27,6 +28,10 @@ HINT_OPTIONS = 3
 
 def option_text(state: State, stats: CandidateStats) -> str:
     """The action in words: what the engine would log for it, else a short description."""
+    action = stats.action
+    if isinstance(action, ChooseDice):  # the engine logs nothing for it
+        name = state.players[action.player].name
+        return f"{name} uses the dice {'one by one' if action.mode == 'split' else 'as a sum'}"
     try:
         _, events = apply(state, stats.action)
     except RuleError:

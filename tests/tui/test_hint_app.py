@@ -75,6 +75,7 @@ def test_h_shows_the_hard_bots_choice_and_changes_nothing(tmp_path, monkeypatch)
     line = asyncio.run(go())
     log = read_log(path)
     assert log.error is None and log.hints == [line] and not log.chat
+    assert ViewerScreen.from_log(log).hints == [line]  # the viewer of the saved game shows it too
 
 
 def test_escape_cancels_the_search(monkeypatch):
