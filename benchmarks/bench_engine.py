@@ -1,6 +1,8 @@
 """Speed figures for the rules engine and the bots.  Prints figures; never asserts a time.
 
     python benchmarks/bench_engine.py [--games 200] [--players 4] [--seed 1] [--winrates]
+    python benchmarks/bench_engine.py --baseline /work/main [--rounds 3]   # side by side
+
 
 * actions per second of random playouts (4 random bots; target >= 30,000 actions/s),
 * actions per second of greedy playouts (4 greedy bots),
@@ -9,15 +11,27 @@
   then greedy play to the end, from positions of seeded greedy games): the search lives on these,
 * with ``--winrates``: greedy's win rate against random bots (seats rotated every game) and
   the spread of wins among four greedy bots.
+
+``--baseline PATH`` compares this tree with another checkout of the project (an older commit)
+on the same machine at the same time: the core figures (random games, random playouts on the
+bots' trusted path, greedy decisions, hard-bot playouts) are measured in fresh processes, one
+tree after the other, ``--rounds`` times, and the best of each is compared (the best is the
+least disturbed by other work on the machine).  Both trees run this file's measuring code, with
+the same interpreter; only the ``colosseum`` package imported differs.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
+from pathlib import Path
 
 from colosseum.core.simulate import play_series
 
@@ -73,14 +87,130 @@ def search_playouts(players: int, seed: int, games: int = 6, every: int = 25) ->
     )
 
 
+# ---------------------------------------------------------------------- side by side
+#
+# The measuring code below uses only names both the old and the new tree have (apply, to_act,
+# new_game, play_series, make_bots, make_setup, GreedyBot, playout), so that one file measures
+# either tree.
+
+
+def core_figures(players: int, games: int, seed: int) -> dict[str, float]:
+    """CPU figures of the tree imported: random games through the checked ``apply``; random
+    playouts through the path the bots' playouts use; greedy's decision time; one hard-bot
+    playout."""
+    from colosseum.core import apply, engine, new_game, to_act
+    from colosseum.core.bots.greedy import GreedyBot
+    from colosseum.core.bots.playout import playout
+    from colosseum.core.simulate import make_bots, make_setup
+
+    fast = getattr(engine, "apply_fast", None) or getattr(engine, "apply_trusted", apply)
+    list(play_series(players, 2, seed, ["random"]))  # warm-up
+    out: dict[str, float] = {}
+    _, actions, _, cpu = playouts(["random"], players, games, seed)
+    out["random games, actions/CPU s"] = actions / cpu
+    # random playouts: the loop a search runs (act, trusted apply), no records, no timing
+    n, c = 0, time.process_time()
+    for g in range(games):
+        state = new_game(make_setup(players, seed + g))
+        bots = make_bots(["random"] * players, seed + g)
+        while (seat := to_act(state)) >= 0:
+            state, _ = fast(state, bots[seat].act(state))
+            n += 1
+    out["random playouts, actions/CPU s"] = n / (time.process_time() - c)
+    # greedy decisions, timed one by one on the positions of seeded greedy games
+    spent, decisions = 0.0, 0
+    for g in range(min(games, 30)):
+        state = new_game(make_setup(players, seed + g))
+        bots = make_bots(["greedy"] * players, seed + g)
+        while (seat := to_act(state)) >= 0:
+            c = time.process_time()
+            action = bots[seat].act(state)
+            spent += time.process_time() - c
+            decisions += 1
+            state, _ = apply(state, action)
+    out["greedy decision, ms CPU"] = 1e3 * spent / decisions
+    positions = []
+    for g in range(4):
+        state = new_game(make_setup(players, seed + g))
+        bots = make_bots(["greedy"] * players, seed + g)
+        k = 0
+        while (seat := to_act(state)) >= 0:
+            if k % 25 == 0:
+                positions.append((state, GreedyBot(0).act(state), seat))
+            state, _ = apply(state, bots[seat].act(state))
+            k += 1
+    c = time.process_time()
+    for i, (state, action, me) in enumerate(positions):
+        playout(state, action, me, 12345 + i, None)
+    out["hard-bot playout, ms CPU"] = 1e3 * (time.process_time() - c) / len(positions)
+    return out
+
+
+def _link_tree(root: Path, into: Path) -> Path:
+    """An importable ``colosseum`` package made of links into the checkout ``root`` (the layout
+    pyproject maps: colosseum_pkg -> colosseum, core/tui/themes -> its subpackages)."""
+    pkg = into / "colosseum"
+    pkg.mkdir()
+    for f in (root / "colosseum_pkg").iterdir():
+        (pkg / f.name).symlink_to(f)
+    for sub in ("core", "tui", "themes"):
+        if (root / sub).is_dir() and not (pkg / sub).exists():
+            (pkg / sub).symlink_to(root / sub)
+    return into
+
+
+def _measure_in(path: Path | None, players: int, games: int, seed: int) -> dict[str, float]:
+    """``core_figures`` in a fresh process, importing the tree at ``path`` (None: this one)."""
+    env = dict(os.environ)
+    cmd = [sys.executable, __file__, "--core-json", "--players", str(players), "--games", str(games)]
+    cmd += ["--seed", str(seed)]
+    if path is not None:
+        env["PYTHONPATH"] = str(path) + os.pathsep + env.get("PYTHONPATH", "")
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+    figures: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return figures
+
+
+def side_by_side(baseline: str, players: int, games: int, seed: int, rounds: int) -> None:
+    root = Path(baseline).resolve()
+    if not (root / "core" / "engine.py").is_file():
+        sys.exit(f"{root} is not a checkout of the project (no core/engine.py)")
+    with tempfile.TemporaryDirectory(prefix="bench-baseline-") as tmp:
+        base_path = _link_tree(root, Path(tmp))
+        old: list[dict[str, float]] = []
+        new: list[dict[str, float]] = []
+        for r in range(rounds):  # alternately, so that a burst of load hits both alike
+            old.append(_measure_in(base_path, players, games, seed))
+            new.append(_measure_in(None, players, games, seed))
+            print(f"round {r + 1}/{rounds} measured", file=sys.stderr)
+    print(f"side by side ({players} players, {games} games, best of {rounds} alternating rounds, CPU time):")
+    print(f"  {'figure':34} {'baseline':>12} {'this tree':>12} {'speed-up':>9}")
+    for key in new[0]:
+        higher_is_better = "/CPU s" in key
+        pick = max if higher_is_better else min
+        b = pick(f[key] for f in old if key in f)
+        t = pick(f[key] for f in new)
+        ratio = t / b if higher_is_better else b / t
+        print(f"  {key:34} {b:12,.3f} {t:12,.3f} {ratio:8.2f}x")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=200, help="games per measurement (default 200)")
     ap.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--winrates", action="store_true", help="also measure win rates")
+    ap.add_argument("--baseline", metavar="PATH", help="compare with the checkout at PATH, side by side")
+    ap.add_argument("--rounds", type=int, default=3, help="alternating rounds with --baseline (default 3)")
+    ap.add_argument("--core-json", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     n, games = a.players, max(1, a.games)
+    if a.core_json:
+        print(json.dumps(core_figures(n, games, a.seed)))
+        return 0
+    if a.baseline:
+        side_by_side(a.baseline, n, games, a.seed, max(1, a.rounds))
+        return 0
 
     # warm-up (catalog load, imports)
     list(play_series(n, 2, a.seed, ["random"]))

@@ -36,6 +36,15 @@ object encoded with msgspec.
     {"chat":"I'll give you a lion for 5","name":"Becky","seat":0,"time":1795961702.5,"after":12}
 
   ``after`` is the number of actions played when it was said.
+* Hint lines record what the ``hard`` bot suggested when a player asked (not actions; they
+  change nothing in the game and are not in the digest chain)::
+
+    {"chat":"Hint for Becky: ...","name":"hint","seat":0,"time":1795961702.5,"after":12,
+     "hint":[{"action":{"a":"pass_bid","player":0},"text":"pass","win":0.41,"acclaim":48.2,...},...]}
+
+  ``hint`` lists the bot's choice first, then the next best.  A hint line is a chat line with
+  one more key, so it needs no new format version: a reader that predates hints reads it as
+  table talk (the sentence) and replays the game unchanged.
 * Version 2 adds integrity.  Each action line ends with ``"h"``, a running digest: 16 hex digits
   of BLAKE2b over the previous digest and the line as written without its ``"h"`` (the chain
   starts from the digest of the header line).  A line replaced by another (even a legal one),
@@ -149,6 +158,30 @@ class ChatLine(msgspec.Struct, kw_only=True, omit_defaults=True):
     after: int = 0  # actions played when it was said
 
 
+class HintOption(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """One action a hint compared: what the bot's playouts found for it."""
+
+    action: Action
+    text: str = ""  # the action in words, as the log tells it
+    win: float = 0.0  # share of the playouts the player won
+    acclaim: float = 0.0  # the player's mean final Acclaim in them
+    score: float = 0.0  # the search's score (win + a little of the Acclaim margin)
+    playouts: int = 0
+
+
+class HintLine(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """A hint the ``hard`` bot gave ``seat`` after ``after`` actions: ``hint[0]`` is its choice,
+    the rest the next best.  Laid out as a :class:`ChatLine` (``chat`` first, the same keys) plus
+    ``hint``, so that readers without hint lines take it for table talk and skip nothing."""
+
+    chat: str  # the hint in one sentence
+    name: str = ""  # always "hint" (what an older reader shows as the speaker)
+    seat: int = -1  # the seat the hint was for
+    time: float = 0.0  # seconds since the epoch
+    after: int = 0  # actions played when it was asked
+    hint: tuple[HintOption, ...] = ()
+
+
 class UndoLine(msgspec.Struct, kw_only=True, omit_defaults=True):
     """A line withdrawing the actions numbered ``undo`` to ``through`` (the last ones in effect):
     the game goes on from the position after action ``undo - 1``, and the next action line is
@@ -246,6 +279,11 @@ def _action_body(action: Action, number: int) -> bytes:
 
 def encode_chat_line(line: ChatLine) -> bytes:
     """One chat line, with its newline."""
+    return _enc.encode(line) + b"\n"
+
+
+def encode_hint_line(line: HintLine) -> bytes:
+    """One hint line, with its newline (it starts like a chat line: see :class:`HintLine`)."""
     return _enc.encode(line) + b"\n"
 
 
@@ -461,8 +499,10 @@ class GameLog:
         digest: bytes | None = None,
         ended: bool = False,
         undos: list[Withdrawal] | None = None,
+        hints: list[HintLine] | None = None,
     ) -> None:
         self.chat: list[ChatLine] = chat or []  # table talk, in file order
+        self.hints: list[HintLine] = hints or []  # the hints asked for, in file order
         self.digest = digest  # version 2: the chain after the valid prefix (None for version 1)
         self.ended = ended  # version 2: the end line was read
         self.undos: list[Withdrawal] = undos or []  # undo lines, in file order (``actions`` is what stands)

@@ -2,7 +2,7 @@
 problem as a ``GameLogError`` naming its line), ``read_log`` (a path; regular files only, read
 without blocking and with a size limit) and ``replay_states``.
 
-The format itself (header, action, chat and undo lines, the digest chain) is defined in
+The format itself (header, action, chat, hint and undo lines, the digest chain) is defined in
 :mod:`colosseum.core.gamelog`, which re-exports these names; they live here so that neither
 module grows past what a reader can hold in mind.
 """
@@ -30,6 +30,7 @@ from .gamelog import (
     GameLog,
     GameLogError,
     Header,
+    HintLine,
     Timeline,
     UndoLine,
     Withdrawal,
@@ -70,6 +71,16 @@ _action_dec = msgspec.json.Decoder(Action)
 _header_decs = {game: msgspec.json.Decoder(t) for game, t in HEADER_TYPES.items()}
 _action_decs = {k.name: msgspec.json.Decoder(k.action_type) for k in GAMES.values() if k.name != "colosseum"}
 _chat_dec = msgspec.json.Decoder(ChatLine)
+_hint_dec = msgspec.json.Decoder(HintLine)
+
+
+class _HintProbe(msgspec.Struct):
+    """A chat line with a ``hint`` key is a hint line (see ``HintLine``)."""
+
+    hint: Any = None
+
+
+_hint_probe_dec = msgspec.json.Decoder(_HintProbe)
 
 
 class _Number(msgspec.Struct):
@@ -149,6 +160,7 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
     events: list[list[Event]] = [[]]
     error: GameLogError | None = None
     chat: list[ChatLine] = []
+    hints: list[HintLine] = []
     undos: list[Withdrawal] = []
     version_note = (
         f" (the file was written by colosseum {header.program}; this is {PROGRAM_VERSION})"
@@ -209,7 +221,10 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
             continue
         if text.lstrip().startswith('{"chat"'):
             try:
-                chat.append(_chat_dec.decode(text))
+                if _hint_probe_dec.decode(text).hint is not None:
+                    hints.append(_hint_dec.decode(text))
+                else:
+                    chat.append(_chat_dec.decode(text))
                 continue
             except _DECODE_ERRORS as e:
                 if is_cut:
@@ -279,6 +294,7 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
         terminated=terminated,
         path=path,
         chat=chat,
+        hints=hints,
         digest=digest,
         ended=ended,
         undos=undos,

@@ -54,9 +54,11 @@ from .gamelog import (
     ChatLine,
     GameLogError,
     Header,
+    HintLine,
     UndoLine,
     chain_start,
     encode_chat_line,
+    encode_hint_line,
     read_fd,
 )
 
@@ -456,6 +458,10 @@ class LogWriter:
     def append_chat(self, line: ChatLine) -> None:
         """Append a chat line (its ``after`` is usually ``self.count``)."""
         self._write(encode_chat_line(line))
+
+    def append_hint(self, line: HintLine) -> None:
+        """Append a hint line (not an action, not in the chain: like a chat line)."""
+        self._write(encode_hint_line(line))
 
     def _write(self, data: bytes) -> None:
         fd = self._fd

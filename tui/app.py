@@ -70,6 +70,7 @@ class ColosseumApp(BaseApp):
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
         # A decision dialog is modal: only a priority binding reaches the app from there.
         Binding("u", "undo", "Undo", show=False, id="app.undo", priority=True),
+        Binding("h", "hint", "Hint", show=False, id="app.hint", priority=True),
     ]
 
     def __init__(
@@ -290,7 +291,7 @@ class ColosseumApp(BaseApp):
         return game
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "undo":  # on the game screen itself its own `u` (with the count) serves
+        if action in ("undo", "hint"):  # on the game screen itself its own key serves
             game = self._undo_target()
             return game is not None and self.screen is not game
         return super().check_action(action, parameters)
@@ -299,6 +300,12 @@ class ColosseumApp(BaseApp):
         game = self._undo_target()
         if game is not None:
             game.action_undo()
+
+    def action_hint(self) -> None:
+        """`h` from a decision dialog: the hint for that decision (the moment one is wanted)."""
+        game = self._undo_target()
+        if game is not None:
+            game.action_hint()
 
     def action_command_palette(self) -> None:
         """Textual's palette with an ASCII placeholder."""

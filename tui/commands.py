@@ -43,6 +43,7 @@ class ColosseumCommands(Provider):
                     (f"View board of {p.name}", partial(game.action_view, seat), f"Show seat {seat + 1}'s board")
                 )
             cmds.append(("Follow the turn", game.action_follow, "The board shown follows who must act (f)"))
+            cmds.append(("Hint", game.action_hint, "What would the hard bot do in your decision? (h)"))
             if game.session.offers_undo:
                 cmds.append(("Take back (undo)", game.action_undo, "Take back your last decision (u)"))
             if game.check_action("rush", ()):

@@ -111,6 +111,11 @@ class GameSession(ABC):
         """Take back ``seat``'s last decision (and the bot moves after it); RuleError if it may not."""
         raise RuleError("G-0", self.undo_reach(seat).reason)
 
+    # ---- hints from the hard bot (a table must allow them; a local game does)
+    def offers_hint(self) -> bool:
+        """Whether a player here may ask the hard bot what it would do."""
+        return False
+
 
 class LocalSession(EngineSession, GameSession):
     """The engine in-process (the shared :class:`EngineSession` on Colosseum's engine), with
@@ -178,6 +183,9 @@ class LocalSession(EngineSession, GameSession):
     @property
     def offers_undo(self) -> bool:
         return any(not s.is_bot for s in self.seats)
+
+    def offers_hint(self) -> bool:
+        return True
 
     def humans(self) -> frozenset[int]:
         return frozenset(i for i, s in enumerate(self.seats) if not s.is_bot)

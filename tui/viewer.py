@@ -19,7 +19,8 @@ keeps every state (they share structure), so any jump is a list lookup plus a re
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+import weakref
+from collections.abc import Iterable, Sequence
 
 from rich.segment import Segment
 from rich.style import Style
@@ -38,6 +39,7 @@ from colosseum.core.gamelog import (
     UNDO_VERSION,
     GameLog,
     GameLogError,
+    HintLine,
     Timeline,
     Withdrawal,
     describe_action,
@@ -66,6 +68,44 @@ SEATS = Binding.Group("Board", compact=True)
 
 
 WITHDRAWN = -2  # the "seat" of a history entry that tells what was taken back
+HINTED = -3  # the "seat" of a history entry that tells a hint the hard bot gave
+
+# Hints asked for in running games, by session: the viewer of a running game shows them as the
+# viewer of its log would (the log has them as hint lines).
+_SESSION_HINTS: weakref.WeakKeyDictionary[object, list[HintLine]] = weakref.WeakKeyDictionary()
+
+
+def remember_hint(session: object, line: HintLine) -> None:
+    """Keep a hint given in the running game ``session`` for its viewer."""
+    try:
+        _SESSION_HINTS.setdefault(session, []).append(line)
+    except TypeError:  # a session that cannot be weakly referenced: its viewer goes without
+        pass
+
+
+def session_hints(session: object) -> list[HintLine]:
+    try:
+        return list(_SESSION_HINTS.get(session, ()))
+    except TypeError:
+        return []
+
+
+def hint_entries(hints: Sequence[HintLine], names: Sequence[str]) -> dict[int, list[tuple[int, str]]]:
+    """Entries for the hints, by the position they were asked at (they follow that entry)."""
+    out: dict[int, list[tuple[int, str]]] = {}
+    for h in hints:
+        who = names[h.seat] if 0 <= h.seat < len(names) else "a player"
+        if not h.hint:
+            text = f"   [hint for {who}: {h.chat}]"
+        else:
+            parts = []
+            for k, o in enumerate(h.hint):
+                what = o.text or describe_action(o.action)
+                figures = f" (wins {o.win:.0%}, Acclaim {o.acclaim:.1f})" if o.playouts else ""
+                parts.append(("the bot would " if k == 0 else "") + what + figures)
+            text = f"   [hint for {who}: {parts[0]}" + ("; next: " + "; ".join(parts[1:]) if parts[1:] else "") + "]"
+        out.setdefault(h.after, []).append((HINTED, text))
+    return out
 
 
 def withdrawn_entries(withdrawals: Iterable[Withdrawal]) -> dict[int, list[tuple[int, str]]]:
@@ -112,8 +152,9 @@ class HistoryPanel(ScrollView, can_focus=False):
     HistoryPanel > .history--current { background: $accent; color: $background; text-style: bold; }
     HistoryPanel > .history--plain { color: $foreground; }
     HistoryPanel > .history--withdrawn { color: $text-muted; text-style: italic; }
+    HistoryPanel > .history--hint { color: $accent; text-style: italic; }
     """
-    COMPONENT_CLASSES = {"history--current", "history--plain", "history--withdrawn"}
+    COMPONENT_CLASSES = {"history--current", "history--plain", "history--withdrawn", "history--hint"}
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
@@ -202,6 +243,8 @@ class HistoryPanel(ScrollView, can_focus=False):
                 style = base + self.get_component_rich_style("history--current", partial=True)
             elif seat == WITHDRAWN:
                 style = base + self.get_component_rich_style("history--withdrawn", partial=True)
+            elif seat == HINTED:
+                style = base + self.get_component_rich_style("history--hint", partial=True)
             elif seat >= 0:
                 style = base + seat_style(self.app.theme, seat, bold=False)
             else:
@@ -330,9 +373,12 @@ class ViewerScreen(Screen):
         error: GameLogError | str | None = None,
         timeline: Timeline | None = None,
         log: GameLog | None = None,
+        hints: Sequence[HintLine] | None = None,
     ) -> None:
         super().__init__()
         self.timeline = timeline if timeline is not None else Timeline(setup, list(actions))
+        # hints the hard bot gave (from the log's hint lines, or the running game's)
+        self.hints: list[HintLine] = list(hints if hints is not None else (log.hints if log is not None else ()))
         self.game_log = log  # the game to play from ("f"); its undos and its parent
         self.show_withdrawn = True
         self.seats = tuple(seats) if seats is not None else ()
@@ -366,7 +412,8 @@ class ViewerScreen(Screen):
         timeline = Timeline(session.setup, list(session.actions), reseed=reseed)
         path = getattr(getattr(session, "recorder", None), "path", None)
         header = make_header(session.setup, seats, reseed=reseed, version=UNDO_VERSION)
-        log = GameLog(header, timeline, None, lines=0, terminated=True, path=path)
+        hints = session_hints(session)
+        log = GameLog(header, timeline, None, lines=0, terminated=True, path=path, hints=hints)
         return cls(
             session.setup,
             timeline.actions,
@@ -390,7 +437,11 @@ class ViewerScreen(Screen):
 
     def _fill_history(self) -> None:
         undos = self.game_log.undos if self.game_log is not None and self.show_withdrawn else []
-        self.query_one(HistoryPanel).set_entries(history_entries(self.timeline), withdrawn_entries(undos))
+        notes = withdrawn_entries(undos)
+        names = [p.name for p in self.timeline.state(0).players]
+        for at, lines in hint_entries(self.hints, names).items():
+            notes.setdefault(at, []).extend(lines)
+        self.query_one(HistoryPanel).set_entries(history_entries(self.timeline), notes)
 
     # ------------------------------------------------------------------ position
     @property
@@ -438,6 +489,9 @@ class ViewerScreen(Screen):
             text += "  f: play from here"
         if log is not None and log.undos:
             text += f"  w: {'hide' if self.show_withdrawn else 'show'} taken back"
+        hints = sum(1 for h in self.hints if h.after == self.index)
+        if hints:
+            text += f"  hint{'s' if hints > 1 else ''} here (see the history)"
         if log is not None and log.header.fork_of:
             text += f"  o: parent (fork at {log.header.fork_at})"
         if self.title_text:
@@ -510,6 +564,13 @@ class ViewerApp(BaseApp):
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
 
     def __init__(self, log: GameLog, *, theme: str | None = None, start_index: int | None = None) -> None:
+        from .settings import load_settings
+
+        # the user's settings file, as the game reads it; a theme given here wins
+        self.user_settings = load_settings()
+        stored = self.user_settings.theme
+        if theme is None and stored is not None and _theme_known(stored):
+            theme = stored
         super().__init__(theme=theme)
         self.log_file = log
         self.start_index = start_index
@@ -520,7 +581,17 @@ class ViewerApp(BaseApp):
         self.exit(0)
 
     def on_mount(self) -> None:
+        if self.user_settings.keys:
+            self.set_keymap(self.user_settings.keys)
+        if self.user_settings.problem:
+            self.notify(self.user_settings.problem, title="Settings ignored", severity="warning", markup=False)
         self.push_screen(ViewerScreen.from_log(self.log_file, self.start_index), callback=lambda _: self.exit(0))
+
+
+def _theme_known(theme: str) -> bool:
+    from textual.theme import BUILTIN_THEMES
+
+    return theme in THEME_NAMES or theme in BUILTIN_THEMES
 
 
 def _theme_ok(theme: str | None) -> bool:

@@ -68,7 +68,7 @@ from colosseum.core.bots.greedy_value import AQUILA_VALUE, GreedyValuation
 from colosseum.core.catalog import Catalog, load_catalog
 from colosseum.core.legal import Choices, legal
 from colosseum.core.model import State, Transfer
-from colosseum.core.queries import landing, missing
+from colosseum.core.queries import landing, missing, safe_action
 
 __all__ = ["MAX_PROPOSALS", "GreedyBot"]
 
@@ -93,7 +93,9 @@ class GreedyBot(GreedyValuation):
 
     def act(self, state: State) -> Action:
         ch = legal(state)
-        return self._checked(ch, self._choose(state, ch))
+        chosen = self._checked(ch, self._choose(state, ch))
+        # never needed in real games (tested), but a bot must never stall one
+        return chosen if chosen is not None else safe_action(state)
 
     def _choose(self, state: State, ch: Choices) -> Action:
         seat = ch.player
@@ -115,23 +117,17 @@ class GreedyBot(GreedyValuation):
         return acts[-1]
 
     @staticmethod
-    def _checked(ch: Choices, action: Action) -> Action:
-        """The chosen action if ``legal`` offers it; otherwise a safe legal one (a pass where
-        there is one), so that the bot never stalls a game."""
+    def _checked(ch: Choices, action: Action) -> Action | None:
+        """The chosen action if ``legal`` offers it (None if not: the caller falls back to
+        :func:`~colosseum.core.queries.safe_action`)."""
         if isinstance(action, ProposeDeal):
-            if ch.can_propose:
-                return action
-        elif isinstance(action, (OpenAuction, Raise)):
+            return action if ch.can_propose else None
+        if isinstance(action, (OpenAuction, Raise)):
             market = action.market if isinstance(action, OpenAuction) else -1
             if any(o.market == market and o.low <= action.bid <= o.high for o in ch.bids):
                 return action
-        elif action in ch.actions:
-            return action
-        for kind in (PassBid, EndTurn, RejectDeal, CancelDeal):
-            for a in ch.actions:
-                if isinstance(a, kind):
-                    return a
-        return ch.actions[0]
+            return None
+        return action if action in ch.actions else None
 
     # ================================================================== setup (G-1.6)
 

@@ -56,13 +56,15 @@ class GameScreen(Screen):
         Binding("r", "app.rules", "Rules", id="game.rules"),
         Binding("v", "review", "Review", id="game.review"),
         Binding("e", "end_screen", "Result", id="game.result"),
+        # in the key bar where it fits (it leaves first at 80 columns); the palette and help list it
+        Binding("h", "hint", "Hint", tooltip="hint: what would the hard bot do?", id="game.hint"),
         # not in the key bar (it is full at 80 columns): the palette and the help screen list them
         Binding("g", "rush", "bots play on to your next decision", show=False, id="game.rush"),
         Binding("full_stop", "step", "bots move one at a time", key_display=".", show=False, id="game.step"),
     ]
 
     #: what leaves the key bar first when it does not fit (all in the palette and F1 help)
-    KEYBAR_SPARE = ("review", "focus_log", "detail", "app.rules", "quit")
+    KEYBAR_SPARE = ("hint", "review", "focus_log", "detail", "app.rules", "quit")
 
     def __init__(
         self, session, *, bot_delay: float = 0.6, exit_at_end: bool = False, auto_dialogs: bool = True
@@ -380,6 +382,9 @@ class GameScreen(Screen):
             return bots and hasattr(self.session, "rush") and st.phase != "over"
         if action == "undo":
             return self.session.offers_undo
+        if action == "hint":  # a decision of a seat at this keyboard is waiting (a table
+            # without hints still answers the key, with why not)
+            return to_act(st) in self.session.local_seats()
         return True
 
     def _deal_seat(self) -> int | None:
@@ -440,6 +445,12 @@ class GameScreen(Screen):
         from colosseum.tui.viewer import ViewerScreen
 
         self.app.push_screen(ViewerScreen.from_session(self.session))
+
+    def action_hint(self) -> None:
+        """What would the hard bot do in this decision (thought off the event loop)?"""
+        from .hint import open_hint
+
+        open_hint(self)
 
     def action_end_screen(self) -> None:
         from .end import EndScreen

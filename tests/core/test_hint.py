@@ -1,0 +1,81 @@
+"""The hint ("what would the hard bot do?"): it changes nothing, it is reproducible on a node
+budget, and it is kept in the log as a hint line that older readers take for table talk."""
+
+from __future__ import annotations
+
+import msgspec
+
+from colosseum.core import apply, encode_state, legal, new_game, to_act
+from colosseum.core.bots.hint import HINT_OPTIONS, ask_hint
+from colosseum.core.gamelog import ChatLine, HintLine, encode_hint_line, read_log
+from colosseum.core.logwriter import LogWriter
+from colosseum.core.simulate import make_bots, make_setup
+
+
+def position(seed: int = 3, steps: int = 40):
+    state = new_game(make_setup(4, seed))
+    bots = make_bots(["greedy"] * 4, seed)
+    actions = []
+    for _ in range(steps):
+        action = bots[to_act(state)].act(state)
+        actions.append(action)
+        state, _ = apply(state, action)
+    return state, actions
+
+
+def hinted_position():
+    """A position in an auction (hire phase, a choice the search compares)."""
+    state, actions = position(steps=0)
+    bots = make_bots(["greedy"] * 4, 3)
+    while not (state.phase == "hire" and len(legal(state)) > 2):
+        action = bots[to_act(state)].act(state)
+        actions.append(action)
+        state, _ = apply(state, action)
+    return state, actions
+
+
+def test_a_hint_changes_nothing_and_is_reproducible():
+    state, _ = hinted_position()
+    before = encode_state(state)
+    a = ask_hint(state, playouts=16, when=0.0)
+    assert encode_state(state) == before
+    b = ask_hint(state, playouts=16, when=0.0)
+    assert a == b  # same position, same node budget: the same hint
+    assert a.seat == to_act(state) and a.after == state.actions
+    assert 1 <= len(a.hint) <= HINT_OPTIONS
+    best = a.hint[0]
+    apply(state, best.action)  # the choice is legal
+    assert best.playouts > 0 and 0.0 <= best.win <= 1.0 and best.text
+    assert a.chat.startswith(f"Hint for {state.players[a.seat].name}: ")
+
+
+def test_hint_lines_in_the_log(tmp_path):
+    state, actions = hinted_position()
+    line = ask_hint(state, playouts=8, when=1.5)
+    from colosseum.core.gamelog import make_header
+
+    header = make_header(state.setup, ["human"] * 4)
+    with LogWriter.create(tmp_path, "g", header, actions) as w:
+        w.append_hint(line)
+        w.append_chat(ChatLine(chat="hello", name="Kat", seat=1, after=len(actions)))
+        path = w.path
+    log = read_log(path)
+    assert log.error is None and len(log.actions) == len(actions)
+    assert log.hints == [line]
+    assert [c.chat for c in log.chat] == ["hello"]  # a hint is not table talk to this reader
+    # a reader from before hint lines reads it as a chat line: the sentence, the speaker "hint"
+    raw = encode_hint_line(line)
+    assert raw.startswith(b'{"chat"')
+    old = msgspec.json.decode(raw, type=ChatLine)
+    assert old.chat == line.chat and old.name == "hint" and old.after == line.after
+    assert msgspec.json.decode(raw, type=HintLine) == line
+
+
+def test_a_forced_decision_gets_its_only_choice():
+    state, _ = position(steps=0)
+    # find a position with a single legal action
+    bots = make_bots(["greedy"] * 4, 3)
+    while len(legal(state)) != 1:
+        state, _ = apply(state, bots[to_act(state)].act(state))
+    line = ask_hint(state, playouts=8, when=0.0)
+    assert len(line.hint) == 1 and line.hint[0].action == legal(state).actions[0]

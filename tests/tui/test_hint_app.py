@@ -1,0 +1,166 @@
+"""The hint key in a game: the hard bot's answer off the event loop, shown with why, recorded
+in the log and for the viewer, never changing the game; Escape cancels; a table without hints
+says so."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from colosseum.core import GameSetup, encode_state, to_act
+from colosseum.core.gamelog import read_log
+from colosseum.tui.app import ColosseumApp
+from colosseum.tui.commands import ColosseumCommands
+from colosseum.tui.screens import hint as hint_screen
+from colosseum.tui.screens.hint import HINTS_OFF, HintScreen
+from colosseum.tui.session import LocalSession, Seat
+from colosseum.tui.storage import start_recording
+from colosseum.tui.viewer import HINTED, ViewerScreen, session_hints
+
+SETUP = GameSetup(players=("Becky", "Kat", "Laura"), seed=4)
+SEATS = (Seat("human"), Seat("greedy"), Seat("greedy"))
+
+
+async def idle(pilot, app) -> None:
+    for _ in range(200):
+        await pilot.pause(0.02)
+        if not app.session.bot_to_act():
+            break
+    await pilot.pause()
+
+
+def bot_rngs(session: LocalSession) -> list:
+    return [bot.rng.getstate() for _seat, bot in sorted(session._bots.items())]
+
+
+def test_h_shows_the_hard_bots_choice_and_changes_nothing(tmp_path, monkeypatch):
+    monkeypatch.setattr(hint_screen, "DEFAULT_THINK", 0.2)
+    session = LocalSession(SETUP, SEATS)
+    path = start_recording(session, tmp_path / "g.jsonl")
+    app = ColosseumApp(session, bot_delay=0, auto_dialogs=False)
+
+    async def go():
+        async with app.run_test(size=(100, 32)) as pilot:
+            await idle(pilot, app)
+            game = app.game_screen()
+            assert to_act(session.state) == 0
+            titles = [name for name, _cb, _help in ColosseumCommands(game, None)._commands()]
+            assert "Hint" in titles
+            before, rngs = encode_state(session.state), bot_rngs(session)
+            await pilot.press("h")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, HintScreen)
+            for _ in range(200):  # the search runs in a thread: the app keeps drawing meanwhile
+                await pilot.pause(0.02)
+                if screen.result is not None:
+                    break
+            line = screen.result
+            assert line is not None and line.seat == 0 and line.after == session.state.actions
+            text = str(screen.query_one("#hint-text").render())
+            assert "The hard bot would" in text
+            assert encode_state(session.state) == before and bot_rngs(session) == rngs
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.screen is game
+            assert session_hints(session) == [line]
+            viewer = ViewerScreen.from_session(session)
+            assert viewer.hints == [line]
+            await app.push_screen(viewer)
+            await pilot.pause()
+            entries = viewer.query_one("HistoryPanel").entries
+            assert any(seat == HINTED and "hint for Becky" in text for seat, text in entries)
+            return line
+
+    line = asyncio.run(go())
+    log = read_log(path)
+    assert log.error is None and log.hints == [line] and not log.chat
+    assert ViewerScreen.from_log(log).hints == [line]  # the viewer of the saved game shows it too
+
+
+def test_escape_cancels_the_search(monkeypatch):
+    real = hint_screen.ask_hint
+    gate = threading.Event()
+
+    def held(state, **kw):  # a search that is sure to be still running when Escape comes
+        gate.wait(10)
+        return real(state, playouts=4)
+
+    monkeypatch.setattr(hint_screen, "ask_hint", held)
+    session = LocalSession(SETUP, SEATS)
+    app = ColosseumApp(session, bot_delay=0, auto_dialogs=False)
+
+    async def go():
+        async with app.run_test(size=(100, 32)) as pilot:
+            await idle(pilot, app)
+            game = app.game_screen()
+            before = encode_state(session.state)
+            await pilot.press("h")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, HintScreen)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.screen is game
+            gate.set()  # the search goes on to its end; its answer is dropped
+            for _ in range(300):
+                await pilot.pause(0.02)
+                if screen._future is not None and screen._future.done():
+                    break
+            await pilot.pause()
+            assert screen._future is not None and screen._future.done()
+            assert session_hints(session) == [] and screen.result is None
+            assert encode_state(session.state) == before
+
+    asyncio.run(go())
+
+
+class TableSession(LocalSession):
+    """A session standing for a table that does not allow hints."""
+
+    def offers_hint(self) -> bool:
+        return False
+
+
+def test_hints_off_at_this_table():
+    session = TableSession(SETUP, SEATS)
+    app = ColosseumApp(session, bot_delay=0, auto_dialogs=False)
+
+    async def go():
+        async with app.run_test(size=(100, 32)) as pilot:
+            await idle(pilot, app)
+            game = app.game_screen()
+            await pilot.press("h")
+            await pilot.pause()
+            assert app.screen is game
+            assert any(HINTS_OFF in str(n.message) for n in app._notifications)
+
+    asyncio.run(go())
+
+
+def test_h_from_an_open_decision_dialog_asks_for_that_decision(monkeypatch):
+    """The hint is wanted while the decision's dialog is open: `h` there opens it too."""
+    from colosseum.tui.dialogs.base import DecisionDialog
+
+    monkeypatch.setattr(hint_screen, "DEFAULT_THINK", 0.1)
+    session = LocalSession(SETUP, SEATS)
+    app = ColosseumApp(session, bot_delay=0, auto_dialogs=True)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await idle(pilot, app)
+            for _ in range(50):
+                await pilot.pause(0.02)
+                if isinstance(app.screen, DecisionDialog):
+                    break
+            dialog = app.screen
+            assert isinstance(dialog, DecisionDialog)
+            before = encode_state(session.state)
+            await pilot.press("h")
+            await pilot.pause()
+            assert isinstance(app.screen, HintScreen)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.screen is dialog and encode_state(session.state) == before
+
+    asyncio.run(go())

@@ -1,0 +1,164 @@
+"""The hint: what the ``hard`` bot would do in the decision of the player at the keyboard.
+
+:func:`open_hint` (the game screen's ``h`` and the palette) pushes :class:`HintScreen`, which asks
+:func:`colosseum.core.bots.hint.ask_hint` in a worker thread (the event loop goes on; the search
+takes about its time budget), shows the bot's choice and the next best two with the share of
+its playouts won and the mean final Acclaim, and records the hint: in the game's log as a hint
+line (not an action) and for the viewer of the running game.  A hint never changes the game:
+the search works on its own bot and a copy of nothing but the immutable state.  Escape closes
+the screen at any time; a search still running then ends within its budget and is dropped.
+The search runs in a thread of this process: it shares the interpreter with the event loop, which
+stays responsive (the loop gets its turns) though slower while it thinks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from functools import partial
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from colosseum.core import State, to_act
+from colosseum.core.bots.hint import ask_hint
+from colosseum.core.bots.search import DEFAULT_THINK
+from colosseum.core.gamelog import HintLine
+from colosseum.core.logwriter import LogFileError
+from colosseum.tui.viewer import remember_hint
+
+__all__ = ["HintScreen", "hint_text", "open_hint", "record_hint"]
+
+HINTS_OFF = "Hints are off at this table."
+
+
+def open_hint(game, think: float | None = None) -> HintScreen | None:
+    """Push the hint screen for ``game`` (a GameScreen) if a local seat must decide now; else
+    say why not.  Returns the screen pushed."""
+    session = game.session
+    if not session.offers_hint():
+        game.notify(HINTS_OFF, title="Hint", severity="warning", markup=False)
+        return None
+    state = session.state
+    seat = to_act(state)
+    if seat < 0 or seat not in session.local_seats():
+        game.notify("A hint is for a decision of yours: none is waiting now.", title="Hint", markup=False)
+        return None
+    screen = HintScreen(session, state, think=DEFAULT_THINK if think is None else think)
+    game.app.push_screen(screen)
+    return screen
+
+
+def record_hint(session, line: HintLine) -> None:
+    """Keep the hint with the game: the viewer of the running game shows it, and the game's log
+    (when it is being saved) gets a hint line.  A log that cannot be written loses only the
+    hint, never the game."""
+    remember_hint(session, line)
+    writer = getattr(getattr(session, "recorder", None), "writer", None)
+    if writer is None:
+        return
+    try:
+        writer.append_hint(line)
+    except (LogFileError, OSError):
+        pass
+
+
+def hint_text(state: State, line: HintLine) -> Text:
+    """The hint for the screen: the choice, why (its playouts), the next best two."""
+    out = Text()
+    name = state.players[line.seat].name if 0 <= line.seat < state.n else "you"
+    opts = line.hint
+    if not opts:
+        out.append("The hard bot finds nothing to compare here.")
+        return out
+    best = opts[0]
+    out.append("The hard bot would ")
+    out.append(best.text or "-", style="bold")
+    out.append("\n")
+    if best.playouts:
+        out.append(f"  wins {best.win:.0%} of {best.playouts} playouts, mean Acclaim {best.acclaim:.1f}\n")
+        others = [o for o in opts[1:] if o.playouts]
+        if others:
+            out.append("\nNext best:\n")
+            for k, o in enumerate(others, start=2):
+                out.append(f"  {k}. ")
+                out.append(o.text or "-")
+                out.append(f"\n     wins {o.win:.0%} of {o.playouts}, mean Acclaim {o.acclaim:.1f}\n")
+        out.append("\nWhy: each choice was played to the end of the game by normal bots for every seat, ")
+        out.append("on the same sampled luck (bag draws, dice); the bot keeps the normal bot's own ")
+        out.append("choice unless another one does clearly better.")
+    else:
+        out.append("  (the normal bot's choice: there is nothing here the search compares)\n")
+    out.append(f"\nFor {name}; the game waits for you: this changes nothing.")
+    return out
+
+
+class HintScreen(ModalScreen[HintLine | None]):
+    """Thinks in a thread, then shows the hint; dismissed with the hint (None if cancelled)."""
+
+    BINDINGS = [
+        Binding("escape", "close", "close", id="hint.close", key_display="esc"),
+        Binding("enter", "close", "close", show=False, id="hint.close-enter"),
+    ]
+    DEFAULT_CSS = """
+    HintScreen { align: center middle; background: $background 40%; }
+    HintScreen > Vertical {
+        width: 72; max-width: 100%; height: auto; max-height: 100%;
+        border: round $accent; background: $surface; padding: 0 1;
+    }
+    HintScreen #hint-keys { margin-top: 1; color: $text-muted; }
+    """
+
+    def __init__(self, session, state: State, *, think: float = DEFAULT_THINK, playouts: int | None = None) -> None:
+        super().__init__()
+        self.session = session
+        self.state = state  # the position asked about (immutable: the game goes on regardless)
+        self.think = think
+        self.playouts = playouts
+        self.result: HintLine | None = None
+        self._dropped = False
+        self._future: asyncio.Future[HintLine] | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical() as box:
+            box.border_title = "Hint: what would the hard bot do?"
+            yield Static(self._thinking_text(), id="hint-text", markup=False)
+            yield Static("esc close (cancels the search)", id="hint-keys", markup=False)
+
+    def _thinking_text(self) -> Text:
+        budget = f"{self.playouts} playouts a choice" if self.playouts else f"about {self.think:g} s"
+        return Text(f"The hard bot is thinking ({budget})...")
+
+    def on_mount(self) -> None:
+        # A thread of the event loop's executor, not a worker of this screen: Escape closes the
+        # screen at once, and the search, which cannot be interrupted, ends within its budget
+        # on its own; its answer is then dropped.
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(None, partial(ask_hint, self.state, think=self.think, playouts=self.playouts))
+        future.add_done_callback(self._done)
+        self._future = future
+
+    def _done(self, future: asyncio.Future[HintLine]) -> None:
+        if future.cancelled() or self._dropped:
+            return
+        error = future.exception()
+        if error is not None:
+            if self.is_attached:
+                self.query_one("#hint-text", Static).update(Text(f"No hint: {type(error).__name__}: {error}"))
+            return
+        self._found(future.result())
+
+    def _found(self, line: HintLine) -> None:
+        if self._dropped or not self.is_attached:
+            return  # cancelled: the hint is dropped, not recorded
+        self.result = line
+        record_hint(self.session, line)
+        self.query_one("#hint-text", Static).update(hint_text(self.state, line))
+        self.query_one("#hint-keys", Static).update("esc or enter close")
+
+    def action_close(self) -> None:
+        self._dropped = True
+        self.dismiss(self.result)
