@@ -16,7 +16,6 @@ from colosseum.core.queries import (
     NOBODY,
     bid_limit,
     missing,
-    missings,
     noble_step_range,
     numbering_floor,
     star_need,
@@ -35,7 +34,10 @@ REACH = [min(1.0, _DIE[d] + _SUM[d]) for d in range(36)]
 Moves = tuple[float, list[tuple[int, int, int]]]
 #: What tile_utility needs about a seat in a state: (spectacle, offset, performable this round)
 #: entries, their spectacles, (kind, tiles needed for its Star Performer) pairs, Acclaim per star.
-_UtilContext = tuple[list[tuple[Spectacle, float, bool]], tuple[Spectacle, ...], list[tuple[int, int]], int]
+#: An entry, compiled for tile_utility's inner loop: (requirement pairs, total, max missing,
+#: strip, offset, performable this round, (kind, tiles needed) of the Star Performers it needs).
+_UtilEntry = tuple[tuple[tuple[int, int], ...], int, int, tuple[int, ...], float, bool, tuple[tuple[int, int], ...]]
+_UtilContext = tuple[list[_UtilEntry], int, list[tuple[int, int]], int]
 
 AQUILA_VALUE = 3.5  # an Aquila token: 3 Acclaim at the end (G-9) or 6 coins, or a move
 
@@ -139,7 +141,19 @@ class GreedyValuation:
                     entries.append((spec, -0.35 * spec.cost - 2.0, False))
         # (kind, count needed to hold its Star Performer, G-7)
         stars = [(k, star_need(state, cat, seat, k)) for k in cat.star_types]
-        return (entries, tuple(e[0] for e in entries), stars, cat.common.star_acclaim)
+        compiled: list[_UtilEntry] = [
+            (
+                spec.req,
+                spec.total,
+                spec.max_missing,
+                tuple(spec.strip),
+                offset,
+                now_ok,
+                tuple((k, need) for k, need in stars if spec.need[k]),
+            )
+            for spec, offset, now_ok in entries
+        ]
+        return (compiled, cat.balatro, stars, cat.common.star_acclaim)
 
     def _utilities(self, state: State, cat: Catalog, seat: int) -> tuple[_UtilContext, dict[tuple[int, ...], float]]:
         """The utility context of ``seat`` in ``state`` and the utilities computed in it so far."""
@@ -163,19 +177,30 @@ class GreedyValuation:
         """How much ``tiles`` are worth to ``seat``, in Acclaim-like units: the best spectacle it
         owns (or could still plan) filled with them, a little of the second best and of the best
         one performable this round, and the Star Performers they would hold (G-7)."""
-        (entries, specs, star_rules, star_acc), memo = self._utilities(state, cat, seat)
+        (entries, bal_kind, star_rules, star_acc), memo = self._utilities(state, cat, seat)
         key = tuple(tiles)
         known = memo.get(key)
         if known is not None:
             return known
-        held = [k for k, need in star_rules if tiles[k] >= need]
+        # the loop of ``missings`` and the Star Performers held, inlined: this is the bots'
+        # innermost loop (the same values and the same order of float additions)
+        nheld = 0
+        for k, need in star_rules:
+            if key[k] >= need:
+                nheld += 1
+        bal = key[bal_kind]
         best = second = now = -99.0
-        for (spec, offset, now_ok), miss in zip(entries, missings(cat, tiles, specs), strict=True):
-            mm = spec.max_missing
-            v = (spec.strip[miss] if miss <= mm else spec.strip[mm] - 3.0 * (miss - mm)) + offset
-            for k in held:
-                if spec.need[k]:
-                    v += star_acc
+        for req, total, mm, strip, offset, now_ok, spec_stars in entries:
+            gap = total
+            for k, need in req:
+                have = key[k]
+                gap -= have if have < need else need
+            miss = gap - (bal if bal < gap else gap)
+            v = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) + offset
+            if nheld:
+                for k, need in spec_stars:
+                    if key[k] >= need:
+                        v += star_acc
             if v > best:
                 best, second = v, best
             elif v > second:
@@ -186,7 +211,7 @@ class GreedyValuation:
             best = 0.0
         if second < -90:
             second = best
-        u = best + 0.2 * second + len(held) * 1.0
+        u = best + 0.2 * second + nheld * 1.0
         if now > -90:
             u += 0.35 * now
         memo[key] = u
