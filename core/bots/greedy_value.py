@@ -18,7 +18,7 @@ from colosseum.core.queries import (
     missing,
     noble_step_range,
     numbering_floor,
-    star_need,
+    star_needs,
     stars_held,
 )
 
@@ -113,12 +113,13 @@ class GreedyValuation:
         auction) in which the seat's prospects do not change."""
         p = state.players[seat]
         left = self.rounds_left(state, cat)
-        stars = tuple(star_need(state, cat, seat, k) for k in cat.star_types)
+        stars = star_needs(state, cat, seat)
         plan = (state.display, p.coins, numbering_floor(cat, p) if cat.rules.numbering else -1) if left >= 2 else ()
         return (seat, cat.variant, left, state.phase, p.face_down, p.face_up, p.arena, len(p.gates), plan, stars)
 
-    def _util_context(self, state: State, cat: Catalog, seat: int) -> _UtilContext:
-        """What ``tile_utility`` needs about ``seat`` in ``state`` (see ``_util_key``)."""
+    def _util_context(self, state: State, cat: Catalog, seat: int, needs: tuple[int, ...]) -> _UtilContext:
+        """What ``tile_utility`` needs about ``seat`` in ``state`` (see ``_util_key``); ``needs``:
+        the tiles needed for each Star Performer (``star_needs``)."""
         p = state.players[seat]
         ngates = len(p.gates)
         left = self.rounds_left(state, cat)
@@ -140,7 +141,7 @@ class GreedyValuation:
                 if spec.cost <= coins and spec.number_2007 > floor:
                     entries.append((spec, -0.35 * spec.cost - 2.0, False))
         # (kind, count needed to hold its Star Performer, G-7)
-        stars = [(k, star_need(state, cat, seat, k)) for k in cat.star_types]
+        stars = list(zip(cat.star_types, needs, strict=True))
         compiled: list[_UtilEntry] = [
             (
                 spec.req,
@@ -166,7 +167,9 @@ class GreedyValuation:
         if shared is None:
             if len(self._util_shared) > 64:
                 self._util_shared.clear()
-            shared = (self._util_context(state, cat, seat), {})
+            stars = key[-1]
+            assert isinstance(stars, tuple)
+            shared = (self._util_context(state, cat, seat, stars), {})
             self._util_shared[key] = shared
         if len(self._util_cache) > 16:
             self._util_cache.clear()
