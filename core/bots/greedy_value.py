@@ -35,8 +35,8 @@ Moves = tuple[float, list[tuple[int, int, int]]]
 #: What tile_utility needs about a seat in a state: (spectacle, offset, performable this round)
 #: entries, their spectacles, (kind, tiles needed for its Star Performer) pairs, Acclaim per star.
 #: An entry, compiled for tile_utility's inner loop: (requirement pairs, total, max missing,
-#: strip, offset, performable this round, (kind, tiles needed) of the Star Performers it needs).
-_UtilEntry = tuple[tuple[tuple[int, int], ...], int, int, tuple[int, ...], float, bool, tuple[tuple[int, int], ...]]
+#: strip, need per kind, offset, performable this round).
+_UtilEntry = tuple[tuple[tuple[int, int], ...], int, int, tuple[int, ...], tuple[int, ...], float, bool]
 _UtilContext = tuple[list[_UtilEntry], int, list[tuple[int, int]], int]
 
 AQUILA_VALUE = 3.5  # an Aquila token: 3 Acclaim at the end (G-9) or 6 coins, or a move
@@ -143,15 +143,7 @@ class GreedyValuation:
         # (kind, count needed to hold its Star Performer, G-7)
         stars = list(zip(cat.star_types, needs, strict=True))
         compiled: list[_UtilEntry] = [
-            (
-                spec.req,
-                spec.total,
-                spec.max_missing,
-                tuple(spec.strip),
-                offset,
-                now_ok,
-                tuple((k, need) for k, need in stars if spec.need[k]),
-            )
+            (spec.req, spec.total, spec.max_missing, spec.strip, spec.need, offset, now_ok)
             for spec, offset, now_ok in entries
         ]
         return (compiled, cat.balatro, stars, cat.common.star_acclaim)
@@ -187,23 +179,19 @@ class GreedyValuation:
             return known
         # the loop of ``missings`` and the Star Performers held, inlined: this is the bots'
         # innermost loop (the same values and the same order of float additions)
-        nheld = 0
-        for k, need in star_rules:
-            if key[k] >= need:
-                nheld += 1
+        held = [k for k, need in star_rules if key[k] >= need]
         bal = key[bal_kind]
         best = second = now = -99.0
-        for req, total, mm, strip, offset, now_ok, spec_stars in entries:
+        for req, total, mm, strip, spec_need, offset, now_ok in entries:
             gap = total
             for k, need in req:
                 have = key[k]
                 gap -= have if have < need else need
             miss = gap - (bal if bal < gap else gap)
             v = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) + offset
-            if nheld:
-                for k, need in spec_stars:
-                    if key[k] >= need:
-                        v += star_acc
+            for k in held:
+                if spec_need[k]:
+                    v += star_acc
             if v > best:
                 best, second = v, best
             elif v > second:
@@ -214,7 +202,7 @@ class GreedyValuation:
             best = 0.0
         if second < -90:
             second = best
-        u = best + 0.2 * second + nheld * 1.0
+        u = best + 0.2 * second + len(held) * 1.0
         if now > -90:
             u += 0.35 * now
         memo[key] = u
