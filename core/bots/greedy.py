@@ -152,7 +152,7 @@ class GreedyBot(GreedyValuation):
         c = cat.common
         classic_aq = cat.rules.endgame_aquila_acclaim == 0
         owned = self.owned_specs(state, seat)
-        fits = {sid: self.spectacle_fit(state, cat, seat, cat.spectacles[sid]) for sid in (*owned, *state.display)}
+        fits = self.spectacle_fits(state, cat, seat, (*owned, *state.display))
         now_val = {}
         for sid in fits:
             spec = cat.spectacles[sid]

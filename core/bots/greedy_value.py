@@ -16,6 +16,7 @@ from colosseum.core.queries import (
     NOBODY,
     bid_limit,
     missing,
+    missings,
     noble_step_range,
     numbering_floor,
     star_needs,
@@ -242,6 +243,26 @@ class GreedyValuation:
             if spec.need[k]:
                 v += cat.common.star_acclaim
         return v
+
+    def spectacle_fits(self, state: State, cat: Catalog, seat: int, sids: Iterable[int]) -> dict[int, float]:
+        """``spectacle_fit`` of each of ``sids`` (by id), with what they share computed once."""
+        p = state.players[seat]
+        left = self.rounds_left(state, cat)
+        shift = int(self.TILES_PER_ROUND * max(0, left - 1))
+        held = self._held_now
+        if held[0] is not state or held[1] != seat:
+            held = self._held_now = (state, seat, stars_held(state, cat, seat, p.tiles))
+        kinds = held[2]
+        star_acc = cat.common.star_acclaim
+        specs = [cat.spectacles[sid] for sid in sids]
+        out = {}
+        for spec, miss in zip(specs, missings(cat, p.tiles, specs), strict=True):
+            v = self.strip_value(spec, max(0, miss - shift))
+            for k in kinds:
+                if spec.need[k]:
+                    v += star_acc
+            out[spec.id] = v
+        return out
 
     TILES_PER_ROUND = 1.0
     RESERVE_FIRST = 12  # coins kept after round-1 investments (for auctions)
