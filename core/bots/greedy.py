@@ -64,7 +64,7 @@ from colosseum.core.actions import (
     Roll,
     Steal,
 )
-from colosseum.core.bots.greedy_value import AQUILA_VALUE, GreedyValuation
+from colosseum.core.bots.greedy_value import AQUILA_VALUE, GreedyValuation, noble_values
 from colosseum.core.catalog import Catalog, load_catalog
 from colosseum.core.legal import Choices, legal
 from colosseum.core.model import State, Transfer
@@ -439,12 +439,18 @@ class GreedyBot(GreedyValuation):
             cur = self.noble_score(state, cat, seat, state.nobles)
             cost = AQUILA_VALUE if not classic_aq else (3.0 if last else 2.5)
             best, best_gain = None, cost + 0.5
+            # noble_score after one noble moves, from the score now: the scores are sums of
+            # whole Acclaim, so the same floats as scoring each position again
+            nobles = state.nobles
+            gates = p.gates
+            vals = noble_values(cat)
+            cur_int = int(cur)
             for noble in range(6):
+                occupied = {x for i, x in enumerate(nobles) if i != noble}
+                here = cur_int - (vals[noble] if nobles[noble] in gates else 0)
                 for s in (1, 2, 3, -1, -2, -3):
-                    dest = landing(cat, state.nobles, noble, s)
-                    nn = list(state.nobles)
-                    nn[noble] = dest
-                    g = w * (self.noble_score(state, cat, seat, nn) - cur)
+                    dest = landing(cat, nobles, noble, s, occupied)
+                    g = w * (float(here + (vals[noble] if dest in gates else 0)) - cur)
                     if g > best_gain:
                         best, best_gain = (noble, s), g
             if best is not None:

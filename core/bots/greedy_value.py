@@ -552,21 +552,26 @@ class GreedyValuation:
                     if v > best_v:
                         best_v, best_seq = v, [(noble, d, s)]
         else:
+            ranges = {d: rng_of(d) for d in dice}
+            # every noble's landings from where it stands, once for both dice (a walk's first
+            # landings do not depend on how far it goes)
+            hi_all = max(r.stop - 1 for r in ranges.values())
+            walks = {n: _reach(cat, nobles, n, hi_all, occ[n]) for n in movable}
             for d1 in dice:
                 d2 = next(x for x in dice if x != d1)
-                r1 = rng_of(d1)
-                r2 = rng_of(d2)
+                r1 = ranges[d1]
+                r2 = ranges[d2]
                 hi2 = r2.stop - 1
                 # the second noble's landings and their values with the nobles where they stand;
                 # a first move changes them only when it vacates or takes a space on that walk
                 on2 = {}
                 span2 = {}
                 for n2 in movable:
-                    dests2 = _reach(cat, nobles, n2, hi2, occ[n2])
-                    on2[n2] = [mult[d] * vals[n2] + bonus[d] for d in dests2]
-                    span2[n2] = (dests2[-1] - nobles[n2]) % n_sp
+                    dests2 = walks[n2]
+                    on2[n2] = [mult[d] * vals[n2] + bonus[d] for d in dests2[: hi2 + 1]]
+                    span2[n2] = (dests2[hi2] - nobles[n2]) % n_sp
                 for n1 in movable:
-                    dests1 = _reach(cat, nobles, n1, r1.stop - 1, occ[n1])
+                    dests1 = walks[n1]
                     left = nobles[n1]
                     for s1 in r1:
                         dest1 = dests1[s1]
