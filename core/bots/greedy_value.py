@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence, Set
 
 from colosseum.core.catalog import Catalog, Spectacle
-from colosseum.core.model import State, Transfer
+from colosseum.core.model import Player, State, Transfer
 from colosseum.core.queries import (
     NOBODY,
     bid_limit,
@@ -39,6 +39,18 @@ Moves = tuple[float, list[tuple[int, int, int]]]
 #: strip, need per kind, offset, performable this round).
 _UtilEntry = tuple[tuple[tuple[int, int], ...], int, int, tuple[int, ...], tuple[int, ...], float, bool]
 _UtilContext = tuple[list[_UtilEntry], int, list[tuple[int, int]], int]
+
+#: What a seat's utility key was made of (players, stars, display, round, phase, catalog), and
+#: the context and utilities of that key.
+_UtilParts = tuple[
+    tuple[Player, ...],
+    tuple[int, ...],
+    tuple[int, ...],
+    int,
+    str,
+    Catalog,
+    tuple[_UtilContext, dict[tuple[int, ...], float]],
+]
 
 AQUILA_VALUE = 3.5  # an Aquila token: 3 Acclaim at the end (G-9) or 6 coins, or a move
 
@@ -73,6 +85,9 @@ class GreedyValuation:
         self._util_shared: dict[tuple[object, ...], tuple[_UtilContext, dict[tuple[int, ...], float]]] = {}
         # (seat, id(state)) -> (state, context, utilities): the key of the last states looked up
         self._util_cache: dict[tuple[int, int], tuple[State, _UtilContext, dict[tuple[int, ...], float]]] = {}
+        # seat -> what its last key was made of (players, stars, display, round, phase, catalog)
+        # and the context and utilities of that key
+        self._util_parts: dict[int, _UtilParts] = {}
 
     def rounds_total(self, cat: Catalog) -> int:
         return cat.rounds
@@ -155,6 +170,23 @@ class GreedyValuation:
         hit = self._util_cache.get(memo_key)
         if hit is not None and hit[0] is state:
             return hit[1], hit[2]
+        # the states of an auction or a trade round share the parts the key is made of (the
+        # same objects): the key is then the last one's
+        parts = self._util_parts.get(seat)
+        if (
+            parts is not None
+            and parts[0] is state.players
+            and parts[1] is state.stars
+            and parts[2] is state.display
+            and parts[3] == state.round
+            and parts[4] == state.phase
+            and parts[5] is cat
+        ):
+            same = parts[6]
+            if len(self._util_cache) > 16:
+                self._util_cache.clear()
+            self._util_cache[memo_key] = (state, same[0], same[1])
+            return same
         key = self._util_key(state, cat, seat)
         shared = self._util_shared.get(key)
         if shared is None:
@@ -164,6 +196,7 @@ class GreedyValuation:
             assert isinstance(stars, tuple)
             shared = (self._util_context(state, cat, seat, stars), {})
             self._util_shared[key] = shared
+        self._util_parts[seat] = (state.players, state.stars, state.display, state.round, state.phase, cat, shared)
         if len(self._util_cache) > 16:
             self._util_cache.clear()
         self._util_cache[memo_key] = (state, shared[0], shared[1])
