@@ -38,3 +38,22 @@ def _digest(players: int, seed: int, variant: str, bot: str) -> str:
 def test_same_choices_as_before(players: int, seed: int, variant: str, greedy: str, easy: str) -> None:
     assert _digest(players, seed, variant, "greedy") == greedy
     assert _digest(players, seed, variant, "easy") == easy
+
+
+def test_same_playouts_as_before() -> None:
+    """The hard bot's playouts (greedy play on the trusted path, no proposals) end as before."""
+    from colosseum.core.bots.greedy import GreedyBot
+    from colosseum.core.bots.playout import playout
+
+    h = hashlib.sha256()
+    for players, seed, variant in [(4, 7, "grand"), (3, 8, "classic"), (5, 9, "original")]:
+        state = new_game(make_setup(players, seed, variant=variant))
+        bots = make_bots(["greedy"] * players, seed)
+        k = 0
+        while (seat := to_act(state)) >= 0:
+            if k % 40 == 0:
+                o = playout(state, GreedyBot(0).act(state), seat, 1000 + k, None)
+                h.update(repr((o.won, o.acclaim, o.score) if o else None).encode())
+            state, _ = apply(state, bots[seat].act(state))
+            k += 1
+    assert h.hexdigest()[:16] == "1dce345746920569"
