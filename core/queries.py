@@ -69,6 +69,7 @@ __all__ = [
     "star_count",
     "star_holder",
     "star_need",
+    "star_needs",
     "stars_after",
     "stars_held",
     "turn_order",
@@ -398,6 +399,24 @@ def star_need(state: State, cat: Catalog, seat: int, kind: int) -> int:
         other += 1
     minimum = cat.common.star_minimum
     return other if other > minimum else minimum
+
+
+def star_needs(state: State, cat: Catalog, seat: int) -> tuple[int, ...]:
+    """:func:`star_need` for every kind of ``cat.star_types``, in one pass over the seats (bots
+    ask for all of them at once in their inner loops)."""
+    others = [q.tiles for i, q in enumerate(state.players) if i != seat]
+    stars = state.stars
+    minimum = cat.common.star_minimum
+    out = []
+    for k in cat.star_types:
+        other = 0  # the most any other seat holds (counts are never negative)
+        for t in others:
+            if t[k] > other:
+                other = t[k]
+        if stars[k] != seat:
+            other += 1
+        out.append(other if other > minimum else minimum)
+    return tuple(out)
 
 
 def stars_held(state: State, cat: Catalog, seat: int, tiles: Sequence[int]) -> set[int]:

@@ -64,7 +64,7 @@ from colosseum.core.actions import (
     Roll,
     Steal,
 )
-from colosseum.core.bots.greedy_value import AQUILA_VALUE, GreedyValuation
+from colosseum.core.bots.greedy_value import AQUILA_VALUE, GreedyValuation, noble_values
 from colosseum.core.catalog import Catalog, load_catalog
 from colosseum.core.legal import Choices, legal
 from colosseum.core.model import State, Transfer
@@ -152,7 +152,7 @@ class GreedyBot(GreedyValuation):
         c = cat.common
         classic_aq = cat.rules.endgame_aquila_acclaim == 0
         owned = self.owned_specs(state, seat)
-        fits = {sid: self.spectacle_fit(state, cat, seat, cat.spectacles[sid]) for sid in (*owned, *state.display)}
+        fits = self.spectacle_fits(state, cat, seat, (*owned, *state.display))
         now_val = {}
         for sid in fits:
             spec = cat.spectacles[sid]
@@ -186,25 +186,94 @@ class GreedyBot(GreedyValuation):
         for att, a, pay in gate_best.values():
             cands.append(("gate", c.gate_cost, a, pay - 0.02 * att))
 
-        def value(chosen: tuple[_Candidate, ...]) -> float:
-            specs = list(owned)
+        # ``_bundle_value`` for this decision, with what is the same for every bundle computed
+        # once: the owned spectacles' part for each gate count a bundle can reach (folded in the
+        # same order, so the same floats), each candidate's effect, the money lost per spend
+        fixed = self._bundle_fixed
+        if fixed[0] is not state or fixed[1] != seat:
+            fixed = self._bundle_fixed = (
+                state,
+                seat,
+                self.rounds_left(state, cat),
+                c.gate_cost * self.coin_rate(state, cat) + 1.0,
+                {},
+            )
+        _, _, left, gate_charge, money_lost = fixed
+        face_up = p.face_up
+        specs_info = {
+            sid: (cat.spectacles[sid].gates, fits[sid], sid not in face_up, now_val[sid])
+            for sid in (*owned, *ids.values())
+        }
+
+        def fold(acc: tuple[float, int, float], sid: int, gates: int) -> tuple[float, int, float]:
+            need, fit, not_up, nv = specs_info[sid]
+            short = max(0, need - gates)
+            if short > left - 1:
+                return acc
+            final, feasible, now = acc
+            final = max(final, fit - short * gate_charge)
+            if not_up:
+                feasible += 1
+            if short == 0:
+                now = max(now, nv)
+            return final, feasible, now
+
+        owned_part: dict[int, tuple[float, int, float]] = {}
+        for g in range(ngates, ngates + 3):
+            acc: tuple[float, int, float] = (0.0, 0, 0.0)
+            for sid in owned:
+                acc = fold(acc, sid, g)
+            owned_part[g] = acc
+        perf_acc, prom_acc = c.performed_acclaim, c.promoter_acclaim
+        feasible_cap = max(0, left - 1)
+        reserve = (self.RESERVE_FIRST if state.round == 1 else self.RESERVE) if left > 1 else None
+        coins0 = p.coins
+        effects = [
+            (
+                kind == "gate",
+                kind == "promoter",
+                kind == "temple",
+                ids[a.spectacle] if isinstance(a, PlanSpectacle) else -1,
+                cost,
+                pay,
+            )
+            for kind, cost, a, pay in cands
+        ]
+
+        def value_of(chosen: tuple[int, ...]) -> float:
+            """The value of the candidates at indices ``chosen`` (as ``_bundle_value`` less
+            what pays for them)."""
             g, prom, temple, spent, paid = ngates, p.promoters, p.temple, 0, 0.0
-            for kind, cost, a, pay in chosen:
+            for i in chosen:
+                is_gate, is_prom, is_temple, sid, cost, pay = effects[i]
                 spent += cost
                 paid += pay
-                if kind == "gate":
+                if is_gate:
                     g += 1
-                elif kind == "promoter":
+                elif is_prom:
                     prom += 1
-                elif kind == "temple":
+                elif is_temple:
                     temple = True
-                elif isinstance(a, PlanSpectacle):
-                    specs.append(ids[a.spectacle])
-            if spent > p.coins:
+            if spent > coins0:
                 return -1e9
-            return self._bundle_value(state, cat, seat, fits, now_val, specs, g, prom, temple, spent) - paid
+            acc = owned_part[g]
+            for i in chosen:
+                sid = effects[i][3]
+                if sid >= 0:
+                    acc = fold(acc, sid, g)
+            final, feasible, now = acc
+            v = final + 0.5 * now + perf_acc * min(feasible, feasible_cap)
+            v += prom * prom_acc + (1.0 * left if temple else 0.0)
+            lost = money_lost.get(spent)
+            if lost is None:
+                lost = money_lost[spent] = self.money(state, cat, coins0) - self.money(state, cat, coins0 - spent)
+            v -= lost
+            coins = coins0 - spent
+            if reserve is not None and coins < reserve:
+                v -= 0.4 * (reserve - coins)
+            return v - paid
 
-        base = value(())
+        base = value_of(())
         best_v, best_a = base + 0.3, None
         distinct = cat.rules.investment_kinds_distinct
         plain = [getattr(x[2], "extra", "") == "" for x in cands]
@@ -212,7 +281,7 @@ class GreedyBot(GreedyValuation):
         # a pair's value does not depend on its order (sums and maxima): computed once per pair
         pair_value: dict[tuple[int, int], float] = {}
         for i, x in enumerate(cands):
-            v = value((x,))
+            v = value_of((i,))
             if v > best_v:
                 best_v, best_a = v, x[2]
             # a second investment this turn (G-2: of a different kind) may make the first worth it
@@ -223,7 +292,7 @@ class GreedyBot(GreedyValuation):
                     key = (i, j) if i < j else (j, i)
                     v2 = pair_value.get(key)
                     if v2 is None:
-                        v2 = pair_value[key] = value((x, y)) - 0.01
+                        v2 = pair_value[key] = value_of((i, j)) - 0.01
                     if v2 > best_v:
                         best_v, best_a = v2, x[2]
         if best_a is not None:
@@ -370,12 +439,18 @@ class GreedyBot(GreedyValuation):
             cur = self.noble_score(state, cat, seat, state.nobles)
             cost = AQUILA_VALUE if not classic_aq else (3.0 if last else 2.5)
             best, best_gain = None, cost + 0.5
+            # noble_score after one noble moves, from the score now: the scores are sums of
+            # whole Acclaim, so the same floats as scoring each position again
+            nobles = state.nobles
+            gates = p.gates
+            vals = noble_values(cat)
+            cur_int = int(cur)
             for noble in range(6):
+                occupied = {x for i, x in enumerate(nobles) if i != noble}
+                here = cur_int - (vals[noble] if nobles[noble] in gates else 0)
                 for s in (1, 2, 3, -1, -2, -3):
-                    dest = landing(cat, state.nobles, noble, s)
-                    nn = list(state.nobles)
-                    nn[noble] = dest
-                    g = w * (self.noble_score(state, cat, seat, nn) - cur)
+                    dest = landing(cat, nobles, noble, s, occupied)
+                    g = w * (float(here + (vals[noble] if dest in gates else 0)) - cur)
                     if g > best_gain:
                         best, best_gain = (noble, s), g
             if best is not None:

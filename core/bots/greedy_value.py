@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence, Set
 
 from colosseum.core.catalog import Catalog, Spectacle
-from colosseum.core.model import State, Transfer
+from colosseum.core.model import Player, State, Transfer
 from colosseum.core.queries import (
     NOBODY,
     bid_limit,
@@ -19,7 +19,7 @@ from colosseum.core.queries import (
     missings,
     noble_step_range,
     numbering_floor,
-    star_need,
+    star_needs,
     stars_held,
 )
 
@@ -35,7 +35,22 @@ REACH = [min(1.0, _DIE[d] + _SUM[d]) for d in range(36)]
 Moves = tuple[float, list[tuple[int, int, int]]]
 #: What tile_utility needs about a seat in a state: (spectacle, offset, performable this round)
 #: entries, their spectacles, (kind, tiles needed for its Star Performer) pairs, Acclaim per star.
-_UtilContext = tuple[list[tuple[Spectacle, float, bool]], tuple[Spectacle, ...], list[tuple[int, int]], int]
+#: An entry, compiled for tile_utility's inner loop: (requirement pairs, total, max missing,
+#: strip, need per kind, offset, performable this round).
+_UtilEntry = tuple[tuple[tuple[int, int], ...], int, int, tuple[int, ...], tuple[int, ...], float, bool]
+_UtilContext = tuple[list[_UtilEntry], int, list[tuple[int, int]], int]
+
+#: What a seat's utility key was made of (players, stars, display, round, phase, catalog), and
+#: the context and utilities of that key.
+_UtilParts = tuple[
+    tuple[Player, ...],
+    tuple[int, ...],
+    tuple[int, ...],
+    int,
+    str,
+    Catalog,
+    tuple[_UtilContext, dict[tuple[int, ...], float]],
+]
 
 AQUILA_VALUE = 3.5  # an Aquila token: 3 Acclaim at the end (G-9) or 6 coins, or a move
 
@@ -70,6 +85,9 @@ class GreedyValuation:
         self._util_shared: dict[tuple[object, ...], tuple[_UtilContext, dict[tuple[int, ...], float]]] = {}
         # (seat, id(state)) -> (state, context, utilities): the key of the last states looked up
         self._util_cache: dict[tuple[int, int], tuple[State, _UtilContext, dict[tuple[int, ...], float]]] = {}
+        # seat -> what its last key was made of (players, stars, display, round, phase, catalog)
+        # and the context and utilities of that key
+        self._util_parts: dict[int, _UtilParts] = {}
 
     def rounds_total(self, cat: Catalog) -> int:
         return cat.rounds
@@ -111,12 +129,13 @@ class GreedyValuation:
         auction) in which the seat's prospects do not change."""
         p = state.players[seat]
         left = self.rounds_left(state, cat)
-        stars = tuple(star_need(state, cat, seat, k) for k in cat.star_types)
+        stars = star_needs(state, cat, seat)
         plan = (state.display, p.coins, numbering_floor(cat, p) if cat.rules.numbering else -1) if left >= 2 else ()
         return (seat, cat.variant, left, state.phase, p.face_down, p.face_up, p.arena, len(p.gates), plan, stars)
 
-    def _util_context(self, state: State, cat: Catalog, seat: int) -> _UtilContext:
-        """What ``tile_utility`` needs about ``seat`` in ``state`` (see ``_util_key``)."""
+    def _util_context(self, state: State, cat: Catalog, seat: int, needs: tuple[int, ...]) -> _UtilContext:
+        """What ``tile_utility`` needs about ``seat`` in ``state`` (see ``_util_key``); ``needs``:
+        the tiles needed for each Star Performer (``star_needs``)."""
         p = state.players[seat]
         ngates = len(p.gates)
         left = self.rounds_left(state, cat)
@@ -138,8 +157,12 @@ class GreedyValuation:
                 if spec.cost <= coins and spec.number_2007 > floor:
                     entries.append((spec, -0.35 * spec.cost - 2.0, False))
         # (kind, count needed to hold its Star Performer, G-7)
-        stars = [(k, star_need(state, cat, seat, k)) for k in cat.star_types]
-        return (entries, tuple(e[0] for e in entries), stars, cat.common.star_acclaim)
+        stars = list(zip(cat.star_types, needs, strict=True))
+        compiled: list[_UtilEntry] = [
+            (spec.req, spec.total, spec.max_missing, spec.strip, spec.need, offset, now_ok)
+            for spec, offset, now_ok in entries
+        ]
+        return (compiled, cat.balatro, stars, cat.common.star_acclaim)
 
     def _utilities(self, state: State, cat: Catalog, seat: int) -> tuple[_UtilContext, dict[tuple[int, ...], float]]:
         """The utility context of ``seat`` in ``state`` and the utilities computed in it so far."""
@@ -147,13 +170,33 @@ class GreedyValuation:
         hit = self._util_cache.get(memo_key)
         if hit is not None and hit[0] is state:
             return hit[1], hit[2]
+        # the states of an auction or a trade round share the parts the key is made of (the
+        # same objects): the key is then the last one's
+        parts = self._util_parts.get(seat)
+        if (
+            parts is not None
+            and parts[0] is state.players
+            and parts[1] is state.stars
+            and parts[2] is state.display
+            and parts[3] == state.round
+            and parts[4] == state.phase
+            and parts[5] is cat
+        ):
+            same = parts[6]
+            if len(self._util_cache) > 16:
+                self._util_cache.clear()
+            self._util_cache[memo_key] = (state, same[0], same[1])
+            return same
         key = self._util_key(state, cat, seat)
         shared = self._util_shared.get(key)
         if shared is None:
             if len(self._util_shared) > 64:
                 self._util_shared.clear()
-            shared = (self._util_context(state, cat, seat), {})
+            stars = key[-1]
+            assert isinstance(stars, tuple)
+            shared = (self._util_context(state, cat, seat, stars), {})
             self._util_shared[key] = shared
+        self._util_parts[seat] = (state.players, state.stars, state.display, state.round, state.phase, cat, shared)
         if len(self._util_cache) > 16:
             self._util_cache.clear()
         self._util_cache[memo_key] = (state, shared[0], shared[1])
@@ -163,18 +206,25 @@ class GreedyValuation:
         """How much ``tiles`` are worth to ``seat``, in Acclaim-like units: the best spectacle it
         owns (or could still plan) filled with them, a little of the second best and of the best
         one performable this round, and the Star Performers they would hold (G-7)."""
-        (entries, specs, star_rules, star_acc), memo = self._utilities(state, cat, seat)
+        (entries, bal_kind, star_rules, star_acc), memo = self._utilities(state, cat, seat)
         key = tuple(tiles)
         known = memo.get(key)
         if known is not None:
             return known
-        held = [k for k, need in star_rules if tiles[k] >= need]
+        # the loop of ``missings`` and the Star Performers held, inlined: this is the bots'
+        # innermost loop (the same values and the same order of float additions)
+        held = [k for k, need in star_rules if key[k] >= need]
+        bal = key[bal_kind]
         best = second = now = -99.0
-        for (spec, offset, now_ok), miss in zip(entries, missings(cat, tiles, specs), strict=True):
-            mm = spec.max_missing
-            v = (spec.strip[miss] if miss <= mm else spec.strip[mm] - 3.0 * (miss - mm)) + offset
+        for req, total, mm, strip, spec_need, offset, now_ok in entries:
+            gap = total
+            for k, need in req:
+                have = key[k]
+                gap -= have if have < need else need
+            miss = gap - (bal if bal < gap else gap)
+            v = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) + offset
             for k in held:
-                if spec.need[k]:
+                if spec_need[k]:
                     v += star_acc
             if v > best:
                 best, second = v, best
@@ -226,6 +276,26 @@ class GreedyValuation:
             if spec.need[k]:
                 v += cat.common.star_acclaim
         return v
+
+    def spectacle_fits(self, state: State, cat: Catalog, seat: int, sids: Iterable[int]) -> dict[int, float]:
+        """``spectacle_fit`` of each of ``sids`` (by id), with what they share computed once."""
+        p = state.players[seat]
+        left = self.rounds_left(state, cat)
+        shift = int(self.TILES_PER_ROUND * max(0, left - 1))
+        held = self._held_now
+        if held[0] is not state or held[1] != seat:
+            held = self._held_now = (state, seat, stars_held(state, cat, seat, p.tiles))
+        kinds = held[2]
+        star_acc = cat.common.star_acclaim
+        specs = [cat.spectacles[sid] for sid in sids]
+        out = {}
+        for spec, miss in zip(specs, missings(cat, p.tiles, specs), strict=True):
+            v = self.strip_value(spec, max(0, miss - shift))
+            for k in kinds:
+                if spec.need[k]:
+                    v += star_acc
+            out[spec.id] = v
+        return out
 
     TILES_PER_ROUND = 1.0
     RESERVE_FIRST = 12  # coins kept after round-1 investments (for auctions)
@@ -515,21 +585,26 @@ class GreedyValuation:
                     if v > best_v:
                         best_v, best_seq = v, [(noble, d, s)]
         else:
+            ranges = {d: rng_of(d) for d in dice}
+            # every noble's landings from where it stands, once for both dice (a walk's first
+            # landings do not depend on how far it goes)
+            hi_all = max(r.stop - 1 for r in ranges.values())
+            walks = {n: _reach(cat, nobles, n, hi_all, occ[n]) for n in movable}
             for d1 in dice:
                 d2 = next(x for x in dice if x != d1)
-                r1 = rng_of(d1)
-                r2 = rng_of(d2)
+                r1 = ranges[d1]
+                r2 = ranges[d2]
                 hi2 = r2.stop - 1
                 # the second noble's landings and their values with the nobles where they stand;
                 # a first move changes them only when it vacates or takes a space on that walk
                 on2 = {}
                 span2 = {}
                 for n2 in movable:
-                    dests2 = _reach(cat, nobles, n2, hi2, occ[n2])
-                    on2[n2] = [mult[d] * vals[n2] + bonus[d] for d in dests2]
-                    span2[n2] = (dests2[-1] - nobles[n2]) % n_sp
+                    dests2 = walks[n2]
+                    on2[n2] = [mult[d] * vals[n2] + bonus[d] for d in dests2[: hi2 + 1]]
+                    span2[n2] = (dests2[hi2] - nobles[n2]) % n_sp
                 for n1 in movable:
-                    dests1 = _reach(cat, nobles, n1, r1.stop - 1, occ[n1])
+                    dests1 = walks[n1]
                     left = nobles[n1]
                     for s1 in r1:
                         dest1 = dests1[s1]
