@@ -74,7 +74,7 @@ import datetime as _dt
 import hashlib
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
 from msgspec.structs import replace
@@ -167,10 +167,10 @@ def header_type(game: str) -> type[Header] | None:
 
         # Line 1 of a Municipium log: ``"game":"municipium"`` and a Municipium setup.  Made with
         # defstruct: msgspec resolves a class's (string) annotations in the module's names.
-        MuniHeader = msgspec.defstruct(
+        made = msgspec.defstruct(
             "MuniHeader", [("setup", MuniSetup)], bases=(Header,), module=__name__, kw_only=True, omit_defaults=True
         )
-        found = _header_types[game] = MuniHeader
+        found = _header_types[game] = cast("type[Header]", made)  # a subclass of Header (bases)
     return found
 
 
