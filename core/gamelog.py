@@ -74,7 +74,7 @@ import datetime as _dt
 import hashlib
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
 from msgspec.structs import replace
@@ -83,7 +83,9 @@ from .actions import Action
 from .engine import apply, new_game, to_act
 from .games import GameKind, game_kind
 from .model import Event, GameSetup, State
-from .municipium.model import MuniSetup
+
+if TYPE_CHECKING:  # Municipium's engine is loaded with the first Municipium log (header_type)
+    from .municipium.model import MuniSetup
 
 FORMAT = "colosseum-game-log"
 FORMAT_VERSION = 2  # what LogWriter writes: version 1 plus digests, the end line and undo lines
@@ -130,15 +132,46 @@ class Header(msgspec.Struct, kw_only=True, omit_defaults=True):
         return (self.reseed_at, self.reseed)
 
 
-class MuniHeader(Header, kw_only=True, omit_defaults=True):
-    """Line 1 of a Municipium log: ``"game":"municipium"`` and a Municipium setup."""
+if TYPE_CHECKING:
 
-    # msgspec decodes by the subclass's annotation; mypy sees a field of another type
-    setup: MuniSetup  # type: ignore[assignment]
+    class MuniHeader(Header, kw_only=True, omit_defaults=True):
+        """Line 1 of a Municipium log: ``"game":"municipium"`` and a Municipium setup."""
+
+        # msgspec decodes by the subclass's annotation; mypy sees a field of another type
+        setup: MuniSetup  # type: ignore[assignment]
+
+    #: header types by game (a game not named here has the plain :class:`Header`)
+    HEADER_TYPES: dict[str, type[Header]]
+else:
+
+    def __getattr__(name: str) -> Any:
+        # MuniHeader needs Municipium's setup type: it is made when first asked for
+        if name == "MuniHeader":
+            return header_type("municipium")
+        if name == "HEADER_TYPES":
+            return {"municipium": header_type("municipium")}
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-#: header types by game (a game not named here has the plain :class:`Header`)
-HEADER_TYPES: dict[str, type[Header]] = {"municipium": MuniHeader}
+_header_types: dict[str, type[Header]] = {}
+
+
+def header_type(game: str) -> type[Header] | None:
+    """The header type of a log of ``game`` other than Colosseum (None: no such game).  Made on
+    first use, so a Colosseum game never loads Municipium's engine."""
+    if game != "municipium":
+        return None
+    found = _header_types.get(game)
+    if found is None:
+        from .municipium.model import MuniSetup
+
+        # Line 1 of a Municipium log: ``"game":"municipium"`` and a Municipium setup.  Made with
+        # defstruct: msgspec resolves a class's (string) annotations in the module's names.
+        made = msgspec.defstruct(
+            "MuniHeader", [("setup", MuniSetup)], bases=(Header,), module=__name__, kw_only=True, omit_defaults=True
+        )
+        found = _header_types[game] = cast("type[Header]", made)  # a subclass of Header (bases)
+    return found
 
 
 def reseeded(state: State, position: int, point: tuple[int, int] | None) -> State:
@@ -242,8 +275,8 @@ def make_header(
     Municipium setup gets a :class:`MuniHeader` naming its game."""
     when = created or _dt.datetime.now(_dt.UTC)
     stamp = when.astimezone(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    game = "municipium" if isinstance(setup, MuniSetup) else None
-    return HEADER_TYPES.get(game or "", Header)(
+    game = None if isinstance(setup, GameSetup) else "municipium"
+    return ((game and header_type(game)) or Header)(
         format=FORMAT,
         version=version,
         program=PROGRAM_VERSION,

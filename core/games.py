@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -202,18 +202,35 @@ def _municipium() -> GameKind:
 
 
 COLOSSEUM = _colosseum()
-MUNICIPIUM = _municipium()
-GAMES: dict[str, GameKind] = {k.name: k for k in (COLOSSEUM, MUNICIPIUM)}
+# Municipium's engine is loaded when a Municipium game or log is first used (``game_kind``, or the
+# names MUNICIPIUM / GAMES read from this module): a Colosseum game starts without it.
+_NAMES = ("colosseum", "municipium")
+_loaded: dict[str, GameKind] = {"colosseum": COLOSSEUM}
+
+if TYPE_CHECKING:
+    MUNICIPIUM: GameKind
+    GAMES: dict[str, GameKind]
+else:
+
+    def __getattr__(name: str) -> Any:
+        if name == "MUNICIPIUM":
+            return game_kind("municipium")
+        if name == "GAMES":
+            return {n: game_kind(n) for n in _NAMES}
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def game_names() -> tuple[str, ...]:
-    return tuple(GAMES)
+    return _NAMES
 
 
 def game_kind(name: str | None) -> GameKind:
     """The game called ``name`` (None: a log from before there were two games, Colosseum's).
     ValueError for a game this program does not know."""
-    try:
-        return GAMES[name or DEFAULT_GAME]
-    except KeyError:
-        raise ValueError(f"unknown game {name!r} (this program plays {', '.join(GAMES)})") from None
+    key = name or DEFAULT_GAME
+    found = _loaded.get(key)
+    if found is None:
+        if key != "municipium":
+            raise ValueError(f"unknown game {name!r} (this program plays {', '.join(_NAMES)})")
+        found = _loaded[key] = _municipium()
+    return found

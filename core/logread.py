@@ -22,7 +22,6 @@ from .engine import apply, new_game
 from .errors import RuleError
 from .gamelog import (
     FORMAT,
-    HEADER_TYPES,
     MAX_LOG_BYTES,
     READ_VERSIONS,
     UNDO_VERSION,
@@ -38,9 +37,10 @@ from .gamelog import (
     chain_next,
     chain_start,
     describe_action,
+    header_type,
     reseeded,
 )
-from .games import GAMES, GameKind
+from .games import GameKind, game_kind, game_names
 from .model import Event, State
 
 try:  # the program version, for messages about logs written by another one
@@ -68,8 +68,29 @@ def _probe(line: str) -> Any:
 _header_dec = msgspec.json.Decoder(Header)
 _action_dec = msgspec.json.Decoder(Action)
 # the other games' headers and actions (Colosseum's are the two above)
-_header_decs = {game: msgspec.json.Decoder(t) for game, t in HEADER_TYPES.items()}
-_action_decs = {k.name: msgspec.json.Decoder(k.action_type) for k in GAMES.values() if k.name != "colosseum"}
+# the other games' headers and actions (Colosseum's are the two above), made when first needed:
+# a Colosseum game never loads another game's engine
+_header_decs: dict[str, msgspec.json.Decoder[Any]] = {}
+_action_decs: dict[str, msgspec.json.Decoder[Any]] = {}
+
+
+def _header_decoder(game: str) -> msgspec.json.Decoder[Any]:
+    found = _header_decs.get(game)
+    if found is None:
+        kind = header_type(game)
+        if kind is None:
+            raise KeyError(game)
+        found = _header_decs[game] = msgspec.json.Decoder(kind)
+    return found
+
+
+def _action_decoder(kind: GameKind) -> msgspec.json.Decoder[Any]:
+    found = _action_decs.get(kind.name)
+    if found is None:
+        found = _action_decs[kind.name] = msgspec.json.Decoder(kind.action_type)
+    return found
+
+
 _chat_dec = msgspec.json.Decoder(ChatLine)
 _hint_dec = msgspec.json.Decoder(HintLine)
 
@@ -107,7 +128,7 @@ def _parse_header(raw: bytes, *, last_unterminated: bool) -> Header:
     if not isinstance(obj, dict) or obj.get("format") != FORMAT:
         raise GameLogError("header", "not a Colosseum game log (no game log header)", 1)
     game = obj.get("game")
-    if game is not None and (not isinstance(game, str) or game not in GAMES or game == "colosseum"):
+    if game is not None and (not isinstance(game, str) or game not in game_names() or game == "colosseum"):
         # "colosseum" is never written: a Colosseum header names no game
         raise GameLogError("header", f"a game this program does not play ({game!r})", 1)
     version = obj.get("version")
@@ -122,7 +143,7 @@ def _parse_header(raw: bytes, *, last_unterminated: bool) -> Header:
             1,
         )
     try:
-        header = (_header_decs[game] if isinstance(game, str) else _header_dec).decode(text)
+        header = (_header_decoder(game) if isinstance(game, str) else _header_dec).decode(text)
     except _DECODE_ERRORS as e:
         raise GameLogError("header", f"bad header: {_first_error_text(e)}", 1) from None
     if len(header.seats) != len(header.setup.players):
@@ -144,10 +165,10 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
     total = len(raw_lines)
     header = _parse_header(raw_lines[0], last_unterminated=(total == 1 and not terminated))
     point = header.reseed_point()
-    other: GameKind | None = GAMES[header.game] if header.game else None  # None: Colosseum
+    other: GameKind | None = game_kind(header.game) if header.game else None  # None: Colosseum
     start_game = new_game if other is None else other.new_game
     play = apply if other is None else other.apply
-    action_dec = _action_dec if other is None else _action_decs[other.name]
+    action_dec = _action_dec if other is None else _action_decoder(other)
     try:
         state = reseeded(start_game(header.setup), 0, point)
     except (RuleError, CatalogError, ValueError) as e:

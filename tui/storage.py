@@ -21,16 +21,19 @@ import stat
 import unicodedata
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from colosseum.core import Action, GameSetup, State
-from colosseum.core.gamelog import HEADER_TYPES, GameLog, GameLogError, Header, UndoLine, make_header, read_log
+from colosseum.core.gamelog import GameLog, GameLogError, Header, UndoLine, header_type, make_header, read_log
 from colosseum.core.logwriter import SUFFIX, LogWriter, fsync_default
-from colosseum.core.municipium import MuniSetup
 
 from .game_session import EngineSession
 from .session import LocalSession
+
+if TYPE_CHECKING:  # Municipium's engine is loaded with the first Municipium game
+    from colosseum.core.municipium import MuniSetup
 
 #: a session whose game is saved: Colosseum's, or any game's on the shared base
 RecordedSession = LocalSession | EngineSession
@@ -74,7 +77,7 @@ def game_file_name(setup: GameSetup | MuniSetup, when: _dt.datetime | None = Non
     Colosseum says which: ``2026-11-29-1412-municipium-becky-kat.jsonl``."""
     when = when or _dt.datetime.now()
     names = "-".join(_slug(p, f"p{i + 1}") for i, p in enumerate(setup.players))
-    game = "municipium-" if isinstance(setup, MuniSetup) else ""
+    game = "" if isinstance(setup, GameSetup) else "municipium-"
     return f"{when:%Y-%m-%d-%H%M}-{game}{names}{SUFFIX}"
 
 
@@ -435,7 +438,7 @@ def read_header(path: Path) -> Header | None:
             return None
         first = os.pread(fd, 1 << 16, 0).split(b"\n", 1)[0]
         game = msgspec.json.decode(first, type=_Game).game
-        return (_header_decs[game] if isinstance(game, str) and game in _header_decs else _header_dec).decode(first)
+        return _header_decoder(game).decode(first)
     except (OSError, msgspec.DecodeError, RecursionError):
         return None
     finally:
@@ -443,7 +446,21 @@ def read_header(path: Path) -> Header | None:
 
 
 _header_dec = msgspec.json.Decoder(Header)
-_header_decs = {game: msgspec.json.Decoder(t) for game, t in HEADER_TYPES.items()}
+_header_decs: dict[str, msgspec.json.Decoder[Any]] = {}
+
+
+def _header_decoder(game: object) -> msgspec.json.Decoder[Any]:
+    """The decoder of ``game``'s headers (Colosseum's for a game this program does not know);
+    another game's is made when first needed, so listing Colosseum games never loads its engine."""
+    if not isinstance(game, str):
+        return _header_dec
+    found = _header_decs.get(game)
+    if found is None:
+        kind = header_type(game)
+        if kind is None:
+            return _header_dec
+        found = _header_decs[game] = msgspec.json.Decoder(kind)
+    return found
 
 
 class _Game(msgspec.Struct):

@@ -1,0 +1,28 @@
+"""`colosseum play` of Colosseum starts without loading Municipium's engine (start-up time)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+CHECK = """
+import sys
+import colosseum.tui.cli, colosseum.tui.app, colosseum.tui.session, colosseum.tui.storage
+loaded = sorted(m for m in sys.modules if m.startswith("colosseum.core.municipium"))
+print(loaded)
+"""
+
+
+def test_play_import_path_does_not_load_municipium() -> None:
+    out = subprocess.run([sys.executable, "-c", CHECK], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_municipium_still_loads_on_demand() -> None:
+    from colosseum.core.gamelog import MuniHeader, header_type
+    from colosseum.core.games import GAMES, MUNICIPIUM, game_kind, game_names
+
+    assert game_names() == ("colosseum", "municipium")
+    assert GAMES["municipium"] is MUNICIPIUM is game_kind("municipium")
+    assert header_type("municipium") is MuniHeader
+    assert header_type("colosseum") is None
