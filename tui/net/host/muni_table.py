@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import time
 from typing import TYPE_CHECKING, Any, cast
 
@@ -26,7 +25,7 @@ from . import gamelog_io
 from . import muni_wire as W
 from . import protocol as P
 from .names import clean_text
-from .table import Conn, SeatMeta, Table, TableMeta, default_bot, seat_names
+from .table import Conn, SeatMeta, Table, TableMeta, default_bot
 
 if TYPE_CHECKING:
     from .hub import TableServer
@@ -152,12 +151,7 @@ class MuniTable(Table):
     # ---------------------------------------------------------------- game
     def start(self) -> None:
         m = self.meta
-        for s in m.seats:
-            if s.kind == "human" and not s.holder:
-                s.kind = default_bot()
-        names = seat_names(m.seats)
-        seed = m.seed if m.seed is not None else random.randrange(1 << 31)
-        m.seed = seed
+        names, seed = self.seat_the_game()
         self.muni_setup = MuniSetup(players=tuple(names), seed=seed, options=tuple(m.options))
         self.game = KIND.new_game(self.muni_setup)
         # gamelog_io writes any game's header (core.gamelog.make_header names Municipium's)

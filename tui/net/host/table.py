@@ -418,14 +418,20 @@ class Table:
         self.kick()
 
     # ---------------------------------------------------------------- game
-    def start(self) -> None:
+    def seat_the_game(self) -> tuple[list[str], int]:
+        """At the start: bots for the human seats nobody took, the players' names and the
+        game's seed (drawn now unless the table was made with one)."""
         m = self.meta
         for s in m.seats:
             if s.kind == "human" and not s.holder:
                 s.kind = default_bot()
-        names = seat_names(m.seats)
-        seed = m.seed if m.seed is not None else random.randrange(1 << 31)
-        m.seed = seed
+        if m.seed is None:
+            m.seed = random.randrange(1 << 31)
+        return seat_names(m.seats), m.seed
+
+    def start(self) -> None:
+        m = self.meta
+        names, seed = self.seat_the_game()
         self.setup = GameSetup(players=tuple(names), seed=seed, variant=m.variant, options=tuple(m.options))
         self.state = new_game(self.setup)
         self._states, self._base, self._by_person, self._marks = [self.state], 0, [], [0]
