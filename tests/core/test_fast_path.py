@@ -3,6 +3,8 @@ plays the very same games as the checked ``apply``: identical states, events and
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 
 from colosseum.core import apply, encode_state, new_game, to_act
@@ -20,7 +22,9 @@ def play(seed: int, variant: str, bots: list[str], step) -> tuple[bytes, list, b
         state, ev = step(state, action)
         actions.append(action)
         events.append(ev)
-    log = dump_log(make_header(state.setup, bots), actions, end=True)
+    # a fixed time: two headers made a second apart must not differ
+    created = datetime.datetime(2026, 1, 1, tzinfo=datetime.UTC)
+    log = dump_log(make_header(state.setup, bots, created=created), actions, end=True)
     return encode_state(state), events, log
 
 
