@@ -15,7 +15,6 @@ import asyncio
 import logging
 import queue
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -36,7 +35,7 @@ from colosseum.tui.municipium.screen import MuniGameScreen
 
 from .host import muni_wire as W
 from .host import protocol as P
-from .remote import REPLY_TIMEOUT, RemoteClient
+from .remote import RemoteClient, TableLink
 
 log = logging.getLogger("colosseum.net.client")
 
@@ -84,7 +83,7 @@ def wait_game(client: RemoteClient, table: str, timeout: float = GAME_WAIT) -> W
         return games.get(table)
 
 
-class MuniRemoteSession:
+class MuniRemoteSession(TableLink):
     """A table's Municipium game, held by the server.  ``submit`` sends the action and waits
     for the server's answer: the new state (pushed to every client) or a RuleError with the
     server's message.  Chat lines arrive as events of kind ``"chat"``."""
@@ -109,100 +108,20 @@ class MuniRemoteSession:
         self.clock_seat = joined.table.clock_seat
         client.sessions[self.table_id] = self  # type: ignore[assignment]  # chat, table changes, the end
 
-    # ---------------------------------------------------------------- what the screen reads
-    @property
-    def state(self) -> State:
-        if self._loop is None:
-            self.drain()
-        return self._state
-
-    @property
-    def events(self) -> list[Event]:
-        return self._events
-
-    @property
-    def actions(self) -> list[MuniAction]:
-        return self._actions
-
-    def add_listener(self, fn: Listener) -> None:
-        self._remember_loop()
-        self._listeners.append(fn)
-
-    def remove_listener(self, fn: Listener) -> None:
-        if fn in self._listeners:
-            self._listeners.remove(fn)
-
-    @property
-    def autopilot(self) -> bool:
-        return self.seat >= 0 and self.table.seats[self.seat].standin
-
-    def local_seats(self) -> tuple[int, ...]:
-        """This connection's seat (none for a spectator, or while a bot plays it for us)."""
-        return (self.seat,) if self.seat >= 0 and not self.autopilot else ()
-
     def waiting_for(self) -> int:
         return MUNICIPIUM.to_act(self._state)
 
-    def bot_to_act(self) -> bool:
-        return False  # the server plays every bot
-
-    async def run_bots(self, delay: float = 0.0) -> None:
-        return None
-
     # ---------------------------------------------------------------- acting
     def submit(self, action: MuniAction) -> list[Event]:
-        if self.seat < 0:
-            raise RuleError("G-0", "spectators cannot act")
-        if self.lost or self.client.closed.is_set():
-            raise RuleError("G-0", "the connection to the server is lost")
+        self._may_act()
         self.drain()
-        ref = next(self.client._refs)
-        ev, box = threading.Event(), list[P.Ack | P.Error]()
-        self.client.acks[ref] = (ev, box)
-        try:
-            body = W.encode(W.MuniAct(action=action, at=len(self._actions)))
-            self.client.send(P.GameMsg(table=self.table_id, body=body, ref=ref))
-            if not ev.wait(REPLY_TIMEOUT):
-                raise RuleError("G-0", "the server did not answer")
-        finally:
-            self.client.acks.pop(ref, None)
-        reply = box[0]
+        body = W.encode(W.MuniAct(action=action, at=len(self._actions)))
+        reply = self._request(lambda ref: P.GameMsg(table=self.table_id, body=body, ref=ref))
         if isinstance(reply, P.Error):
             raise RuleError(reply.rule or "G-0", reply.message)
         return self.drain(until=reply.n)  # the update for it came before the Ack
 
-    def say(self, text: str) -> None:
-        self.client.send(P.Say(table=self.table_id, text=text))
-
-    def set_autopilot(self, on: bool) -> None:
-        self.client.send(P.Autopilot(table=self.table_id, on=on))
-
-    def leave(self) -> None:
-        self.client.leave(self.table_id)
-
     # ---------------------------------------------------------------- incoming
-    def _remember_loop(self) -> None:
-        if self._loop is None:
-            try:
-                self._loop = asyncio.get_running_loop()
-            except RuntimeError:
-                return
-            self._loop.call_soon(self.drain)
-
-    def _post(self, msg: Any) -> None:
-        """Called on the reader thread (game messages, chat, table changes; None: lost)."""
-        self._inbox.put(msg)
-        loop = self._loop
-        if loop is not None and not loop.is_closed():
-            try:
-                loop.call_soon_threadsafe(self.drain)
-            except RuntimeError:
-                pass
-
-    @staticmethod
-    def _chat_event(c: P.ChatLine) -> Event:
-        return Event(kind="chat", text=f"{c.name}: {c.text}", seat=c.seat)
-
     def drain(self, until: int = -1) -> list[Event]:
         mine: list[Event] = []
         while True:
@@ -250,11 +169,6 @@ class MuniRemoteSession:
                 fn(self._state, events)
             except Exception:  # noqa: BLE001 - a widget's bug must not kill the session
                 log.exception("listener failed")
-
-    def time_left(self) -> float | None:
-        if self.deadline <= 0 or self.clock_seat < 0:
-            return None
-        return self.deadline - time.time()
 
 
 class SayScreen(ModalScreen[None]):

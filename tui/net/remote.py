@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 from colosseum.core import Action, Event, RuleError, State, to_act
 from colosseum.core.gamelog import UndoLine
 from colosseum.core.undo import UndoReach
-from colosseum.tui.session import GameSession, Listener, Seat
+from colosseum.tui.session import GameSession, Seat
 
 from .host import protocol as P
 from .host.proto_client import NetError
@@ -233,7 +233,128 @@ class RemoteClient:
         self.sock.close()
 
 
-class RemoteSession(GameSession):
+class TableLink:
+    """What a game's session at a server's table does whatever the game: what the screen reads
+    (the state, events and actions the server pushed), the seat's keys (talk, let a bot play,
+    leave), the clock, requests answered by Ack or Error, and the hand-over of pushed messages
+    from the reader thread to the app's event loop (``_post`` -> ``drain``, each game's own)."""
+
+    client: RemoteClient
+    table: P.TableInfo
+    table_id: str
+    seat: int
+    deadline: float
+    clock_seat: int
+    lost: bool
+    _state: Any
+    _events: list[Event]
+    _actions: list[Any]
+    _listeners: list[Callable[..., None]]
+    _inbox: queue.Queue[Any]
+    _loop: asyncio.AbstractEventLoop | None
+
+    def drain(self, until: int = -1) -> list[Event]:
+        raise NotImplementedError
+
+    # ---------------------------------------------------------------- what the screen reads
+    @property
+    def state(self) -> Any:
+        if self._loop is None:
+            self.drain()
+        return self._state
+
+    @property
+    def events(self) -> list[Event]:
+        return self._events
+
+    @property
+    def actions(self) -> list[Any]:
+        return self._actions
+
+    def add_listener(self, fn: Callable[..., None]) -> None:
+        self._remember_loop()
+        self._listeners.append(fn)
+
+    def remove_listener(self, fn: Callable[..., None]) -> None:
+        if fn in self._listeners:
+            self._listeners.remove(fn)
+
+    @property
+    def autopilot(self) -> bool:
+        """A bot plays this seat for its (present) holder."""
+        return self.seat >= 0 and self.table.seats[self.seat].standin
+
+    def local_seats(self) -> tuple[int, ...]:
+        """This connection's seat (none for a spectator, or while a bot plays it for us)."""
+        return (self.seat,) if self.seat >= 0 and not self.autopilot else ()
+
+    def bot_to_act(self) -> bool:
+        return False  # the server plays every bot
+
+    async def run_bots(self, delay: float = 0.0) -> None:
+        return None
+
+    def time_left(self) -> float | None:
+        """Seconds the seat to act has left (``clock_seat``), None without a clock."""
+        if self.deadline <= 0 or self.clock_seat < 0:
+            return None
+        return self.deadline - time.time()
+
+    # ---------------------------------------------------------------- acting
+    def _may_act(self) -> None:
+        """Raise RuleError if this connection cannot send an action now."""
+        if self.seat < 0:
+            raise RuleError("G-0", "spectators cannot act")
+        if self.lost or self.client.closed.is_set():
+            raise RuleError("G-0", "the connection to the server is lost")
+
+    def _request(self, make: Callable[[int], P._Msg]) -> P.Ack | P.Error:
+        """Send the message ``make(ref)`` with a fresh ``ref`` and wait for its Ack or Error."""
+        ref = next(self.client._refs)
+        ev, box = threading.Event(), list[P.Ack | P.Error]()
+        self.client.acks[ref] = (ev, box)
+        try:
+            self.client.send(make(ref))
+            if not ev.wait(REPLY_TIMEOUT):
+                raise RuleError("G-0", "the server did not answer")
+        finally:
+            self.client.acks.pop(ref, None)
+        return box[0]
+
+    def say(self, text: str) -> None:
+        self.client.send(P.Say(table=self.table_id, text=text))
+
+    def set_autopilot(self, on: bool) -> None:
+        self.client.send(P.Autopilot(table=self.table_id, on=on))
+
+    def leave(self) -> None:
+        self.client.leave(self.table_id)
+
+    # ---------------------------------------------------------------- incoming
+    def _remember_loop(self) -> None:
+        if self._loop is None:
+            try:
+                self._loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return
+            self._loop.call_soon(self.drain)  # what arrived before the loop was known
+
+    def _post(self, msg: Any) -> None:
+        """Called on the reader thread (None: the connection is lost)."""
+        self._inbox.put(msg)
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(self.drain)
+            except RuntimeError:
+                pass
+
+    @staticmethod
+    def _chat_event(c: P.ChatLine) -> Event:
+        return Event(kind="chat", text=f"{c.name}: {c.text}", seat=c.seat)
+
+
+class RemoteSession(TableLink, GameSession):
     """A table's game, held by the server.  ``submit`` sends the action and waits for the
     server's answer: the new state (pushed to every client) or a RuleError with the server's
     message.  Chat lines arrive as events of kind ``"chat"``."""
@@ -264,48 +385,16 @@ class RemoteSession(GameSession):
         self._undone: P.Undone | None = None  # the last take-back heard of
         self._holds: set[object] = set()
 
-    # ---------------------------------------------------------------- GameSession
-    @property
-    def state(self) -> State:
-        if self._loop is None:
-            self.drain()
-        return self._state
-
-    @property
-    def events(self) -> list[Event]:
-        return self._events
-
-    @property
-    def actions(self) -> list[Action]:
-        return self._actions
-
-    def add_listener(self, fn: Listener) -> None:
-        self._remember_loop()
-        self._listeners.append(fn)
-
     def add_table_listener(self, fn: Callable[[P.TableInfo], None]) -> None:
         self._remember_loop()
         self._table_listeners.append(fn)
-
-    def local_seats(self) -> tuple[int, ...]:
-        """This connection's seat (none for a spectator, or while a bot plays it for us)."""
-        return (self.seat,) if self.seat >= 0 and not self.autopilot else ()
-
-    def bot_to_act(self) -> bool:
-        return False  # the server plays every bot
-
-    async def run_bots(self, delay: float = 0.0) -> None:
-        return None
 
     @property
     def spectator(self) -> bool:
         return self.seat < 0
 
     def submit(self, action: Action) -> list[Event]:
-        if self.seat < 0:
-            raise RuleError("G-0", "spectators cannot act")
-        if self.lost or self.client.closed.is_set():
-            raise RuleError("G-0", "the connection to the server is lost")
+        self._may_act()
         self.drain()
         at = len(self._actions)
         reply = self._request(lambda ref: P.Act(table=self.table_id, action=action, ref=ref, at=at))
@@ -313,9 +402,6 @@ class RemoteSession(GameSession):
             raise RuleError(reply.rule or "G-0", reply.message)
         # the Update for this action came before the Ack on the same stream
         return self.drain(until=reply.n)
-
-    def say(self, text: str) -> None:
-        self.client.send(P.Say(table=self.table_id, text=text))
 
     # ---------------------------------------------------------------- taking back
     @property
@@ -355,19 +441,6 @@ class RemoteSession(GameSession):
         name = self._state.players[self.seat].name
         return UndoLine(undo=n + 1, through=at, seat=self.seat, name=name, time=time.time(), text=text)
 
-    def _request(self, make: Callable[[int], P._Msg]) -> P.Ack | P.Error:
-        """Send the message ``make(ref)`` with a fresh ``ref`` and wait for its Ack or Error."""
-        ref = next(self.client._refs)
-        ev, box = threading.Event(), list[P.Ack | P.Error]()
-        self.client.acks[ref] = (ev, box)
-        try:
-            self.client.send(make(ref))
-            if not ev.wait(REPLY_TIMEOUT):
-                raise RuleError("G-0", "the server did not answer")
-        finally:
-            self.client.acks.pop(ref, None)
-        return box[0]
-
     # ---------------------------------------------------------------- composing a deal
     def hold(self, reason: object) -> None:
         """The deal dialog opened: a bot's trade turn waits for the offer (the server holds
@@ -390,38 +463,12 @@ class RemoteSession(GameSession):
         except OSError:  # the reader thread reports the lost connection
             pass
 
-    @property
-    def autopilot(self) -> bool:
-        """A bot plays this seat for its (present) holder."""
-        return self.seat >= 0 and self.table.seats[self.seat].standin
-
-    def set_autopilot(self, on: bool) -> None:
-        self.client.send(P.Autopilot(table=self.table_id, on=on))
-
     # ---------------------------------------------------------------- incoming
-    def _remember_loop(self) -> None:
-        if self._loop is None:
-            try:
-                self._loop = asyncio.get_running_loop()
-            except RuntimeError:
-                return
-            self._loop.call_soon(self.drain)  # what arrived before the loop was known
-
     def _post(self, msg: P._Msg | None) -> None:
         """Called on the reader thread."""
         if _TRACE is not None and isinstance(msg, P.Update):
             self._arrived[msg.n] = time.monotonic()
-        self._inbox.put(msg)
-        loop = self._loop
-        if loop is not None and not loop.is_closed():
-            try:
-                loop.call_soon_threadsafe(self.drain)
-            except RuntimeError:
-                pass
-
-    @staticmethod
-    def _chat_event(c: P.ChatLine) -> Event:
-        return Event(kind="chat", text=f"{c.name}: {c.text}", seat=c.seat)
+        super()._post(msg)
 
     def drain(self, until: int = -1) -> list[Event]:
         """Take in what the server pushed; returns the events of the update reaching
@@ -504,9 +551,3 @@ class RemoteSession(GameSession):
 
     def waiting_for(self) -> int:
         return to_act(self._state)
-
-    def time_left(self) -> float | None:
-        """Seconds the seat to act has left (``clock_seat``), None without a clock."""
-        if self.deadline <= 0 or self.clock_seat < 0:
-            return None
-        return self.deadline - time.time()
