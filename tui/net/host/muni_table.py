@@ -120,34 +120,6 @@ class MuniTable(Table):
     def to_act(self) -> int:
         return KIND.to_act(self.game) if self.game is not None else -1
 
-    # ---------------------------------------------------------------- the decision clock
-    def update_clock(self) -> None:
-        timeout = self.server.turn_timeout
-        seat = self.to_act() if self.meta.status == "playing" else -1
-        if seat < 0 or timeout <= 0 or self.controller_is_bot(seat):
-            self.stop_clock()
-            return
-        if self._clock is not None and self.clock_seat == seat and self._clock_n == len(self.actions):
-            return
-        self.stop_clock()
-        self.clock_seat, self._clock_n = seat, len(self.actions)
-        self.deadline = time.time() + timeout
-        self._clock = asyncio.get_running_loop().call_later(timeout, self._time_up, seat, len(self.actions))
-
-    def _time_up(self, seat: int, n: int) -> None:
-        self._clock = None
-        if self.meta.status != "playing" or len(self.actions) != n or self.to_act() != seat:
-            return
-        if self.controller_is_bot(seat):
-            return
-        self.standin.add(seat)
-        log.info("table %s: seat %d ran out of time, a bot stands in", self.id, seat)
-        conn = self.present.get(seat)
-        if conn is not None:
-            conn.send(P.Error(message="Time is up: a bot plays your seat now (Ctrl+B: play it again).", code="clock"))
-        self.changed()
-        self.kick()
-
     # ---------------------------------------------------------------- game
     def start(self) -> None:
         m = self.meta

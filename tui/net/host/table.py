@@ -368,11 +368,15 @@ class Table:
         self.timers[seat] = loop.call_later(self.server.bot_timeout, self._stand_in, seat)
 
     # ---------------------------------------------------------------- the decision clock
+    def to_act(self) -> int:
+        """The seat to act in the table's game (-1: none, or no game yet)."""
+        return to_act(self.state) if self.state is not None else -1
+
     def update_clock(self) -> None:
         """Run the clock for the seat to act if a person plays it; a new decision (another
         seat, or another action) starts it again."""
         timeout = self.server.turn_timeout
-        seat = to_act(self.state) if self.state is not None and self.meta.status == "playing" else -1
+        seat = self.to_act() if self.meta.status == "playing" else -1
         if seat < 0 or timeout <= 0 or self.controller_is_bot(seat):
             self.stop_clock()
             return
@@ -396,7 +400,7 @@ class Table:
 
     def _time_up(self, seat: int, n: int) -> None:
         self._clock = None
-        if self.state is None or self.meta.status != "playing" or len(self.actions) != n or to_act(self.state) != seat:
+        if self.meta.status != "playing" or len(self.actions) != n or self.to_act() != seat:
             return
         if self.controller_is_bot(seat):
             return
