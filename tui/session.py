@@ -21,11 +21,10 @@ from colosseum.core import (
     ProposeDeal,
     RuleError,
     State,
-    catalog,
     may_propose,
     to_act,
 )
-from colosseum.core.engine import check_deal
+from colosseum.core.bots import deal_offer
 from colosseum.core.gamelog import UndoLine, describe_action
 from colosseum.core.games import COLOSSEUM
 from colosseum.core.queries import safe_action
@@ -150,7 +149,7 @@ class LocalSession(EngineSession, GameSession):
         self._listeners.append(self._follow.record)
         self._holds: set[object] = set()
         self._steps = 0
-        self._offer_memo: dict[tuple[int, int], tuple | None] = {}
+        self._offer_memo: dict[tuple[int, int], ProposeDeal | None] = {}
 
     def _started(self, state: State) -> None:
         self._follow = Follow(state)
@@ -266,30 +265,17 @@ class LocalSession(EngineSession, GameSession):
         for k in range(1, st.n):
             seat = (t.active + k) % st.n
             bot = self._bots.get(seat)
-            finder = getattr(bot, "best_deal", None)
-            if finder is None or seat in spoken:
+            if bot is None or seat in spoken:
                 continue
             key = (len(self._actions), seat)
             if key not in self._offer_memo:  # the valuation runs once per position
-                deal = finder(st, catalog(st), seat)
                 self._offer_memo = {kk: v for kk, v in self._offer_memo.items() if kk[0] == key[0]}
-                self._offer_memo[key] = deal if deal and self._offerable(deal, seat) else None
-            deal = self._offer_memo[key]
-            if deal is not None:
-                return ProposeDeal(player=seat, transfers=deal)
+                self._offer_memo[key] = deal_offer(bot, st, seat)
+            offer = self._offer_memo[key]
+            if offer is not None:
+                return offer
             # nothing worth offering now: this bot is asked again after the next change
         return None
-
-    def _offerable(self, deal: tuple, seat: int) -> bool:
-        st = self._state
-        assert st.trade is not None
-        if st.trade.active not in {p for tr in deal for p in (tr.giver, tr.receiver)}:
-            return False  # the bot's best deal is with someone else
-        try:
-            check_deal(st, deal, seat)
-        except RuleError:
-            return False
-        return True
 
     def _offered_this_turn(self) -> set[int]:
         """Bots that proposed a deal in this trade turn already (read from the actions, so an

@@ -12,10 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from colosseum.core.actions import Action
+from colosseum.core.actions import Action, ProposeDeal
+from colosseum.core.catalog import load_catalog
+from colosseum.core.engine import check_deal
+from colosseum.core.errors import RuleError
 from colosseum.core.model import State
 
-__all__ = ["ALIASES", "BOTS", "LEVELS", "Bot", "level_of", "make_bot"]
+__all__ = ["ALIASES", "BOTS", "LEVELS", "Bot", "deal_offer", "level_of", "make_bot"]
 
 
 class Bot(Protocol):
@@ -83,3 +86,25 @@ def make_bot(name: str, seed: int = 0, think: float | None = None) -> Bot:
     if bot.name != name:
         bot.name = name
     return bot
+
+
+def deal_offer(bot: object, state: State, seat: int) -> ProposeDeal | None:
+    """The deal ``seat``'s bot offers the active player of a trade turn (G-4: anyone may
+    propose to the active player), or None: its valuation's best deal, only when that deal is
+    between the two of them and the rules allow it.  The levels above and below ``normal``
+    judge deals as it does; a bot without a valuation (``random``) offers nothing."""
+    t = state.trade
+    if state.phase != "trade" or t is None or t.deal is not None or seat == t.active:
+        return None
+    judge = getattr(bot, "greedy", bot)
+    best = getattr(judge, "best_deal", None)
+    if best is None:
+        return None
+    deal = best(state, load_catalog(state.setup.variant), seat)
+    if not deal or {p for tr in deal for p in (tr.giver, tr.receiver)} != {seat, t.active}:
+        return None
+    try:
+        check_deal(state, deal, seat)
+    except RuleError:
+        return None
+    return ProposeDeal(player=seat, transfers=deal)

@@ -286,3 +286,31 @@ def test_greedy_choices_are_always_legal(monkeypatch):
         bots = ["greedy"] * players
         play_game(make_setup(players, 31, bots, variant), make_bots(bots, 31))
     assert not fallbacks, fallbacks[:3]
+
+
+def test_g4_a_bots_offer_to_the_active_player_is_legal_and_between_the_two():
+    """G-4: anyone may propose a deal to the active player of a trade turn.  What a bot offers
+    (the one function the local session and the server's tables both ask) is a deal the rules
+    accept, between that bot and the active player only; a random bot offers nothing."""
+    from colosseum.core import GameSetup, apply, new_game, to_act
+    from colosseum.core.bots import deal_offer, make_bot
+
+    offers = 0
+    for seed in range(1, 7):
+        state = new_game(GameSetup(players=("A", "B", "C", "D"), seed=seed))
+        bots = [make_bot("greedy", seed=seed * 10 + i) for i in range(4)]
+        while (seat := to_act(state)) >= 0 and state.round <= 2:
+            t = state.trade
+            if state.phase == "trade" and t is not None and t.deal is None and seat == t.active:
+                for other in range(4):
+                    assert deal_offer(make_bot("random", 1), state, other) is None
+                    offer = deal_offer(bots[other], state, other)
+                    if offer is None:
+                        continue
+                    assert other != t.active
+                    parties = {p for tr in offer.transfers for p in (tr.giver, tr.receiver)}
+                    assert parties == {other, t.active}
+                    apply(state, offer)  # the rules accept it (RuleError would fail the test)
+                    offers += 1
+            state, _ = apply(state, bots[seat].act(state))
+    assert offers > 0

@@ -23,8 +23,7 @@ import msgspec
 
 from colosseum.core import Action, Event, GameSetup, RuleError, State, apply, may_propose, new_game, to_act
 from colosseum.core.actions import EndTurn, ProposeDeal
-from colosseum.core.bots import BOTS, Bot, make_bot
-from colosseum.core.catalog import load_catalog
+from colosseum.core.bots import BOTS, Bot, deal_offer, make_bot
 from colosseum.core.gamelog import UndoLine
 from colosseum.core.logwriter import LogWriter
 from colosseum.core.queries import ANY_SEAT_ACTIONS, safe_action
@@ -811,17 +810,11 @@ class Table:
         if len(self._offered) > 4:  # only the current trade turn matters
             for key in [k for k in self._offered if k != (st.round, active)]:
                 del self._offered[key]
-        cat = load_catalog(st.setup.variant)
         for seat in range(st.n):
             if seat == active or seat in offered or not self.controller_is_bot(seat):
                 continue
             offered.add(seat)
-            bot = self.bot_for(seat)
-            judge = getattr(bot, "greedy", bot)  # the levels above and below normal judge as it does
-            best = getattr(judge, "best_deal", None)
-            if best is None:
-                continue
-            deal = best(st, cat, seat)
-            if deal and {t.giver for t in deal} | {t.receiver for t in deal} == {seat, active}:
-                return ProposeDeal(player=seat, transfers=deal)
+            offer = deal_offer(self.bot_for(seat), st, seat)
+            if offer is not None:
+                return offer
         return None
