@@ -147,13 +147,13 @@ def test_pty_session_shows_the_lobby_creates_a_table_and_opens_the_game(tmp_path
         try:
             async with connect(port, keys["alice"]) as conn:
                 proc = await conn.create_process(term_type="xterm-256color", term_size=(110, 34), encoding=None)
-                out = await read_until(proc, lambda b: "Colosseum lobby" in plain(b) and "alice" in plain(b))
+                out = await read_until(proc, lambda b: "Lobby - you are" in plain(b) and "alice" in plain(b))
                 assert b"\x1b[38;5;" in out and b"\x1b[38;2;" not in out  # 256 colours, as TERM says
                 # a second session of the same connection asks for true colour: it gets it
                 tc = await conn.create_process(
                     term_type="xterm-256color", term_size=(80, 24), encoding=None, env={"COLORTERM": "truecolor"}
                 )
-                await read_until(tc, lambda b: "Colosseum lobby" in plain(b) and b"\x1b[38;2;" in b)
+                await read_until(tc, lambda b: "Lobby - you are" in plain(b) and b"\x1b[38;2;" in b)
                 tc.close()
                 proc.stdin.write(b"n")
                 await read_until(proc, lambda b: "New table" in plain(b))
@@ -274,7 +274,7 @@ def test_restart_after_sigkill_resumes_every_acknowledged_action(tmp_path, keys)
             # a player in the lobby over SSH: their client process must not outlive the server
             conn = await connect(port, keys["alice"]).__aenter__()
             term = await conn.create_process(term_type="xterm", term_size=(80, 24), encoding=None)
-            await read_until(term, lambda b: "Colosseum lobby" in plain(b))
+            await read_until(term, lambda b: "Lobby - you are" in plain(b))
             kids = [int(d.name) for d in Path("/proc").iterdir() if d.name.isdigit() and _ppid(d) == server.pid]
             assert kids
             clients.extend(kids)
@@ -377,7 +377,7 @@ def test_three_ssh_players_a_spectator_and_the_same_final_ranking(tmp_path, keys
                 return proc
 
             procs = list(await asyncio.gather(*(session(n) for n in (*names, "dave"))))
-            list(await asyncio.gather(*(read_until(p, lambda b: "Colosseum lobby" in plain(b)) for p in procs)))
+            list(await asyncio.gather(*(read_until(p, lambda b: "Lobby - you are" in plain(b)) for p in procs)))
             alice, bob, carol, dave = procs
             alice.stdin.write(b"n")
             await read_until(alice, lambda b: "New table" in plain(b))

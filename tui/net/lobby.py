@@ -95,7 +95,7 @@ class LobbyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         app: LobbyApp = self.app  # type: ignore[assignment]
-        yield Static(Text(f"Colosseum lobby - you are {app.client.name}"), id="title")
+        yield Static(Text(f"Lobby - you are {app.client.name}"), id="title")
         table: DataTable[Text] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         table.add_columns(*self.LIVE_COLUMNS)
         yield table
@@ -136,7 +136,7 @@ class LobbyScreen(Screen[None]):
         app: LobbyApp = self.app  # type: ignore[assignment]
         what = "finished games" if self.history else "tables"
         where = f"{self.page_offset + 1}-{self.page_offset + shown} of {self.total} {what}" if shown else f"no {what}"
-        self.query_one("#title", Static).update(Text(f"Colosseum lobby - you are {app.client.name}   [{where}]"))
+        self.query_one("#title", Static).update(Text(f"Lobby - you are {app.client.name}   [{where}]"))
 
     def action_refresh(self) -> None:
         app: LobbyApp = self.app  # type: ignore[assignment]
@@ -364,6 +364,8 @@ class CreateTable(ModalScreen[None]):
                 sel.value = ""  # Municipium: 2 to 4 players
             else:
                 sel.value = old if old in values else "normal"
+            if i == 4:
+                sel.parent.display = not muni  # type: ignore[union-attr]
 
     def action_create(self) -> None:
         self.create()
@@ -378,7 +380,8 @@ class CreateTable(ModalScreen[None]):
         self.create()
 
     def create(self) -> None:
-        seats = [self.query_one(f"#seat{i}", Select).value for i in range(5)]
+        rows = [self.query_one(f"#seat{i}", Select) for i in range(5)]
+        seats = [sel.value for sel in rows if sel.parent is not None and sel.parent.display]
         seats = [s for s in seats if s]
         game = self.game
         if game == "municipium":
@@ -470,7 +473,7 @@ class WaitingScreen(Screen[None]):
 
 
 class LobbyApp(RemoteAppMixin, BaseApp):
-    TITLE = "Colosseum lobby"
+    TITLE = "Lobby"  # the server hosts Colosseum and Municipium tables
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
     def __init__(self, client: RemoteClient, *, theme: str | None = None, rejoin: bool = False) -> None:

@@ -44,6 +44,7 @@ def test_m13_lobby_form_creates_a_municipium_table_from_the_keyboard():
             assert scr.query_one("#game", Select).value == "municipium"
             assert not scr.query_one("#takeover").display and scr.query_one("#muni-short").display
             assert scr.query_one("#seat4", Select).value == ""
+            assert not scr.query_one("#seat4").parent.display  # 2 to 4 players: no fifth seat row
             form = scr.query_one("#form")
             assert form.region.bottom <= 24 and scr.query_one("#create").region.bottom <= 23
             scr.query_one("#seat3", Select).value = ""  # three players
@@ -57,7 +58,7 @@ def test_m13_lobby_form_creates_a_municipium_table_from_the_keyboard():
     asyncio.run(go())
 
 
-def test_a_municipium_table_refuses_five_seats_in_the_form():
+def test_a_municipium_table_has_no_fifth_seat_and_colosseum_gets_it_back():
     async def go():
         app = FormApp()
         async with app.run_test(size=(80, 24)) as pilot:
@@ -65,7 +66,41 @@ def test_a_municipium_table_refuses_five_seats_in_the_form():
             scr = app.screen
             scr.query_one("#game", Select).value = "municipium"
             await pilot.pause()
+            assert not scr.query_one("#seat4").parent.display
+            scr.query_one("#seat4", Select).value = "normal"  # not shown: not counted
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+        (kw,) = app.client.created
+        assert kw["seats"] == ["human", "human", "human", "normal"]
+
+        app = FormApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            scr = app.screen
+            scr.query_one("#game", Select).value = "municipium"
+            await pilot.pause()
+            scr.query_one("#game", Select).value = "colosseum"
+            await pilot.pause()
+            assert scr.query_one("#seat4").parent.display
             scr.query_one("#seat4", Select).value = "normal"
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+        (kw,) = app.client.created
+        assert kw["game"] == "colosseum" and len(kw["seats"]) == 5
+
+    asyncio.run(go())
+
+
+def test_a_municipium_table_refuses_too_few_seats_in_the_form():
+    async def go():
+        app = FormApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            scr = app.screen
+            scr.query_one("#game", Select).value = "municipium"
+            await pilot.pause()
+            for i in (1, 2, 3):
+                scr.query_one(f"#seat{i}", Select).value = ""
             await pilot.press("ctrl+s")
             await pilot.pause()
             assert any("2 to 4 seats" in n.message for n in app._notifications)
