@@ -177,7 +177,8 @@ class LobbyScreen(Screen[None]):
                 t.id,
                 t.name,
                 (t.variant if t.game == "colosseum" else MUNICIPIUM.title)
-                + ("+" + ",".join(t.options) if t.options else ""),
+                + ("+" + ",".join(t.options) if t.options else "")
+                + (" hints" if t.hints else ""),
                 status,
                 str(t.round or ""),
                 seats_text(t),
@@ -323,6 +324,7 @@ class CreateTable(ModalScreen[None]):
             for opt in OPTIONS:
                 yield AsciiCheckbox(f"option {opt}", compact=True, id=f"opt-{opt}")
             yield AsciiCheckbox("players may take over bot seats between turns", compact=True, id="takeover")
+            yield AsciiCheckbox("players may ask the hard bot for hints (h)", compact=True, id="hints")
             # Municipium's M-13 options (shown instead of Colosseum's choices)
             yield AsciiCheckbox("short game", compact=True, id="muni-short", classes="muni")
             yield AsciiCheckbox("single chamber citizen", compact=True, id="muni-single", classes="muni")
@@ -352,6 +354,7 @@ class CreateTable(ModalScreen[None]):
         for opt in OPTIONS:
             self.query_one(f"#opt-{opt}").display = not muni
         self.query_one("#takeover").display = not muni
+        self.query_one("#hints").display = not muni  # Municipium has no hard bot
         for box in self.query(".muni"):
             box.display = muni
         choices = MUNI_SEAT_CHOICES if muni else SEAT_CHOICES
@@ -388,12 +391,13 @@ class CreateTable(ModalScreen[None]):
             low, high = MUNICIPIUM.min_players, MUNICIPIUM.max_players
             chosen = (("short", "#muni-short"), ("single-chamber", "#muni-single"))
             options = [o for o, sel in chosen if self.query_one(sel, Checkbox).value]
-            variant, takeover = "", False
+            variant, takeover, hints = "", False, False
         else:
             low, high = 3, 5
             options = [o for o in OPTIONS if self.query_one(f"#opt-{o}", Checkbox).value]
             variant = str(self.query_one("#variant", Select).value)
             takeover = self.query_one("#takeover", Checkbox).value
+            hints = self.query_one("#hints", Checkbox).value
         if not low <= len(seats) <= high:
             self.notify(f"A table has {low} to {high} seats.", severity="error")
             return
@@ -402,6 +406,7 @@ class CreateTable(ModalScreen[None]):
             variant=variant,
             options=options,
             allow_takeover=takeover,
+            hints=hints,
             sit=0,
             name=self.query_one("#name", Input).value.strip(),
             game=game,

@@ -403,6 +403,13 @@ class RemoteSession(TableLink, GameSession):
         # the Update for this action came before the Ack on the same stream
         return self.drain(until=reply.n)
 
+    # ---------------------------------------------------------------- hints
+    def offers_hint(self) -> bool:
+        """A table's creator may allow hints: the asker's own client process thinks on the
+        player's view (no generator state: the search samples its own luck), and the hint is
+        shown to the asker only, not written to the table's log (D-28)."""
+        return bool(self.table.hints)
+
     # ---------------------------------------------------------------- taking back
     @property
     def offers_undo(self) -> bool:

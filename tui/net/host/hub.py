@@ -506,6 +506,7 @@ class TableServer:
             variant=msg.variant,
             options=list(msg.options),
             allow_takeover=msg.allow_takeover,
+            hints=msg.hints,
             creator=conn.player,
             creator_name=conn.name,
             seats=[SeatMeta(kind=k) for k in msg.seats],

@@ -21,7 +21,7 @@ import msgspec
 
 from colosseum.core import Action, Event, GameSetup, State
 
-PROTOCOL_VERSION = 3  # 3: Undo, Composing, Undone, Reach; GameMsg (a second game)
+PROTOCOL_VERSION = 4  # 3: Undo, Composing, Undone, Reach; GameMsg (a second game); 4: hints
 MAX_MESSAGE = 1 << 20  # 1 MiB: a full state is a few kB
 PAGE_MAX = 100  # tables in one Tables message (a TableInfo is a few hundred bytes)
 HEADER = struct.Struct(">I")
@@ -59,6 +59,7 @@ class CreateTable(_Msg, tag="create"):
     variant: str = "grand"
     options: list[str] = []
     allow_takeover: bool = False
+    hints: bool = False  # players may ask the hard bot what it would do (shown to the asker only)
     sit: int = 0
     seed: int | None = None
     name: str = ""
@@ -164,6 +165,7 @@ class TableInfo(msgspec.Struct, kw_only=True):
     round: int = 0
     phase: str = ""
     allow_takeover: bool = False
+    hints: bool = False  # the table allows hints
     creator: str = ""  # display name
     spectators: int = 0
     actions: int = 0

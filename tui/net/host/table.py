@@ -98,6 +98,7 @@ class TableMeta(msgspec.Struct, kw_only=True):
     allow_takeover: bool
     creator: str
     creator_name: str
+    hints: bool = False  # players may ask the hard bot (a table's metadata from before reads as no)
     seats: list[SeatMeta]
     status: str = "waiting"  # waiting, playing, over
     seed: int | None = None
@@ -223,6 +224,7 @@ class Table:
             round=st.round if st else 0,
             phase=st.phase if st else "",
             allow_takeover=m.allow_takeover,
+            hints=m.hints,
             creator=m.creator_name,
             spectators=sum(1 for s in self.conns.values() if s < 0),
             actions=len(self.actions),
