@@ -90,7 +90,7 @@ def test_h_at_a_table_with_hints_opens_the_hint_and_without_says_off(server, mon
                     if screen.result is not None:
                         break
                 assert screen.result is not None and screen.result.seat == 0
-                assert "The hard bot would" in str(screen.query_one("#hint-text").render())
+                assert "The hard bot's choice: " in str(screen.query_one("#hint-text").render())
                 return screen.result
 
         results[allowed] = asyncio.run(asyncio.wait_for(go(), 40))

@@ -58,7 +58,7 @@ def test_h_shows_the_hard_bots_choice_and_changes_nothing(tmp_path, monkeypatch)
             line = screen.result
             assert line is not None and line.seat == 0 and line.after == session.state.actions
             text = str(screen.query_one("#hint-text").render())
-            assert "The hard bot would" in text
+            assert "The hard bot's choice: " in text
             assert encode_state(session.state) == before and bot_rngs(session) == rngs
             await pilot.press("escape")
             await pilot.pause()

@@ -33,6 +33,8 @@ from colosseum.tui.viewer import remember_hint
 __all__ = ["HintScreen", "hint_text", "open_hint", "record_hint"]
 
 HINTS_OFF = "Hints are off at this table."
+#: below this many playouts a share is noise (one win in two is 50%): the screen says so
+FEW_PLAYOUTS = 5
 
 
 def open_hint(game, think: float | None = None) -> HintScreen | None:
@@ -75,7 +77,7 @@ def hint_text(state: State, line: HintLine) -> Text:
         out.append("The hard bot finds nothing to compare here.")
         return out
     best = opts[0]
-    out.append("The hard bot would ")
+    out.append("The hard bot's choice: ")
     out.append(best.text or "-", style="bold")
     out.append("\n")
     if best.playouts:
@@ -86,7 +88,10 @@ def hint_text(state: State, line: HintLine) -> Text:
             for k, o in enumerate(others, start=2):
                 out.append(f"  {k}. ")
                 out.append(o.text or "-")
-                out.append(f"\n     wins {o.win:.0%} of {o.playouts}, mean Acclaim {o.acclaim:.1f}\n")
+                out.append(f"\n     wins {o.win:.0%} of {o.playouts}, mean Acclaim {o.acclaim:.1f}")
+                if o.playouts < FEW_PLAYOUTS <= best.playouts:
+                    out.append(" (too few playouts to tell)")
+                out.append("\n")
         out.append("\nWhy: each choice was played to the end of the game by normal bots for every seat, ")
         out.append("on the same sampled luck (bag draws, dice); the bot keeps the normal bot's own ")
         out.append("choice unless another one does clearly better.")
