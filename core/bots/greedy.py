@@ -68,7 +68,7 @@ from colosseum.core.bots.greedy_value import AQUILA_VALUE, GreedyValuation, nobl
 from colosseum.core.catalog import Catalog, load_catalog
 from colosseum.core.legal import Choices, legal
 from colosseum.core.model import State, Transfer
-from colosseum.core.queries import landing, missing, safe_action
+from colosseum.core.queries import landing, safe_action
 
 __all__ = ["MAX_PROPOSALS", "GreedyBot"]
 
@@ -152,12 +152,8 @@ class GreedyBot(GreedyValuation):
         c = cat.common
         classic_aq = cat.rules.endgame_aquila_acclaim == 0
         owned = self.owned_specs(state, seat)
-        fits = self.spectacle_fits(state, cat, seat, (*owned, *state.display))
-        now_val = {}
-        for sid in fits:
-            spec = cat.spectacles[sid]
-            miss = missing(cat, p.tiles, spec)
-            now_val[sid] = self.strip_value(spec, miss) if miss <= spec.max_missing + 1 else 0.0
+        now_val: dict[int, float] = {}
+        fits = self.spectacle_fits(state, cat, seat, (*owned, *state.display), now_val)
         ids = {cat.spectacles[sid].key: sid for sid in state.display}
         ngates = len(p.gates)
         # candidate investments from the legal ones (one gate space: the most attractive)
@@ -273,26 +269,60 @@ class GreedyBot(GreedyValuation):
                 v -= 0.4 * (reserve - coins)
             return v - paid
 
+        def pair_of(i: int, j: int) -> float:
+            """``value_of((i, j))``, inlined for the many pairs of a decision (the same sums
+            in the same order, the same maxima)."""
+            gi, pi_, ti, si, ci, payi = effects[i]
+            gj, pj, tj, sj, cj, payj = effects[j]
+            spent = ci + cj
+            if spent > coins0:
+                return -1e9
+            paid = 0.0 + payi + payj
+            g = ngates + gi + gj
+            acc = owned_part[g]
+            if si >= 0:
+                acc = fold(acc, si, g)
+            if sj >= 0:
+                acc = fold(acc, sj, g)
+            final, feasible, now = acc
+            v = final + 0.5 * now + perf_acc * min(feasible, feasible_cap)
+            temple = p.temple or ti or tj
+            v += (p.promoters + pi_ + pj) * prom_acc + (1.0 * left if temple else 0.0)
+            lost = money_lost.get(spent)
+            if lost is None:
+                lost = money_lost[spent] = self.money(state, cat, coins0) - self.money(state, cat, coins0 - spent)
+            v -= lost
+            coins = coins0 - spent
+            if reserve is not None and coins < reserve:
+                v -= 0.4 * (reserve - coins)
+            return v - paid
+
         base = value_of(())
         best_v, best_a = base + 0.3, None
         distinct = cat.rules.investment_kinds_distinct
-        plain = [getattr(x[2], "extra", "") == "" for x in cands]
         pairs = len(turn.made) == 0 and cat.rules.investments_per_turn > 1
-        # a pair's value does not depend on its order (sums and maxima): computed once per pair
-        pair_value: dict[tuple[int, int], float] = {}
+        plain = [i for i, x in enumerate(cands) if getattr(x[2], "extra", "") == ""] if pairs else []
+        is_plain = [False] * len(cands)
+        for i in plain:
+            is_plain[i] = True
+        # a pair's value does not depend on its order (sums and maxima): computed once per pair,
+        # when its first index comes first
+        n = len(cands)
+        pair_value: list[float] = [0.0] * (n * n)
         for i, x in enumerate(cands):
             v = value_of((i,))
             if v > best_v:
                 best_v, best_a = v, x[2]
             # a second investment this turn (G-2: of a different kind) may make the first worth it
-            if plain[i] and pairs:
-                for j, y in enumerate(cands):
-                    if j == i or (distinct and y[0] == x[0]) or not plain[j]:
+            if is_plain[i]:
+                kind = x[0]
+                for j in plain:
+                    if j == i or (distinct and cands[j][0] == kind):
                         continue
-                    key = (i, j) if i < j else (j, i)
-                    v2 = pair_value.get(key)
-                    if v2 is None:
-                        v2 = pair_value[key] = value_of((i, j)) - 0.01
+                    if j < i:
+                        v2 = pair_value[j * n + i]
+                    else:
+                        v2 = pair_value[i * n + j] = pair_of(i, j) - 0.01
                     if v2 > best_v:
                         best_v, best_a = v2, x[2]
         if best_a is not None:

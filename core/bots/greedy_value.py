@@ -57,6 +57,33 @@ AQUILA_VALUE = 3.5  # an Aquila token: 3 Acclaim at the end (G-9) or 6 coins, or
 
 _NOBLE_VALUES: dict[str, tuple[int, ...]] = {}
 
+#: Per spectacle id, what ``_util_context`` reads of it: (requirement pairs, total, max missing,
+#: strip, need per kind, gates, cost, number, offset when it could still be planned).
+_SpecEntry = tuple[tuple[tuple[int, int], ...], int, int, tuple[int, ...], tuple[int, ...], int, int, int, float]
+_SPEC_ENTRIES: dict[int, tuple[Catalog, list[_SpecEntry]]] = {}
+
+
+def _spec_entries(cat: Catalog) -> list[_SpecEntry]:
+    """The spectacles of ``cat`` as ``_util_context`` reads them (once per catalog)."""
+    hit = _SPEC_ENTRIES.get(id(cat))
+    if hit is None or hit[0] is not cat:
+        out = [
+            (
+                spec.req,
+                spec.total,
+                spec.max_missing,
+                spec.strip,
+                spec.need,
+                spec.gates,
+                spec.cost,
+                spec.number_2007,
+                -0.35 * spec.cost - 2.0,
+            )
+            for spec in cat.spectacles
+        ]
+        hit = _SPEC_ENTRIES[id(cat)] = (cat, out)
+    return hit[1]
+
 
 def noble_values(cat: Catalog) -> tuple[int, ...]:
     """The Acclaim each noble brings to the gate it stands at (G-5.3)."""
@@ -140,28 +167,26 @@ class GreedyValuation:
         ngates = len(p.gates)
         left = self.rounds_left(state, cat)
         before_perform = state.phase in ("setup", "invest", "hire", "trade")
-        entries: list[tuple[Spectacle, float, bool]] = []  # (spectacle, offset, performable this round)
+        specs = _spec_entries(cat)
+        compiled: list[_UtilEntry] = []
+        reach = left - (0 if state.phase == "invest" else 1)
         for sid in self.owned_specs(state, seat):
-            spec = cat.spectacles[sid]
-            short = spec.gates - ngates
-            if short > 0 and short > left - (0 if state.phase == "invest" else 1):
+            req, total, mm, strip, need, gates, _, _, _ = specs[sid]
+            short = gates - ngates
+            if short > 0 and short > reach:
                 continue
-            entries.append((spec, 0.0, before_perform and short <= 0))
+            compiled.append((req, total, mm, strip, need, 0.0, before_perform and short <= 0))
         if left >= 2 and state.display:
             # spectacles that could still be planned (G-2; O-12: above the numbering floor), at
             # a discount for their cost
             coins = p.coins + 15
             floor = numbering_floor(cat, p) if cat.rules.numbering else -1
             for sid in state.display:
-                spec = cat.spectacles[sid]
-                if spec.cost <= coins and spec.number_2007 > floor:
-                    entries.append((spec, -0.35 * spec.cost - 2.0, False))
+                req, total, mm, strip, need, _, cost, number, plan_offset = specs[sid]
+                if cost <= coins and number > floor:
+                    compiled.append((req, total, mm, strip, need, plan_offset, False))
         # (kind, count needed to hold its Star Performer, G-7)
         stars = list(zip(cat.star_types, needs, strict=True))
-        compiled: list[_UtilEntry] = [
-            (spec.req, spec.total, spec.max_missing, spec.strip, spec.need, offset, now_ok)
-            for spec, offset, now_ok in entries
-        ]
         return (compiled, cat.balatro, stars, cat.common.star_acclaim)
 
     def _utilities(self, state: State, cat: Catalog, seat: int) -> tuple[_UtilContext, dict[tuple[int, ...], float]]:
@@ -277,8 +302,13 @@ class GreedyValuation:
                 v += cat.common.star_acclaim
         return v
 
-    def spectacle_fits(self, state: State, cat: Catalog, seat: int, sids: Iterable[int]) -> dict[int, float]:
-        """``spectacle_fit`` of each of ``sids`` (by id), with what they share computed once."""
+    def spectacle_fits(
+        self, state: State, cat: Catalog, seat: int, sids: Iterable[int], now: dict[int, float] | None = None
+    ) -> dict[int, float]:
+        """``spectacle_fit`` of each of ``sids`` (by id), with what they share computed once; with
+        ``now``, also each one's strip value with the tiles held now (0 if more than one
+        performer beyond its minimum is missing) into ``now``, from the same count of missing
+        performers."""
         p = state.players[seat]
         left = self.rounds_left(state, cat)
         shift = int(self.TILES_PER_ROUND * max(0, left - 1))
@@ -290,6 +320,8 @@ class GreedyValuation:
         specs = [cat.spectacles[sid] for sid in sids]
         out = {}
         for spec, miss in zip(specs, missings(cat, p.tiles, specs), strict=True):
+            if now is not None:
+                now[spec.id] = self.strip_value(spec, miss) if miss <= spec.max_missing + 1 else 0.0
             v = self.strip_value(spec, max(0, miss - shift))
             for k in kinds:
                 if spec.need[k]:
