@@ -395,16 +395,17 @@ class GreedyBot(GreedyValuation):
         util = self.tile_utility
         base = util(state, cat, seat, p.tiles)
         gain = {}
-        for k in kinds:
-            if any(q.tiles[k] for i, q in enumerate(state.players) if i != seat):
-                gain[k] = util(state, cat, seat, self.tiles_plus(p.tiles, (k,))) - base
+        others = [q.tiles for i, q in enumerate(state.players) if i != seat]
+        offered = [k for k in kinds if any(t[k] for t in others)]
+        for k, u in zip(offered, self.tile_utility_each(state, cat, seat, p.tiles, offered), strict=True):
+            gain[k] = u - base
         wanted = sorted((k for k in gain if gain[k] > 1.0), key=lambda k: -gain[k])[:3]
         if not wanted:
             return None
         loss = {}
-        for k in kinds:
-            if p.tiles[k]:
-                loss[k] = base - util(state, cat, seat, self.tiles_plus(p.tiles, (k,), -1))
+        mine_kinds = [k for k in kinds if p.tiles[k]]
+        for k, u in zip(mine_kinds, self.tile_utility_each(state, cat, seat, p.tiles, mine_kinds, -1), strict=True):
+            loss[k] = base - u
         spare = sorted(loss, key=lambda k: loss[k])[:4]
         cr = self.coin_rate(state, cat)
         cands: list[tuple[float, tuple[Transfer, ...]]] = []
@@ -413,14 +414,16 @@ class GreedyBot(GreedyValuation):
                 if o == seat or not q.tiles[k]:
                     continue
                 qbase = util(state, cat, o, q.tiles)
-                qloss = qbase - util(state, cat, o, self.tiles_plus(q.tiles, (k,), -1))
+                # their hand without k, and with each spare tile for it: one pass over the former
+                q_k = self.tiles_plus(q.tiles, (k,), -1)
+                swaps = [j for j in spare if j != k and gain[k] - loss[j] > 0.5]
+                after = dict(zip(swaps, self.tile_utility_each(state, cat, o, q_k, swaps), strict=True))
+                qloss = qbase - util(state, cat, o, q_k)
                 for j in spare:
                     mine = gain[k] - loss[j]
                     if j == k or mine <= 0.5:
                         continue
-                    q2 = self.tiles_plus(q.tiles, (j,))
-                    q2[k] -= 1
-                    theirs = util(state, cat, o, q2) - qbase
+                    theirs = after[j] - qbase
                     # both sides must like it (the same test as ``accepts``, roughly)
                     if theirs <= 0.5 or mine < 0.6 * theirs - 1.0 or theirs < 0.6 * mine - 1.0:
                         continue

@@ -115,6 +115,11 @@ class GreedyValuation:
         # seat -> what its last key was made of (players, stars, display, round, phase, catalog)
         # and the context and utilities of that key
         self._util_parts: dict[int, _UtilParts] = {}
+        # the last performance valued: (state, seat, result); the dice decisions ask it again
+        self._perf_last: tuple[State | None, int, tuple[float, int]] = (None, -1, (-1.0, -1))
+        # max_bid by what it reads (players, stars, display, round, phase, catalog, seat, lot):
+        # an auction's bids ask it again for the same lot in states sharing those parts
+        self._bid_last: dict[int, tuple[tuple[object, ...], int]] = {}
 
     def rounds_total(self, cat: Catalog) -> int:
         return cat.rounds
@@ -267,6 +272,140 @@ class GreedyValuation:
         memo[key] = u
         return u
 
+    def tile_utility_each(
+        self, state: State, cat: Catalog, seat: int, tiles: Sequence[int], kinds: Sequence[int], sign: int = 1
+    ) -> list[float]:
+        """``tile_utility`` of ``tiles`` with one tile of each of ``kinds`` in turn added (``sign``
+        1) or taken away (-1): the same values, computed from one pass over ``tiles``.
+
+        A tile of kind k changes the gap only of the entries needing more k than ``tiles`` hold
+        (whole numbers: the same gaps); when it changes neither the balatros nor the Star
+        Performers held, the other entries keep their values, and the best, second and
+        performable-now values are maxima of the entries' values, whatever the order they are
+        taken in."""
+        (entries, bal_kind, star_rules, star_acc), memo = self._utilities(state, cat, seat)
+        key = tuple(tiles)
+        out: list[float] = []
+        todo: list[tuple[int, int, tuple[int, ...]]] = []
+        for i, k in enumerate(kinds):
+            t = list(key)
+            t[k] += sign
+            hk = tuple(t)
+            known = memo.get(hk)
+            out.append(0.0 if known is None else known)
+            if known is None:
+                todo.append((i, k, hk))
+        if not todo:
+            return out
+        # the pass over ``tiles`` (``tile_utility``'s loop, keeping each entry's gap and value)
+        held = [k for k, need in star_rules if key[k] >= need]
+        bal = key[bal_kind]
+        gaps: list[int] = []
+        vals: list[float] = []
+        best = second = now = -99.0
+        for req, total, mm, strip, spec_need, offset, now_ok in entries:
+            gap = total
+            for k, need in req:
+                have = key[k]
+                gap -= have if have < need else need
+            gaps.append(gap)
+            miss = gap - (bal if bal < gap else gap)
+            v = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) + offset
+            for k in held:
+                if spec_need[k]:
+                    v += star_acc
+            vals.append(v)
+            if v > best:
+                best, second = v, best
+            elif v > second:
+                second = v
+            if now_ok and v > now:
+                now = v
+        if key not in memo:
+            if best < -90:
+                best = 0.0
+            if second < -90:
+                second = best
+            u = best + 0.2 * second + len(held) * 1.0
+            if now > -90:
+                u += 0.35 * now
+            memo[key] = u
+        order = sorted(range(len(vals)), key=vals.__getitem__, reverse=True)
+        now_list = [e for e, entry in enumerate(entries) if entry[6]]
+        star_need = dict(star_rules)
+        for i, k, hk in todo:
+            b = key[k]
+            h = b + sign
+            held2 = held
+            need_k = star_need.get(k)
+            if need_k is not None and (b >= need_k) != (h >= need_k):
+                held2 = [k2 for k2, need in star_rules if hk[k2] >= need]
+            bal2 = hk[bal_kind]
+            best = second = now = -99.0
+            if held2 is not held or bal2 != bal:
+                for (_, _, mm, strip, spec_need, offset, now_ok), gap in zip(entries, gaps, strict=True):
+                    need = spec_need[k]
+                    if need:
+                        gap += (b if b < need else need) - (h if h < need else need)
+                    miss = gap - (bal2 if bal2 < gap else gap)
+                    v = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) + offset
+                    for k2 in held2:
+                        if spec_need[k2]:
+                            v += star_acc
+                    if v > best:
+                        best, second = v, best
+                    elif v > second:
+                        second = v
+                    if now_ok and v > now:
+                        now = v
+            else:
+                new: dict[int, float] = {}
+                for e, (_, _, mm, strip, spec_need, offset, _) in enumerate(entries):
+                    need = spec_need[k]
+                    if not need:
+                        continue
+                    d = (b if b < need else need) - (h if h < need else need)
+                    if not d:
+                        continue
+                    gap = gaps[e] + d
+                    miss = gap - (bal if bal < gap else gap)
+                    v = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) + offset
+                    for k2 in held:
+                        if spec_need[k2]:
+                            v += star_acc
+                    new[e] = v
+                    if v > best:
+                        best, second = v, best
+                    elif v > second:
+                        second = v
+                # the two best of the other entries: the first two of the base's order
+                taken = 0
+                for e in order:
+                    if e in new:
+                        continue
+                    v = vals[e]
+                    if v > best:
+                        best, second = v, best
+                    elif v > second:
+                        second = v
+                    taken += 1
+                    if taken == 2:
+                        break
+                for e in now_list:
+                    v = new.get(e, vals[e])
+                    if v > now:
+                        now = v
+            if best < -90:
+                best = 0.0
+            if second < -90:
+                second = best
+            u = best + 0.2 * second + len(held2) * 1.0
+            if now > -90:
+                u += 0.35 * now
+            memo[hk] = u
+            out[i] = u
+        return out
+
     def tiles_plus(self, tiles: Sequence[int], kinds: Iterable[int], sign: int = 1) -> list[int]:
         t = list(tiles)
         for k in kinds:
@@ -413,6 +552,25 @@ class GreedyValuation:
         return v
 
     def max_bid(self, state: State, cat: Catalog, seat: int, lot: Sequence[int]) -> int:
+        key = (state.players, state.stars, state.display, state.round, state.phase, cat, tuple(lot))
+        last = self._bid_last.get(seat)
+        if last is not None:
+            k0 = last[0]
+            if (
+                k0[0] is key[0]
+                and k0[1] is key[1]
+                and k0[2] is key[2]
+                and k0[3] == key[3]
+                and k0[4] == key[4]
+                and k0[5] is cat
+                and k0[6] == key[6]
+            ):
+                return last[1]
+        top = self._max_bid(state, cat, seat, lot)
+        self._bid_last[seat] = (key, top)
+        return top
+
+    def _max_bid(self, state: State, cat: Catalog, seat: int, lot: Sequence[int]) -> int:
         p = state.players[seat]
         v = self.lot_value(state, cat, seat, lot)
         if v <= 0:
@@ -494,6 +652,14 @@ class GreedyValuation:
     def performance(self, state: State, cat: Catalog, seat: int) -> tuple[float, int]:
         """The best strip + stars + earlier-performance part of a performance now (without
         nobles, promoters, gifts, Aquilas), and its spectacle id; (-1, -1) if none."""
+        last = self._perf_last
+        if last[0] is state and last[1] == seat:
+            return last[2]
+        out = self._performance(state, cat, seat)
+        self._perf_last = (state, seat, out)
+        return out
+
+    def _performance(self, state: State, cat: Catalog, seat: int) -> tuple[float, int]:
         p = state.players[seat]
         best, best_id, best_pref = -1.0, -1, -1e9
         last = self.last_round(state, cat)
