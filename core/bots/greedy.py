@@ -194,7 +194,15 @@ class GreedyBot(GreedyValuation):
                 c.gate_cost * self.coin_rate(state, cat) + 1.0,
                 {},
             )
-        _, _, left, gate_charge, money_lost = fixed
+        _, _, left, gate_charge, _ = fixed
+        # the money lost by spending, by coins spent: it depends only on the coins held and
+        # whether this is the last round, so it is kept across decisions
+        mkey = (self.last_round(state, cat), p.coins)
+        money_lost = self._money_lost.get(mkey)
+        if money_lost is None:
+            if len(self._money_lost) > 256:
+                self._money_lost.clear()
+            money_lost = self._money_lost[mkey] = {}
         face_up = p.face_up
         specs_info = {
             sid: (cat.spectacles[sid].gates, fits[sid], sid not in face_up, now_val[sid])
@@ -522,11 +530,9 @@ class GreedyBot(GreedyValuation):
         if cl.stage == "retire":
             best: Action | None = None
             best_v = -1e9
-            for a in acts:
-                if not isinstance(a, Retire):
-                    continue
-                k = cat.index[a.tile]
-                v = self.tile_utility(state, cat, seat, self.tiles_plus(p.tiles, (k,), -1))
+            retires = [a for a in acts if isinstance(a, Retire)]
+            kinds = [cat.index[a.tile] for a in retires]
+            for a, v in zip(retires, self.tile_utility_each(state, cat, seat, p.tiles, kinds, -1), strict=True):
                 if v > best_v:
                     best, best_v = a, v
             return best if best is not None else acts[-1]
@@ -536,12 +542,13 @@ class GreedyBot(GreedyValuation):
             vbase = self.tile_utility(state, cat, cl.victim, victim.tiles)
             best = None
             best_v = -1e9
-            for a in acts:
-                if not isinstance(a, Steal):
-                    continue
-                k = cat.index[a.tile]
-                v = self.tile_utility(state, cat, seat, self.tiles_plus(p.tiles, (k,))) - base
-                v += 0.5 * (vbase - self.tile_utility(state, cat, cl.victim, self.tiles_plus(victim.tiles, (k,), -1)))
+            steals = [a for a in acts if isinstance(a, Steal)]
+            kinds = [cat.index[a.tile] for a in steals]
+            gains = self.tile_utility_each(state, cat, seat, p.tiles, kinds)
+            losses = self.tile_utility_each(state, cat, cl.victim, victim.tiles, kinds, -1)
+            for a, u, uv in zip(steals, gains, losses, strict=True):
+                v = u - base
+                v += 0.5 * (vbase - uv)
                 if v > best_v:
                     best, best_v = a, v
             if best is not None:

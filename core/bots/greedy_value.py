@@ -107,6 +107,8 @@ class GreedyValuation:
         # _bundle_value's parts fixed by the decision: (state, seat, rounds left, gate charge,
         # money lost by spent coins)
         self._bundle_fixed: tuple[State | None, int, int, float, dict[int, float]] = (None, -1, 0, 0.0, {})
+        # (last round, coins held) -> money lost by coins spent (``money`` reads nothing else)
+        self._money_lost: dict[tuple[bool, int], dict[int, float]] = {}
         # Star Performers the seat holds with its tiles, for spectacle_fit: (state, seat, kinds)
         self._held_now: tuple[State | None, int, set[int]] = (None, -1, set())
         self._util_shared: dict[tuple[object, ...], tuple[_UtilContext, dict[tuple[int, ...], float]]] = {}
@@ -714,12 +716,15 @@ class GreedyValuation:
         performance is worth) plus Aquilas won by ending on Aquila spaces (G-5.1)."""
         pt = state.perform
         assert pt is not None
+        # the dice used as the search reads them (none used before the mode is chosen; the sum
+        # does not read them): the move after the mode is chosen finds the search made for it
+        used = (pt.used if pt.used else (False,) * len(pt.dice)) if mode != "sum" else None
         key = (
             state.setup.seed,
             state.round,
             seat,
             pt.dice,
-            pt.used,
+            used,
             pt.moved,
             state.nobles,
             mode,
@@ -763,7 +768,7 @@ class GreedyValuation:
                         best_v, best_seq = v, [(noble, -1, s)]
             self._moves_cache[key] = (best_v, best_seq)
             return best_v, best_seq
-        used = pt.used if pt.used else (False,) * len(pt.dice)
+        assert used is not None
         dice = [i for i, u in enumerate(used) if not u]
 
         def rng_of(die: int) -> range:
