@@ -77,6 +77,10 @@ MAX_PROPOSALS = 3  # deals the bot proposes per trade turn
 #: A candidate investment: kind, cost, action, value of what pays for it (C-3 extras).
 _Candidate = tuple[str, int, Action, float]
 
+#: ``money(coins) - money(coins - spent)`` by (money steps, money rest, last round, coins) and
+#: coins spent: the investment search asks it for every bundle.
+_MONEY_LOST: dict[tuple[object, ...], dict[int, float]] = {}
+
 
 class GreedyBot(GreedyValuation):
     """Decisions, phase by phase; the values they compare come from :class:`GreedyValuation`."""
@@ -195,14 +199,14 @@ class GreedyBot(GreedyValuation):
                 {},
             )
         _, _, left, gate_charge, _ = fixed
-        # the money lost by spending, by coins spent: it depends only on the coins held and
-        # whether this is the last round, so it is kept across decisions
-        mkey = (self.last_round(state, cat), p.coins)
-        money_lost = self._money_lost.get(mkey)
+        # the money lost by spending, by coins spent: it depends only on the coins held,
+        # whether this is the last round and the money curve, so it is kept across decisions
+        mkey = (self.MONEY_STEPS, self.MONEY_REST, self.last_round(state, cat), p.coins)
+        money_lost = _MONEY_LOST.get(mkey)
         if money_lost is None:
-            if len(self._money_lost) > 256:
-                self._money_lost.clear()
-            money_lost = self._money_lost[mkey] = {}
+            if len(_MONEY_LOST) > 1024:
+                _MONEY_LOST.clear()
+            money_lost = _MONEY_LOST[mkey] = {}
         face_up = p.face_up
         specs_info = {
             sid: (cat.spectacles[sid].gates, fits[sid], sid not in face_up, now_val[sid])

@@ -107,8 +107,9 @@ class GreedyValuation:
         # _bundle_value's parts fixed by the decision: (state, seat, rounds left, gate charge,
         # money lost by spent coins)
         self._bundle_fixed: tuple[State | None, int, int, float, dict[int, float]] = (None, -1, 0, 0.0, {})
-        # (last round, coins held) -> money lost by coins spent (``money`` reads nothing else)
-        self._money_lost: dict[tuple[bool, int], dict[int, float]] = {}
+        # the entries of spectacles that could still be planned, by (display, coins + 15, floor)
+        self._plan_cat: Catalog | None = None
+        self._plan_entries: dict[tuple[tuple[int, ...], int, int], list[_UtilEntry]] = {}
         # Star Performers the seat holds with its tiles, for spectacle_fit: (state, seat, kinds)
         self._held_now: tuple[State | None, int, set[int]] = (None, -1, set())
         self._util_shared: dict[tuple[object, ...], tuple[_UtilContext, dict[tuple[int, ...], float]]] = {}
@@ -185,13 +186,24 @@ class GreedyValuation:
             compiled.append((req, total, mm, strip, need, 0.0, before_perform and short <= 0))
         if left >= 2 and state.display:
             # spectacles that could still be planned (G-2; O-12: above the numbering floor), at
-            # a discount for their cost
+            # a discount for their cost; the same for every seat with as many coins and the same
+            # floor, and through a round
             coins = p.coins + 15
             floor = numbering_floor(cat, p) if cat.rules.numbering else -1
-            for sid in state.display:
-                req, total, mm, strip, need, _, cost, number, plan_offset = specs[sid]
-                if cost <= coins and number > floor:
-                    compiled.append((req, total, mm, strip, need, plan_offset, False))
+            if self._plan_cat is not cat:
+                self._plan_cat = cat
+                self._plan_entries.clear()
+            pkey = (state.display, coins, floor)
+            plan = self._plan_entries.get(pkey)
+            if plan is None:
+                if len(self._plan_entries) > 256:
+                    self._plan_entries.clear()
+                plan = self._plan_entries[pkey] = []
+                for sid in state.display:
+                    req, total, mm, strip, need, _, cost, number, plan_offset = specs[sid]
+                    if cost <= coins and number > floor:
+                        plan.append((req, total, mm, strip, need, plan_offset, False))
+            compiled += plan
         # (kind, count needed to hold its Star Performer, G-7)
         stars = list(zip(cat.star_types, needs, strict=True))
         return (compiled, cat.balatro, stars, cat.common.star_acclaim)
