@@ -309,27 +309,55 @@ class GreedyBot(GreedyValuation):
                 v -= 0.4 * (reserve - coins)
             return v - paid
 
+        def single_of(i: int) -> float:
+            """``value_of((i,))``, inlined likewise."""
+            gi, pi_, ti, si, spent, payi = effects[i]
+            if spent > coins0:
+                return -1e9
+            paid = 0.0 + payi
+            g = ngates + gi
+            acc = owned_part[g]
+            if si >= 0:
+                acc = fold(acc, si, g)
+            final, feasible, now = acc
+            v = final + 0.5 * now + perf_acc * min(feasible, feasible_cap)
+            temple = p.temple or ti
+            v += (p.promoters + pi_) * prom_acc + (1.0 * left if temple else 0.0)
+            lost = money_lost.get(spent)
+            if lost is None:
+                lost = money_lost[spent] = self.money(state, cat, coins0) - self.money(state, cat, coins0 - spent)
+            v -= lost
+            coins = coins0 - spent
+            if reserve is not None and coins < reserve:
+                v -= 0.4 * (reserve - coins)
+            return v - paid
+
         base = value_of(())
         best_v, best_a = base + 0.3, None
         distinct = cat.rules.investment_kinds_distinct
         pairs = len(turn.made) == 0 and cat.rules.investments_per_turn > 1
         plain = [i for i, x in enumerate(cands) if getattr(x[2], "extra", "") == ""] if pairs else []
+        # each plain candidate's partners, in the order of the candidates (G-2: a pair is of two
+        # different kinds where the variant says so)
+        partners: dict[str, list[int]] = {}
         is_plain = [False] * len(cands)
         for i in plain:
             is_plain[i] = True
+            kind = cands[i][0]
+            if kind not in partners:
+                partners[kind] = [j for j in plain if not distinct or cands[j][0] != kind]
         # a pair's value does not depend on its order (sums and maxima): computed once per pair,
         # when its first index comes first
         n = len(cands)
         pair_value: list[float] = [0.0] * (n * n)
         for i, x in enumerate(cands):
-            v = value_of((i,))
+            v = single_of(i)
             if v > best_v:
                 best_v, best_a = v, x[2]
             # a second investment this turn (G-2: of a different kind) may make the first worth it
             if is_plain[i]:
-                kind = x[0]
-                for j in plain:
-                    if j == i or (distinct and cands[j][0] == kind):
+                for j in partners[x[0]]:
+                    if j == i:
                         continue
                     if j < i:
                         v2 = pair_value[j * n + i]

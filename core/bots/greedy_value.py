@@ -473,9 +473,13 @@ class GreedyValuation:
         specs = [cat.spectacles[sid] for sid in sids]
         out = {}
         for spec, miss in zip(specs, missings(cat, p.tiles, specs), strict=True):
+            # ``strip_value``, inlined
+            mm = spec.max_missing
+            strip = spec.strip
             if now is not None:
-                now[spec.id] = self.strip_value(spec, miss) if miss <= spec.max_missing + 1 else 0.0
-            v = self.strip_value(spec, max(0, miss - shift))
+                now[spec.id] = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) if miss <= mm + 1 else 0.0
+            m = miss - shift if miss > shift else 0
+            v = strip[m] if m <= mm else strip[mm] - 3.0 * (m - mm)
             for k in kinds:
                 if spec.need[k]:
                     v += star_acc
