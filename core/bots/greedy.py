@@ -563,10 +563,10 @@ class GreedyBot(GreedyValuation):
             best: Action | None = None
             best_v = -1e9
             retires = [a for a in acts if isinstance(a, Retire)]
-            kinds = [cat.index[a.tile] for a in retires]
-            for a, v in zip(retires, self.tile_utility_each(state, cat, seat, p.tiles, kinds, -1), strict=True):
+            kinds = [cat.index[r.tile] for r in retires]
+            for r, v in zip(retires, self.tile_utility_each(state, cat, seat, p.tiles, kinds, -1), strict=True):
                 if v > best_v:
-                    best, best_v = a, v
+                    best, best_v = r, v
             return best if best is not None else acts[-1]
         if cl.stage == "steal":
             victim = state.players[cl.victim]
@@ -575,14 +575,14 @@ class GreedyBot(GreedyValuation):
             best = None
             best_v = -1e9
             steals = [a for a in acts if isinstance(a, Steal)]
-            kinds = [cat.index[a.tile] for a in steals]
+            kinds = [cat.index[st.tile] for st in steals]
             gains = self.tile_utility_each(state, cat, seat, p.tiles, kinds)
             losses = self.tile_utility_each(state, cat, cl.victim, victim.tiles, kinds, -1)
-            for a, u, uv in zip(steals, gains, losses, strict=True):
+            for st, u, uv in zip(steals, gains, losses, strict=True):
                 v = u - base
                 v += 0.5 * (vbase - uv)
                 if v > best_v:
-                    best, best_v = a, v
+                    best, best_v = st, v
             if best is not None:
                 return best
             return next(a for a in acts if isinstance(a, EndTurn))
