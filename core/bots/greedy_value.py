@@ -119,7 +119,7 @@ class GreedyValuation:
         # and the context and utilities of that key
         self._util_parts: dict[int, _UtilParts] = {}
         # the last performance valued: (state, seat, result); the dice decisions ask it again
-        self._perf_last: tuple[State | None, int, tuple[float, int]] = (None, -1, (-1.0, -1))
+        self._perf_last: tuple[tuple[object, ...], tuple[float, int]] = ((), (-1.0, -1))
         # max_bid by what it reads (players, stars, display, round, phase, catalog, seat, lot):
         # an auction's bids ask it again for the same lot in states sharing those parts
         self._bid_last: dict[int, tuple[tuple[object, ...], int]] = {}
@@ -670,11 +670,21 @@ class GreedyValuation:
     def performance(self, state: State, cat: Catalog, seat: int) -> tuple[float, int]:
         """The best strip + stars + earlier-performance part of a performance now (without
         nobles, promoters, gifts, Aquilas), and its spectacle id; (-1, -1) if none."""
-        last = self._perf_last
-        if last[0] is state and last[1] == seat:
-            return last[2]
+        # it reads the seats, the Star Performers, the display and the round (the same through
+        # a turn's dice decisions, whose states are new each time)
+        last, out = self._perf_last
+        if (
+            last
+            and last[0] is state.players
+            and last[1] is state.stars
+            and last[2] is state.display
+            and last[3] == state.round
+            and last[4] == seat
+            and last[5] is cat
+        ):
+            return out
         out = self._performance(state, cat, seat)
-        self._perf_last = (state, seat, out)
+        self._perf_last = ((state.players, state.stars, state.display, state.round, seat, cat), out)
         return out
 
     def _performance(self, state: State, cat: Catalog, seat: int) -> tuple[float, int]:
