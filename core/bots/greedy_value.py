@@ -776,7 +776,7 @@ class GreedyValuation:
         # value of a noble standing on a space: its Acclaim at the bot's gates (or, negative, at
         # the gates of a player still to perform), an Aquila won on an Aquila space
         mult = [w if x in gates else -self.DENIAL if x in later else 0.0 for x in range(n_sp)]
-        bonus = [AQUILA_VALUE if x in cat.aquila_spaces else 0.0 for x in range(n_sp)]
+        bonus = _aquila_bonus(cat)
         base = [mult[pos] * vals[i] if pos < n_sp else 0.0 for i, pos in enumerate(nobles)]
         total0 = sum(base)
         best_v, best_seq = -1e9, []
@@ -864,6 +864,17 @@ class GreedyValuation:
 
 
 _NO_SPACES: frozenset[int] = frozenset()
+
+_AQUILA_BONUS: dict[int, tuple[Catalog, list[float]]] = {}
+
+
+def _aquila_bonus(cat: Catalog) -> list[float]:
+    """Per track space, the value of an Aquila won by a noble ending there (G-5.1)."""
+    hit = _AQUILA_BONUS.get(id(cat))
+    if hit is None or hit[0] is not cat:
+        bonus = [AQUILA_VALUE if x in cat.aquila_spaces else 0.0 for x in range(cat.track_spaces)]
+        hit = _AQUILA_BONUS[id(cat)] = (cat, bonus)
+    return hit[1]
 
 
 def _reach(cat: Catalog, nobles: Sequence[int], noble: int, hi: int, occupied: Set[int]) -> list[int]:
