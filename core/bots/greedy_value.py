@@ -118,6 +118,12 @@ class GreedyValuation:
         # seat -> what its last key was made of (players, stars, display, round, phase, catalog)
         # and the context and utilities of that key
         self._util_parts: dict[int, _UtilParts] = {}
+        # the last (state, seat) looked up and its context and utilities
+        self._util_last: tuple[State | None, int, tuple[_UtilContext, dict[tuple[int, ...], float]]] = (
+            None,
+            -1,
+            (([], 0, [], 0), {}),
+        )
         # the last performance valued: (state, seat, result); the dice decisions ask it again
         self._perf_last: tuple[tuple[object, ...], tuple[float, int]] = ((), (-1.0, -1))
         # max_bid by what it reads (players, stars, display, round, phase, catalog, seat, lot):
@@ -210,10 +216,15 @@ class GreedyValuation:
 
     def _utilities(self, state: State, cat: Catalog, seat: int) -> tuple[_UtilContext, dict[tuple[int, ...], float]]:
         """The utility context of ``seat`` in ``state`` and the utilities computed in it so far."""
+        last = self._util_last
+        if last[0] is state and last[1] == seat:
+            return last[2]
         memo_key = (seat, id(state))
         hit = self._util_cache.get(memo_key)
         if hit is not None and hit[0] is state:
-            return hit[1], hit[2]
+            out = hit[1], hit[2]
+            self._util_last = (state, seat, out)
+            return out
         # the states of an auction or a trade round share the parts the key is made of (the
         # same objects): the key is then the last one's
         parts = self._util_parts.get(seat)
@@ -230,6 +241,7 @@ class GreedyValuation:
             if len(self._util_cache) > 16:
                 self._util_cache.clear()
             self._util_cache[memo_key] = (state, same[0], same[1])
+            self._util_last = (state, seat, same)
             return same
         key = self._util_key(state, cat, seat)
         shared = self._util_shared.get(key)
@@ -244,6 +256,7 @@ class GreedyValuation:
         if len(self._util_cache) > 16:
             self._util_cache.clear()
         self._util_cache[memo_key] = (state, shared[0], shared[1])
+        self._util_last = (state, seat, shared)
         return shared
 
     def tile_utility(self, state: State, cat: Catalog, seat: int, tiles: Sequence[int]) -> float:
