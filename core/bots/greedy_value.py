@@ -118,6 +118,8 @@ class GreedyValuation:
         # seat -> what its last key was made of (players, stars, display, round, phase, catalog)
         # and the context and utilities of that key
         self._util_parts: dict[int, _UtilParts] = {}
+        # deal_value in the last state asked, by (seat, transfers)
+        self._deal_memo: tuple[State | None, dict[tuple[int, tuple[Transfer, ...]], float]] = (None, {})
         # the last (state, seat) looked up and its context and utilities
         self._util_last: tuple[State | None, int, tuple[_UtilContext, dict[tuple[int, ...], float]]] = (
             None,
@@ -618,6 +620,18 @@ class GreedyValuation:
 
     def deal_value(self, state: State, cat: Catalog, seat: int, transfers: Sequence[Transfer]) -> float:
         """What a deal is worth to ``seat`` (its tiles, coins and Aquilas)."""
+        # both sides' ``accepts`` of a deal ask each side's value of it: remembered in a state
+        memo_state, memo = self._deal_memo
+        if memo_state is not state:
+            memo = {}
+            self._deal_memo = (state, memo)
+        key = (seat, tuple(transfers))
+        v = memo.get(key)
+        if v is None:
+            v = memo[key] = self._deal_value(state, cat, seat, transfers)
+        return v
+
+    def _deal_value(self, state: State, cat: Catalog, seat: int, transfers: Sequence[Transfer]) -> float:
         p = state.players[seat]
         tiles = list(p.tiles)
         coins = aq = 0
