@@ -64,11 +64,11 @@ from colosseum.core.actions import (
     Roll,
     Steal,
 )
-from colosseum.core.bots.greedy_value import AQUILA_VALUE, GreedyValuation, noble_values
+from colosseum.core.bots.greedy_value import AQUILA_VALUE, GreedyValuation, _reach, noble_values
 from colosseum.core.catalog import Catalog, load_catalog
 from colosseum.core.legal import Choices, legal
 from colosseum.core.model import State, Transfer
-from colosseum.core.queries import landing, safe_action
+from colosseum.core.queries import safe_action
 
 __all__ = ["MAX_PROPOSALS", "GreedyBot"]
 
@@ -521,8 +521,11 @@ class GreedyBot(GreedyValuation):
             for noble in range(6):
                 occupied = {x for i, x in enumerate(nobles) if i != noble}
                 here = cur_int - (vals[noble] if nobles[noble] in gates else 0)
+                # the landings 1 to 3 spaces either way, from one walk each way (``landing``)
+                ahead = _reach(cat, nobles, noble, 3, occupied)
+                back = _reach(cat, nobles, noble, 3, occupied, -1)
                 for s in (1, 2, 3, -1, -2, -3):
-                    dest = landing(cat, nobles, noble, s, occupied)
+                    dest = ahead[s] if s > 0 else back[-s]
                     g = w * (float(here + (vals[noble] if dest in gates else 0)) - cur)
                     if g > best_gain:
                         best, best_gain = (noble, s), g

@@ -904,17 +904,20 @@ def _aquila_bonus(cat: Catalog) -> list[float]:
     return hit[1]
 
 
-def _reach(cat: Catalog, nobles: Sequence[int], noble: int, hi: int, occupied: Set[int]) -> list[int]:
-    """Where ``noble`` lands after 0, 1, ... ``hi`` steps forward: ``landing`` for every distance
-    in one walk (G-5.1: occupied spaces are skipped and not counted; C-4: classic counts every
-    space).  The search of dice moves asks for all the distances of a die at once."""
+def _reach(
+    cat: Catalog, nobles: Sequence[int], noble: int, hi: int, occupied: Set[int], direction: int = 1
+) -> list[int]:
+    """Where ``noble`` lands after 0, 1, ... ``hi`` steps forward (``direction`` 1) or back (-1):
+    ``landing`` for every distance in one walk (G-5.1: occupied spaces are skipped and not
+    counted; C-4: classic counts every space).  The search of dice moves asks for all the
+    distances of a die at once."""
     n_sp = cat.track_spaces
     pos = nobles[noble]
     if not cat.rules.skip_occupied:
-        return [(pos + s) % n_sp for s in range(hi + 1)]
+        return [(pos + direction * s) % n_sp for s in range(hi + 1)]
     out = [pos]
     while len(out) <= hi:
-        pos = (pos + 1) % n_sp
+        pos = (pos + direction) % n_sp
         if pos not in occupied:
             out.append(pos)
     return out
