@@ -64,11 +64,11 @@ from colosseum.core.actions import (
     Roll,
     Steal,
 )
-from colosseum.core.bots.greedy_value import AQUILA_VALUE, GreedyValuation, noble_values
+from colosseum.core.bots.greedy_value import AQUILA_VALUE, GreedyValuation, _reach, noble_values
 from colosseum.core.catalog import Catalog, load_catalog
 from colosseum.core.legal import Choices, legal
 from colosseum.core.model import State, Transfer
-from colosseum.core.queries import landing, missing, safe_action
+from colosseum.core.queries import safe_action
 
 __all__ = ["MAX_PROPOSALS", "GreedyBot"]
 
@@ -76,6 +76,10 @@ MAX_PROPOSALS = 3  # deals the bot proposes per trade turn
 
 #: A candidate investment: kind, cost, action, value of what pays for it (C-3 extras).
 _Candidate = tuple[str, int, Action, float]
+
+#: ``money(coins) - money(coins - spent)`` by (money steps, money rest, last round, coins) and
+#: coins spent: the investment search asks it for every bundle.
+_MONEY_LOST: dict[tuple[object, ...], dict[int, float]] = {}
 
 
 class GreedyBot(GreedyValuation):
@@ -152,12 +156,8 @@ class GreedyBot(GreedyValuation):
         c = cat.common
         classic_aq = cat.rules.endgame_aquila_acclaim == 0
         owned = self.owned_specs(state, seat)
-        fits = self.spectacle_fits(state, cat, seat, (*owned, *state.display))
-        now_val = {}
-        for sid in fits:
-            spec = cat.spectacles[sid]
-            miss = missing(cat, p.tiles, spec)
-            now_val[sid] = self.strip_value(spec, miss) if miss <= spec.max_missing + 1 else 0.0
+        now_val: dict[int, float] = {}
+        fits = self.spectacle_fits(state, cat, seat, (*owned, *state.display), now_val)
         ids = {cat.spectacles[sid].key: sid for sid in state.display}
         ngates = len(p.gates)
         # candidate investments from the legal ones (one gate space: the most attractive)
@@ -198,7 +198,15 @@ class GreedyBot(GreedyValuation):
                 c.gate_cost * self.coin_rate(state, cat) + 1.0,
                 {},
             )
-        _, _, left, gate_charge, money_lost = fixed
+        _, _, left, gate_charge, _ = fixed
+        # the money lost by spending, by coins spent: it depends only on the coins held,
+        # whether this is the last round and the money curve, so it is kept across decisions
+        mkey = (self.MONEY_STEPS, self.MONEY_REST, self.last_round(state, cat), p.coins)
+        money_lost = _MONEY_LOST.get(mkey)
+        if money_lost is None:
+            if len(_MONEY_LOST) > 1024:
+                _MONEY_LOST.clear()
+            money_lost = _MONEY_LOST[mkey] = {}
         face_up = p.face_up
         specs_info = {
             sid: (cat.spectacles[sid].gates, fits[sid], sid not in face_up, now_val[sid])
@@ -273,26 +281,88 @@ class GreedyBot(GreedyValuation):
                 v -= 0.4 * (reserve - coins)
             return v - paid
 
+        def pair_of(i: int, j: int) -> float:
+            """``value_of((i, j))``, inlined for the many pairs of a decision (the same sums
+            in the same order, the same maxima)."""
+            gi, pi_, ti, si, ci, payi = effects[i]
+            gj, pj, tj, sj, cj, payj = effects[j]
+            spent = ci + cj
+            if spent > coins0:
+                return -1e9
+            paid = 0.0 + payi + payj
+            g = ngates + gi + gj
+            acc = owned_part[g]
+            if si >= 0:
+                acc = fold(acc, si, g)
+            if sj >= 0:
+                acc = fold(acc, sj, g)
+            final, feasible, now = acc
+            v = final + 0.5 * now + perf_acc * min(feasible, feasible_cap)
+            temple = p.temple or ti or tj
+            v += (p.promoters + pi_ + pj) * prom_acc + (1.0 * left if temple else 0.0)
+            lost = money_lost.get(spent)
+            if lost is None:
+                lost = money_lost[spent] = self.money(state, cat, coins0) - self.money(state, cat, coins0 - spent)
+            v -= lost
+            coins = coins0 - spent
+            if reserve is not None and coins < reserve:
+                v -= 0.4 * (reserve - coins)
+            return v - paid
+
+        def single_of(i: int) -> float:
+            """``value_of((i,))``, inlined likewise."""
+            gi, pi_, ti, si, spent, payi = effects[i]
+            if spent > coins0:
+                return -1e9
+            paid = 0.0 + payi
+            g = ngates + gi
+            acc = owned_part[g]
+            if si >= 0:
+                acc = fold(acc, si, g)
+            final, feasible, now = acc
+            v = final + 0.5 * now + perf_acc * min(feasible, feasible_cap)
+            temple = p.temple or ti
+            v += (p.promoters + pi_) * prom_acc + (1.0 * left if temple else 0.0)
+            lost = money_lost.get(spent)
+            if lost is None:
+                lost = money_lost[spent] = self.money(state, cat, coins0) - self.money(state, cat, coins0 - spent)
+            v -= lost
+            coins = coins0 - spent
+            if reserve is not None and coins < reserve:
+                v -= 0.4 * (reserve - coins)
+            return v - paid
+
         base = value_of(())
         best_v, best_a = base + 0.3, None
         distinct = cat.rules.investment_kinds_distinct
-        plain = [getattr(x[2], "extra", "") == "" for x in cands]
         pairs = len(turn.made) == 0 and cat.rules.investments_per_turn > 1
-        # a pair's value does not depend on its order (sums and maxima): computed once per pair
-        pair_value: dict[tuple[int, int], float] = {}
+        plain = [i for i, x in enumerate(cands) if getattr(x[2], "extra", "") == ""] if pairs else []
+        # each plain candidate's partners, in the order of the candidates (G-2: a pair is of two
+        # different kinds where the variant says so)
+        partners: dict[str, list[int]] = {}
+        is_plain = [False] * len(cands)
+        for i in plain:
+            is_plain[i] = True
+            kind = cands[i][0]
+            if kind not in partners:
+                partners[kind] = [j for j in plain if not distinct or cands[j][0] != kind]
+        # a pair's value does not depend on its order (sums and maxima): computed once per pair,
+        # when its first index comes first
+        n = len(cands)
+        pair_value: list[float] = [0.0] * (n * n)
         for i, x in enumerate(cands):
-            v = value_of((i,))
+            v = single_of(i)
             if v > best_v:
                 best_v, best_a = v, x[2]
             # a second investment this turn (G-2: of a different kind) may make the first worth it
-            if plain[i] and pairs:
-                for j, y in enumerate(cands):
-                    if j == i or (distinct and y[0] == x[0]) or not plain[j]:
+            if is_plain[i]:
+                for j in partners[x[0]]:
+                    if j == i:
                         continue
-                    key = (i, j) if i < j else (j, i)
-                    v2 = pair_value.get(key)
-                    if v2 is None:
-                        v2 = pair_value[key] = value_of((i, j)) - 0.01
+                    if j < i:
+                        v2 = pair_value[j * n + i]
+                    else:
+                        v2 = pair_value[i * n + j] = pair_of(i, j) - 0.01
                     if v2 > best_v:
                         best_v, best_a = v2, x[2]
         if best_a is not None:
@@ -365,16 +435,17 @@ class GreedyBot(GreedyValuation):
         util = self.tile_utility
         base = util(state, cat, seat, p.tiles)
         gain = {}
-        for k in kinds:
-            if any(q.tiles[k] for i, q in enumerate(state.players) if i != seat):
-                gain[k] = util(state, cat, seat, self.tiles_plus(p.tiles, (k,))) - base
+        others = [q.tiles for i, q in enumerate(state.players) if i != seat]
+        offered = [k for k in kinds if any(t[k] for t in others)]
+        for k, u in zip(offered, self.tile_utility_each(state, cat, seat, p.tiles, offered), strict=True):
+            gain[k] = u - base
         wanted = sorted((k for k in gain if gain[k] > 1.0), key=lambda k: -gain[k])[:3]
         if not wanted:
             return None
         loss = {}
-        for k in kinds:
-            if p.tiles[k]:
-                loss[k] = base - util(state, cat, seat, self.tiles_plus(p.tiles, (k,), -1))
+        mine_kinds = [k for k in kinds if p.tiles[k]]
+        for k, u in zip(mine_kinds, self.tile_utility_each(state, cat, seat, p.tiles, mine_kinds, -1), strict=True):
+            loss[k] = base - u
         spare = sorted(loss, key=lambda k: loss[k])[:4]
         cr = self.coin_rate(state, cat)
         cands: list[tuple[float, tuple[Transfer, ...]]] = []
@@ -383,14 +454,16 @@ class GreedyBot(GreedyValuation):
                 if o == seat or not q.tiles[k]:
                     continue
                 qbase = util(state, cat, o, q.tiles)
-                qloss = qbase - util(state, cat, o, self.tiles_plus(q.tiles, (k,), -1))
+                # their hand without k, and with each spare tile for it: one pass over the former
+                q_k = self.tiles_plus(q.tiles, (k,), -1)
+                swaps = [j for j in spare if j != k and gain[k] - loss[j] > 0.5]
+                after = dict(zip(swaps, self.tile_utility_each(state, cat, o, q_k, swaps), strict=True))
+                qloss = qbase - util(state, cat, o, q_k)
                 for j in spare:
                     mine = gain[k] - loss[j]
                     if j == k or mine <= 0.5:
                         continue
-                    q2 = self.tiles_plus(q.tiles, (j,))
-                    q2[k] -= 1
-                    theirs = util(state, cat, o, q2) - qbase
+                    theirs = after[j] - qbase
                     # both sides must like it (the same test as ``accepts``, roughly)
                     if theirs <= 0.5 or mine < 0.6 * theirs - 1.0 or theirs < 0.6 * mine - 1.0:
                         continue
@@ -448,8 +521,11 @@ class GreedyBot(GreedyValuation):
             for noble in range(6):
                 occupied = {x for i, x in enumerate(nobles) if i != noble}
                 here = cur_int - (vals[noble] if nobles[noble] in gates else 0)
+                # the landings 1 to 3 spaces either way, from one walk each way (``landing``)
+                ahead = _reach(cat, nobles, noble, 3, occupied)
+                back = _reach(cat, nobles, noble, 3, occupied, -1)
                 for s in (1, 2, 3, -1, -2, -3):
-                    dest = landing(cat, nobles, noble, s, occupied)
+                    dest = ahead[s] if s > 0 else back[-s]
                     g = w * (float(here + (vals[noble] if dest in gates else 0)) - cur)
                     if g > best_gain:
                         best, best_gain = (noble, s), g
@@ -489,13 +565,11 @@ class GreedyBot(GreedyValuation):
         if cl.stage == "retire":
             best: Action | None = None
             best_v = -1e9
-            for a in acts:
-                if not isinstance(a, Retire):
-                    continue
-                k = cat.index[a.tile]
-                v = self.tile_utility(state, cat, seat, self.tiles_plus(p.tiles, (k,), -1))
+            retires = [a for a in acts if isinstance(a, Retire)]
+            kinds = [cat.index[r.tile] for r in retires]
+            for r, v in zip(retires, self.tile_utility_each(state, cat, seat, p.tiles, kinds, -1), strict=True):
                 if v > best_v:
-                    best, best_v = a, v
+                    best, best_v = r, v
             return best if best is not None else acts[-1]
         if cl.stage == "steal":
             victim = state.players[cl.victim]
@@ -503,14 +577,15 @@ class GreedyBot(GreedyValuation):
             vbase = self.tile_utility(state, cat, cl.victim, victim.tiles)
             best = None
             best_v = -1e9
-            for a in acts:
-                if not isinstance(a, Steal):
-                    continue
-                k = cat.index[a.tile]
-                v = self.tile_utility(state, cat, seat, self.tiles_plus(p.tiles, (k,))) - base
-                v += 0.5 * (vbase - self.tile_utility(state, cat, cl.victim, self.tiles_plus(victim.tiles, (k,), -1)))
+            steals = [a for a in acts if isinstance(a, Steal)]
+            kinds = [cat.index[st.tile] for st in steals]
+            gains = self.tile_utility_each(state, cat, seat, p.tiles, kinds)
+            losses = self.tile_utility_each(state, cat, cl.victim, victim.tiles, kinds, -1)
+            for st, u, uv in zip(steals, gains, losses, strict=True):
+                v = u - base
+                v += 0.5 * (vbase - uv)
                 if v > best_v:
-                    best, best_v = a, v
+                    best, best_v = st, v
             if best is not None:
                 return best
             return next(a for a in acts if isinstance(a, EndTurn))

@@ -57,6 +57,33 @@ AQUILA_VALUE = 3.5  # an Aquila token: 3 Acclaim at the end (G-9) or 6 coins, or
 
 _NOBLE_VALUES: dict[str, tuple[int, ...]] = {}
 
+#: Per spectacle id, what ``_util_context`` reads of it: (requirement pairs, total, max missing,
+#: strip, need per kind, gates, cost, number, offset when it could still be planned).
+_SpecEntry = tuple[tuple[tuple[int, int], ...], int, int, tuple[int, ...], tuple[int, ...], int, int, int, float]
+_SPEC_ENTRIES: dict[int, tuple[Catalog, list[_SpecEntry]]] = {}
+
+
+def _spec_entries(cat: Catalog) -> list[_SpecEntry]:
+    """The spectacles of ``cat`` as ``_util_context`` reads them (once per catalog)."""
+    hit = _SPEC_ENTRIES.get(id(cat))
+    if hit is None or hit[0] is not cat:
+        out = [
+            (
+                spec.req,
+                spec.total,
+                spec.max_missing,
+                spec.strip,
+                spec.need,
+                spec.gates,
+                spec.cost,
+                spec.number_2007,
+                -0.35 * spec.cost - 2.0,
+            )
+            for spec in cat.spectacles
+        ]
+        hit = _SPEC_ENTRIES[id(cat)] = (cat, out)
+    return hit[1]
+
 
 def noble_values(cat: Catalog) -> tuple[int, ...]:
     """The Acclaim each noble brings to the gate it stands at (G-5.3)."""
@@ -80,6 +107,9 @@ class GreedyValuation:
         # _bundle_value's parts fixed by the decision: (state, seat, rounds left, gate charge,
         # money lost by spent coins)
         self._bundle_fixed: tuple[State | None, int, int, float, dict[int, float]] = (None, -1, 0, 0.0, {})
+        # the entries of spectacles that could still be planned, by (display, coins + 15, floor)
+        self._plan_cat: Catalog | None = None
+        self._plan_entries: dict[tuple[tuple[int, ...], int, int], list[_UtilEntry]] = {}
         # Star Performers the seat holds with its tiles, for spectacle_fit: (state, seat, kinds)
         self._held_now: tuple[State | None, int, set[int]] = (None, -1, set())
         self._util_shared: dict[tuple[object, ...], tuple[_UtilContext, dict[tuple[int, ...], float]]] = {}
@@ -88,6 +118,19 @@ class GreedyValuation:
         # seat -> what its last key was made of (players, stars, display, round, phase, catalog)
         # and the context and utilities of that key
         self._util_parts: dict[int, _UtilParts] = {}
+        # deal_value in the last state asked, by (seat, transfers)
+        self._deal_memo: tuple[State | None, dict[tuple[int, tuple[Transfer, ...]], float]] = (None, {})
+        # the last (state, seat) looked up and its context and utilities
+        self._util_last: tuple[State | None, int, tuple[_UtilContext, dict[tuple[int, ...], float]]] = (
+            None,
+            -1,
+            (([], 0, [], 0), {}),
+        )
+        # the last performance valued: (state, seat, result); the dice decisions ask it again
+        self._perf_last: tuple[tuple[object, ...], tuple[float, int]] = ((), (-1.0, -1))
+        # max_bid by what it reads (players, stars, display, round, phase, catalog, seat, lot):
+        # an auction's bids ask it again for the same lot in states sharing those parts
+        self._bid_last: dict[int, tuple[tuple[object, ...], int]] = {}
 
     def rounds_total(self, cat: Catalog) -> int:
         return cat.rounds
@@ -140,36 +183,50 @@ class GreedyValuation:
         ngates = len(p.gates)
         left = self.rounds_left(state, cat)
         before_perform = state.phase in ("setup", "invest", "hire", "trade")
-        entries: list[tuple[Spectacle, float, bool]] = []  # (spectacle, offset, performable this round)
+        specs = _spec_entries(cat)
+        compiled: list[_UtilEntry] = []
+        reach = left - (0 if state.phase == "invest" else 1)
         for sid in self.owned_specs(state, seat):
-            spec = cat.spectacles[sid]
-            short = spec.gates - ngates
-            if short > 0 and short > left - (0 if state.phase == "invest" else 1):
+            req, total, mm, strip, need, gates, _, _, _ = specs[sid]
+            short = gates - ngates
+            if short > 0 and short > reach:
                 continue
-            entries.append((spec, 0.0, before_perform and short <= 0))
+            compiled.append((req, total, mm, strip, need, 0.0, before_perform and short <= 0))
         if left >= 2 and state.display:
             # spectacles that could still be planned (G-2; O-12: above the numbering floor), at
-            # a discount for their cost
+            # a discount for their cost; the same for every seat with as many coins and the same
+            # floor, and through a round
             coins = p.coins + 15
             floor = numbering_floor(cat, p) if cat.rules.numbering else -1
-            for sid in state.display:
-                spec = cat.spectacles[sid]
-                if spec.cost <= coins and spec.number_2007 > floor:
-                    entries.append((spec, -0.35 * spec.cost - 2.0, False))
+            if self._plan_cat is not cat:
+                self._plan_cat = cat
+                self._plan_entries.clear()
+            pkey = (state.display, coins, floor)
+            plan = self._plan_entries.get(pkey)
+            if plan is None:
+                if len(self._plan_entries) > 256:
+                    self._plan_entries.clear()
+                plan = self._plan_entries[pkey] = []
+                for sid in state.display:
+                    req, total, mm, strip, need, _, cost, number, plan_offset = specs[sid]
+                    if cost <= coins and number > floor:
+                        plan.append((req, total, mm, strip, need, plan_offset, False))
+            compiled += plan
         # (kind, count needed to hold its Star Performer, G-7)
         stars = list(zip(cat.star_types, needs, strict=True))
-        compiled: list[_UtilEntry] = [
-            (spec.req, spec.total, spec.max_missing, spec.strip, spec.need, offset, now_ok)
-            for spec, offset, now_ok in entries
-        ]
         return (compiled, cat.balatro, stars, cat.common.star_acclaim)
 
     def _utilities(self, state: State, cat: Catalog, seat: int) -> tuple[_UtilContext, dict[tuple[int, ...], float]]:
         """The utility context of ``seat`` in ``state`` and the utilities computed in it so far."""
+        last = self._util_last
+        if last[0] is state and last[1] == seat:
+            return last[2]
         memo_key = (seat, id(state))
         hit = self._util_cache.get(memo_key)
         if hit is not None and hit[0] is state:
-            return hit[1], hit[2]
+            out = hit[1], hit[2]
+            self._util_last = (state, seat, out)
+            return out
         # the states of an auction or a trade round share the parts the key is made of (the
         # same objects): the key is then the last one's
         parts = self._util_parts.get(seat)
@@ -186,6 +243,7 @@ class GreedyValuation:
             if len(self._util_cache) > 16:
                 self._util_cache.clear()
             self._util_cache[memo_key] = (state, same[0], same[1])
+            self._util_last = (state, seat, same)
             return same
         key = self._util_key(state, cat, seat)
         shared = self._util_shared.get(key)
@@ -200,6 +258,7 @@ class GreedyValuation:
         if len(self._util_cache) > 16:
             self._util_cache.clear()
         self._util_cache[memo_key] = (state, shared[0], shared[1])
+        self._util_last = (state, seat, shared)
         return shared
 
     def tile_utility(self, state: State, cat: Catalog, seat: int, tiles: Sequence[int]) -> float:
@@ -242,6 +301,140 @@ class GreedyValuation:
         memo[key] = u
         return u
 
+    def tile_utility_each(
+        self, state: State, cat: Catalog, seat: int, tiles: Sequence[int], kinds: Sequence[int], sign: int = 1
+    ) -> list[float]:
+        """``tile_utility`` of ``tiles`` with one tile of each of ``kinds`` in turn added (``sign``
+        1) or taken away (-1): the same values, computed from one pass over ``tiles``.
+
+        A tile of kind k changes the gap only of the entries needing more k than ``tiles`` hold
+        (whole numbers: the same gaps); when it changes neither the balatros nor the Star
+        Performers held, the other entries keep their values, and the best, second and
+        performable-now values are maxima of the entries' values, whatever the order they are
+        taken in."""
+        (entries, bal_kind, star_rules, star_acc), memo = self._utilities(state, cat, seat)
+        key = tuple(tiles)
+        out: list[float] = []
+        todo: list[tuple[int, int, tuple[int, ...]]] = []
+        for i, k in enumerate(kinds):
+            t = list(key)
+            t[k] += sign
+            hk = tuple(t)
+            known = memo.get(hk)
+            out.append(0.0 if known is None else known)
+            if known is None:
+                todo.append((i, k, hk))
+        if not todo:
+            return out
+        # the pass over ``tiles`` (``tile_utility``'s loop, keeping each entry's gap and value)
+        held = [k for k, need in star_rules if key[k] >= need]
+        bal = key[bal_kind]
+        gaps: list[int] = []
+        vals: list[float] = []
+        best = second = now = -99.0
+        for req, total, mm, strip, spec_need, offset, now_ok in entries:
+            gap = total
+            for k, need in req:
+                have = key[k]
+                gap -= have if have < need else need
+            gaps.append(gap)
+            miss = gap - (bal if bal < gap else gap)
+            v = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) + offset
+            for k in held:
+                if spec_need[k]:
+                    v += star_acc
+            vals.append(v)
+            if v > best:
+                best, second = v, best
+            elif v > second:
+                second = v
+            if now_ok and v > now:
+                now = v
+        if key not in memo:
+            if best < -90:
+                best = 0.0
+            if second < -90:
+                second = best
+            u = best + 0.2 * second + len(held) * 1.0
+            if now > -90:
+                u += 0.35 * now
+            memo[key] = u
+        order = sorted(range(len(vals)), key=vals.__getitem__, reverse=True)
+        now_list = [e for e, entry in enumerate(entries) if entry[6]]
+        star_need = dict(star_rules)
+        for i, k, hk in todo:
+            b = key[k]
+            h = b + sign
+            held2 = held
+            need_k = star_need.get(k)
+            if need_k is not None and (b >= need_k) != (h >= need_k):
+                held2 = [k2 for k2, need in star_rules if hk[k2] >= need]
+            bal2 = hk[bal_kind]
+            best = second = now = -99.0
+            if held2 is not held or bal2 != bal:
+                for (_, _, mm, strip, spec_need, offset, now_ok), gap in zip(entries, gaps, strict=True):
+                    need = spec_need[k]
+                    if need:
+                        gap += (b if b < need else need) - (h if h < need else need)
+                    miss = gap - (bal2 if bal2 < gap else gap)
+                    v = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) + offset
+                    for k2 in held2:
+                        if spec_need[k2]:
+                            v += star_acc
+                    if v > best:
+                        best, second = v, best
+                    elif v > second:
+                        second = v
+                    if now_ok and v > now:
+                        now = v
+            else:
+                new: dict[int, float] = {}
+                for e, (_, _, mm, strip, spec_need, offset, _) in enumerate(entries):
+                    need = spec_need[k]
+                    if not need:
+                        continue
+                    d = (b if b < need else need) - (h if h < need else need)
+                    if not d:
+                        continue
+                    gap = gaps[e] + d
+                    miss = gap - (bal if bal < gap else gap)
+                    v = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) + offset
+                    for k2 in held:
+                        if spec_need[k2]:
+                            v += star_acc
+                    new[e] = v
+                    if v > best:
+                        best, second = v, best
+                    elif v > second:
+                        second = v
+                # the two best of the other entries: the first two of the base's order
+                taken = 0
+                for e in order:
+                    if e in new:
+                        continue
+                    v = vals[e]
+                    if v > best:
+                        best, second = v, best
+                    elif v > second:
+                        second = v
+                    taken += 1
+                    if taken == 2:
+                        break
+                for e in now_list:
+                    v = new.get(e, vals[e])
+                    if v > now:
+                        now = v
+            if best < -90:
+                best = 0.0
+            if second < -90:
+                second = best
+            u = best + 0.2 * second + len(held2) * 1.0
+            if now > -90:
+                u += 0.35 * now
+            memo[hk] = u
+            out[i] = u
+        return out
+
     def tiles_plus(self, tiles: Sequence[int], kinds: Iterable[int], sign: int = 1) -> list[int]:
         t = list(tiles)
         for k in kinds:
@@ -277,8 +470,13 @@ class GreedyValuation:
                 v += cat.common.star_acclaim
         return v
 
-    def spectacle_fits(self, state: State, cat: Catalog, seat: int, sids: Iterable[int]) -> dict[int, float]:
-        """``spectacle_fit`` of each of ``sids`` (by id), with what they share computed once."""
+    def spectacle_fits(
+        self, state: State, cat: Catalog, seat: int, sids: Iterable[int], now: dict[int, float] | None = None
+    ) -> dict[int, float]:
+        """``spectacle_fit`` of each of ``sids`` (by id), with what they share computed once; with
+        ``now``, also each one's strip value with the tiles held now (0 if more than one
+        performer beyond its minimum is missing) into ``now``, from the same count of missing
+        performers."""
         p = state.players[seat]
         left = self.rounds_left(state, cat)
         shift = int(self.TILES_PER_ROUND * max(0, left - 1))
@@ -290,7 +488,13 @@ class GreedyValuation:
         specs = [cat.spectacles[sid] for sid in sids]
         out = {}
         for spec, miss in zip(specs, missings(cat, p.tiles, specs), strict=True):
-            v = self.strip_value(spec, max(0, miss - shift))
+            # ``strip_value``, inlined
+            mm = spec.max_missing
+            strip = spec.strip
+            if now is not None:
+                now[spec.id] = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) if miss <= mm + 1 else 0.0
+            m = miss - shift if miss > shift else 0
+            v = strip[m] if m <= mm else strip[mm] - 3.0 * (m - mm)
             for k in kinds:
                 if spec.need[k]:
                     v += star_acc
@@ -381,6 +585,25 @@ class GreedyValuation:
         return v
 
     def max_bid(self, state: State, cat: Catalog, seat: int, lot: Sequence[int]) -> int:
+        key = (state.players, state.stars, state.display, state.round, state.phase, cat, tuple(lot))
+        last = self._bid_last.get(seat)
+        if last is not None:
+            k0 = last[0]
+            if (
+                k0[0] is key[0]
+                and k0[1] is key[1]
+                and k0[2] is key[2]
+                and k0[3] == key[3]
+                and k0[4] == key[4]
+                and k0[5] is cat
+                and k0[6] == key[6]
+            ):
+                return last[1]
+        top = self._max_bid(state, cat, seat, lot)
+        self._bid_last[seat] = (key, top)
+        return top
+
+    def _max_bid(self, state: State, cat: Catalog, seat: int, lot: Sequence[int]) -> int:
         p = state.players[seat]
         v = self.lot_value(state, cat, seat, lot)
         if v <= 0:
@@ -397,6 +620,18 @@ class GreedyValuation:
 
     def deal_value(self, state: State, cat: Catalog, seat: int, transfers: Sequence[Transfer]) -> float:
         """What a deal is worth to ``seat`` (its tiles, coins and Aquilas)."""
+        # both sides' ``accepts`` of a deal ask each side's value of it: remembered in a state
+        memo_state, memo = self._deal_memo
+        if memo_state is not state:
+            memo = {}
+            self._deal_memo = (state, memo)
+        key = (seat, tuple(transfers))
+        v = memo.get(key)
+        if v is None:
+            v = memo[key] = self._deal_value(state, cat, seat, transfers)
+        return v
+
+    def _deal_value(self, state: State, cat: Catalog, seat: int, transfers: Sequence[Transfer]) -> float:
         p = state.players[seat]
         tiles = list(p.tiles)
         coins = aq = 0
@@ -462,6 +697,24 @@ class GreedyValuation:
     def performance(self, state: State, cat: Catalog, seat: int) -> tuple[float, int]:
         """The best strip + stars + earlier-performance part of a performance now (without
         nobles, promoters, gifts, Aquilas), and its spectacle id; (-1, -1) if none."""
+        # it reads the seats, the Star Performers, the display and the round (the same through
+        # a turn's dice decisions, whose states are new each time)
+        last, out = self._perf_last
+        if (
+            last
+            and last[0] is state.players
+            and last[1] is state.stars
+            and last[2] is state.display
+            and last[3] == state.round
+            and last[4] == seat
+            and last[5] is cat
+        ):
+            return out
+        out = self._performance(state, cat, seat)
+        self._perf_last = ((state.players, state.stars, state.display, state.round, seat, cat), out)
+        return out
+
+    def _performance(self, state: State, cat: Catalog, seat: int) -> tuple[float, int]:
         p = state.players[seat]
         best, best_id, best_pref = -1.0, -1, -1e9
         last = self.last_round(state, cat)
@@ -516,12 +769,15 @@ class GreedyValuation:
         performance is worth) plus Aquilas won by ending on Aquila spaces (G-5.1)."""
         pt = state.perform
         assert pt is not None
+        # the dice used as the search reads them (none used before the mode is chosen; the sum
+        # does not read them): the move after the mode is chosen finds the search made for it
+        used = (pt.used if pt.used else (False,) * len(pt.dice)) if mode != "sum" else None
         key = (
             state.setup.seed,
             state.round,
             seat,
             pt.dice,
-            pt.used,
+            used,
             pt.moved,
             state.nobles,
             mode,
@@ -547,7 +803,7 @@ class GreedyValuation:
         # value of a noble standing on a space: its Acclaim at the bot's gates (or, negative, at
         # the gates of a player still to perform), an Aquila won on an Aquila space
         mult = [w if x in gates else -self.DENIAL if x in later else 0.0 for x in range(n_sp)]
-        bonus = [AQUILA_VALUE if x in cat.aquila_spaces else 0.0 for x in range(n_sp)]
+        bonus = _aquila_bonus(cat)
         base = [mult[pos] * vals[i] if pos < n_sp else 0.0 for i, pos in enumerate(nobles)]
         total0 = sum(base)
         best_v, best_seq = -1e9, []
@@ -565,7 +821,7 @@ class GreedyValuation:
                         best_v, best_seq = v, [(noble, -1, s)]
             self._moves_cache[key] = (best_v, best_seq)
             return best_v, best_seq
-        used = pt.used if pt.used else (False,) * len(pt.dice)
+        assert used is not None
         dice = [i for i, u in enumerate(used) if not u]
 
         def rng_of(die: int) -> range:
@@ -636,18 +892,32 @@ class GreedyValuation:
 
 _NO_SPACES: frozenset[int] = frozenset()
 
+_AQUILA_BONUS: dict[int, tuple[Catalog, list[float]]] = {}
 
-def _reach(cat: Catalog, nobles: Sequence[int], noble: int, hi: int, occupied: Set[int]) -> list[int]:
-    """Where ``noble`` lands after 0, 1, ... ``hi`` steps forward: ``landing`` for every distance
-    in one walk (G-5.1: occupied spaces are skipped and not counted; C-4: classic counts every
-    space).  The search of dice moves asks for all the distances of a die at once."""
+
+def _aquila_bonus(cat: Catalog) -> list[float]:
+    """Per track space, the value of an Aquila won by a noble ending there (G-5.1)."""
+    hit = _AQUILA_BONUS.get(id(cat))
+    if hit is None or hit[0] is not cat:
+        bonus = [AQUILA_VALUE if x in cat.aquila_spaces else 0.0 for x in range(cat.track_spaces)]
+        hit = _AQUILA_BONUS[id(cat)] = (cat, bonus)
+    return hit[1]
+
+
+def _reach(
+    cat: Catalog, nobles: Sequence[int], noble: int, hi: int, occupied: Set[int], direction: int = 1
+) -> list[int]:
+    """Where ``noble`` lands after 0, 1, ... ``hi`` steps forward (``direction`` 1) or back (-1):
+    ``landing`` for every distance in one walk (G-5.1: occupied spaces are skipped and not
+    counted; C-4: classic counts every space).  The search of dice moves asks for all the
+    distances of a die at once."""
     n_sp = cat.track_spaces
     pos = nobles[noble]
     if not cat.rules.skip_occupied:
-        return [(pos + s) % n_sp for s in range(hi + 1)]
+        return [(pos + direction * s) % n_sp for s in range(hi + 1)]
     out = [pos]
     while len(out) <= hi:
-        pos = (pos + 1) % n_sp
+        pos = (pos + direction) % n_sp
         if pos not in occupied:
             out.append(pos)
     return out
