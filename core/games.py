@@ -31,7 +31,17 @@ import msgspec
 
 from .model import Event
 
-__all__ = ["COLOSSEUM", "DEFAULT_GAME", "GAMES", "MUNICIPIUM", "GameKind", "game_kind", "game_names"]
+__all__ = [
+    "COLOSSEUM",
+    "DEFAULT_GAME",
+    "GAMES",
+    "MUNICIPIUM",
+    "GameKind",
+    "GameOutline",
+    "game_kind",
+    "game_names",
+    "game_outline",
+]
 
 DEFAULT_GAME = "colosseum"  # the game of a log header without a "game" field
 
@@ -201,18 +211,22 @@ def _municipium() -> GameKind:
     )
 
 
-COLOSSEUM = _colosseum()
-# Municipium's engine is loaded when a Municipium game or log is first used (``game_kind``, or the
-# names MUNICIPIUM / GAMES read from this module): a Colosseum game starts without it.
+# Each game's engine is loaded when that game or a log of it is first used (``game_kind``, or the
+# names COLOSSEUM / MUNICIPIUM / GAMES read from this module): the new-game screen comes up without
+# loading either (it asks only ``game_outline``), and a Colosseum game starts without Municipium's.
 _NAMES = ("colosseum", "municipium")
-_loaded: dict[str, GameKind] = {"colosseum": COLOSSEUM}
+_MAKERS: dict[str, Callable[[], GameKind]] = {"colosseum": _colosseum, "municipium": _municipium}
+_loaded: dict[str, GameKind] = {}
 
 if TYPE_CHECKING:
+    COLOSSEUM: GameKind
     MUNICIPIUM: GameKind
     GAMES: dict[str, GameKind]
 else:
 
     def __getattr__(name: str) -> Any:
+        if name == "COLOSSEUM":
+            return game_kind("colosseum")
         if name == "MUNICIPIUM":
             return game_kind("municipium")
         if name == "GAMES":
@@ -230,7 +244,34 @@ def game_kind(name: str | None) -> GameKind:
     key = name or DEFAULT_GAME
     found = _loaded.get(key)
     if found is None:
-        if key != "municipium":
+        make = _MAKERS.get(key)
+        if make is None:
             raise ValueError(f"unknown game {name!r} (this program plays {', '.join(_NAMES)})")
-        found = _loaded[key] = _municipium()
+        found = _loaded[key] = make()
+    return found
+
+
+@dataclass(frozen=True)
+class GameOutline:
+    """What a menu shows of a game before one is set up: the same values as its :class:`GameKind`
+    (a test checks), spelled here so that showing them loads no engine."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    bot_levels: tuple[str, ...]
+
+
+_OUTLINES = {
+    "colosseum": GameOutline("colosseum", "Colosseum", 3, 5, ("easy", "normal", "hard")),
+    "municipium": GameOutline("municipium", "Municipium", 2, 4, ("normal",)),
+}
+
+
+def game_outline(name: str | None) -> GameOutline:
+    """The outline of the game called ``name`` (as :func:`game_kind`); ValueError if unknown."""
+    found = _OUTLINES.get(name or DEFAULT_GAME)
+    if found is None:
+        raise ValueError(f"unknown game {name!r} (this program plays {', '.join(_NAMES)})")
     return found

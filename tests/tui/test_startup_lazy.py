@@ -1,0 +1,101 @@
+"""Start-up: ``colosseum`` (the new-game screen) comes up without loading the rules engine, and
+the lazily loaded ``colosseum.core`` names are what they always were."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+NEW_GAME_PATH = """
+import sys
+import colosseum.tui.cli, colosseum.tui.app, colosseum.tui.settings
+from colosseum.tui.screens import newgame
+newgame.bot_names("colosseum"), newgame.player_counts("municipium")
+print(sorted(m for m in sys.modules if m.startswith("colosseum.core")))
+"""
+
+
+def run(code: str) -> str:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_new_game_screen_path_does_not_load_the_engine() -> None:
+    loaded = eval(run(NEW_GAME_PATH))
+    assert not any(
+        m.startswith(("colosseum.core.engine", "colosseum.core.bots", "colosseum.core.municipium")) for m in loaded
+    )
+    assert "colosseum.core.legal" not in loaded
+
+
+def test_core_names_load_on_use_and_keep_their_meaning() -> None:
+    code = """
+import sys, types
+import colosseum.core as core
+assert "colosseum.core.engine" not in sys.modules
+import colosseum.core.catalog, colosseum.core.legal  # the modules named like the rules queries
+from colosseum.core import catalog, legal, GameSetup, Raise, RuleError, queries
+assert callable(catalog) and not isinstance(catalog, types.ModuleType), catalog
+assert callable(legal) and not isinstance(legal, types.ModuleType), legal
+assert core.catalog is sys.modules["colosseum.core.engine"].catalog
+assert core.legal is sys.modules["colosseum.core.legal"].legal
+assert isinstance(queries, types.ModuleType) and isinstance(core.engine, types.ModuleType)
+assert Raise.__module__ == "colosseum.core.actions" and GameSetup.__module__ == "colosseum.core.model"
+ns = {}
+exec("from colosseum.core import *", ns)
+assert set(core.__all__) <= set(ns), set(core.__all__) - set(ns)
+try:
+    core.no_such_name
+except AttributeError:
+    print("ok")
+"""
+    assert run(code) == "ok"
+
+
+def test_game_outline_matches_each_game() -> None:
+    from colosseum.core.games import game_kind, game_names, game_outline
+
+    for name in game_names():
+        kind, outline = game_kind(name), game_outline(name)
+        assert (outline.name, outline.title) == (kind.name, kind.title)
+        assert (outline.min_players, outline.max_players) == (kind.min_players, kind.max_players)
+        assert outline.bot_levels == kind.bot_levels
+    assert game_outline(None) is game_outline("colosseum")
+
+
+def test_hidden_rows_of_the_new_game_screen_are_composed_when_shown() -> None:
+    """The fifth seat and the other game's options are mounted when first shown, in Tab order."""
+    import asyncio
+
+    from colosseum.tui.app import ColosseumApp
+    from colosseum.tui.widgets.forms import Cycle
+
+    async def go() -> None:
+        app = ColosseumApp(None, bot_delay=0, auto_dialogs=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            scr = app.screen
+            assert not scr.query("#ng-seat-4") and not scr.query("#ng-muni-row")
+            scr.query_one("#ng-players", Cycle).focus()
+            await pilot.press("right")  # 5 players
+            await pilot.pause()
+            assert scr.query_one("#ng-seat-4").display
+            scr.query_one("#ng-kind-3").focus()
+            await pilot.press("tab")
+            assert app.focused is scr.query_one("#ng-name-4")
+            scr.query_one("#ng-game", Cycle).focus()
+            await pilot.press("right")  # Municipium: 2-4 players, its options row
+            await pilot.pause()
+            assert scr.query_one("#ng-muni-row").display and not scr.query_one("#ng-colosseum-row").display
+            assert not scr.query_one("#ng-seat-4").display
+            await pilot.press("left")  # Colosseum again: its row is first, as composed
+            await pilot.pause()
+            rows = [w.id for w in scr.query_one("#ng-body").children]
+            assert rows.index("ng-colosseum-row") < rows.index("ng-muni-row") < rows.index("ng-start")
+            scr.query_one("#ng-a07").focus()
+            await pilot.press("tab")
+            assert app.focused is scr.query_one("#ng-start")
+            settings = scr.read()
+            assert settings is not None and settings.game == "colosseum" and settings.players == 4
+            assert settings.names == ["Becky", "Kat", "Laura", "Marcus", "Titus"]
+
+    asyncio.run(go())
