@@ -99,3 +99,25 @@ def test_hidden_rows_of_the_new_game_screen_are_composed_when_shown() -> None:
             assert settings.names == ["Becky", "Kat", "Laura", "Marcus", "Titus"]
 
     asyncio.run(go())
+
+
+def test_start_button_is_pressed_by_enter_and_by_a_click() -> None:
+    import asyncio
+
+    from colosseum.tui.app import ColosseumApp
+
+    for how in ("enter", "click"):
+
+        async def go(how: str = how) -> None:
+            app = ColosseumApp(None, bot_delay=0, auto_dialogs=False)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                if how == "enter":
+                    app.screen.query_one("#ng-start").focus()
+                    await pilot.press("enter")
+                else:
+                    await pilot.click("#ng-start")
+                await pilot.pause()
+                assert type(app.screen).__name__ == "GameScreen", how
+
+        asyncio.run(go())

@@ -13,9 +13,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Input, Label, Static
+from textual.widgets import Checkbox, Input, Label, Static
 
-from colosseum.tui.widgets.forms import AsciiCheckbox, Cycle
+from colosseum.tui.widgets.forms import AsciiCheckbox, Cycle, FormButton
 from colosseum.tui.widgets.keybar import KeyBar
 
 DEFAULT_NAMES = ("Becky", "Kat", "Laura", "Marcus", "Titus")
@@ -122,7 +122,7 @@ class NewGameScreen(Screen):
                 seed.cursor_blink = False
                 yield seed
             yield self._options_row(game)
-            yield Button("Start game", variant="primary", compact=True, id="ng-start")
+            yield FormButton("Start game", id="ng-start")
             yield Static(
                 "Tab moves between fields, Left/Right change a choice, ctrl+s starts.  Seats with a bot play "
                 "themselves; several human seats share this keyboard (hot seat).",
@@ -230,7 +230,7 @@ class NewGameScreen(Screen):
         elif event.cycle.id == "ng-game":
             self._show_game(str(event.value))
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    def on_form_button_pressed(self, event: FormButton.Pressed) -> None:
         if event.button.id == "ng-start":
             self.action_start()
 
