@@ -27,9 +27,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import msgspec
-
-from .model import Event
+if TYPE_CHECKING:
+    from .model import Event
 
 __all__ = [
     "COLOSSEUM",
@@ -84,24 +83,36 @@ class GameKind:
         return found
 
     def decode_setup(self, data: bytes | str) -> Any:
+        import msgspec
+
         return self._codec("setup", lambda: msgspec.json.Decoder(self.setup_type)).decode(data)
 
     def decode_action(self, data: bytes | str) -> Any:
+        import msgspec
+
         return self._codec("action", lambda: msgspec.json.Decoder(self.action_type)).decode(data)
 
     def decode_state(self, data: bytes | str) -> Any:
+        import msgspec
+
         return self._codec("state", lambda: msgspec.json.Decoder(self.state_type)).decode(data)
 
     def action_from_builtins(self, obj: Any) -> Any:
         """An action from JSON-like builtins (a dict with ``"a"``); msgspec.ValidationError."""
+        import msgspec
+
         return msgspec.convert(obj, self.action_type)
 
     def setup_from_builtins(self, obj: Any) -> Any:
+        import msgspec
+
         return msgspec.convert(obj, self.setup_type)
 
     @staticmethod
     def encode(value: Any) -> bytes:
         """A setup, action or state as JSON."""
+        import msgspec
+
         return msgspec.json.encode(value)
 
 
@@ -173,6 +184,8 @@ def _municipium() -> GameKind:
         return {"greedy": "normal"}.get(name, name)
 
     def player_view(state: m.State) -> m.State:
+        import msgspec
+
         # the deck order and the bag's next draws come from ``rng``; the seed would replay them
         return msgspec.structs.replace(state, rng=0, setup=msgspec.structs.replace(state.setup, seed=0))
 

@@ -14,8 +14,6 @@ import sys
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from colosseum.core.catalog import OPTIONS, VARIANTS
-
 from .net.host.options import add_serve_arguments
 
 if TYPE_CHECKING:  # the commands on saved games import what they use when run: `play` starts sooner
@@ -30,6 +28,10 @@ if TYPE_CHECKING:  # the commands on saved games import what they use when run: 
 #: Municipium's rules options (M-13), as ``core.municipium.OPTIONS`` names them (a test checks):
 #: spelled here so that building the parser does not load the second game's engine
 MUNI_OPTIONS = ("short", "single-chamber")
+#: Colosseum's variants and rules options, as ``core.catalog`` names them (a test checks): spelled
+#: here so that ``colosseum`` shows the new-game screen without loading the game data's schema
+VARIANTS = ("grand", "classic", "original")
+OPTIONS = ("auction-2007",)
 
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:

@@ -11,7 +11,7 @@ import sys
 import colosseum.tui.cli, colosseum.tui.app, colosseum.tui.settings
 from colosseum.tui.screens import newgame
 newgame.bot_names("colosseum"), newgame.player_counts("municipium")
-print(sorted(m for m in sys.modules if m.startswith("colosseum.core")))
+print(sorted(m for m in sys.modules if m.startswith(("colosseum.core", "msgspec"))))
 """
 
 
@@ -25,6 +25,7 @@ def test_new_game_screen_path_does_not_load_the_engine() -> None:
         m.startswith(("colosseum.core.engine", "colosseum.core.bots", "colosseum.core.municipium")) for m in loaded
     )
     assert "colosseum.core.legal" not in loaded
+    assert "msgspec" not in loaded  # nor the game data's schema
 
 
 def test_core_names_load_on_use_and_keep_their_meaning() -> None:
@@ -121,3 +122,11 @@ def test_start_button_is_pressed_by_enter_and_by_a_click() -> None:
                 assert type(app.screen).__name__ == "GameScreen", how
 
         asyncio.run(go())
+
+
+def test_the_command_line_spells_colosseums_variants_and_options_as_the_catalog() -> None:
+    """The parser spells them itself (so the new-game screen need not load the data schema)."""
+    from colosseum.core.catalog import OPTIONS, VARIANTS
+    from colosseum.tui import cli
+
+    assert tuple(cli.VARIANTS) == tuple(VARIANTS) and tuple(cli.OPTIONS) == tuple(OPTIONS)
