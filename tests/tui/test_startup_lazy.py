@@ -130,3 +130,49 @@ def test_the_command_line_spells_colosseums_variants_and_options_as_the_catalog(
     from colosseum.tui import cli
 
     assert tuple(cli.VARIANTS) == tuple(VARIANTS) and tuple(cli.OPTIONS) == tuple(OPTIONS)
+
+
+PLAY_PATH = """
+import sys
+from colosseum.tui.app import build_app
+from colosseum.tui.cli import build_parser
+import colosseum.tui.screens.game
+app = build_app(build_parser().parse_args(["play", "--seed", "3", "--bot-delay", "0"]))
+assert app.record_pending and app.session.recorder is None
+print(sorted(m for m in sys.modules if m in ("colosseum.tui.storage", "colosseum.core.gamelog", "colosseum.core.logwriter")))
+"""
+
+
+def test_play_loads_no_log_module_before_the_first_frame() -> None:
+    assert run(PLAY_PATH) == "[]"
+
+
+def test_play_saves_the_game_from_its_first_frame_on() -> None:
+    import asyncio
+
+    from colosseum.core.gamelog import read_log
+    from colosseum.tui.app import _finish, build_app
+    from colosseum.tui.cli import build_parser
+    from colosseum.tui.widgets.save_banner import SaveBanner
+
+    args = build_parser().parse_args(["play", "--humans", "0", "--seed", "3", "--bot-delay", "0"])
+    app = build_app(args)
+    assert not isinstance(app, int)
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.2)
+            assert not app.record_pending and app.session.recorder is not None
+            banner = app.screen.query_one(SaveBanner)
+            assert banner._rec is app.session.recorder  # the banner follows it
+
+    asyncio.run(go())
+    path = app.session.recorder.path
+    assert _finish(app) == 0
+    assert read_log(path).actions == list(app.session.actions)
+
+    # a game left before its first frame is saved on the way out all the same
+    never_drawn = build_app(args)
+    assert not isinstance(never_drawn, int)
+    assert _finish(never_drawn) == 0
+    assert never_drawn.session.recorder is not None and never_drawn.session.recorder.path.exists()
