@@ -176,3 +176,27 @@ def test_play_saves_the_game_from_its_first_frame_on() -> None:
     assert not isinstance(never_drawn, int)
     assert _finish(never_drawn) == 0
     assert never_drawn.session.recorder is not None and never_drawn.session.recorder.path.exists()
+
+
+def test_option_checkboxes_toggle_with_space_enter_and_a_click() -> None:
+    import asyncio
+
+    from colosseum.tui.app import ColosseumApp
+
+    async def go() -> None:
+        app = ColosseumApp(None, bot_delay=0, auto_dialogs=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            box = app.screen.query_one("#ng-a07")
+            box.focus()
+            await pilot.press("space")
+            assert box.value is True
+            await pilot.press("enter")
+            assert box.value is False
+            await pilot.click("#ng-a07")
+            await pilot.pause()
+            assert box.value is True and app.focused is box
+            settings = app.screen.read()
+            assert settings is not None and settings.options == ("auction-2007",)
+
+    asyncio.run(go())

@@ -13,9 +13,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Checkbox, Input, Label, Static
+from textual.widgets import Input, Label, Static
 
-from colosseum.tui.widgets.forms import AsciiCheckbox, Cycle, FormButton
+from colosseum.tui.widgets.forms import Cycle, FormButton, FormCheckbox
 from colosseum.tui.widgets.keybar import KeyBar
 
 DEFAULT_NAMES = ("Becky", "Kat", "Laura", "Marcus", "Titus")
@@ -159,10 +159,8 @@ class NewGameScreen(Screen):
             # M-13: the short game (4 decurions) and the translator's single chamber citizen
             return Horizontal(
                 Label("Options", classes="lbl"),
-                AsciiCheckbox("short game", "short" in s.options, compact=True, classes="opt", id="ng-short"),
-                AsciiCheckbox(
-                    "single chamber citizen", "single-chamber" in s.options, compact=True, classes="opt", id="ng-single"
-                ),
+                FormCheckbox("short game", "short" in s.options, classes="opt", id="ng-short"),
+                FormCheckbox("single chamber citizen", "single-chamber" in s.options, classes="opt", id="ng-single"),
                 classes="row",
                 id="ng-muni-row",
             )
@@ -170,7 +168,7 @@ class NewGameScreen(Screen):
         return Horizontal(
             Label("Variant", classes="lbl"),
             Cycle(variants, s.variant, id="ng-variant"),
-            AsciiCheckbox("2007 auctions", "auction-2007" in s.options, compact=True, id="ng-a07"),
+            FormCheckbox("2007 auctions", "auction-2007" in s.options, id="ng-a07"),
             classes="row",
             id="ng-colosseum-row",
         )
@@ -274,9 +272,9 @@ class NewGameScreen(Screen):
         variant = next((str(v.value) for v in variants), self.settings.variant)
         if game == "municipium":
             chosen = (("short", "#ng-short"), ("single-chamber", "#ng-single"))
-            options = tuple(o for o, sel in chosen if self.query_one(sel, Checkbox).value)
+            options = tuple(o for o, sel in chosen if self.query_one(sel, FormCheckbox).value)
         else:
-            options = ("auction-2007",) if self.query_one("#ng-a07", Checkbox).value else ()
+            options = ("auction-2007",) if self.query_one("#ng-a07", FormCheckbox).value else ()
         return NewGameSettings(
             players=n, names=names, kinds=kinds, seed=seed, variant=variant, options=options, game=game
         )

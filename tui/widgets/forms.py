@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from rich.cells import cell_len
 from rich.text import Text
 from textual.binding import Binding
+from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Checkbox
@@ -20,8 +21,6 @@ class AsciiCheckbox(Checkbox):
 
     @property
     def _button(self):
-        from textual.content import Content
-
         style = self.get_visual_style("toggle--label")
         return Content.assemble(("[x]" if self.value else "[ ]", style))
 
@@ -141,3 +140,60 @@ class FormButton(Widget, can_focus=True):
     def on_click(self) -> None:
         self.focus()
         self.action_press()
+
+
+class FormCheckbox(Widget, can_focus=True):
+    """A checkbox drawn and used as a compact :class:`AsciiCheckbox` (``[x] label``; Enter, Space
+    or a click toggles ``value``), without Textual's toggle-button machinery, which costs a form
+    of few fields a good part of its first frame."""
+
+    COMPONENT_CLASSES = {"toggle--label"}  # the mark and the label, as AsciiCheckbox draws them
+    DEFAULT_CSS = """
+    FormCheckbox {
+        width: auto; height: 1; background: $surface;
+        text-wrap: nowrap; text-overflow: ellipsis; pointer: pointer;
+        &:focus {
+            background-tint: $foreground 5%;
+            & > .toggle--label {
+                color: $block-cursor-foreground;
+                background: $block-cursor-background;
+                text-style: $block-cursor-text-style;
+            }
+        }
+        &:blur:hover > .toggle--label { background: $block-hover-background; }
+    }
+    """
+    BINDINGS = [Binding("enter,space", "toggle_button", "Toggle", show=False, id="checkbox.toggle")]
+
+    def __init__(self, label: str, value: bool = False, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.label = label
+        self._value = bool(value)
+
+    @property
+    def value(self) -> bool:
+        return self._value
+
+    @value.setter
+    def value(self, value: bool) -> None:
+        if bool(value) != self._value:
+            self._value = bool(value)
+            self.refresh()
+
+    def action_toggle_button(self) -> None:
+        self.value = not self.value
+
+    def on_click(self) -> None:
+        self.focus()
+        self.action_toggle_button()
+
+    def get_content_width(self, container, viewport) -> int:
+        return 3 + (2 + cell_len(self.label) if self.label else 0)
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return 1
+
+    def render(self) -> Content:
+        style = self.get_visual_style("toggle--label")
+        label = Content(self.label).pad(1, 1).stylize_before(style)
+        return Content.assemble(("[x]" if self._value else "[ ]", style), label)
