@@ -200,3 +200,21 @@ def test_option_checkboxes_toggle_with_space_enter_and_a_click() -> None:
             assert settings is not None and settings.options == ("auction-2007",)
 
     asyncio.run(go())
+
+
+def test_the_parser_built_for_the_command_given_parses_as_the_whole_one() -> None:
+    from colosseum.tui import cli
+
+    for argv in (
+        [],
+        ["--theme", "colosseum-light"],
+        ["play", "--players", "3", "--seed", "5", "--names", "a,b,c"],
+        ["--theme", "colosseum-light", "play", "--humans", "2"],
+        ["--theme=colosseum-light", "simulate", "--games", "2"],
+        ["resume"],
+        ["fork", "x.jsonl", "--at", "r3"],
+        ["serve"],
+    ):
+        assert vars(cli.parse_args(argv)) == vars(cli.build_parser().parse_args(argv)), argv
+    assert cli._command_in(["--theme", "x", "view", "f"]) == "view"
+    assert cli._command_in(["--version"]) is None and cli._command_in(["nope"]) is None
