@@ -6,6 +6,7 @@ Screens and widgets are imported when first needed so the first screen comes up 
 
 from __future__ import annotations
 
+import gc
 import signal
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -123,6 +124,8 @@ class ColosseumApp(BaseApp):
             self.call_after_refresh(self._ask_play_from, log, at, True)
         if self.record_pending:
             self.call_after_refresh(self.record_now)
+        # ``colosseum`` and ``colosseum play`` start with the garbage collector off (cli.main)
+        self.call_after_refresh(gc.enable)
 
     def record_now(self) -> None:
         """Start saving the game given at start-up (``record_pending``), if not yet: the file
@@ -545,10 +548,13 @@ def run_play_from(log: GameLog, at: int, *, theme: str | None = None, bot_delay:
 
 def run_app(args: argparse.Namespace) -> int:
     """``colosseum`` (new-game screen) and ``colosseum play`` (straight into a game)."""
-    app = build_app(args)
-    if isinstance(app, int):
-        return app
-    app.run()
+    try:
+        app = build_app(args)
+        if isinstance(app, int):
+            return app
+        app.run()
+    finally:
+        gc.enable()  # (off while starting: cli.main)
     return _finish(app)
 
 

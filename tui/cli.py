@@ -217,6 +217,11 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_view(args)
     if cmd == "fork":
         return cmd_fork(args)
+    # Start-up allocates a great deal and frees little: the collector would run a dozen times
+    # before the first frame for nothing.  It is back on once that frame is drawn (the app).
+    import gc
+
+    gc.disable()
     from .app import run_app
 
     return run_app(args)

@@ -218,3 +218,24 @@ def test_the_parser_built_for_the_command_given_parses_as_the_whole_one() -> Non
         assert vars(cli.parse_args(argv)) == vars(cli.build_parser().parse_args(argv)), argv
     assert cli._command_in(["--theme", "x", "view", "f"]) == "view"
     assert cli._command_in(["--version"]) is None and cli._command_in(["nope"]) is None
+
+
+def test_the_collector_is_back_on_once_the_first_frame_is_drawn() -> None:
+    """``colosseum`` / ``colosseum play`` start with the garbage collector off (cli.main)."""
+    import asyncio
+    import gc
+
+    from colosseum.tui.app import ColosseumApp
+
+    async def go() -> None:
+        app = ColosseumApp(None, bot_delay=0, auto_dialogs=False)
+        gc.disable()
+        try:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                await pilot.pause()
+                assert gc.isenabled()
+        finally:
+            gc.enable()
+
+    asyncio.run(go())
