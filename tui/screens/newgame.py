@@ -15,7 +15,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input, Label, Static
 
-from colosseum.tui.widgets.forms import Cycle, FormButton, FormCheckbox
+from colosseum.tui.widgets.forms import Cycle, FormButton, FormCheckbox, FormInput
 from colosseum.tui.widgets.keybar import KeyBar
 
 DEFAULT_NAMES = ("Becky", "Kat", "Laura", "Marcus", "Titus")
@@ -112,7 +112,7 @@ class NewGameScreen(Screen):
                     yield self._seat_row(i, game)
             with Horizontal(classes="row"):
                 yield Label("Seed", classes="lbl")
-                seed = Input(
+                seed = FormInput(
                     "" if s.seed is None else str(s.seed),
                     placeholder="random",
                     compact=True,
@@ -141,7 +141,7 @@ class NewGameScreen(Screen):
         return kind if kind in ("human", *bots) else bots[0]
 
     def _seat_row(self, i: int, game: str) -> Horizontal:
-        name = Input(
+        name = FormInput(
             self.settings.names[i],
             placeholder=f"player {i + 1}",
             compact=True,

@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Checkbox
+from textual.widgets import Checkbox, Input
 
 from colosseum.tui.text import pad
 
@@ -197,3 +197,14 @@ class FormCheckbox(Widget, can_focus=True):
         style = self.get_visual_style("toggle--label")
         label = Content(self.label).pad(1, 1).stylize_before(style)
         return Content.assemble(("[x]" if self._value else "[ ]", style), label)
+
+
+class FormInput(Input):
+    """Textual's ``Input``, restyled only once it is in the DOM.  Its constructor sets classes
+    (``-textual-compact``, ``-valid``) and Textual restyles the lone widget for each, with its
+    four component styles, though it is styled in full when mounted: a form of five fields
+    spent a good part of its first frame on this."""
+
+    def update_node_styles(self, animate: bool = True) -> None:
+        if self.is_attached:
+            super().update_node_styles(animate=animate)
