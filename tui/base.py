@@ -96,8 +96,8 @@ class BaseApp(App):
         """Take ``name`` as the theme before anything is styled.  ``self.theme = name`` would have
         Textual parse every stylesheet a second time and restyle the whole app once it runs (its
         theme watcher defers a refresh_css), just before the first frame; here nothing is parsed
-        yet, so the theme's colours need only go into the stylesheet's variables.  Does what
-        ``App._watch_theme`` does at once, but that deferred refresh."""
+        yet, so the theme's colours need only go into the stylesheet's variables.  Does at once
+        what ``App._watch_theme`` does, without its deferred refresh."""
         self.set_reactive(App.theme, self._validate_theme(name))
         theme = self.current_theme
         classes = {c: False for c in self.classes if c.startswith("-theme-")}
