@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Input, Label, Static
+from textual.widgets import Input, Static
 
 from colosseum.tui.widgets.forms import Cycle, FormButton, FormCheckbox, FormInput
 from colosseum.tui.widgets.keybar import KeyBar
@@ -69,6 +69,7 @@ class NewGameScreen(Screen):
     NewGameScreen #ng-body { width: 1fr; max-width: 80; height: 1fr; border: round $primary 60%; border-title-color: $primary; padding: 0 1; }
     NewGameScreen .row { height: 1; margin: 0 0 1 0; }
     NewGameScreen .seat-row { height: 1; margin: 0; }
+    /* the field names are plain Statics (Label adds only styles these set, and its variants' CSS) */
     NewGameScreen .lbl { width: 10; height: 1; color: $text-muted; }
     NewGameScreen #ng-game { width: 16; }
     NewGameScreen .lbl2 { width: 9; height: 1; margin-left: 3; color: $text-muted; }
@@ -103,15 +104,15 @@ class NewGameScreen(Screen):
         body.border_title = BODY_TITLES[game]
         with body:
             with Horizontal(classes="row"):
-                yield Label("Game", classes="lbl")
+                yield Static("Game", classes="lbl")
                 yield Cycle(list(GAMES), game, id="ng-game")
-                yield Label("Players", classes="lbl2")
+                yield Static("Players", classes="lbl2")
                 yield Cycle([(str(n), n) for n in counts], players, id="ng-players")
             with Vertical(id="ng-seats"):
                 for i in range(players):
                     yield self._seat_row(i, game)
             with Horizontal(classes="row"):
-                yield Label("Seed", classes="lbl")
+                yield Static("Seed", classes="lbl")
                 seed = FormInput(
                     "" if s.seed is None else str(s.seed),
                     placeholder="random",
@@ -151,14 +152,14 @@ class NewGameScreen(Screen):
         )
         name.cursor_blink = False
         kind = Cycle(self._kind_options(game), self._seat_kind(i, game), classes="kind", id=f"ng-kind-{i}")
-        return Horizontal(Label(f"{i + 1}", classes="seat-no"), name, kind, classes="seat-row", id=f"ng-seat-{i}")
+        return Horizontal(Static(f"{i + 1}", classes="seat-no"), name, kind, classes="seat-row", id=f"ng-seat-{i}")
 
     def _options_row(self, game: str) -> Horizontal:
         s = self.settings
         if game == "municipium":
             # M-13: the short game (4 decurions) and the translator's single chamber citizen
             return Horizontal(
-                Label("Options", classes="lbl"),
+                Static("Options", classes="lbl"),
                 FormCheckbox("short game", "short" in s.options, classes="opt", id="ng-short"),
                 FormCheckbox("single chamber citizen", "single-chamber" in s.options, classes="opt", id="ng-single"),
                 classes="row",
@@ -166,7 +167,7 @@ class NewGameScreen(Screen):
             )
         variants = [("grand", "grand"), ("classic", "classic"), ("original", "original")]
         return Horizontal(
-            Label("Variant", classes="lbl"),
+            Static("Variant", classes="lbl"),
             Cycle(variants, s.variant, id="ng-variant"),
             FormCheckbox("2007 auctions", "auction-2007" in s.options, id="ng-a07"),
             classes="row",
