@@ -29,6 +29,8 @@ _SHADOWED = frozenset(("catalog", "legal"))
 
 
 class _Package(types.ModuleType):
+    """This package's module: keeps the names in ``_SHADOWED`` bound to the functions."""
+
     def __setattr__(self, name: str, value: Any) -> None:
         if name in _SHADOWED and isinstance(value, types.ModuleType):
             return  # the import system binding a loaded submodule: the name stays the function
@@ -140,8 +142,10 @@ else:
             value = importlib.import_module(f"{__name__}.{name}")
         else:
             # the action classes (``from .actions import *`` once): every public name of actions
+            if name.startswith("_"):
+                raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
             actions = importlib.import_module(f"{__name__}.actions")
-            if name.startswith("_") or name not in vars(actions):
+            if name not in vars(actions):
                 raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
             value = getattr(actions, name)
         globals()[name] = value
