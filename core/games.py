@@ -27,11 +27,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import msgspec
+if TYPE_CHECKING:
+    from .model import Event
 
-from .model import Event
-
-__all__ = ["COLOSSEUM", "DEFAULT_GAME", "GAMES", "MUNICIPIUM", "GameKind", "game_kind", "game_names"]
+__all__ = [
+    "COLOSSEUM",
+    "DEFAULT_GAME",
+    "GAMES",
+    "MUNICIPIUM",
+    "GameKind",
+    "GameOutline",
+    "game_kind",
+    "game_names",
+    "game_outline",
+]
 
 DEFAULT_GAME = "colosseum"  # the game of a log header without a "game" field
 
@@ -74,24 +83,36 @@ class GameKind:
         return found
 
     def decode_setup(self, data: bytes | str) -> Any:
+        import msgspec
+
         return self._codec("setup", lambda: msgspec.json.Decoder(self.setup_type)).decode(data)
 
     def decode_action(self, data: bytes | str) -> Any:
+        import msgspec
+
         return self._codec("action", lambda: msgspec.json.Decoder(self.action_type)).decode(data)
 
     def decode_state(self, data: bytes | str) -> Any:
+        import msgspec
+
         return self._codec("state", lambda: msgspec.json.Decoder(self.state_type)).decode(data)
 
     def action_from_builtins(self, obj: Any) -> Any:
         """An action from JSON-like builtins (a dict with ``"a"``); msgspec.ValidationError."""
+        import msgspec
+
         return msgspec.convert(obj, self.action_type)
 
     def setup_from_builtins(self, obj: Any) -> Any:
+        import msgspec
+
         return msgspec.convert(obj, self.setup_type)
 
     @staticmethod
     def encode(value: Any) -> bytes:
         """A setup, action or state as JSON."""
+        import msgspec
+
         return msgspec.json.encode(value)
 
 
@@ -163,6 +184,8 @@ def _municipium() -> GameKind:
         return {"greedy": "normal"}.get(name, name)
 
     def player_view(state: m.State) -> m.State:
+        import msgspec
+
         # the deck order and the bag's next draws come from ``rng``; the seed would replay them
         return msgspec.structs.replace(state, rng=0, setup=msgspec.structs.replace(state.setup, seed=0))
 
@@ -201,18 +224,22 @@ def _municipium() -> GameKind:
     )
 
 
-COLOSSEUM = _colosseum()
-# Municipium's engine is loaded when a Municipium game or log is first used (``game_kind``, or the
-# names MUNICIPIUM / GAMES read from this module): a Colosseum game starts without it.
+# Each game's engine is loaded when that game or a log of it is first used (``game_kind``, or the
+# names COLOSSEUM / MUNICIPIUM / GAMES read from this module): the new-game screen comes up without
+# loading either (it asks only ``game_outline``), and a Colosseum game starts without Municipium's.
 _NAMES = ("colosseum", "municipium")
-_loaded: dict[str, GameKind] = {"colosseum": COLOSSEUM}
+_MAKERS: dict[str, Callable[[], GameKind]] = {"colosseum": _colosseum, "municipium": _municipium}
+_loaded: dict[str, GameKind] = {}
 
 if TYPE_CHECKING:
+    COLOSSEUM: GameKind
     MUNICIPIUM: GameKind
     GAMES: dict[str, GameKind]
 else:
 
     def __getattr__(name: str) -> Any:
+        if name == "COLOSSEUM":
+            return game_kind("colosseum")
         if name == "MUNICIPIUM":
             return game_kind("municipium")
         if name == "GAMES":
@@ -230,7 +257,34 @@ def game_kind(name: str | None) -> GameKind:
     key = name or DEFAULT_GAME
     found = _loaded.get(key)
     if found is None:
-        if key != "municipium":
+        make = _MAKERS.get(key)
+        if make is None:
             raise ValueError(f"unknown game {name!r} (this program plays {', '.join(_NAMES)})")
-        found = _loaded[key] = _municipium()
+        found = _loaded[key] = make()
+    return found
+
+
+@dataclass(frozen=True)
+class GameOutline:
+    """What a menu shows of a game before one is set up: the same values as its :class:`GameKind`
+    (a test checks), spelled here so that showing them loads no engine."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    bot_levels: tuple[str, ...]
+
+
+_OUTLINES = {
+    "colosseum": GameOutline("colosseum", "Colosseum", 3, 5, ("easy", "normal", "hard")),
+    "municipium": GameOutline("municipium", "Municipium", 2, 4, ("normal",)),
+}
+
+
+def game_outline(name: str | None) -> GameOutline:
+    """The outline of the game called ``name`` (as :func:`game_kind`); ValueError if unknown."""
+    found = _OUTLINES.get(name or DEFAULT_GAME)
+    if found is None:
+        raise ValueError(f"unknown game {name!r} (this program plays {', '.join(_NAMES)})")
     return found

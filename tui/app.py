@@ -6,6 +6,7 @@ Screens and widgets are imported when first needed so the first screen comes up 
 
 from __future__ import annotations
 
+import gc
 import signal
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -102,6 +103,9 @@ class ColosseumApp(BaseApp):
         self.auto_dialogs = auto_dialogs  # False: dialogs open only with a / Enter (tests, demos)
         self.bell_on = BELL
         self.play_from: tuple[GameLog, int] | None = None  # run_play_from: ask at start-up
+        #: save ``session`` once its first frame is drawn (``build_app``): loading the log
+        #: modules and creating the file need not hold up the first paint
+        self.record_pending = False
 
     # ------------------------------------------------------------------ start-up
     def on_mount(self) -> None:
@@ -118,6 +122,23 @@ class ColosseumApp(BaseApp):
         if self.play_from is not None:
             log, at = self.play_from
             self.call_after_refresh(self._ask_play_from, log, at, True)
+        if self.record_pending:
+            self.call_after_refresh(self.record_now)
+        # ``colosseum`` and ``colosseum play`` start with the garbage collector off (cli.main)
+        self.call_after_refresh(gc.enable)
+
+    def record_now(self) -> None:
+        """Start saving the game given at start-up (``record_pending``), if not yet: the file
+        gets every action played so far; the game screen's banner follows the recorder."""
+        if not self.record_pending or self.session is None:
+            return
+        self.record_pending = False
+        start_recording(self.session)  # type: ignore[arg-type]  # build_app's LocalSession
+        from .widgets.save_banner import SaveBanner
+
+        for screen in self.screen_stack:
+            for banner in screen.query(SaveBanner):
+                banner.follow_recorder()
 
     def get_default_screen(self) -> Screen[Any]:
         """The first screen is the game itself (or the new-game screen): no blank screen
@@ -469,6 +490,7 @@ def _finish(app: ColosseumApp) -> int:
     from .storage import finish_recording
 
     status = app.return_code or 0
+    app.record_now()  # a game left before its first frame is saved all the same
     lost = finish_recording(app.session) if app.session is not None else None
     if lost:
         print(f"colosseum: {lost}", file=sys.stderr)
@@ -526,10 +548,13 @@ def run_play_from(log: GameLog, at: int, *, theme: str | None = None, bot_delay:
 
 def run_app(args: argparse.Namespace) -> int:
     """``colosseum`` (new-game screen) and ``colosseum play`` (straight into a game)."""
-    app = build_app(args)
-    if isinstance(app, int):
-        return app
-    app.run()
+    try:
+        app = build_app(args)
+        if isinstance(app, int):
+            return app
+        app.run()
+    finally:
+        gc.enable()  # (off while starting: cli.main)
     return _finish(app)
 
 
@@ -564,6 +589,6 @@ def build_app(args: argparse.Namespace, *, record: bool = True) -> ColosseumApp 
     except ValueError as err:  # RuleError, CatalogError: a bad setup is a message, not a traceback
         print(f"colosseum: {err}", file=sys.stderr)
         return 2
-    if record:
-        start_recording(session)
-    return ColosseumApp(session, bot_delay=args.bot_delay, theme=theme, exit_at_end=args.exit_at_end)
+    app = ColosseumApp(session, bot_delay=args.bot_delay, theme=theme, exit_at_end=args.exit_at_end)
+    app.record_pending = record
+    return app

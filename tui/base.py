@@ -89,8 +89,22 @@ class BaseApp(App):
         super().__init__()
         ascii_scrollbars()
         register_themes(self)
-        self.theme = theme or DEFAULT_THEME
+        self._first_theme(theme or DEFAULT_THEME)
         self._too_small: Notification | None = None  # the message shown
+
+    def _first_theme(self, name: str) -> None:
+        """Take ``name`` as the theme before anything is styled.  ``self.theme = name`` would have
+        Textual parse every stylesheet a second time and restyle the whole app once it runs (its
+        theme watcher defers a refresh_css), just before the first frame; here nothing is parsed
+        yet, so the theme's colours need only go into the stylesheet's variables.  Does at once
+        what ``App._watch_theme`` does, without its deferred refresh."""
+        self.set_reactive(App.theme, self._validate_theme(name))
+        theme = self.current_theme
+        classes = {c: False for c in self.classes if c.startswith("-theme-")}
+        classes.update({f"-theme-{theme.name}": True, "-dark-mode": theme.dark, "-light-mode": not theme.dark})
+        self.update_classes(classes, update=False)
+        self._refresh_truecolor_filter(self.ansi_theme)
+        self.stylesheet.set_variables(self.get_css_variables())
 
     @property
     def too_small(self) -> bool:

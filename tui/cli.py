@@ -8,17 +8,15 @@ games; the app imports the storage; the storage imports neither.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
-
-from colosseum.core.catalog import OPTIONS, VARIANTS
-
-from .net.host.options import add_serve_arguments
+from typing import IO, TYPE_CHECKING, cast
 
 if TYPE_CHECKING:  # the commands on saved games import what they use when run: `play` starts sooner
+    import argparse
+
     from colosseum.core.gamelog import GameLog
     from colosseum.core.logwriter import LogWriter
 
@@ -30,6 +28,10 @@ if TYPE_CHECKING:  # the commands on saved games import what they use when run: 
 #: Municipium's rules options (M-13), as ``core.municipium.OPTIONS`` names them (a test checks):
 #: spelled here so that building the parser does not load the second game's engine
 MUNI_OPTIONS = ("short", "single-chamber")
+#: Colosseum's variants and rules options, as ``core.catalog`` names them (a test checks): spelled
+#: here so that ``colosseum`` shows the new-game screen without loading the game data's schema
+VARIANTS = ("grand", "classic", "original")
+OPTIONS = ("auction-2007",)
 
 
 def _add_game_options(p: argparse.ArgumentParser) -> None:
@@ -53,15 +55,7 @@ def _version() -> str:
     return __version__
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="colosseum", description="Colosseum in the terminal.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
-    parser.add_argument(
-        "--theme", default=None, help="colour theme (colosseum-dark, colosseum-light, colosseum-contrast)"
-    )
-    sub = parser.add_subparsers(dest="command")
-
-    play = sub.add_parser("play", help="start a game at once (no new-game screen)")
+def _play_arguments(play: argparse.ArgumentParser) -> None:
     play.add_argument("--players", type=int, default=None, choices=(2, 3, 4, 5), help="3-5 (Municipium: 2-4)")
     play.add_argument("--humans", type=int, default=1, help="human seats (hot seat), the rest are bots")
     play.add_argument(
@@ -76,7 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--theme", default=None)
     _add_game_options(play)
 
-    sim = sub.add_parser("simulate", help="play whole games with bots and print results")
+
+def _simulate_arguments(sim: argparse.ArgumentParser) -> None:
     sim.add_argument("--players", type=int, default=None, choices=(2, 3, 4, 5), help="3-5 (Municipium: 2-4)")
     sim.add_argument("--games", type=int, default=10)
     sim.add_argument("--seed", type=int, default=1)
@@ -90,22 +85,28 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--json", action="store_true", help="one JSON object per game, then totals")
     _add_game_options(sim)
 
-    sub.add_parser("games", help="list saved games")
 
-    resume = sub.add_parser("resume", help="continue an unfinished game (the newest by default)")
+def _no_arguments(_p: argparse.ArgumentParser) -> None:
+    pass
+
+
+def _resume_arguments(resume: argparse.ArgumentParser) -> None:
     resume.add_argument("file", nargs="?")
     resume.add_argument("--bot-delay", type=float, default=None, help="seconds between bot moves")
     resume.add_argument("--theme", default=None)
 
-    view = sub.add_parser("view", help="review a game move by move")
+
+def _view_arguments(view: argparse.ArgumentParser) -> None:
     view.add_argument("file")
     view.add_argument("--theme", default=None)
 
-    export = sub.add_parser("export", help="print a readable record of a game")
+
+def _export_arguments(export: argparse.ArgumentParser) -> None:
     export.add_argument("file")
     export.add_argument("--format", choices=("text", "json"), default="text")
 
-    fork = sub.add_parser("fork", help="start a new game from a position of a saved one")
+
+def _fork_arguments(fork: argparse.ArgumentParser) -> None:
     fork.add_argument("file")
     fork.add_argument(
         "--at", required=True, help="take the first N actions (N), or play from the start of round R (rR, e.g. r3)"
@@ -117,13 +118,71 @@ def build_parser() -> argparse.ArgumentParser:
     fork.add_argument("--bot-delay", type=float, default=0.6)
     fork.add_argument("--theme", default=None)
 
-    serve = sub.add_parser("serve", help="run an SSH server: one seat per connection")
+
+def _serve_arguments(serve: argparse.ArgumentParser) -> None:
+    from .net.host.options import add_serve_arguments
+
     add_serve_arguments(serve)
+
+
+#: the commands: (name, help, what adds its arguments)
+COMMANDS: tuple[tuple[str, str, Callable[[argparse.ArgumentParser], None]], ...] = (
+    ("play", "start a game at once (no new-game screen)", _play_arguments),
+    ("simulate", "play whole games with bots and print results", _simulate_arguments),
+    ("games", "list saved games", _no_arguments),
+    ("resume", "continue an unfinished game (the newest by default)", _resume_arguments),
+    ("view", "review a game move by move", _view_arguments),
+    ("export", "print a readable record of a game", _export_arguments),
+    ("fork", "start a new game from a position of a saved one", _fork_arguments),
+    ("serve", "run an SSH server: one seat per connection", _serve_arguments),
+)
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser.  ``only``: the command given, the one whose arguments are
+    added (the others are listed by name and help): parsing is as with all of them, and
+    building every command's arguments costs ``colosseum play`` milliseconds of its start."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="colosseum", description="Colosseum in the terminal.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument(
+        "--theme", default=None, help="colour theme (colosseum-dark, colosseum-light, colosseum-contrast)"
+    )
+    sub = parser.add_subparsers(dest="command")
+    for name, help_text, add_arguments in COMMANDS:
+        command = sub.add_parser(name, help=help_text)
+        if only is None or only == name:
+            add_arguments(command)
     return parser
 
 
+def _command_in(argv: list[str]) -> str | None:
+    """The command ``argv`` names, when that is plain (only ``--theme`` before it); else None."""
+    tokens = iter(argv)
+    for token in tokens:
+        if token == "--theme":
+            next(tokens, None)
+        elif token.startswith("--theme="):
+            continue
+        else:
+            return token if token in {name for name, _h, _a in COMMANDS} else None
+    return None
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """``argv`` (default: the process's) parsed.  ``colosseum`` alone, the new-game screen,
+    needs no parser: the arguments are the parser's defaults."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv:
+        from types import SimpleNamespace
+
+        return cast("argparse.Namespace", SimpleNamespace(theme=None, command=None))
+    return build_parser(only=_command_in(argv)).parse_args(argv)
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = parse_args(argv)
     cmd = args.command
     game = getattr(args, "game", "colosseum")
     if getattr(args, "players", 0) is None:  # each game's own usual table
@@ -158,6 +217,11 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_view(args)
     if cmd == "fork":
         return cmd_fork(args)
+    # Start-up allocates a great deal and frees little: the collector would run a dozen times
+    # before the first frame for nothing.  It is back on once that frame is drawn (the app).
+    import gc
+
+    gc.disable()
     from .app import run_app
 
     return run_app(args)

@@ -20,7 +20,6 @@ from typing import Any
 import msgspec
 
 from colosseum.core.errors import RuleError
-from colosseum.core.gamelog import reseeded
 from colosseum.core.games import GameKind
 from colosseum.core.model import Event
 
@@ -28,6 +27,16 @@ Listener = Callable[[Any, list[Event]], None]
 Recorder = Callable[[Any, Any], None]
 
 __all__ = ["EngineSession", "Listener", "Seat"]
+
+
+def reseeded(state: Any, position: int, point: tuple[int, int] | None) -> Any:
+    """``core.gamelog.reseeded``: the log module is loaded only for a game with a reseed point
+    (a fork), not before a new game's first frame."""
+    if point is None:
+        return state
+    from colosseum.core.gamelog import reseeded as at_point
+
+    return at_point(state, position, point)
 
 
 class Seat(msgspec.Struct, frozen=True):

@@ -12,6 +12,7 @@ import pickle
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from colosseum.core import (
     Action,
@@ -25,13 +26,15 @@ from colosseum.core import (
     to_act,
 )
 from colosseum.core.bots import deal_offer
-from colosseum.core.gamelog import UndoLine, describe_action
 from colosseum.core.games import COLOSSEUM
 from colosseum.core.queries import safe_action
 from colosseum.core.summary import Follow
 from colosseum.core.undo import UndoReach, last_human_seat, undo_reach
 
 from .game_session import EngineSession, Seat
+
+if TYPE_CHECKING:  # the log module is loaded when first needed, after the first frame
+    from colosseum.core.gamelog import UndoLine
 
 Listener = Callable[[State, list[Event]], None]
 
@@ -44,6 +47,8 @@ def _plain(action: Action) -> str:
     mode = getattr(action, "mode", None)
     if mode in ("sum", "split"):
         return f"chose to {'add' if mode == 'sum' else 'split'} the dice"
+    from colosseum.core.gamelog import describe_action
+
     return describe_action(action)
 
 
@@ -218,6 +223,8 @@ class LocalSession(EngineSession, GameSession):
         what = said[0] if said else _plain(mine)
         if what.startswith(who + " "):
             what = what[len(who) + 1 :]
+        from colosseum.core.gamelog import UndoLine
+
         line = UndoLine(
             undo=at + 1,
             through=len(self._actions),

@@ -5,17 +5,17 @@ chamber citizen (M-13)."""
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass, field
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Center, Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Input, Label, Static
+from textual.widget import Widget
+from textual.widgets import Input, Static
 
-from colosseum.tui.widgets.forms import AsciiCheckbox, Cycle
+from colosseum.tui.widgets.forms import Cycle, FormButton, FormCheckbox, FormInput
 from colosseum.tui.widgets.keybar import KeyBar
 
 DEFAULT_NAMES = ("Becky", "Kat", "Laura", "Marcus", "Titus")
@@ -26,16 +26,16 @@ BODY_TITLES = {"colosseum": "The Grand Spectacle", "municipium": "Municipium"}
 def bot_names(game: str = "colosseum") -> list[str]:
     """The bot levels a seat can be given, by name players know (``greedy`` is ``normal``);
     ``random`` last, for trying things out."""
-    from colosseum.core.games import game_kind
+    from colosseum.core.games import game_outline
 
-    levels = game_kind(game).bot_levels
+    levels = game_outline(game).bot_levels
     return ["normal", *(lv for lv in levels if lv != "normal"), "random"]
 
 
 def player_counts(game: str) -> tuple[int, ...]:
-    from colosseum.core.games import game_kind
+    from colosseum.core.games import game_outline
 
-    kind = game_kind(game)
+    kind = game_outline(game)
     return tuple(range(kind.min_players, kind.max_players + 1))
 
 
@@ -64,11 +64,12 @@ class NewGameScreen(Screen):
         Binding("escape", "cancel", "Back", id="newgame.back"),
     ]
     DEFAULT_CSS = """
-    NewGameScreen #ng-center { height: 1fr; }
-    NewGameScreen #ng-title { height: 1; width: 1fr; background: $panel; color: $primary; text-style: bold; padding: 0 1; }
+    NewGameScreen { align-horizontal: center; }
+    NewGameScreen #ng-title { dock: top; height: 1; width: 1fr; background: $panel; color: $primary; text-style: bold; padding: 0 1; }
     NewGameScreen #ng-body { width: 1fr; max-width: 80; height: 1fr; border: round $primary 60%; border-title-color: $primary; padding: 0 1; }
     NewGameScreen .row { height: 1; margin: 0 0 1 0; }
     NewGameScreen .seat-row { height: 1; margin: 0; }
+    /* the field names are plain Statics (Label adds only styles these set, and its variants' CSS) */
     NewGameScreen .lbl { width: 10; height: 1; color: $text-muted; }
     NewGameScreen #ng-game { width: 16; }
     NewGameScreen .lbl2 { width: 9; height: 1; margin-left: 3; color: $text-muted; }
@@ -91,41 +92,28 @@ class NewGameScreen(Screen):
         self.can_cancel = can_cancel
 
     def compose(self) -> ComposeResult:
+        # Only what is shown is composed (the seats in play, the game's own options row): a
+        # hidden row is mounted when it is first shown, so the first frame comes sooner.
         s = self.settings
         game = s.game if s.game in BODY_TITLES else "colosseum"
-        bots = bot_names(game)
-        kinds = self._kind_options(game)
+        counts = player_counts(game)
+        players = s.players if s.players in counts else counts[-1]
         yield Static(" COLOSSEUM  New game", id="ng-title")
         body = VerticalScroll(id="ng-body")
         body.styles.margin = 0
         body.border_title = BODY_TITLES[game]
-        with Center(id="ng-center"), body:
+        with body:
             with Horizontal(classes="row"):
-                yield Label("Game", classes="lbl")
+                yield Static("Game", classes="lbl")
                 yield Cycle(list(GAMES), game, id="ng-game")
-                yield Label("Players", classes="lbl2")
-                counts = player_counts(game)
-                players = s.players if s.players in counts else counts[-1]
+                yield Static("Players", classes="lbl2")
                 yield Cycle([(str(n), n) for n in counts], players, id="ng-players")
             with Vertical(id="ng-seats"):
-                for i in range(5):
-                    kind = s.kinds[i] if s.kinds[i] in ("human", *bots) else bots[0]
-                    with Horizontal(classes="seat-row", id=f"ng-seat-{i}"):
-                        yield Label(f"{i + 1}", classes="seat-no")
-                        inp = Input(
-                            s.names[i],
-                            placeholder=f"player {i + 1}",
-                            compact=True,
-                            classes="name",
-                            id=f"ng-name-{i}",
-                            max_length=16,
-                        )
-                        inp.cursor_blink = False
-                        yield inp
-                        yield Cycle(kinds, kind, classes="kind", id=f"ng-kind-{i}")
+                for i in range(players):
+                    yield self._seat_row(i, game)
             with Horizontal(classes="row"):
-                yield Label("Seed", classes="lbl")
-                seed = Input(
+                yield Static("Seed", classes="lbl")
+                seed = FormInput(
                     "" if s.seed is None else str(s.seed),
                     placeholder="random",
                     compact=True,
@@ -134,20 +122,8 @@ class NewGameScreen(Screen):
                 )
                 seed.cursor_blink = False
                 yield seed
-            with Horizontal(classes="row", id="ng-colosseum-row"):
-                yield Label("Variant", classes="lbl")
-                yield Cycle(
-                    [("grand", "grand"), ("classic", "classic"), ("original", "original")], s.variant, id="ng-variant"
-                )
-                yield AsciiCheckbox("2007 auctions", "auction-2007" in s.options, compact=True, id="ng-a07")
-            with Horizontal(classes="row", id="ng-muni-row"):
-                # M-13: the short game (4 decurions) and the translator's single chamber citizen
-                yield Label("Options", classes="lbl")
-                yield AsciiCheckbox("short game", "short" in s.options, compact=True, classes="opt", id="ng-short")
-                yield AsciiCheckbox(
-                    "single chamber citizen", "single-chamber" in s.options, compact=True, classes="opt", id="ng-single"
-                )
-            yield Button("Start game", variant="primary", compact=True, id="ng-start")
+            yield self._options_row(game)
+            yield FormButton("Start game", id="ng-start")
             yield Static(
                 "Tab moves between fields, Left/Right change a choice, ctrl+s starts.  Seats with a bot play "
                 "themselves; several human seats share this keyboard (hot seat).",
@@ -159,10 +135,44 @@ class NewGameScreen(Screen):
     # focus on mount would restyle the whole form twice more)
     AUTO_FOCUS = "#ng-name-0"
 
-    def on_mount(self) -> None:
-        players = self.query_one("#ng-players", Cycle).value
-        self._show_rows(players if isinstance(players, int) else self.settings.players)
-        self._show_game(self.game)
+    def _seat_kind(self, i: int, game: str) -> str:
+        """Seat ``i``'s type as the settings give it, where ``game`` offers it."""
+        kind = self.settings.kinds[i]
+        bots = bot_names(game)
+        return kind if kind in ("human", *bots) else bots[0]
+
+    def _seat_row(self, i: int, game: str) -> Horizontal:
+        name = FormInput(
+            self.settings.names[i],
+            placeholder=f"player {i + 1}",
+            compact=True,
+            classes="name",
+            id=f"ng-name-{i}",
+            max_length=16,
+        )
+        name.cursor_blink = False
+        kind = Cycle(self._kind_options(game), self._seat_kind(i, game), classes="kind", id=f"ng-kind-{i}")
+        return Horizontal(Static(f"{i + 1}", classes="seat-no"), name, kind, classes="seat-row", id=f"ng-seat-{i}")
+
+    def _options_row(self, game: str) -> Horizontal:
+        s = self.settings
+        if game == "municipium":
+            # M-13: the short game (4 decurions) and the translator's single chamber citizen
+            return Horizontal(
+                Static("Options", classes="lbl"),
+                FormCheckbox("short game", "short" in s.options, classes="opt", id="ng-short"),
+                FormCheckbox("single chamber citizen", "single-chamber" in s.options, classes="opt", id="ng-single"),
+                classes="row",
+                id="ng-muni-row",
+            )
+        variants = [("grand", "grand"), ("classic", "classic"), ("original", "original")]
+        return Horizontal(
+            Static("Variant", classes="lbl"),
+            Cycle(variants, s.variant, id="ng-variant"),
+            FormCheckbox("2007 auctions", "auction-2007" in s.options, id="ng-a07"),
+            classes="row",
+            id="ng-colosseum-row",
+        )
 
     @property
     def game(self) -> str:
@@ -173,22 +183,36 @@ class NewGameScreen(Screen):
         out: list[tuple[str, object]] = [("human", "human")]
         return out + [(f"bot: {b}", b) for b in bot_names(game)]
 
+    def _seats(self) -> list[Widget]:
+        """The seat rows composed so far (seat 0 first)."""
+        return list(self.query_one("#ng-seats").children)
+
     def _show_rows(self, n: int) -> None:
-        for i in range(5):
-            self.query_one(f"#ng-seat-{i}").display = i < n
+        rows = self._seats()
+        missing = [self._seat_row(i, self.game) for i in range(len(rows), n)]
+        if missing:
+            self.query_one("#ng-seats").mount_all(missing)
+        for i, row in enumerate(rows):
+            row.display = i < n
 
     def _show_game(self, game: str) -> None:
         """The choices of ``game``: its player counts, bot levels and options."""
-        self.query_one("#ng-colosseum-row").display = game == "colosseum"
-        self.query_one("#ng-muni-row").display = game == "municipium"
+        rows = {"colosseum": "#ng-colosseum-row", "municipium": "#ng-muni-row"}
+        if not self.query(rows[game]):
+            # (the Colosseum row stays before Municipium's, as the fields' Tab order)
+            before = "#ng-muni-row" if game == "colosseum" else "#ng-start"
+            self.query_one("#ng-body").mount(self._options_row(game), before=before)
+        for name, selector in rows.items():
+            for row in self.query(selector):
+                row.display = name == game
         self.query_one("#ng-body").border_title = BODY_TITLES.get(game, game)
         counts = player_counts(game)
         players = self.query_one("#ng-players", Cycle)
         self._reoffer(players, [(str(n), n) for n in counts], counts[-1])
-        self._show_rows(int(str(players.value)))
         kinds = self._kind_options(game)
-        for i in range(5):
+        for i in range(len(self._seats())):
             self._reoffer(self.query_one(f"#ng-kind-{i}", Cycle), kinds, "normal")
+        self._show_rows(int(str(players.value)))
 
     @staticmethod
     def _reoffer(cycle: Cycle, options: list[tuple[str, object]], fallback: object) -> None:
@@ -205,7 +229,7 @@ class NewGameScreen(Screen):
         elif event.cycle.id == "ng-game":
             self._show_game(str(event.value))
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
+    def on_form_button_pressed(self, event: FormButton.Pressed) -> None:
         if event.button.id == "ng-start":
             self.action_start()
 
@@ -226,8 +250,12 @@ class NewGameScreen(Screen):
         game = self.game
         n = self.query_one("#ng-players", Cycle).value
         n = int(n) if isinstance(n, int) else player_counts(game)[-1]
-        names = [self.query_one(f"#ng-name-{i}", Input).value.strip() for i in range(5)]
-        kinds = [str(self.query_one(f"#ng-kind-{i}", Cycle).value) for i in range(5)]
+        # seats never shown keep the settings' names and types
+        shown = len(self._seats())
+        names = [self.query_one(f"#ng-name-{i}", Input).value.strip() for i in range(shown)]
+        names += [self.settings.names[i] for i in range(shown, 5)]
+        kinds = [str(self.query_one(f"#ng-kind-{i}", Cycle).value) for i in range(shown)]
+        kinds += [self._seat_kind(i, game) for i in range(shown, 5)]
         used = names[:n]
         if any(not x for x in used):
             self.notify("Every player needs a name.", severity="error")
@@ -241,12 +269,13 @@ class NewGameScreen(Screen):
         except ValueError:
             self.notify("The seed is a whole number (or empty for a random one).", severity="error")
             return None
-        variant = str(self.query_one("#ng-variant", Cycle).value)
+        variants = self.query("#ng-variant").results(Cycle)
+        variant = next((str(v.value) for v in variants), self.settings.variant)
         if game == "municipium":
             chosen = (("short", "#ng-short"), ("single-chamber", "#ng-single"))
-            options = tuple(o for o, sel in chosen if self.query_one(sel, Checkbox).value)
+            options = tuple(o for o, sel in chosen if self.query_one(sel, FormCheckbox).value)
         else:
-            options = ("auction-2007",) if self.query_one("#ng-a07", Checkbox).value else ()
+            options = ("auction-2007",) if self.query_one("#ng-a07", FormCheckbox).value else ()
         return NewGameSettings(
             players=n, names=names, kinds=kinds, seed=seed, variant=variant, options=options, game=game
         )
@@ -255,5 +284,10 @@ class NewGameScreen(Screen):
         s = self.read()
         if s is None:
             return
-        seed = s.seed if s.seed is not None else secrets.randbelow(1_000_000)
+        if s.seed is None:
+            import secrets
+
+            seed = secrets.randbelow(1_000_000)
+        else:
+            seed = s.seed
         self.post_message(self.Chosen(s, seed))

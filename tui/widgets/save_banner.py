@@ -8,8 +8,9 @@ without one (a networked game, a game not recorded) shows nothing and quits at o
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -18,12 +19,16 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from colosseum.tui.storage import Recorder, rescue_places
+if TYPE_CHECKING:  # (storage is loaded with the first recorder: no recorder can exist before)
+    from colosseum.tui.storage import Recorder
 
 
 def recorder_of(session: object) -> Recorder | None:
+    storage = sys.modules.get("colosseum.tui.storage")
+    if storage is None:
+        return None
     rec = getattr(session, "recorder", None)
-    return rec if isinstance(rec, Recorder) and not rec.closed else None
+    return rec if isinstance(rec, storage.Recorder) and not rec.closed else None
 
 
 def _moves(n: int) -> str:
@@ -69,10 +74,19 @@ class SaveBanner(Static):
         self._rec: Recorder | None = None
 
     def on_mount(self) -> None:
-        self._rec = recorder_of(self.session)
-        if self._rec is not None:
-            self._rec.add_listener(self.changed)
-        self.changed(self._rec)
+        self.follow_recorder()
+
+    def follow_recorder(self) -> None:
+        """Follow the session's recorder (again: the app starts recording a new game after its
+        first frame)."""
+        rec = recorder_of(self.session)
+        if rec is not self._rec:
+            if self._rec is not None:
+                self._rec.remove_listener(self.changed)
+            if rec is not None:
+                rec.add_listener(self.changed)
+            self._rec = rec
+        self.changed(rec)
 
     def on_unmount(self) -> None:
         if self._rec is not None:
@@ -131,6 +145,8 @@ def _suggested_folder() -> Path:
     try:
         return Path.home()
     except RuntimeError:  # no home folder
+        from colosseum.tui.storage import rescue_places
+
         return rescue_places()[-1]
 
 

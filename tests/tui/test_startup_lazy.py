@@ -1,0 +1,241 @@
+"""Start-up: ``colosseum`` (the new-game screen) comes up without loading the rules engine, and
+the lazily loaded ``colosseum.core`` names are what they always were."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+NEW_GAME_PATH = """
+import sys
+import colosseum.tui.cli, colosseum.tui.app, colosseum.tui.settings
+from colosseum.tui.screens import newgame
+newgame.bot_names("colosseum"), newgame.player_counts("municipium")
+print(sorted(m for m in sys.modules if m.startswith(("colosseum.core", "msgspec"))))
+"""
+
+
+def run(code: str) -> str:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_new_game_screen_path_does_not_load_the_engine() -> None:
+    loaded = eval(run(NEW_GAME_PATH))
+    assert not any(
+        m.startswith(("colosseum.core.engine", "colosseum.core.bots", "colosseum.core.municipium")) for m in loaded
+    )
+    assert "colosseum.core.legal" not in loaded
+    assert "msgspec" not in loaded  # nor the game data's schema
+
+
+def test_core_names_load_on_use_and_keep_their_meaning() -> None:
+    code = """
+import sys, types
+import colosseum.core as core
+assert "colosseum.core.engine" not in sys.modules
+import colosseum.core.catalog, colosseum.core.legal  # the modules named like the rules queries
+from colosseum.core import catalog, legal, GameSetup, Raise, RuleError, queries
+assert callable(catalog) and not isinstance(catalog, types.ModuleType), catalog
+assert callable(legal) and not isinstance(legal, types.ModuleType), legal
+assert core.catalog is sys.modules["colosseum.core.engine"].catalog
+assert core.legal is sys.modules["colosseum.core.legal"].legal
+assert isinstance(queries, types.ModuleType) and isinstance(core.engine, types.ModuleType)
+assert Raise.__module__ == "colosseum.core.actions" and GameSetup.__module__ == "colosseum.core.model"
+ns = {}
+exec("from colosseum.core import *", ns)
+assert set(core.__all__) <= set(ns), set(core.__all__) - set(ns)
+try:
+    core.no_such_name
+except AttributeError:
+    print("ok")
+"""
+    assert run(code) == "ok"
+
+
+def test_game_outline_matches_each_game() -> None:
+    from colosseum.core.games import game_kind, game_names, game_outline
+
+    for name in game_names():
+        kind, outline = game_kind(name), game_outline(name)
+        assert (outline.name, outline.title) == (kind.name, kind.title)
+        assert (outline.min_players, outline.max_players) == (kind.min_players, kind.max_players)
+        assert outline.bot_levels == kind.bot_levels
+    assert game_outline(None) is game_outline("colosseum")
+
+
+def test_hidden_rows_of_the_new_game_screen_are_composed_when_shown() -> None:
+    """The fifth seat and the other game's options are mounted when first shown, in Tab order."""
+    import asyncio
+
+    from colosseum.tui.app import ColosseumApp
+    from colosseum.tui.widgets.forms import Cycle
+
+    async def go() -> None:
+        app = ColosseumApp(None, bot_delay=0, auto_dialogs=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            scr = app.screen
+            assert not scr.query("#ng-seat-4") and not scr.query("#ng-muni-row")
+            scr.query_one("#ng-players", Cycle).focus()
+            await pilot.press("right")  # 5 players
+            await pilot.pause()
+            assert scr.query_one("#ng-seat-4").display
+            scr.query_one("#ng-kind-3").focus()
+            await pilot.press("tab")
+            assert app.focused is scr.query_one("#ng-name-4")
+            scr.query_one("#ng-game", Cycle).focus()
+            await pilot.press("right")  # Municipium: 2-4 players, its options row
+            await pilot.pause()
+            assert scr.query_one("#ng-muni-row").display and not scr.query_one("#ng-colosseum-row").display
+            assert not scr.query_one("#ng-seat-4").display
+            await pilot.press("left")  # Colosseum again: its row is first, as composed
+            await pilot.pause()
+            rows = [w.id for w in scr.query_one("#ng-body").children]
+            assert rows.index("ng-colosseum-row") < rows.index("ng-muni-row") < rows.index("ng-start")
+            scr.query_one("#ng-a07").focus()
+            await pilot.press("tab")
+            assert app.focused is scr.query_one("#ng-start")
+            settings = scr.read()
+            assert settings is not None and settings.game == "colosseum" and settings.players == 4
+            assert settings.names == ["Becky", "Kat", "Laura", "Marcus", "Titus"]
+
+    asyncio.run(go())
+
+
+def test_start_button_is_pressed_by_enter_and_by_a_click() -> None:
+    import asyncio
+
+    from colosseum.tui.app import ColosseumApp
+
+    for how in ("enter", "click"):
+
+        async def go(how: str = how) -> None:
+            app = ColosseumApp(None, bot_delay=0, auto_dialogs=False)
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                if how == "enter":
+                    app.screen.query_one("#ng-start").focus()
+                    await pilot.press("enter")
+                else:
+                    await pilot.click("#ng-start")
+                await pilot.pause()
+                assert type(app.screen).__name__ == "GameScreen", how
+
+        asyncio.run(go())
+
+
+def test_the_command_line_spells_colosseums_variants_and_options_as_the_catalog() -> None:
+    """The parser spells them itself (so the new-game screen need not load the data schema)."""
+    from colosseum.core.catalog import OPTIONS, VARIANTS
+    from colosseum.tui import cli
+
+    assert tuple(cli.VARIANTS) == tuple(VARIANTS) and tuple(cli.OPTIONS) == tuple(OPTIONS)
+
+
+PLAY_PATH = """
+import sys
+from colosseum.tui.app import build_app
+from colosseum.tui.cli import build_parser
+import colosseum.tui.screens.game
+app = build_app(build_parser().parse_args(["play", "--seed", "3", "--bot-delay", "0"]))
+assert app.record_pending and app.session.recorder is None
+print(sorted(m for m in sys.modules if m in ("colosseum.tui.storage", "colosseum.core.gamelog", "colosseum.core.logwriter")))
+"""
+
+
+def test_play_loads_no_log_module_before_the_first_frame() -> None:
+    assert run(PLAY_PATH) == "[]"
+
+
+def test_play_saves_the_game_from_its_first_frame_on() -> None:
+    import asyncio
+
+    from colosseum.core.gamelog import read_log
+    from colosseum.tui.app import _finish, build_app
+    from colosseum.tui.cli import build_parser
+    from colosseum.tui.widgets.save_banner import SaveBanner
+
+    args = build_parser().parse_args(["play", "--humans", "0", "--seed", "3", "--bot-delay", "0"])
+    app = build_app(args)
+    assert not isinstance(app, int)
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.2)
+            assert not app.record_pending and app.session.recorder is not None
+            banner = app.screen.query_one(SaveBanner)
+            assert banner._rec is app.session.recorder  # the banner follows it
+
+    asyncio.run(go())
+    path = app.session.recorder.path
+    assert _finish(app) == 0
+    assert read_log(path).actions == list(app.session.actions)
+
+    # a game left before its first frame is saved on the way out all the same
+    never_drawn = build_app(args)
+    assert not isinstance(never_drawn, int)
+    assert _finish(never_drawn) == 0
+    assert never_drawn.session.recorder is not None and never_drawn.session.recorder.path.exists()
+
+
+def test_option_checkboxes_toggle_with_space_enter_and_a_click() -> None:
+    import asyncio
+
+    from colosseum.tui.app import ColosseumApp
+
+    async def go() -> None:
+        app = ColosseumApp(None, bot_delay=0, auto_dialogs=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            box = app.screen.query_one("#ng-a07")
+            box.focus()
+            await pilot.press("space")
+            assert box.value is True
+            await pilot.press("enter")
+            assert box.value is False
+            await pilot.click("#ng-a07")
+            await pilot.pause()
+            assert box.value is True and app.focused is box
+            settings = app.screen.read()
+            assert settings is not None and settings.options == ("auction-2007",)
+
+    asyncio.run(go())
+
+
+def test_the_parser_built_for_the_command_given_parses_as_the_whole_one() -> None:
+    from colosseum.tui import cli
+
+    for argv in (
+        [],
+        ["--theme", "colosseum-light"],
+        ["play", "--players", "3", "--seed", "5", "--names", "a,b,c"],
+        ["--theme", "colosseum-light", "play", "--humans", "2"],
+        ["--theme=colosseum-light", "simulate", "--games", "2"],
+        ["resume"],
+        ["fork", "x.jsonl", "--at", "r3"],
+        ["serve"],
+    ):
+        assert vars(cli.parse_args(argv)) == vars(cli.build_parser().parse_args(argv)), argv
+    assert cli._command_in(["--theme", "x", "view", "f"]) == "view"
+    assert cli._command_in(["--version"]) is None and cli._command_in(["nope"]) is None
+
+
+def test_the_collector_is_back_on_once_the_first_frame_is_drawn() -> None:
+    """``colosseum`` / ``colosseum play`` start with the garbage collector off (cli.main)."""
+    import asyncio
+    import gc
+
+    from colosseum.tui.app import ColosseumApp
+
+    async def go() -> None:
+        app = ColosseumApp(None, bot_delay=0, auto_dialogs=False)
+        gc.disable()
+        try:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                await pilot.pause()
+                assert gc.isenabled()
+        finally:
+            gc.enable()
+
+    asyncio.run(go())
