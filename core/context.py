@@ -26,14 +26,19 @@ __all__ = ["Ctx", "end_game", "pick_by_coins_and_dice", "recheck_stars"]
 
 
 class Ctx:
-    """A state under construction plus the events produced so far."""
+    """A state under construction plus the events produced so far.
 
-    __slots__ = ("st", "cat", "events")
+    ``quiet``: no event is recorded, and the handlers skip composing the log's sentences
+    (``if not ctx.quiet: ctx.log(...)``), which was a good part of an action's cost; the states
+    are the same.  For playouts, which throw the events away."""
 
-    def __init__(self, st: State, cat: Catalog) -> None:
+    __slots__ = ("st", "cat", "events", "quiet")
+
+    def __init__(self, st: State, cat: Catalog, quiet: bool = False) -> None:
         self.st = st
         self.cat = cat
         self.events: list[Event] = []
+        self.quiet = quiet
 
     def log(self, kind: str, text: str, seat: int = NOBODY) -> None:
         self.events.append(Event(kind=kind, text=text, seat=seat, round=self.st.round, phase=self.st.phase))
@@ -98,11 +103,16 @@ def recheck_stars(ctx: Ctx, kinds: Iterable[int]) -> None:
             continue
         name = ctx.cat.tiles[k].name
         if holder == NOBODY:
-            ctx.log("star", f"The {name} Star Performer returns to the board.", h)
+            if not ctx.quiet:
+                ctx.log("star", f"The {name} Star Performer returns to the board.", h)
         elif h == NOBODY:
-            ctx.log("star", f"{players[holder].name} takes the {name} Star Performer.", holder)
+            if not ctx.quiet:
+                ctx.log("star", f"{players[holder].name} takes the {name} Star Performer.", holder)
         else:
-            ctx.log("star", f"{players[holder].name} takes the {name} Star Performer from {players[h].name}.", holder)
+            if not ctx.quiet:
+                ctx.log(
+                    "star", f"{players[holder].name} takes the {name} Star Performer from {players[h].name}.", holder
+                )
     ctx.set(stars=new)
 
 
@@ -123,7 +133,8 @@ def pick_by_coins_and_dice(ctx: Ctx, seats: Iterable[int], highest: bool, why: s
         for s in tied:
             a, b = ctx.roll(), ctx.roll()
             sums[s] = a + b
-            ctx.log("roll", f"{ctx.name(s)} rolls {a} and {b} for the {why} tie.", s)
+            if not ctx.quiet:
+                ctx.log("roll", f"{ctx.name(s)} rolls {a} and {b} for the {why} tie.", s)
         best = max(sign * v for v in sums.values())
         tied = [s for s in tied if sign * sums[s] == best]
     return tied[0]
@@ -144,19 +155,26 @@ def end_game(ctx: Ctx) -> None:
             new = p.acclaim + gain
             ctx.set_player(seat, acclaim=new, aquilas=0, seq=ctx.st.next_seq)
             ctx.set(next_seq=ctx.st.next_seq + 1)
-            ctx.log("aquila", f"{p.name} returns {p.aquilas} Aquilas for {gain} Acclaim: {p.acclaim} to {new}.", seat)
+            if not ctx.quiet:
+                ctx.log(
+                    "aquila", f"{p.name} returns {p.aquilas} Aquilas for {gain} Acclaim: {p.acclaim} to {new}.", seat
+                )
         elif ctx.cat.rules.end_tie == "shared":  # the original (O-29)
             ctx.set_player(seat, aquilas=0)
-            ctx.log("aquila", f"{p.name}'s {p.aquilas} medals are worth nothing at the end.", seat)
+            if not ctx.quiet:
+                ctx.log("aquila", f"{p.name}'s {p.aquilas} medals are worth nothing at the end.", seat)
         else:
             ctx.set_player(seat, aquilas=0)
-            ctx.log("aquila", f"{p.name} discards {p.aquilas} Aquilas (no Acclaim in the classic game).", seat)
+            if not ctx.quiet:
+                ctx.log("aquila", f"{p.name} discards {p.aquilas} Aquilas (no Acclaim in the classic game).", seat)
     result = rank(ctx.st)
     ctx.set(result=result)
     w = ctx.name(result.winner)
     acclaim = ctx.player(result.winner).acclaim
     if result.shared:
         names = " and ".join(ctx.name(s) for s in result.shared)
-        ctx.log("over", f"The game is over. {names} share the win with {acclaim} Acclaim.", result.winner)
+        if not ctx.quiet:
+            ctx.log("over", f"The game is over. {names} share the win with {acclaim} Acclaim.", result.winner)
         return
-    ctx.log("over", f"The game is over. {w} wins with {acclaim} Acclaim.", result.winner)
+    if not ctx.quiet:
+        ctx.log("over", f"The game is over. {w} wins with {acclaim} Acclaim.", result.winner)

@@ -62,11 +62,12 @@ def start_hire_turn(ctx: Ctx) -> None:
         ctx.set(hire=HireTurn(active=seat, had_pillar=st.players[seat].pillar))
         if can_open_auction(ctx.st, seat):
             return
-        if not st.players[seat].pillar:
-            why = "has won a lot this phase" if ctx.cat.rules.one_win_per_phase else "has no pillar"
-        else:
-            why = "cannot open an auction"
-        ctx.log("pass", f"{ctx.name(seat)} {why} and passes.", seat)
+        if not ctx.quiet:
+            if not st.players[seat].pillar:
+                why = "has won a lot this phase" if ctx.cat.rules.one_win_per_phase else "has no pillar"
+            else:
+                why = "cannot open an auction"
+            ctx.log("pass", f"{ctx.name(seat)} {why} and passes.", seat)
         _finish_hire_turn(ctx, advance=False)
         ctx.set(turn=ctx.st.turn + 1)
 
@@ -104,7 +105,10 @@ def refill_markets(ctx: Ctx) -> None:
             if ctx.st.aside:
                 k = ctx.st.aside[0]
                 ctx.set(aside=ctx.st.aside[1:])
-                ctx.log("market", f"The green tile left aside, a {ctx.tile_name(k)}, goes to market {MARKET_NAMES[i]}.")
+                if not ctx.quiet:
+                    ctx.log(
+                        "market", f"The green tile left aside, a {ctx.tile_name(k)}, goes to market {MARKET_NAMES[i]}."
+                    )
                 lot.append(k)
                 continue
             k = ctx.draw()
@@ -113,7 +117,8 @@ def refill_markets(ctx: Ctx) -> None:
             lot.append(k)
         markets[i] = tuple(lot)
         if lot and len(lot) < 3:
-            ctx.log("market", f"The bag is empty: market {MARKET_NAMES[i]} holds only {len(lot)} tiles.")
+            if not ctx.quiet:
+                ctx.log("market", f"The bag is empty: market {MARKET_NAMES[i]} holds only {len(lot)} tiles.")
     ctx.set(markets=tuple(markets))
 
 
@@ -122,7 +127,8 @@ def _end_hire_phase(ctx: Ctx) -> None:
         _return_pillars(ctx)
         refill_markets(ctx)
     ctx.set(hire=None, phase="trade", turn=0, trade=TradeTurn(active=ctx.st.first))
-    ctx.log("phase", "Phase 3: Trade Performers.")
+    if not ctx.quiet:
+        ctx.log("phase", "Phase 3: Trade Performers.")
 
 
 def _open_auction(ctx: Ctx, a: OpenAuction) -> None:
@@ -146,8 +152,9 @@ def _open_auction(ctx: Ctx, a: OpenAuction) -> None:
         raise RuleError("G-3.2", f"opening bid must be at least {low}")
     _check_limit(ctx, p, a.bid)
     out = tuple(not q.pillar for q in st.players)
-    lot = ctx.tiles_text(st.markets[a.market])
-    ctx.log("auction", f"{p.name} opens market {MARKET_NAMES[a.market]} ({lot}) at {a.bid}.", a.player)
+    if not ctx.quiet:
+        lot = ctx.tiles_text(st.markets[a.market])
+        ctx.log("auction", f"{p.name} opens market {MARKET_NAMES[a.market]} ({lot}) at {a.bid}.", a.player)
     auction = Auction(market=a.market, high=a.bid, bidder=a.player, out=out, to_bid=a.player)
     ctx.set(hire=replace(h, auction=auction, auctions=h.auctions + 1))
     _advance_auction(ctx, a.player)
@@ -175,7 +182,8 @@ def _advance_auction(ctx: Ctx, after: int) -> None:
             continue
         if bid_limit(ctx.cat, ctx.player(seat)) <= auc.high:
             out[seat] = True
-            ctx.log("pass", f"{ctx.name(seat)} cannot raise and passes.", seat)
+            if not ctx.quiet:
+                ctx.log("pass", f"{ctx.name(seat)} cannot raise and passes.", seat)
             continue
         ctx.set(hire=replace(h, auction=replace(auc, out=tuple(out), to_bid=seat)))
         return
@@ -194,7 +202,8 @@ def _raise(ctx: Ctx, a: Raise) -> None:
     if a.bid <= auc.high:
         raise RuleError("G-3.3", f"a raise must be more than {auc.high}")
     _check_limit(ctx, p, a.bid)
-    ctx.log("bid", f"{p.name} raises to {a.bid}.", a.player)
+    if not ctx.quiet:
+        ctx.log("bid", f"{p.name} raises to {a.bid}.", a.player)
     ctx.set(hire=replace(h, auction=replace(auc, high=a.bid, bidder=a.player)))
     _advance_auction(ctx, a.player)
 
@@ -206,7 +215,8 @@ def _pass_bid(ctx: Ctx, a: PassBid) -> None:
     auc = h.auction
     out = list(auc.out)
     out[a.player] = True
-    ctx.log("pass", f"{ctx.name(a.player)} passes.", a.player)
+    if not ctx.quiet:
+        ctx.log("pass", f"{ctx.name(a.player)} passes.", a.player)
     ctx.set(hire=replace(h, auction=replace(auc, out=tuple(out))))
     _advance_auction(ctx, a.player)
 
@@ -247,24 +257,28 @@ def _win_auction(ctx: Ctx) -> None:
     pillars = list(ctx.st.pillars)
     pillars[auc.market] = w
     ctx.set(markets=tuple(markets), pillars=tuple(pillars), box=tuple(box), hire=replace(h, auction=None))
-    extra = ""
-    if sold:
-        extra += f", exchanging {sold} Aquila{'s' if sold > 1 else ''}"
-    aq = cat.term("aquila")
-    if gained:
-        extra += f"; the {aq} tile{'s become' if gained > 1 else ' becomes'} {gained} {aq}{'s' if gained > 1 else ''}"
-    if lost:
-        extra += f"; no {aq} is left for {lost} {aq} tile{'s' if lost > 1 else ''}"
-    ctx.log(
-        "win",
-        f"{p.name} wins market {MARKET_NAMES[auc.market]} ({ctx.tiles_text(lot)}) for {price}{extra}.",
-        w,
-    )
+    if not ctx.quiet:
+        extra = ""
+        if sold:
+            extra += f", exchanging {sold} Aquila{'s' if sold > 1 else ''}"
+        aq = cat.term("aquila")
+        if gained:
+            extra += (
+                f"; the {aq} tile{'s become' if gained > 1 else ' becomes'} {gained} {aq}{'s' if gained > 1 else ''}"
+            )
+        if lost:
+            extra += f"; no {aq} is left for {lost} {aq} tile{'s' if lost > 1 else ''}"
+        ctx.log(
+            "win",
+            f"{p.name} wins market {MARKET_NAMES[auc.market]} ({ctx.tiles_text(lot)}) for {price}{extra}.",
+            w,
+        )
     recheck_stars(ctx, set(lot))
     if w == h.active:  # G-3.7
         _finish_hire_turn(ctx)
     elif not can_open_auction(ctx.st, h.active):
-        ctx.log("pass", f"{ctx.name(h.active)} cannot open another auction; the turn ends.", h.active)
+        if not ctx.quiet:
+            ctx.log("pass", f"{ctx.name(h.active)} cannot open another auction; the turn ends.", h.active)
         _finish_hire_turn(ctx)
 
 
@@ -279,7 +293,8 @@ def end_turn(ctx: Ctx, a: EndTurn) -> None:
     assert h is not None
     if h.auction is not None:
         raise RuleError("G-3.3", "an auction is running: raise or pass")
-    ctx.log("pass", f"{ctx.name(a.player)} passes.", a.player)
+    if not ctx.quiet:
+        ctx.log("pass", f"{ctx.name(a.player)} passes.", a.player)
     _finish_hire_turn(ctx)
 
 

@@ -132,7 +132,8 @@ def _build_gate(ctx: Ctx, a: BuildGate) -> None:
     _pay(ctx, a.player, c.gate_cost, "a gate", "G-2")
     _pay_extra(ctx, a.player, a.extra)
     ctx.set_player(a.player, gates=ctx.player(a.player).gates + (a.space,))
-    ctx.log("invest", f"{p.name} builds a gate on space {a.space}.", a.player)
+    if not ctx.quiet:
+        ctx.log("invest", f"{p.name} builds a gate on space {a.space}.", a.player)
     _invested(ctx, "gate", a.extra)
 
 
@@ -154,7 +155,8 @@ def _hire_promoter(ctx: Ctx, a: HirePromoter) -> None:
     _pay_extra(ctx, a.player, a.extra)
     p = ctx.set_player(a.player, promoters=ctx.player(a.player).promoters + 1)
     ctx.set(promoters_left=ctx.st.promoters_left - 1)
-    ctx.log("invest", f"{p.name} hires a promoter ({p.promoters} in all).", a.player)
+    if not ctx.quiet:
+        ctx.log("invest", f"{p.name} hires a promoter ({p.promoters} in all).", a.player)
     _invested(ctx, "promoter", a.extra)
 
 
@@ -167,7 +169,8 @@ def _buy_season_ticket(ctx: Ctx, a: BuySeasonTicket) -> None:
     _pay_extra(ctx, a.player, a.extra)
     p = ctx.set_player(a.player, promoters=ctx.player(a.player).promoters + 1)
     ctx.set(promoters_left=ctx.st.promoters_left - 1)
-    ctx.log("invest", f"{p.name} buys a season ticket ({p.promoters} in all).", a.player)
+    if not ctx.quiet:
+        ctx.log("invest", f"{p.name} buys a season ticket ({p.promoters} in all).", a.player)
     _invested(ctx, "season_ticket", a.extra)
 
 
@@ -186,9 +189,11 @@ def _plan_spectacle(ctx: Ctx, a: PlanSpectacle) -> None:
     p = ctx.set_player(a.player, face_down=ctx.player(a.player).face_down + (spec.id,))
     ctx.set(display=tuple(i for i in ctx.st.display if i != spec.id))
     if ctx.cat.rules.numbering:
-        ctx.log("invest", f"{p.name} buys program {ctx.cat.label(spec)} for {spec.cost}.", a.player)
+        if not ctx.quiet:
+            ctx.log("invest", f"{p.name} buys program {ctx.cat.label(spec)} for {spec.cost}.", a.player)
     else:
-        ctx.log("invest", f"{p.name} plans {spec.name} for {spec.cost}.", a.player)
+        if not ctx.quiet:
+            ctx.log("invest", f"{p.name} plans {spec.name} for {spec.cost}.", a.player)
     _invested(ctx, "spectacle", a.extra)
 
 
@@ -226,7 +231,8 @@ def _build_once(ctx: Ctx, a: BuildLoge | BuildTemple, kind: str, rule: str, what
     _pay(ctx, a.player, ctx.cat.temple_price, what, rule)
     _pay_extra(ctx, a.player, a.extra)
     p = ctx.set_player(a.player, temple=True)
-    ctx.log("invest", f"{p.name} builds {built}.", a.player)
+    if not ctx.quiet:
+        ctx.log("invest", f"{p.name} builds {built}.", a.player)
     _invested(ctx, kind, a.extra)
 
 
@@ -239,7 +245,10 @@ def _exchange_aquilas(ctx: Ctx, a: ExchangeAquilas) -> None:
         raise RuleError("G-8", f"{p.name} can exchange 1 to {p.aquilas} Aquilas, not {a.count}")
     gain = a.count * ctx.cat.common.aquila_coins
     ctx.set_player(a.player, aquilas=p.aquilas - a.count, coins=p.coins + gain)
-    ctx.log("aquila", f"{p.name} exchanges {a.count} Aquila{'s' if a.count > 1 else ''} for {gain} coins.", a.player)
+    if not ctx.quiet:
+        ctx.log(
+            "aquila", f"{p.name} exchanges {a.count} Aquila{'s' if a.count > 1 else ''} for {gain} coins.", a.player
+        )
 
 
 def _next_investor(ctx: Ctx) -> None:
@@ -249,7 +258,8 @@ def _next_investor(ctx: Ctx) -> None:
         ctx.set(turn=turn, invest=InvestTurn(player=(st.first + turn) % len(st.players)))
         return
     ctx.set(invest=None, phase="hire", turn=0)
-    ctx.log("phase", "Phase 2: Hire Performers.")
+    if not ctx.quiet:
+        ctx.log("phase", "Phase 2: Hire Performers.")
     start_hire_turn(ctx)
 
 
@@ -259,7 +269,8 @@ def to_act(state: State) -> int:
 
 
 def end_turn(ctx: Ctx, a: EndTurn) -> None:
-    ctx.log("end", f"{ctx.name(a.player)} ends the investment turn.", a.player)
+    if not ctx.quiet:
+        ctx.log("end", f"{ctx.name(a.player)} ends the investment turn.", a.player)
     _next_investor(ctx)
 
 

@@ -82,7 +82,8 @@ def _roll(ctx: Ctx, a: Roll) -> None:
     else:
         pt = replace(pt, stage="mode", dice=dice)
     ctx.set(perform=pt)
-    ctx.log("roll", f"{ctx.name(a.player)} rolls {' and '.join(map(str, dice))}.", a.player)
+    if not ctx.quiet:
+        ctx.log("roll", f"{ctx.name(a.player)} rolls {' and '.join(map(str, dice))}.", a.player)
 
 
 def _choose_dice(ctx: Ctx, a: ChooseDice) -> None:
@@ -125,19 +126,23 @@ def _move_noble(ctx: Ctx, a: MoveNoble) -> None:
     nobles = list(ctx.st.nobles)
     nobles[a.noble] = dest
     ctx.set(nobles=tuple(nobles))
-    text = f"{ctx.name(a.player)} moves {NOBLE_NAMES[a.noble]} {a.steps} to space {dest}"
-    owner = gate_owner(ctx.st, dest)
-    if owner != NOBODY:
-        text += f" ({ctx.name(owner)}'s gate)"
+    quiet = ctx.quiet
+    if not quiet:
+        text = f"{ctx.name(a.player)} moves {NOBLE_NAMES[a.noble]} {a.steps} to space {dest}"
+        owner = gate_owner(ctx.st, dest)
+        if owner != NOBODY:
+            text += f" ({ctx.name(owner)}'s gate)"
     if dest in ctx.cat.aquila_spaces:
         p = ctx.player(a.player)
-        aq = ctx.cat.term("aquila")
         if aquilas_gained(ctx.cat, ctx.st, 1):
             ctx.set_player(a.player, aquilas=p.aquilas + 1)
-            text += f" and takes an {aq}" if aq[0] in "AEIOU" else f" and takes a {aq}"
-        else:  # O-2: the supply is empty
-            text += f" (no {aq} is left in the supply)"
-    ctx.log("noble", text + ".", a.player)
+            if not quiet:
+                aq = ctx.cat.term("aquila")
+                text += f" and takes an {aq}" if aq[0] in "AEIOU" else f" and takes a {aq}"
+        elif not quiet:  # O-2: the supply is empty
+            text += f" (no {ctx.cat.term('aquila')} is left in the supply)"
+    if not quiet:
+        ctx.log("noble", text + ".", a.player)
     used = list(pt.used)
     used[slot] = True
     done = all(used)
@@ -159,6 +164,8 @@ def _aquila_move(ctx: Ctx, a: AquilaMove) -> None:
     nobles[a.noble] = dest
     ctx.set(nobles=tuple(nobles), perform=pt)
     ctx.set_player(a.player, aquilas=p.aquilas - 1)
+    if ctx.quiet:
+        return
     way = "clockwise" if a.steps > 0 else "counter-clockwise"
     aq = ctx.cat.term("aquila")
     text = f"{p.name} spends {'an' if aq[0] in 'AEIOU' else 'a'} {aq} to move {NOBLE_NAMES[a.noble]} {abs(a.steps)} {way} to space {dest}"
@@ -196,13 +203,14 @@ def _perform(ctx: Ctx, a: Perform) -> None:
         history=p.history + (b.total,),
     )
     ctx.set(next_seq=nseq)
-    detail = " + ".join(str(v) for _, v in b.lines if v)
-    where = f"moves the marker from {p.acclaim} to {b.total}" if moved else f"the marker stays at {p.acclaim}"
-    ctx.log(
-        "perform",
-        f"{p.name} performs {spec.name}: {detail} = {b.total} Acclaim; {where}, takes {b.total} coins.",
-        a.player,
-    )
+    if not ctx.quiet:
+        detail = " + ".join(str(v) for _, v in b.lines if v)
+        where = f"moves the marker from {p.acclaim} to {b.total}" if moved else f"the marker stays at {p.acclaim}"
+        ctx.log(
+            "perform",
+            f"{p.name} performs {spec.name}: {detail} = {b.total} Acclaim; {where}, takes {b.total} coins.",
+            a.player,
+        )
     _next_performer(ctx)
 
 
@@ -220,7 +228,8 @@ def _next_performer(ctx: Ctx) -> None:
             end_game(ctx)
             return
         ctx.set(phase="closing", turn=0)
-        ctx.log("phase", "Phase 5: Closing Ceremonies.")
+        if not ctx.quiet:
+            ctx.log("phase", "Phase 5: Closing Ceremonies.")
         closing_podium(ctx)
         return
     if st.gifts_left <= 0:  # G-5.4: no gift left -> the game ends instead
@@ -229,9 +238,11 @@ def _next_performer(ctx: Ctx) -> None:
     top = most_acclaimed(ctx.st)
     p = ctx.set_player(top, gifts=ctx.player(top).gifts + 1)
     ctx.set(gifts_left=st.gifts_left - 1)
-    ctx.log("gift", f"{p.name} is the most acclaimed and takes a gift ({p.gifts} in all).", top)
+    if not ctx.quiet:
+        ctx.log("gift", f"{p.name} is the most acclaimed and takes a gift ({p.gifts} in all).", top)
     ctx.set(phase="closing", turn=0)
-    ctx.log("phase", "Phase 5: Closing Ceremonies.")
+    if not ctx.quiet:
+        ctx.log("phase", "Phase 5: Closing Ceremonies.")
     closing_retire(ctx, 0)
 
 
@@ -241,9 +252,11 @@ def end_turn(ctx: Ctx, a: EndTurn) -> None:
     if pt.stage in ("mode", "move"):
         raise RuleError("G-5", "once the dice are rolled the nobles must be moved")
     if pt.stage == "roll":
-        ctx.log("pass", f"{ctx.name(a.player)} skips the performance.", a.player)
+        if not ctx.quiet:
+            ctx.log("pass", f"{ctx.name(a.player)} skips the performance.", a.player)
     else:
-        ctx.log("pass", f"{ctx.name(a.player)} performs nothing this round.", a.player)
+        if not ctx.quiet:
+            ctx.log("pass", f"{ctx.name(a.player)} performs nothing this round.", a.player)
     _next_performer(ctx)
 
 

@@ -90,7 +90,8 @@ def start_game(setup: GameSetup) -> tuple[State, list[Event]]:
     pairs = cat.gate_pairs[n]
     for i, seat in enumerate(turn_order(state)):
         ctx.set_player(seat, gates=pairs[i])
-        ctx.log("gate", f"{ctx.name(seat)}'s arena stands on {pairs[i][0]} and {pairs[i][1]}.", seat)
+        if not ctx.quiet:
+            ctx.log("gate", f"{ctx.name(seat)}'s arena stands on {pairs[i][0]} and {pairs[i][1]}.", seat)
     ctx.set(turn=n)
     _deal(ctx)
     return ctx.st, ctx.events
@@ -114,7 +115,8 @@ def _place_start_gates(ctx: Ctx, a: PlaceStartGates) -> None:
     if gate_owner(st, pair[0]) != NOBODY or gate_owner(st, pair[1]) != NOBODY:
         raise RuleError("G-1.6", f"gate pair {pair[0]}-{pair[1]} is taken")
     ctx.set_player(a.player, gates=pair)
-    ctx.log("gate", f"{ctx.name(a.player)} places starting gates on {pair[0]} and {pair[1]}.", a.player)
+    if not ctx.quiet:
+        ctx.log("gate", f"{ctx.name(a.player)} places starting gates on {pair[0]} and {pair[1]}.", a.player)
     ctx.set(turn=st.turn + 1)
     if ctx.st.turn == len(st.players):
         _deal(ctx)
@@ -152,8 +154,9 @@ def _deal(ctx: Ctx) -> None:
     ctx.set(rng=s)
     for seat in range(n):
         ctx.set_player(seat, face_down=tuple(smalls[seat]))
-        names = " and ".join(cat.label(cat.spectacles[i]) for i in smalls[seat])
-        ctx.log("deal", f"{ctx.name(seat)} is dealt {names}.", seat)
+        if not ctx.quiet:
+            names = " and ".join(cat.label(cat.spectacles[i]) for i in smalls[seat])
+            ctx.log("deal", f"{ctx.name(seat)} is dealt {names}.", seat)
     # G-1.8 starting tiles
     box = list(cat.counts)
     start = list(cat.starting)
@@ -163,7 +166,8 @@ def _deal(ctx: Ctx) -> None:
     green = cat.rules.green_markets
     if green:  # O-9: 15 green tiles fill the markets before the deal
         refill_markets(ctx)
-        ctx.log("market", "The markets are filled with green starting tiles.")
+        if not ctx.quiet:
+            ctx.log("market", "The markets are filled with green starting tiles.")
     per = cat.starting_per_player[n]
     for seat in order:
         tiles = list(ctx.player(seat).tiles)
@@ -173,14 +177,18 @@ def _deal(ctx: Ctx) -> None:
             tiles[k] += 1
             got.append(k)
         ctx.set_player(seat, tiles=tuple(tiles))
-        ctx.log("deal", f"{ctx.name(seat)} draws {ctx.tiles_text(sorted(got))}.", seat)
+        if not ctx.quiet:
+            ctx.log("deal", f"{ctx.name(seat)} draws {ctx.tiles_text(sorted(got))}.", seat)
     if green:  # O-9: the green tiles left over lie face down by the board
         aside = []
         while sum(ctx.st.bag):
             aside.append(ctx.draw())
         ctx.set(aside=tuple(aside))
         if aside:
-            ctx.log("market", f"{len(aside)} green tile{'s' if len(aside) > 1 else ''} left face down by the board.")
+            if not ctx.quiet:
+                ctx.log(
+                    "market", f"{len(aside)} green tile{'s' if len(aside) > 1 else ''} left face down by the board."
+                )
     # G-1.9 the rest of the standard tiles join the undealt starting tiles
     bag = list(ctx.st.bag)
     for k in range(len(bag)):
@@ -191,7 +199,8 @@ def _deal(ctx: Ctx) -> None:
     if not green:
         refill_markets(ctx)
     ctx.set(phase="invest", turn=0, invest=InvestTurn(player=ctx.st.first))
-    ctx.log("phase", f"Round 1 begins. {ctx.name(ctx.st.first)} is first player.", ctx.st.first)
+    if not ctx.quiet:
+        ctx.log("phase", f"Round 1 begins. {ctx.name(ctx.st.first)} is first player.", ctx.st.first)
 
 
 def to_act(state: State) -> int:

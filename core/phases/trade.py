@@ -152,7 +152,8 @@ def _propose(ctx: Ctx, a: ProposeDeal) -> None:
     answers[a.player] = "accepted"
     deal = Deal(proposer=a.player, transfers=transfers, answers=tuple(answers))
     ctx.set(trade=replace(t, deal=deal, proposals=t.proposals + 1))
-    ctx.log("deal", f"{ctx.name(a.player)} proposes: {describe_deal(st, transfers)}.", a.player)
+    if not ctx.quiet:
+        ctx.log("deal", f"{ctx.name(a.player)} proposes: {describe_deal(st, transfers)}.", a.player)
 
 
 def describe_deal(state: State, transfers: Iterable[Transfer]) -> str:
@@ -177,10 +178,12 @@ def _answer(ctx: Ctx, seat: int, accept: bool) -> None:
         answers = list(t.deal.answers)
         answers[seat] = "accepted"
         ctx.set(trade=replace(t, deal=replace(t.deal, answers=tuple(answers))))
-        ctx.log("deal", f"{ctx.name(seat)} accepts.", seat)
+        if not ctx.quiet:
+            ctx.log("deal", f"{ctx.name(seat)} accepts.", seat)
     else:
         ctx.set(trade=replace(t, deal=None))
-        ctx.log("deal", f"{ctx.name(seat)} rejects the deal.", seat)
+        if not ctx.quiet:
+            ctx.log("deal", f"{ctx.name(seat)} rejects the deal.", seat)
 
 
 def _close_deal(ctx: Ctx, a: CloseDeal) -> None:
@@ -211,7 +214,8 @@ def _close_deal(ctx: Ctx, a: CloseDeal) -> None:
             g, r = replace(g, tiles=tuple(gt)), replace(r, tiles=tuple(rt))
         players[tr.giver], players[tr.receiver] = g, r
     ctx.set(players=tuple(players), trade=replace(t, deal=None, deals_closed=t.deals_closed + 1))
-    ctx.log("trade", f"Deal closed: {describe_deal(ctx.st, deal.transfers)}.", a.player)
+    if not ctx.quiet:
+        ctx.log("trade", f"Deal closed: {describe_deal(ctx.st, deal.transfers)}.", a.player)
     recheck_stars(ctx, kinds)  # G-4, G-7
 
 
@@ -222,7 +226,8 @@ def _cancel_deal(ctx: Ctx, a: CancelDeal) -> None:
     if a.player not in (t.active, t.deal.proposer):
         raise RuleError("G-4", "only the active player or the proposer can withdraw a deal")
     ctx.set(trade=replace(t, deal=None))
-    ctx.log("deal", f"{ctx.name(a.player)} withdraws the deal.", a.player)
+    if not ctx.quiet:
+        ctx.log("deal", f"{ctx.name(a.player)} withdraws the deal.", a.player)
 
 
 def _next_trader(ctx: Ctx) -> None:
@@ -232,7 +237,8 @@ def _next_trader(ctx: Ctx) -> None:
         ctx.set(turn=turn, trade=TradeTurn(active=(st.first + turn) % len(st.players)))
         return
     ctx.set(trade=None, phase="perform", turn=0, perform=PerformTurn(player=st.first))
-    ctx.log("phase", "Phase 4: Perform a Spectacle.")
+    if not ctx.quiet:
+        ctx.log("phase", "Phase 4: Perform a Spectacle.")
 
 
 def end_turn(ctx: Ctx, a: EndTurn) -> None:
@@ -240,7 +246,8 @@ def end_turn(ctx: Ctx, a: EndTurn) -> None:
     assert t is not None
     if t.deal is not None:
         raise RuleError("G-4", "a deal is on the table: close or cancel it first")
-    ctx.log("end", f"{ctx.name(a.player)} ends the trade turn.", a.player)
+    if not ctx.quiet:
+        ctx.log("end", f"{ctx.name(a.player)} ends the trade turn.", a.player)
     _next_trader(ctx)
 
 
