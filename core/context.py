@@ -75,6 +75,31 @@ class Ctx:
         self.st = replace(self.st, rng=s, bag=tuple(nb))
         return kind
 
+    def draws(self, count: int) -> list[int]:
+        """``count`` draws in a row, as many calls of :meth:`draw` would give them (-1 for each
+        once the bag is empty), with one change of the state."""
+        st = self.st
+        bag = list(st.bag)
+        total = sum(bag)
+        s = st.rng
+        out = []
+        below = rng.below
+        for _ in range(count):
+            if total == 0:
+                out.append(NOBODY)
+                continue
+            s, r = below(s, total)
+            kind = 0
+            while r >= bag[kind]:
+                r -= bag[kind]
+                kind += 1
+            bag[kind] -= 1
+            total -= 1
+            out.append(kind)
+        if out and out[0] != NOBODY:
+            self.st = replace(st, rng=s, bag=tuple(bag))
+        return out
+
     def roll(self) -> int:
         s, r = rng.below(self.st.rng, 6)
         self.st = replace(self.st, rng=s)

@@ -10,10 +10,11 @@ unbounded) as a flag; an action built from them is legal when it is within the r
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from colosseum.core.actions import Action, ConstructionForAquila
 from colosseum.core.catalog import load_catalog
 from colosseum.core.choices import BidOption, Choices, Offer, simple
-from colosseum.core.engine import to_act
 from colosseum.core.model import NOBODY, State
 from colosseum.core.phases import closing, hire, invest, perform, setup, trade
 from colosseum.core.phases.perform import performable
@@ -22,21 +23,31 @@ from colosseum.core.queries import aquilas_gained
 
 __all__ = ["BidOption", "Choices", "legal", "may_propose", "performable"]
 
-_OFFERS: dict[str, Offer] = {
-    "setup": setup.offer,
-    "invest": invest.offer,
-    "hire": hire.offer,
-    "trade": trade.offer,
-    "perform": perform.offer,
-    "closing": closing.offer,
+#: Per phase: who is to act (as ``engine.to_act``) and the phase's part of the choices.
+_PHASES: dict[str, tuple[Callable[[State], int], Offer]] = {
+    name: (module.to_act, module.offer)
+    for name, module in (
+        ("setup", setup),
+        ("invest", invest),
+        ("hire", hire),
+        ("trade", trade),
+        ("perform", perform),
+        ("closing", closing),
+    )
 }
+
+_NONE = Choices(NOBODY, ())
 
 
 def legal(state: State) -> Choices:
     """Everything the player to act may do now."""
+    phase = _PHASES.get(state.phase)
+    if phase is None:
+        return _NONE
+    to_act, offer = phase
     seat = to_act(state)
     if seat == NOBODY:
-        return Choices(player=NOBODY, actions=())
+        return _NONE
     cat = load_catalog(state.setup.variant)
     acts: list[Action] = []
     bids: list[BidOption] = []
@@ -46,5 +57,5 @@ def legal(state: State) -> Choices:
         and aquilas_gained(cat, state, 1)  # O-2: not when the medal supply is empty
     ):
         acts.append(simple(ConstructionForAquila, seat))
-    propose = _OFFERS[state.phase](state, seat, cat, acts, bids)
-    return Choices(player=seat, actions=tuple(acts), bids=tuple(bids), can_propose=propose)
+    propose = offer(state, seat, cat, acts, bids)
+    return Choices(seat, tuple(acts), tuple(bids) if bids else (), propose)

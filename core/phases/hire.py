@@ -96,6 +96,9 @@ def _return_pillars(ctx: Ctx) -> None:
 def refill_markets(ctx: Ctx) -> None:
     """Fill every market that is not full and has no pillar in it (G-3; bag may run dry), in
     board order; O-18: the green tile left aside (O-9) is used first."""
+    if not ctx.st.aside:
+        _refill_from_bag(ctx)
+        return
     markets = list(ctx.st.markets)
     for i in range(5):
         if ctx.st.pillars[i] != NOBODY or len(markets[i]) >= 3:
@@ -120,6 +123,30 @@ def refill_markets(ctx: Ctx) -> None:
             if not ctx.quiet:
                 ctx.log("market", f"The bag is empty: market {MARKET_NAMES[i]} holds only {len(lot)} tiles.")
     ctx.set(markets=tuple(markets))
+
+
+def _refill_from_bag(ctx: Ctx) -> None:
+    """:func:`refill_markets` with no tile aside: the tiles are drawn in one go (the same draws
+    in the same order; the first market takes the first tiles drawn)."""
+    st = ctx.st
+    markets = st.markets
+    pillars = st.pillars
+    wanted = [0 if pillars[i] != NOBODY else max(0, 3 - len(m)) for i, m in enumerate(markets)]
+    if not any(wanted):
+        return
+    drawn = ctx.draws(sum(wanted))
+    filled = list(markets)
+    pos = 0
+    for i, want in enumerate(wanted):
+        if not want:
+            continue
+        got = [k for k in drawn[pos : pos + want] if k != NOBODY]
+        pos += want
+        lot = markets[i] + tuple(got)
+        filled[i] = lot
+        if lot and len(lot) < 3 and not ctx.quiet:
+            ctx.log("market", f"The bag is empty: market {MARKET_NAMES[i]} holds only {len(lot)} tiles.")
+    ctx.set(markets=tuple(filled))
 
 
 def _end_hire_phase(ctx: Ctx) -> None:

@@ -171,11 +171,9 @@ def _deal(ctx: Ctx) -> None:
     per = cat.starting_per_player[n]
     for seat in order:
         tiles = list(ctx.player(seat).tiles)
-        got = []
-        for _ in range(per):
-            k = ctx.draw()
+        got = ctx.draws(per)
+        for k in got:
             tiles[k] += 1
-            got.append(k)
         ctx.set_player(seat, tiles=tuple(tiles))
         if not ctx.quiet:
             ctx.log("deal", f"{ctx.name(seat)} draws {ctx.tiles_text(sorted(got))}.", seat)
