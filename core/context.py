@@ -83,12 +83,13 @@ class Ctx:
         total = sum(bag)
         s = st.rng
         out = []
-        below = rng.below
+        step = rng.next_u64
         for _ in range(count):
             if total == 0:
                 out.append(NOBODY)
                 continue
-            s, r = below(s, total)
+            s, z = step(s)
+            r = z % total  # rng.below
             kind = 0
             while r >= bag[kind]:
                 r -= bag[kind]

@@ -93,6 +93,7 @@ __all__ = [
 _PHASES = {"setup": setup, "invest": invest, "hire": hire, "trade": trade, "perform": perform, "closing": closing}
 
 _TO_ACT: dict[str, Callable[[State], int]] = {name: module.to_act for name, module in _PHASES.items()}
+_END_TURN: dict[str, Handler] = {name: module.end_turn for name, module in _PHASES.items()}
 
 
 def to_act(state: State) -> int:
@@ -142,14 +143,14 @@ def apply_fast(state: State, action: Action) -> tuple[State, list[Event]]:
     """``apply_trusted`` without the events (the list is always empty): the very same states,
     for playouts, which throw the events away; composing the log's sentences was a good part
     of an action's cost.  The same rule: only for actions straight from ``legal(state)``."""
-    ctx = Ctx(state, load_catalog(state.setup.variant), quiet=True)
+    ctx = Ctx(state, load_catalog(state.setup.variant), True)
     _HANDLERS[type(action)](ctx, action)
     return replace(ctx.st, actions=state.actions + 1), ctx.events
 
 
 def _end_turn(ctx: Ctx, a: EndTurn) -> None:
     """EndTurn means something different in each phase: the phase's own ``end_turn`` decides."""
-    _PHASES[ctx.st.phase].end_turn(ctx, a)
+    _END_TURN[ctx.st.phase](ctx, a)
 
 
 def _construction_for_aquila(ctx: Ctx, a: ConstructionForAquila) -> None:

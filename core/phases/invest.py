@@ -25,7 +25,7 @@ from colosseum.core.actions import (
     HirePromoter,
     PlanSpectacle,
 )
-from colosseum.core.catalog import Catalog
+from colosseum.core.catalog import Catalog, load_catalog
 from colosseum.core.choices import BidOption, Handler, simple
 from colosseum.core.context import Ctx
 from colosseum.core.errors import RuleError
@@ -280,6 +280,12 @@ def _plan(seat: int, key: str, extra: Extra) -> Action:
 
 
 @cache
+def _plans(seat: int, extra: Extra, variant: str) -> tuple[Action, ...]:
+    """:func:`_plan` of every spectacle of ``variant``, by id."""
+    return tuple(_plan(seat, spec.key, extra) for spec in load_catalog(variant).spectacles)
+
+
+@cache
 def _gate(seat: int, space: int, extra: Extra) -> Action:
     return BuildGate(player=seat, space=space, extra=extra)
 
@@ -316,6 +322,8 @@ def offer(state: State, seat: int, cat: Catalog, acts: list[Action], bids: list[
     n_sp = cat.track_spaces
     tickets = rules.upgrades == "ticket-loge"
     floor = numbering_floor(cat, p) if rules.numbering else -1  # O-12
+    coins = p.coins
+    specs = cat.spectacles
     for extra in pays:
         made = turn.made if (extra == "" and distinct) else ()
         if "gate" not in made and len(p.gates) < c.gates and p.coins >= c.gate_cost:
@@ -328,10 +336,11 @@ def offer(state: State, seat: int, cat: Catalog, acts: list[Action], bids: list[
             elif "promoter" not in made:
                 acts.append(_investment(HirePromoter, seat, extra))
         if "spectacle" not in made:
+            plans = _plans(seat, extra, cat.variant)
             for sid in state.display:
-                spec = cat.spectacles[sid]
-                if spec.cost <= p.coins and spec.number_2007 > floor:
-                    acts.append(_plan(seat, spec.key, extra))
+                spec = specs[sid]
+                if spec.cost <= coins and spec.number_2007 > floor:
+                    acts.append(plans[sid])
         if not p.temple and p.coins >= cat.temple_price:
             if tickets:
                 acts.append(_investment(BuildLoge, seat, extra))

@@ -21,11 +21,11 @@ from colosseum.core.actions import (
     Perform,
     Roll,
 )
-from colosseum.core.catalog import Catalog, load_catalog
+from colosseum.core.catalog import Catalog, Spectacle, load_catalog
 from colosseum.core.choices import BidOption, Handler, simple
 from colosseum.core.context import Ctx, end_game
 from colosseum.core.errors import RuleError
-from colosseum.core.model import NOBODY, PerformTurn, State
+from colosseum.core.model import NOBODY, PerformTurn, Player, State
 from colosseum.core.phases.closing import closing_podium, closing_retire
 from colosseum.core.queries import (
     aquilas_gained,
@@ -122,7 +122,7 @@ def _move_noble(ctx: Ctx, a: MoveNoble) -> None:
     if not isinstance(a.steps, int) or not lo <= a.steps <= hi:
         rng_text = f"{lo}" if lo == hi else f"{lo} to {hi}"
         raise RuleError("G-5.1", f"this move is {rng_text} spaces")
-    dest = walk(ctx.st, a.noble, a.steps)
+    dest = landing(ctx.cat, ctx.st.nobles, a.noble, a.steps)  # walk(), with the catalog at hand
     nobles = list(ctx.st.nobles)
     nobles[a.noble] = dest
     ctx.set(nobles=tuple(nobles))
@@ -262,12 +262,17 @@ def end_turn(ctx: Ctx, a: EndTurn) -> None:
 
 def performable(state: State, seat: int) -> list[int]:
     """Spectacle ids ``seat`` could perform now (G-5.2), ignoring the phase."""
-    cat = load_catalog(state.setup.variant)
-    p = state.players[seat]
+    return [spec.id for spec in _performable(load_catalog(state.setup.variant), state.players[seat])]
+
+
+def _performable(cat: Catalog, p: Player) -> list[Spectacle]:
     n_gates = len(p.gates)
-    owned = [cat.spectacles[sid] for sid in (*p.face_down, *p.face_up)]
+    specs = cat.spectacles
+    owned = [specs[sid] for sid in (*p.face_down, *p.face_up)]
+    if not owned:
+        return owned
     return [
-        spec.id
+        spec
         for spec, miss in zip(owned, missings(cat, p.tiles, owned), strict=True)
         if n_gates >= spec.gates and miss <= spec.max_missing
     ]
@@ -327,8 +332,8 @@ def offer(state: State, seat: int, cat: Catalog, acts: list[Action], bids: list[
     else:
         if p.aquilas:
             acts += _aquila_moves(seat, cat.common.aquila_noble_steps)
-        for sid in performable(state, seat):
-            acts += _performs(seat, cat.spectacles[sid].key, p.aquilas)
+        for spec in _performable(cat, p):
+            acts += _performs(seat, spec.key, p.aquilas)
         acts.append(simple(EndTurn, seat))
     return False
 

@@ -265,7 +265,8 @@ def offer(state: State, seat: int, cat: Catalog, acts: list[Action], bids: list[
     t = state.trade
     assert t is not None
     if t.deal is not None:
-        if deal_pending(state) == seat:
+        # ``seat`` is the one to act: the next party to answer while any answer is pending
+        if "pending" in t.deal.answers:
             acts += (simple(AcceptDeal, seat), simple(RejectDeal, seat))
         else:
             acts += (simple(CloseDeal, seat), simple(CancelDeal, seat))
