@@ -139,7 +139,7 @@ def recheck_stars(ctx: Ctx, kinds: Iterable[int]) -> None:
                 ctx.log(
                     "star", f"{players[holder].name} takes the {name} Star Performer from {players[h].name}.", holder
                 )
-    ctx.set(stars=new)
+    ctx.st = replace(ctx.st, stars=new)
 
 
 def pick_by_coins_and_dice(ctx: Ctx, seats: Iterable[int], highest: bool, why: str) -> int:
@@ -171,7 +171,7 @@ def end_game(ctx: Ctx) -> None:
     players still tied share the win)."""
     st = ctx.st
     per = ctx.cat.rules.endgame_aquila_acclaim
-    ctx.set(phase="over")
+    ctx.st = replace(ctx.st, phase="over")
     for seat in turn_order(st):
         p = ctx.player(seat)
         if not p.aquilas:
@@ -180,7 +180,7 @@ def end_game(ctx: Ctx) -> None:
             gain = per * p.aquilas
             new = p.acclaim + gain
             ctx.set_player(seat, acclaim=new, aquilas=0, seq=ctx.st.next_seq)
-            ctx.set(next_seq=ctx.st.next_seq + 1)
+            ctx.st = replace(ctx.st, next_seq=ctx.st.next_seq + 1)
             if not ctx.quiet:
                 ctx.log(
                     "aquila", f"{p.name} returns {p.aquilas} Aquilas for {gain} Acclaim: {p.acclaim} to {new}.", seat
@@ -194,7 +194,7 @@ def end_game(ctx: Ctx) -> None:
             if not ctx.quiet:
                 ctx.log("aquila", f"{p.name} discards {p.aquilas} Aquilas (no Acclaim in the classic game).", seat)
     result = rank(ctx.st)
-    ctx.set(result=result)
+    ctx.st = replace(ctx.st, result=result)
     w = ctx.name(result.winner)
     acclaim = ctx.player(result.winner).acclaim
     if result.shared:

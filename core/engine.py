@@ -167,7 +167,7 @@ def _construction_for_aquila(ctx: Ctx, a: ConstructionForAquila) -> None:
     box = list(ctx.st.box)
     box[con] += 1
     ctx.set_player(a.player, tiles=tuple(tiles), aquilas=p.aquilas + 1)
-    ctx.set(box=tuple(box))
+    ctx.st = replace(ctx.st, box=tuple(box))
     aq = ctx.cat.term("aquila")
     if not ctx.quiet:
         ctx.log(

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from msgspec.structs import replace
+
 from colosseum.core.actions import Action, ChooseFirstPlayer, EndTurn, Retire, Steal
 from colosseum.core.catalog import Catalog
 from colosseum.core.choices import BidOption, Handler, simple
@@ -33,7 +35,7 @@ def closing_podium(ctx: Ctx) -> None:
     discards (O-25)."""
     top = pick_by_coins_and_dice(ctx, range(ctx.st.n), highest=True, why="podium")
     p = ctx.set_player(top, gifts=ctx.player(top).gifts + 1)
-    ctx.set(gifts_left=ctx.st.gifts_left - 1)
+    ctx.st = replace(ctx.st, gifts_left=ctx.st.gifts_left - 1)
     if not ctx.quiet:
         ctx.log("gift", f"{p.name} has the most spectators and takes a podium ({p.gifts} in all).", top)
     closing_retire(ctx, 0, top)
@@ -46,7 +48,7 @@ def closing_retire(ctx: Ctx, start: int, podium: int = NOBODY) -> None:
     for k in range(start, len(st.players)):
         seat = (st.first + k) % len(st.players)
         if st.players[seat].arena != NOBODY:
-            ctx.set(turn=k, closing=ClosingTurn(stage="retire", player=seat, victim=podium))
+            ctx.st = replace(ctx.st, turn=k, closing=ClosingTurn(stage="retire", player=seat, victim=podium))
             return
     _closing_steal(ctx, podium)
 
@@ -67,7 +69,7 @@ def _retire(ctx: Ctx, a: Retire) -> None:
     box[k] += 1
     spec = cat.spectacles[p.arena]
     ctx.set_player(a.player, tiles=tuple(tiles), face_up=p.face_up + (p.arena,), arena=NOBODY, arena_used=())
-    ctx.set(box=tuple(box))
+    ctx.st = replace(ctx.st, box=tuple(box))
     if not ctx.quiet:
         ctx.log("retire", f"{p.name} retires a {cat.tiles[k].name}; {spec.name} goes face up.", a.player)
     recheck_stars(ctx, (k,))
@@ -87,7 +89,7 @@ def _closing_steal(ctx: Ctx, podium: int = NOBODY) -> None:
         others = [s for s in range(ctx.st.n) if s != podium]
         least = pick_by_coins_and_dice(ctx, others, highest=False, why="lowest marker")
         if stealable(ctx.cat, ctx.player(most)):
-            ctx.set(closing=ClosingTurn(stage="steal", player=least, victim=most))
+            ctx.st = replace(ctx.st, closing=ClosingTurn(stage="steal", player=least, victim=most))
             return
         if not ctx.quiet:
             ctx.log("steal", f"{ctx.name(most)} has no normal tile for {ctx.name(least)} to take.", least)
@@ -96,7 +98,7 @@ def _closing_steal(ctx: Ctx, podium: int = NOBODY) -> None:
     least = least_acclaimed(ctx.st)
     most = most_acclaimed(ctx.st)
     if stealable(ctx.cat, ctx.player(most)):
-        ctx.set(closing=ClosingTurn(stage="steal", player=least, victim=most))
+        ctx.st = replace(ctx.st, closing=ClosingTurn(stage="steal", player=least, victim=most))
         return
     if not ctx.quiet:
         ctx.log("steal", f"{ctx.name(most)} has no performer for {ctx.name(least)} to steal.", least)
@@ -129,7 +131,7 @@ def _closing_first(ctx: Ctx) -> None:
         _next_round(ctx, (ctx.st.first + 1) % ctx.st.n)
         return
     least = least_acclaimed(ctx.st)
-    ctx.set(closing=ClosingTurn(stage="first", player=least))
+    ctx.st = replace(ctx.st, closing=ClosingTurn(stage="first", player=least))
 
 
 def _choose_first(ctx: Ctx, a: ChooseFirstPlayer) -> None:
@@ -148,7 +150,8 @@ def _next_round(ctx: Ctx, first: int) -> None:
         if not ctx.quiet:
             ctx.log("first", f"The first player passes to {ctx.name(first)}.", first)
     rnd = ctx.st.round + 1
-    ctx.set(
+    ctx.st = replace(
+        ctx.st,
         closing=None,
         round=rnd,
         first=first,

@@ -59,7 +59,7 @@ def start_hire_turn(ctx: Ctx) -> None:
             _end_hire_phase(ctx)
             return
         seat = (st.first + st.turn) % len(st.players)
-        ctx.set(hire=HireTurn(active=seat, had_pillar=st.players[seat].pillar))
+        ctx.st = replace(ctx.st, hire=HireTurn(active=seat, had_pillar=st.players[seat].pillar))
         if can_open_auction(ctx.st, seat):
             return
         if not ctx.quiet:
@@ -69,7 +69,7 @@ def start_hire_turn(ctx: Ctx) -> None:
                 why = "cannot open an auction"
             ctx.log("pass", f"{ctx.name(seat)} {why} and passes.", seat)
         _finish_hire_turn(ctx, advance=False)
-        ctx.set(turn=ctx.st.turn + 1)
+        ctx.st = replace(ctx.st, turn=ctx.st.turn + 1)
 
 
 def _finish_hire_turn(ctx: Ctx, advance: bool = True) -> None:
@@ -78,19 +78,19 @@ def _finish_hire_turn(ctx: Ctx, advance: bool = True) -> None:
     owners, so the emptied markets are refilled all the same."""
     if one_win_per_phase(ctx.st, ctx.cat):
         if any(p != NOBODY for p in ctx.st.pillars):
-            ctx.set(pillars=(NOBODY,) * 5)
+            ctx.st = replace(ctx.st, pillars=(NOBODY,) * 5)
     else:
         _return_pillars(ctx)
     refill_markets(ctx)
     if advance:
-        ctx.set(turn=ctx.st.turn + 1)
+        ctx.st = replace(ctx.st, turn=ctx.st.turn + 1)
         start_hire_turn(ctx)
 
 
 def _return_pillars(ctx: Ctx) -> None:
     if any(not p.pillar for p in ctx.st.players):
         players = tuple(p if p.pillar else replace(p, pillar=True) for p in ctx.st.players)
-        ctx.set(players=players, pillars=(NOBODY,) * 5)
+        ctx.st = replace(ctx.st, players=players, pillars=(NOBODY,) * 5)
 
 
 def refill_markets(ctx: Ctx) -> None:
@@ -107,7 +107,7 @@ def refill_markets(ctx: Ctx) -> None:
         while len(lot) < 3:
             if ctx.st.aside:
                 k = ctx.st.aside[0]
-                ctx.set(aside=ctx.st.aside[1:])
+                ctx.st = replace(ctx.st, aside=ctx.st.aside[1:])
                 if not ctx.quiet:
                     ctx.log(
                         "market", f"The green tile left aside, a {ctx.tile_name(k)}, goes to market {MARKET_NAMES[i]}."
@@ -122,7 +122,7 @@ def refill_markets(ctx: Ctx) -> None:
         if lot and len(lot) < 3:
             if not ctx.quiet:
                 ctx.log("market", f"The bag is empty: market {MARKET_NAMES[i]} holds only {len(lot)} tiles.")
-    ctx.set(markets=tuple(markets))
+    ctx.st = replace(ctx.st, markets=tuple(markets))
 
 
 def _refill_from_bag(ctx: Ctx) -> None:
@@ -146,14 +146,14 @@ def _refill_from_bag(ctx: Ctx) -> None:
         filled[i] = lot
         if lot and len(lot) < 3 and not ctx.quiet:
             ctx.log("market", f"The bag is empty: market {MARKET_NAMES[i]} holds only {len(lot)} tiles.")
-    ctx.set(markets=tuple(filled))
+    ctx.st = replace(ctx.st, markets=tuple(filled))
 
 
 def _end_hire_phase(ctx: Ctx) -> None:
     if one_win_per_phase(ctx.st, ctx.cat):  # A07-2, O-17
         _return_pillars(ctx)
         refill_markets(ctx)
-    ctx.set(hire=None, phase="trade", turn=0, trade=TradeTurn(active=ctx.st.first))
+    ctx.st = replace(ctx.st, hire=None, phase="trade", turn=0, trade=TradeTurn(active=ctx.st.first))
     if not ctx.quiet:
         ctx.log("phase", "Phase 3: Trade Performers.")
 
@@ -183,7 +183,7 @@ def _open_auction(ctx: Ctx, a: OpenAuction) -> None:
         lot = ctx.tiles_text(st.markets[a.market])
         ctx.log("auction", f"{p.name} opens market {MARKET_NAMES[a.market]} ({lot}) at {a.bid}.", a.player)
     auction = Auction(market=a.market, high=a.bid, bidder=a.player, out=out, to_bid=a.player)
-    ctx.set(hire=replace(h, auction=auction, auctions=h.auctions + 1))
+    ctx.st = replace(ctx.st, hire=replace(h, auction=auction, auctions=h.auctions + 1))
     _advance_auction(ctx, a.player)
 
 
@@ -212,9 +212,9 @@ def _advance_auction(ctx: Ctx, after: int) -> None:
             if not ctx.quiet:
                 ctx.log("pass", f"{ctx.name(seat)} cannot raise and passes.", seat)
             continue
-        ctx.set(hire=replace(h, auction=replace(auc, out=tuple(out), to_bid=seat)))
+        ctx.st = replace(ctx.st, hire=replace(h, auction=replace(auc, out=tuple(out), to_bid=seat)))
         return
-    ctx.set(hire=replace(h, auction=replace(auc, out=tuple(out))))
+    ctx.st = replace(ctx.st, hire=replace(h, auction=replace(auc, out=tuple(out))))
     _win_auction(ctx)
 
 
@@ -231,7 +231,7 @@ def _raise(ctx: Ctx, a: Raise) -> None:
     _check_limit(ctx, p, a.bid)
     if not ctx.quiet:
         ctx.log("bid", f"{p.name} raises to {a.bid}.", a.player)
-    ctx.set(hire=replace(h, auction=replace(auc, high=a.bid, bidder=a.player)))
+    ctx.st = replace(ctx.st, hire=replace(h, auction=replace(auc, high=a.bid, bidder=a.player)))
     _advance_auction(ctx, a.player)
 
 
@@ -244,7 +244,7 @@ def _pass_bid(ctx: Ctx, a: PassBid) -> None:
     out[a.player] = True
     if not ctx.quiet:
         ctx.log("pass", f"{ctx.name(a.player)} passes.", a.player)
-    ctx.set(hire=replace(h, auction=replace(auc, out=tuple(out))))
+    ctx.st = replace(ctx.st, hire=replace(h, auction=replace(auc, out=tuple(out))))
     _advance_auction(ctx, a.player)
 
 
@@ -283,7 +283,9 @@ def _win_auction(ctx: Ctx) -> None:
     markets[auc.market] = ()
     pillars = list(ctx.st.pillars)
     pillars[auc.market] = w
-    ctx.set(markets=tuple(markets), pillars=tuple(pillars), box=tuple(box), hire=replace(h, auction=None))
+    ctx.st = replace(
+        ctx.st, markets=tuple(markets), pillars=tuple(pillars), box=tuple(box), hire=replace(h, auction=None)
+    )
     if not ctx.quiet:
         extra = ""
         if sold:

@@ -90,7 +90,7 @@ def _pay_extra(ctx: Ctx, seat: int, extra: str) -> None:
         box = list(ctx.st.box)
         box[ctx.cat.construction] += 1
         ctx.set_player(seat, tiles=tuple(tiles))
-        ctx.set(box=tuple(box))
+        ctx.st = replace(ctx.st, box=tuple(box))
 
 
 def _pay(ctx: Ctx, seat: int, cost: int, what: str, rule: str) -> None:
@@ -106,7 +106,7 @@ def _invested(ctx: Ctx, kind: str, extra: str) -> None:
     turn = ctx.st.invest
     assert turn is not None
     turn = replace(turn, made=turn.made + (kind,), extras=turn.extras + (1 if extra else 0))
-    ctx.set(invest=turn)
+    ctx.st = replace(ctx.st, invest=turn)
     rules = ctx.cat.rules
     # G-2: after the last investment allowed there is nothing left to do: the turn ends (and
     # O-11: after the one extra investment).
@@ -154,7 +154,7 @@ def _hire_promoter(ctx: Ctx, a: HirePromoter) -> None:
     _pay(ctx, a.player, ctx.cat.promoter_price, "a promoter", "G-2")
     _pay_extra(ctx, a.player, a.extra)
     p = ctx.set_player(a.player, promoters=ctx.player(a.player).promoters + 1)
-    ctx.set(promoters_left=ctx.st.promoters_left - 1)
+    ctx.st = replace(ctx.st, promoters_left=ctx.st.promoters_left - 1)
     if not ctx.quiet:
         ctx.log("invest", f"{p.name} hires a promoter ({p.promoters} in all).", a.player)
     _invested(ctx, "promoter", a.extra)
@@ -168,7 +168,7 @@ def _buy_season_ticket(ctx: Ctx, a: BuySeasonTicket) -> None:
     _pay(ctx, a.player, ctx.cat.promoter_price, "a season ticket", "O-14")
     _pay_extra(ctx, a.player, a.extra)
     p = ctx.set_player(a.player, promoters=ctx.player(a.player).promoters + 1)
-    ctx.set(promoters_left=ctx.st.promoters_left - 1)
+    ctx.st = replace(ctx.st, promoters_left=ctx.st.promoters_left - 1)
     if not ctx.quiet:
         ctx.log("invest", f"{p.name} buys a season ticket ({p.promoters} in all).", a.player)
     _invested(ctx, "season_ticket", a.extra)
@@ -187,7 +187,7 @@ def _plan_spectacle(ctx: Ctx, a: PlanSpectacle) -> None:
     _pay(ctx, a.player, spec.cost, spec.name, "G-2")
     _pay_extra(ctx, a.player, a.extra)
     p = ctx.set_player(a.player, face_down=ctx.player(a.player).face_down + (spec.id,))
-    ctx.set(display=tuple(i for i in ctx.st.display if i != spec.id))
+    ctx.st = replace(ctx.st, display=tuple(i for i in ctx.st.display if i != spec.id))
     if ctx.cat.rules.numbering:
         if not ctx.quiet:
             ctx.log("invest", f"{p.name} buys program {ctx.cat.label(spec)} for {spec.cost}.", a.player)
@@ -255,9 +255,9 @@ def _next_investor(ctx: Ctx) -> None:
     st = ctx.st
     turn = st.turn + 1
     if turn < len(st.players):
-        ctx.set(turn=turn, invest=InvestTurn(player=(st.first + turn) % len(st.players)))
+        ctx.st = replace(ctx.st, turn=turn, invest=InvestTurn(player=(st.first + turn) % len(st.players)))
         return
-    ctx.set(invest=None, phase="hire", turn=0)
+    ctx.st = replace(ctx.st, invest=None, phase="hire", turn=0)
     if not ctx.quiet:
         ctx.log("phase", "Phase 2: Hire Performers.")
     start_hire_turn(ctx)

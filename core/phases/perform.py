@@ -81,7 +81,7 @@ def _roll(ctx: Ctx, a: Roll) -> None:
         pt = replace(pt, stage="move", dice=dice, mode="split", used=(False,))
     else:
         pt = replace(pt, stage="mode", dice=dice)
-    ctx.set(perform=pt)
+    ctx.st = replace(ctx.st, perform=pt)
     if not ctx.quiet:
         ctx.log("roll", f"{ctx.name(a.player)} rolls {' and '.join(map(str, dice))}.", a.player)
 
@@ -94,7 +94,7 @@ def _choose_dice(ctx: Ctx, a: ChooseDice) -> None:
         pt = replace(pt, stage="move", mode="sum", used=(False,))
     else:
         raise RuleError("G-5.1", "choose 'split' (one noble per die) or 'sum' (one noble by the sum)")
-    ctx.set(perform=pt)
+    ctx.st = replace(ctx.st, perform=pt)
 
 
 def walk(state: State, noble: int, steps: int) -> int:
@@ -125,7 +125,7 @@ def _move_noble(ctx: Ctx, a: MoveNoble) -> None:
     dest = landing(ctx.cat, ctx.st.nobles, a.noble, a.steps)  # walk(), with the catalog at hand
     nobles = list(ctx.st.nobles)
     nobles[a.noble] = dest
-    ctx.set(nobles=tuple(nobles))
+    ctx.st = replace(ctx.st, nobles=tuple(nobles))
     quiet = ctx.quiet
     if not quiet:
         text = f"{ctx.name(a.player)} moves {NOBLE_NAMES[a.noble]} {a.steps} to space {dest}"
@@ -146,7 +146,9 @@ def _move_noble(ctx: Ctx, a: MoveNoble) -> None:
     used = list(pt.used)
     used[slot] = True
     done = all(used)
-    ctx.set(perform=replace(pt, used=tuple(used), moved=pt.moved + (a.noble,), stage="after" if done else "move"))
+    ctx.st = replace(
+        ctx.st, perform=replace(pt, used=tuple(used), moved=pt.moved + (a.noble,), stage="after" if done else "move")
+    )
 
 
 def _aquila_move(ctx: Ctx, a: AquilaMove) -> None:
@@ -162,7 +164,7 @@ def _aquila_move(ctx: Ctx, a: AquilaMove) -> None:
     dest = walk(ctx.st, a.noble, a.steps)
     nobles = list(ctx.st.nobles)
     nobles[a.noble] = dest
-    ctx.set(nobles=tuple(nobles), perform=pt)
+    ctx.st = replace(ctx.st, nobles=tuple(nobles), perform=pt)
     ctx.set_player(a.player, aquilas=p.aquilas - 1)
     if ctx.quiet:
         return
@@ -202,7 +204,7 @@ def _perform(ctx: Ctx, a: Perform) -> None:
         arena_used=b.used,
         history=p.history + (b.total,),
     )
-    ctx.set(next_seq=nseq)
+    ctx.st = replace(ctx.st, next_seq=nseq)
     if not ctx.quiet:
         detail = " + ".join(str(v) for _, v in b.lines if v)
         where = f"moves the marker from {p.acclaim} to {b.total}" if moved else f"the marker stays at {p.acclaim}"
@@ -218,16 +220,16 @@ def _next_performer(ctx: Ctx) -> None:
     st = ctx.st
     turn = st.turn + 1
     if turn < len(st.players):
-        ctx.set(turn=turn, perform=PerformTurn(player=(st.first + turn) % len(st.players)))
+        ctx.st = replace(ctx.st, turn=turn, perform=PerformTurn(player=(st.first + turn) % len(st.players)))
         return
     # everyone has performed or passed: fill the round's score history
     players = tuple(p if len(p.history) >= st.round else replace(p, history=p.history + (0,)) for p in st.players)
-    ctx.set(players=players, perform=None)
+    ctx.st = replace(ctx.st, players=players, perform=None)
     if ctx.cat.rules.gift_timing == "closing":  # O-1: the round counter ends the game; O-24
         if st.round >= ctx.cat.rounds:
             end_game(ctx)
             return
-        ctx.set(phase="closing", turn=0)
+        ctx.st = replace(ctx.st, phase="closing", turn=0)
         if not ctx.quiet:
             ctx.log("phase", "Phase 5: Closing Ceremonies.")
         closing_podium(ctx)
@@ -237,10 +239,10 @@ def _next_performer(ctx: Ctx) -> None:
         return
     top = most_acclaimed(ctx.st)
     p = ctx.set_player(top, gifts=ctx.player(top).gifts + 1)
-    ctx.set(gifts_left=st.gifts_left - 1)
+    ctx.st = replace(ctx.st, gifts_left=st.gifts_left - 1)
     if not ctx.quiet:
         ctx.log("gift", f"{p.name} is the most acclaimed and takes a gift ({p.gifts} in all).", top)
-    ctx.set(phase="closing", turn=0)
+    ctx.st = replace(ctx.st, phase="closing", turn=0)
     if not ctx.quiet:
         ctx.log("phase", "Phase 5: Closing Ceremonies.")
     closing_retire(ctx, 0)

@@ -92,7 +92,7 @@ def start_game(setup: GameSetup) -> tuple[State, list[Event]]:
         ctx.set_player(seat, gates=pairs[i])
         if not ctx.quiet:
             ctx.log("gate", f"{ctx.name(seat)}'s arena stands on {pairs[i][0]} and {pairs[i][1]}.", seat)
-    ctx.set(turn=n)
+    ctx.st = replace(ctx.st, turn=n)
     _deal(ctx)
     return ctx.st, ctx.events
 
@@ -117,7 +117,7 @@ def _place_start_gates(ctx: Ctx, a: PlaceStartGates) -> None:
     ctx.set_player(a.player, gates=pair)
     if not ctx.quiet:
         ctx.log("gate", f"{ctx.name(a.player)} places starting gates on {pair[0]} and {pair[1]}.", a.player)
-    ctx.set(turn=st.turn + 1)
+    ctx.st = replace(ctx.st, turn=st.turn + 1)
     if ctx.st.turn == len(st.players):
         _deal(ctx)
 
@@ -151,7 +151,7 @@ def _deal(ctx: Ctx) -> None:
         s, deck = rng.shuffled(s, cat.smalls)
         for i, seat in enumerate(order):
             smalls[seat] = [deck[2 * i], deck[2 * i + 1]]
-    ctx.set(rng=s)
+    ctx.st = replace(ctx.st, rng=s)
     for seat in range(n):
         ctx.set_player(seat, face_down=tuple(smalls[seat]))
         if not ctx.quiet:
@@ -162,7 +162,7 @@ def _deal(ctx: Ctx) -> None:
     start = list(cat.starting)
     for k in range(len(box)):
         box[k] -= start[k]
-    ctx.set(bag=tuple(start))
+    ctx.st = replace(ctx.st, bag=tuple(start))
     green = cat.rules.green_markets
     if green:  # O-9: 15 green tiles fill the markets before the deal
         refill_markets(ctx)
@@ -181,7 +181,7 @@ def _deal(ctx: Ctx) -> None:
         aside = []
         while sum(ctx.st.bag):
             aside.append(ctx.draw())
-        ctx.set(aside=tuple(aside))
+        ctx.st = replace(ctx.st, aside=tuple(aside))
         if aside:
             if not ctx.quiet:
                 ctx.log(
@@ -192,11 +192,11 @@ def _deal(ctx: Ctx) -> None:
     for k in range(len(bag)):
         bag[k] += box[k]
         box[k] = 0
-    ctx.set(bag=tuple(bag), box=tuple(box))
+    ctx.st = replace(ctx.st, bag=tuple(bag), box=tuple(box))
     recheck_stars(ctx, cat.star_types)
     if not green:
         refill_markets(ctx)
-    ctx.set(phase="invest", turn=0, invest=InvestTurn(player=ctx.st.first))
+    ctx.st = replace(ctx.st, phase="invest", turn=0, invest=InvestTurn(player=ctx.st.first))
     if not ctx.quiet:
         ctx.log("phase", f"Round 1 begins. {ctx.name(ctx.st.first)} is first player.", ctx.st.first)
 

@@ -151,7 +151,7 @@ def _propose(ctx: Ctx, a: ProposeDeal) -> None:
         answers[tr.giver] = answers[tr.receiver] = "pending"
     answers[a.player] = "accepted"
     deal = Deal(proposer=a.player, transfers=transfers, answers=tuple(answers))
-    ctx.set(trade=replace(t, deal=deal, proposals=t.proposals + 1))
+    ctx.st = replace(ctx.st, trade=replace(t, deal=deal, proposals=t.proposals + 1))
     if not ctx.quiet:
         ctx.log("deal", f"{ctx.name(a.player)} proposes: {describe_deal(st, transfers)}.", a.player)
 
@@ -177,11 +177,11 @@ def _answer(ctx: Ctx, seat: int, accept: bool) -> None:
     if accept:
         answers = list(t.deal.answers)
         answers[seat] = "accepted"
-        ctx.set(trade=replace(t, deal=replace(t.deal, answers=tuple(answers))))
+        ctx.st = replace(ctx.st, trade=replace(t, deal=replace(t.deal, answers=tuple(answers))))
         if not ctx.quiet:
             ctx.log("deal", f"{ctx.name(seat)} accepts.", seat)
     else:
-        ctx.set(trade=replace(t, deal=None))
+        ctx.st = replace(ctx.st, trade=replace(t, deal=None))
         if not ctx.quiet:
             ctx.log("deal", f"{ctx.name(seat)} rejects the deal.", seat)
 
@@ -213,7 +213,7 @@ def _close_deal(ctx: Ctx, a: CloseDeal) -> None:
             rt[k] += tr.count
             g, r = replace(g, tiles=tuple(gt)), replace(r, tiles=tuple(rt))
         players[tr.giver], players[tr.receiver] = g, r
-    ctx.set(players=tuple(players), trade=replace(t, deal=None, deals_closed=t.deals_closed + 1))
+    ctx.st = replace(ctx.st, players=tuple(players), trade=replace(t, deal=None, deals_closed=t.deals_closed + 1))
     if not ctx.quiet:
         ctx.log("trade", f"Deal closed: {describe_deal(ctx.st, deal.transfers)}.", a.player)
     recheck_stars(ctx, kinds)  # G-4, G-7
@@ -225,7 +225,7 @@ def _cancel_deal(ctx: Ctx, a: CancelDeal) -> None:
         raise RuleError("G-4", "there is no deal to cancel")
     if a.player not in (t.active, t.deal.proposer):
         raise RuleError("G-4", "only the active player or the proposer can withdraw a deal")
-    ctx.set(trade=replace(t, deal=None))
+    ctx.st = replace(ctx.st, trade=replace(t, deal=None))
     if not ctx.quiet:
         ctx.log("deal", f"{ctx.name(a.player)} withdraws the deal.", a.player)
 
@@ -234,9 +234,9 @@ def _next_trader(ctx: Ctx) -> None:
     st = ctx.st
     turn = st.turn + 1
     if turn < len(st.players):
-        ctx.set(turn=turn, trade=TradeTurn(active=(st.first + turn) % len(st.players)))
+        ctx.st = replace(ctx.st, turn=turn, trade=TradeTurn(active=(st.first + turn) % len(st.players)))
         return
-    ctx.set(trade=None, phase="perform", turn=0, perform=PerformTurn(player=st.first))
+    ctx.st = replace(ctx.st, trade=None, phase="perform", turn=0, perform=PerformTurn(player=st.first))
     if not ctx.quiet:
         ctx.log("phase", "Phase 4: Perform a Spectacle.")
 
