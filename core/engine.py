@@ -96,10 +96,22 @@ _TO_ACT: dict[str, Callable[[State], int]] = {name: module.to_act for name, modu
 _END_TURN: dict[str, Handler] = {name: module.end_turn for name, module in _PHASES.items()}
 
 
+#: The last state asked about and its answer: a loop asks ``to_act``, then ``legal`` asks again
+#: for the same state.  One tuple, replaced whole, so that threads never see a torn pair; it
+#: holds its state, which therefore cannot be freed and its identity reused.
+_last_to_act: tuple[State | None, int] = (None, NOBODY)
+
+
 def to_act(state: State) -> int:
     """The seat whose decision the game waits for, or -1 when the game is over."""
+    global _last_to_act
+    last = _last_to_act
+    if last[0] is state:
+        return last[1]
     who = _TO_ACT.get(state.phase)
-    return NOBODY if who is None else who(state)
+    seat = NOBODY if who is None else who(state)
+    _last_to_act = (state, seat)
+    return seat
 
 
 def apply(state: State, action: Action) -> tuple[State, list[Event]]:

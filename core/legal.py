@@ -10,11 +10,10 @@ unbounded) as a flag; an action built from them is legal when it is within the r
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from colosseum.core.actions import Action, ConstructionForAquila
 from colosseum.core.catalog import load_catalog
 from colosseum.core.choices import BidOption, Choices, Offer, simple
+from colosseum.core.engine import to_act
 from colosseum.core.model import NOBODY, State
 from colosseum.core.phases import closing, hire, invest, perform, setup, trade
 from colosseum.core.phases.perform import performable
@@ -23,17 +22,13 @@ from colosseum.core.queries import aquilas_gained
 
 __all__ = ["BidOption", "Choices", "legal", "may_propose", "performable"]
 
-#: Per phase: who is to act (as ``engine.to_act``) and the phase's part of the choices.
-_PHASES: dict[str, tuple[Callable[[State], int], Offer]] = {
-    name: (module.to_act, module.offer)
-    for name, module in (
-        ("setup", setup),
-        ("invest", invest),
-        ("hire", hire),
-        ("trade", trade),
-        ("perform", perform),
-        ("closing", closing),
-    )
+_OFFERS: dict[str, Offer] = {
+    "setup": setup.offer,
+    "invest": invest.offer,
+    "hire": hire.offer,
+    "trade": trade.offer,
+    "perform": perform.offer,
+    "closing": closing.offer,
 }
 
 _NONE = Choices(NOBODY, ())
@@ -41,11 +36,7 @@ _NONE = Choices(NOBODY, ())
 
 def legal(state: State) -> Choices:
     """Everything the player to act may do now."""
-    phase = _PHASES.get(state.phase)
-    if phase is None:
-        return _NONE
-    to_act, offer = phase
-    seat = to_act(state)
+    seat = to_act(state)  # usually known: the caller has just asked
     if seat == NOBODY:
         return _NONE
     cat = load_catalog(state.setup.variant)
@@ -57,5 +48,5 @@ def legal(state: State) -> Choices:
         and aquilas_gained(cat, state, 1)  # O-2: not when the medal supply is empty
     ):
         acts.append(simple(ConstructionForAquila, seat))
-    propose = offer(state, seat, cat, acts, bids)
+    propose = _OFFERS[state.phase](state, seat, cat, acts, bids)
     return Choices(seat, tuple(acts), tuple(bids) if bids else (), propose)

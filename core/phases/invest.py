@@ -9,7 +9,7 @@ programs only above the numbering floor (O-12); no medal exchange.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from msgspec.structs import replace
 
@@ -285,6 +285,14 @@ def _plans(seat: int, extra: Extra, variant: str) -> tuple[Action, ...]:
     return tuple(_plan(seat, spec.key, extra) for spec in load_catalog(variant).spectacles)
 
 
+@lru_cache(maxsize=4096)  # bounded: the gates on the board take many shapes over many games
+def _gates(seat: int, extra: Extra, n_sp: int, gates: tuple[tuple[int, ...], ...]) -> tuple[Action, ...]:
+    """The gates ``seat`` may build next to its own (``gates``: every seat's), by space."""
+    taken = {g for q in gates for g in q}
+    spaces = sorted({s for g in gates[seat] for s in ((g + 1) % n_sp, (g - 1) % n_sp) if s not in taken})
+    return tuple(_gate(seat, s, extra) for s in spaces)
+
+
 @cache
 def _gate(seat: int, space: int, extra: Extra) -> Action:
     return BuildGate(player=seat, space=space, extra=extra)
@@ -327,9 +335,7 @@ def offer(state: State, seat: int, cat: Catalog, acts: list[Action], bids: list[
     for extra in pays:
         made = turn.made if (extra == "" and distinct) else ()
         if "gate" not in made and len(p.gates) < c.gates and p.coins >= c.gate_cost:
-            taken = {g for q in state.players for g in q.gates}
-            spaces = sorted({s for g in p.gates for s in ((g + 1) % n_sp, (g - 1) % n_sp) if s not in taken})
-            acts.extend(_gate(seat, s, extra) for s in spaces)
+            acts += _gates(seat, extra, n_sp, tuple([q.gates for q in state.players]))
         if state.promoters_left > 0 and p.coins >= cat.promoter_price:
             if tickets:
                 acts.append(_investment(BuySeasonTicket, seat, extra))

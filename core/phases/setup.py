@@ -9,6 +9,8 @@ follows at once, so :func:`start_game` returns a game already in Phase 1.
 
 from __future__ import annotations
 
+from functools import cache
+
 from msgspec.structs import replace
 
 from colosseum.core import rng
@@ -65,7 +67,7 @@ def start_game(setup: GameSetup) -> tuple[State, list[Event]]:
                 seq=(seat - first) % n,
             )
         )
-    stars = tuple(NOBODY if k in cat.star_types else NO_STAR for k in range(nk))
+    stars = _start_stars(cat.variant)
     state = State(
         setup=replace(setup, players=tuple(names)),
         rng=state_rng,
@@ -95,6 +97,13 @@ def start_game(setup: GameSetup) -> tuple[State, list[Event]]:
     ctx.st = replace(ctx.st, turn=n)
     _deal(ctx)
     return ctx.st, ctx.events
+
+
+@cache
+def _start_stars(variant: str) -> tuple[int, ...]:
+    """Per tile kind: -1 (on the board) for the kinds with a Star Performer, else NO_STAR."""
+    cat = load_catalog(variant)
+    return tuple(NOBODY if k in cat.star_types else NO_STAR for k in range(len(cat.tiles)))
 
 
 def setup_order_seat(state: State) -> int:
