@@ -101,6 +101,18 @@ class Ctx:
             self.st = replace(st, rng=s, bag=tuple(bag))
         return out
 
+    def rolls(self, count: int) -> tuple[int, ...]:
+        """``count`` dice rolled in a row, as many calls of :meth:`roll`, with one change of the
+        state."""
+        st = self.st
+        s = st.rng
+        dice = []
+        for _ in range(count):
+            s, r = rng.below(s, 6)
+            dice.append(r + 1)
+        self.st = replace(st, rng=s)
+        return tuple(dice)
+
     def roll(self) -> int:
         s, r = rng.below(self.st.rng, 6)
         self.st = replace(self.st, rng=s)

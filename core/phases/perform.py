@@ -76,7 +76,7 @@ def _roll(ctx: Ctx, a: Roll) -> None:
     pt = _perform_turn(ctx, "roll", "G-5.1")
     rules = ctx.cat.rules
     n_dice = rules.temple_dice if ctx.player(a.player).temple else rules.dice
-    dice = tuple(ctx.roll() for _ in range(n_dice))
+    dice = ctx.rolls(n_dice)
     if n_dice == 1:
         pt = replace(pt, stage="move", dice=dice, mode="split", used=(False,))
     else:

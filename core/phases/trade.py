@@ -75,14 +75,10 @@ def _pending(active: int, answers: tuple[str, ...]) -> int:
 TRADABLE_EXTRA = ("coins", "aquilas")
 
 
-def _tradable(cat: Catalog) -> frozenset[str]:
-    """G-4: performer tiles (balatros too; construction tiles in the classic game, D-11),
-    coins and Aquilas."""
-    return _tradable_items(cat.variant)
-
-
 @cache
 def _tradable_items(variant: str) -> frozenset[str]:
+    """G-4: performer tiles (balatros too; construction tiles in the classic game, D-11),
+    coins and Aquilas."""
     cat = load_catalog(variant)
     extra = set(TRADABLE_EXTRA) if cat.rules.aquilas_tradable else {"coins"}  # O-19: no medals
     return frozenset({cat.codes[k] for k in cat.holdable} | extra)
@@ -106,7 +102,7 @@ def check_deal(state: State, transfers: tuple[Transfer, ...], proposer: int) -> 
         raise RuleError("G-4", "a deal needs at least one transfer")
     if len(transfers) > MAX_TRANSFERS:
         raise RuleError("G-4", f"a deal has at most {MAX_TRANSFERS} transfers")
-    ok = _tradable(cat)
+    ok = _tradable_items(cat.variant)
     need: dict[tuple[int, str], int] = {}
     parties = set()
     for tr in transfers:
