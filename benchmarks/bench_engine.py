@@ -12,6 +12,10 @@
 * with ``--winrates``: greedy's win rate against random bots (seats rotated every game) and
   the spread of wins among four greedy bots.
 
+The random playouts run on the engine's quiet path (``apply_fast``: the states of
+``apply_trusted``, no events) where the tree has one, and again with the events
+(``apply_trusted``; the checked ``apply`` in a tree older than both).
+
 ``--baseline PATH`` compares this tree with another checkout of the project (an older commit)
 on the same machine at the same time: the core figures (random games, random playouts on the
 bots' trusted path, greedy decisions, hard-bot playouts) are measured in fresh processes, one
@@ -106,20 +110,23 @@ def core_figures(players: int, games: int, seed: int) -> dict[str, float]:
         from colosseum.core.bots.playout import playout
     except ImportError:  # an older tree, from before the hard bot: that figure is left out
         playout = None
-    fast = getattr(engine, "apply_fast", None) or getattr(engine, "apply_trusted", apply)
+    trusted = getattr(engine, "apply_trusted", apply)
+    # the quiet path (no events) where the tree has one: what playouts should call
+    fast = getattr(engine, "apply_fast", None) or trusted
     list(play_series(players, 2, seed, ["random"]))  # warm-up
     out: dict[str, float] = {}
     _, actions, _, cpu = playouts(["random"], players, games, seed)
     out["random games, actions/CPU s"] = actions / cpu
     # random playouts: the loop a search runs (act, trusted apply), no records, no timing
-    n, c = 0, time.process_time()
-    for g in range(games):
-        state = new_game(make_setup(players, seed + g))
-        bots = make_bots(["random"] * players, seed + g)
-        while (seat := to_act(state)) >= 0:
-            state, _ = fast(state, bots[seat].act(state))
-            n += 1
-    out["random playouts, actions/CPU s"] = n / (time.process_time() - c)
+    for key, step in (("random playouts, actions/CPU s", fast), ("  with events, actions/CPU s", trusted)):
+        n, c = 0, time.process_time()
+        for g in range(games):
+            state = new_game(make_setup(players, seed + g))
+            bots = make_bots(["random"] * players, seed + g)
+            while (seat := to_act(state)) >= 0:
+                state, _ = step(state, bots[seat].act(state))
+                n += 1
+        out[key] = n / (time.process_time() - c)
     # greedy decisions, timed one by one on the positions of seeded greedy games
     spent, decisions = 0.0, 0
     for g in range(min(games, 30)):
