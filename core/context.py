@@ -134,6 +134,9 @@ def recheck_stars(ctx: Ctx, kinds: Iterable[int]) -> None:
     new = next_stars(ctx.cat, st.players, stars, kinds)
     if new == stars:
         return
+    ctx.st = replace(st, stars=new)
+    if ctx.quiet:
+        return
     players = st.players
     for k in kinds:
         h, holder = stars[k], new[k]
@@ -141,17 +144,11 @@ def recheck_stars(ctx: Ctx, kinds: Iterable[int]) -> None:
             continue
         name = ctx.cat.tiles[k].name
         if holder == NOBODY:
-            if not ctx.quiet:
-                ctx.log("star", f"The {name} Star Performer returns to the board.", h)
+            ctx.log("star", f"The {name} Star Performer returns to the board.", h)
         elif h == NOBODY:
-            if not ctx.quiet:
-                ctx.log("star", f"{players[holder].name} takes the {name} Star Performer.", holder)
+            ctx.log("star", f"{players[holder].name} takes the {name} Star Performer.", holder)
         else:
-            if not ctx.quiet:
-                ctx.log(
-                    "star", f"{players[holder].name} takes the {name} Star Performer from {players[h].name}.", holder
-                )
-    ctx.st = replace(ctx.st, stars=new)
+            ctx.log("star", f"{players[holder].name} takes the {name} Star Performer from {players[h].name}.", holder)
 
 
 def pick_by_coins_and_dice(ctx: Ctx, seats: Iterable[int], highest: bool, why: str) -> int:
