@@ -156,7 +156,11 @@ def apply_fast(state: State, action: Action) -> tuple[State, list[Event]]:
     for playouts, which throw the events away; composing the log's sentences was a good part
     of an action's cost.  The same rule: only for actions straight from ``legal(state)``."""
     ctx = Ctx(state, load_catalog(state.setup.variant), True)
-    _HANDLERS[type(action)](ctx, action)
+    kind = type(action)
+    if kind is EndTurn:  # a third of all actions: straight to the phase's own
+        _END_TURN[state.phase](ctx, action)
+    else:
+        _HANDLERS[kind](ctx, action)
     return replace(ctx.st, actions=state.actions + 1), ctx.events
 
 
