@@ -50,10 +50,10 @@ class Ctx:
         return self.st.players[seat]
 
     def set_player(self, seat: int, **changes: Any) -> Player:
-        players = list(self.st.players)
-        p = replace(players[seat], **changes)
-        players[seat] = p
-        self.st = replace(self.st, players=tuple(players))
+        st = self.st
+        players = list(st.players)
+        p = players[seat] = replace(players[seat], **changes)
+        self.st = replace(st, players=tuple(players))
         return p
 
     def set(self, **changes: Any) -> None:

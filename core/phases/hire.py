@@ -131,7 +131,10 @@ def _refill_from_bag(ctx: Ctx) -> None:
     st = ctx.st
     markets = st.markets
     pillars = st.pillars
-    wanted = [0 if pillars[i] != NOBODY else max(0, 3 - len(m)) for i, m in enumerate(markets)]
+    wanted = [0, 0, 0, 0, 0]
+    for i in range(5):  # a loop, not a comprehension: this runs at the end of every hire turn
+        if pillars[i] == NOBODY and len(markets[i]) < 3:
+            wanted[i] = 3 - len(markets[i])
     if not any(wanted):
         return
     drawn = ctx.draws(sum(wanted))
