@@ -12,6 +12,10 @@
 * with ``--winrates``: greedy's win rate against random bots (seats rotated every game) and
   the spread of wins among four greedy bots.
 
+The random playouts run on the engine's quiet path (``apply_fast``: the states of
+``apply_trusted``, no events) where the tree has one, and again with the events
+(``apply_trusted``; the checked ``apply`` in a tree older than both).
+
 ``--baseline PATH`` compares this tree with another checkout of the project (an older commit)
 on the same machine at the same time: the core figures (random games, random playouts on the
 bots' trusted path, greedy decisions, hard-bot playouts) are measured in fresh processes, one
@@ -100,23 +104,29 @@ def core_figures(players: int, games: int, seed: int) -> dict[str, float]:
     playout."""
     from colosseum.core import apply, engine, new_game, to_act
     from colosseum.core.bots.greedy import GreedyBot
-    from colosseum.core.bots.playout import playout
     from colosseum.core.simulate import make_bots, make_setup
 
-    fast = getattr(engine, "apply_fast", None) or getattr(engine, "apply_trusted", apply)
+    try:
+        from colosseum.core.bots.playout import playout
+    except ImportError:  # an older tree, from before the hard bot: that figure is left out
+        playout = None
+    trusted = getattr(engine, "apply_trusted", apply)
+    # the quiet path (no events) where the tree has one: what playouts should call
+    fast = getattr(engine, "apply_fast", None) or trusted
     list(play_series(players, 2, seed, ["random"]))  # warm-up
     out: dict[str, float] = {}
     _, actions, _, cpu = playouts(["random"], players, games, seed)
     out["random games, actions/CPU s"] = actions / cpu
     # random playouts: the loop a search runs (act, trusted apply), no records, no timing
-    n, c = 0, time.process_time()
-    for g in range(games):
-        state = new_game(make_setup(players, seed + g))
-        bots = make_bots(["random"] * players, seed + g)
-        while (seat := to_act(state)) >= 0:
-            state, _ = fast(state, bots[seat].act(state))
-            n += 1
-    out["random playouts, actions/CPU s"] = n / (time.process_time() - c)
+    for key, step in (("random playouts, actions/CPU s", fast), ("  with events, actions/CPU s", trusted)):
+        n, c = 0, time.process_time()
+        for g in range(games):
+            state = new_game(make_setup(players, seed + g))
+            bots = make_bots(["random"] * players, seed + g)
+            while (seat := to_act(state)) >= 0:
+                state, _ = step(state, bots[seat].act(state))
+                n += 1
+        out[key] = n / (time.process_time() - c)
     # greedy decisions, timed one by one on the positions of seeded greedy games
     spent, decisions = 0.0, 0
     for g in range(min(games, 30)):
@@ -129,6 +139,8 @@ def core_figures(players: int, games: int, seed: int) -> dict[str, float]:
             decisions += 1
             state, _ = apply(state, action)
     out["greedy decision, ms CPU"] = 1e3 * spent / decisions
+    if playout is None:
+        return out
     positions = []
     for g in range(4):
         state = new_game(make_setup(players, seed + g))
@@ -188,8 +200,11 @@ def side_by_side(baseline: str, players: int, games: int, seed: int, rounds: int
     for key in new[0]:
         higher_is_better = "/CPU s" in key
         pick = max if higher_is_better else min
-        b = pick(f[key] for f in old if key in f)
         t = pick(f[key] for f in new)
+        if not any(key in f for f in old):
+            print(f"  {key:34} {'-':>12} {t:12,.3f} {'-':>9}")
+            continue
+        b = pick(f[key] for f in old if key in f)
         ratio = t / b if higher_is_better else b / t
         print(f"  {key:34} {b:12,.3f} {t:12,.3f} {ratio:8.2f}x")
 

@@ -26,14 +26,19 @@ __all__ = ["Ctx", "end_game", "pick_by_coins_and_dice", "recheck_stars"]
 
 
 class Ctx:
-    """A state under construction plus the events produced so far."""
+    """A state under construction plus the events produced so far.
 
-    __slots__ = ("st", "cat", "events")
+    ``quiet``: no event is recorded, and the handlers skip composing the log's sentences
+    (``if not ctx.quiet: ctx.log(...)``), which was a good part of an action's cost; the states
+    are the same.  For playouts, which throw the events away."""
 
-    def __init__(self, st: State, cat: Catalog) -> None:
+    __slots__ = ("st", "cat", "events", "quiet")
+
+    def __init__(self, st: State, cat: Catalog, quiet: bool = False) -> None:
         self.st = st
         self.cat = cat
         self.events: list[Event] = []
+        self.quiet = quiet
 
     def log(self, kind: str, text: str, seat: int = NOBODY) -> None:
         self.events.append(Event(kind=kind, text=text, seat=seat, round=self.st.round, phase=self.st.phase))
@@ -45,10 +50,10 @@ class Ctx:
         return self.st.players[seat]
 
     def set_player(self, seat: int, **changes: Any) -> Player:
-        players = list(self.st.players)
-        p = replace(players[seat], **changes)
-        players[seat] = p
-        self.st = replace(self.st, players=tuple(players))
+        st = self.st
+        players = list(st.players)
+        p = players[seat] = replace(players[seat], **changes)
+        self.st = replace(st, players=tuple(players))
         return p
 
     def set(self, **changes: Any) -> None:
@@ -69,6 +74,44 @@ class Ctx:
         nb[kind] -= 1
         self.st = replace(self.st, rng=s, bag=tuple(nb))
         return kind
+
+    def draws(self, count: int) -> list[int]:
+        """``count`` draws in a row, as many calls of :meth:`draw` would give them (-1 for each
+        once the bag is empty), with one change of the state."""
+        st = self.st
+        bag = list(st.bag)
+        total = sum(bag)
+        s = st.rng
+        out = []
+        step = rng.next_u64
+        for _ in range(count):
+            if total == 0:
+                out.append(NOBODY)
+                continue
+            s, z = step(s)
+            r = z % total  # rng.below
+            kind = 0
+            while r >= bag[kind]:
+                r -= bag[kind]
+                kind += 1
+            bag[kind] -= 1
+            total -= 1
+            out.append(kind)
+        if out and out[0] != NOBODY:
+            self.st = replace(st, rng=s, bag=tuple(bag))
+        return out
+
+    def rolls(self, count: int) -> tuple[int, ...]:
+        """``count`` dice rolled in a row, as many calls of :meth:`roll`, with one change of the
+        state."""
+        st = self.st
+        s = st.rng
+        dice = []
+        for _ in range(count):
+            s, r = rng.below(s, 6)
+            dice.append(r + 1)
+        self.st = replace(st, rng=s)
+        return tuple(dice)
 
     def roll(self) -> int:
         s, r = rng.below(self.st.rng, 6)
@@ -91,6 +134,9 @@ def recheck_stars(ctx: Ctx, kinds: Iterable[int]) -> None:
     new = next_stars(ctx.cat, st.players, stars, kinds)
     if new == stars:
         return
+    ctx.st = replace(st, stars=new)
+    if ctx.quiet:
+        return
     players = st.players
     for k in kinds:
         h, holder = stars[k], new[k]
@@ -103,7 +149,6 @@ def recheck_stars(ctx: Ctx, kinds: Iterable[int]) -> None:
             ctx.log("star", f"{players[holder].name} takes the {name} Star Performer.", holder)
         else:
             ctx.log("star", f"{players[holder].name} takes the {name} Star Performer from {players[h].name}.", holder)
-    ctx.set(stars=new)
 
 
 def pick_by_coins_and_dice(ctx: Ctx, seats: Iterable[int], highest: bool, why: str) -> int:
@@ -123,7 +168,8 @@ def pick_by_coins_and_dice(ctx: Ctx, seats: Iterable[int], highest: bool, why: s
         for s in tied:
             a, b = ctx.roll(), ctx.roll()
             sums[s] = a + b
-            ctx.log("roll", f"{ctx.name(s)} rolls {a} and {b} for the {why} tie.", s)
+            if not ctx.quiet:
+                ctx.log("roll", f"{ctx.name(s)} rolls {a} and {b} for the {why} tie.", s)
         best = max(sign * v for v in sums.values())
         tied = [s for s in tied if sign * sums[s] == best]
     return tied[0]
@@ -134,7 +180,7 @@ def end_game(ctx: Ctx) -> None:
     players still tied share the win)."""
     st = ctx.st
     per = ctx.cat.rules.endgame_aquila_acclaim
-    ctx.set(phase="over")
+    ctx.st = replace(ctx.st, phase="over")
     for seat in turn_order(st):
         p = ctx.player(seat)
         if not p.aquilas:
@@ -143,20 +189,27 @@ def end_game(ctx: Ctx) -> None:
             gain = per * p.aquilas
             new = p.acclaim + gain
             ctx.set_player(seat, acclaim=new, aquilas=0, seq=ctx.st.next_seq)
-            ctx.set(next_seq=ctx.st.next_seq + 1)
-            ctx.log("aquila", f"{p.name} returns {p.aquilas} Aquilas for {gain} Acclaim: {p.acclaim} to {new}.", seat)
+            ctx.st = replace(ctx.st, next_seq=ctx.st.next_seq + 1)
+            if not ctx.quiet:
+                ctx.log(
+                    "aquila", f"{p.name} returns {p.aquilas} Aquilas for {gain} Acclaim: {p.acclaim} to {new}.", seat
+                )
         elif ctx.cat.rules.end_tie == "shared":  # the original (O-29)
             ctx.set_player(seat, aquilas=0)
-            ctx.log("aquila", f"{p.name}'s {p.aquilas} medals are worth nothing at the end.", seat)
+            if not ctx.quiet:
+                ctx.log("aquila", f"{p.name}'s {p.aquilas} medals are worth nothing at the end.", seat)
         else:
             ctx.set_player(seat, aquilas=0)
-            ctx.log("aquila", f"{p.name} discards {p.aquilas} Aquilas (no Acclaim in the classic game).", seat)
+            if not ctx.quiet:
+                ctx.log("aquila", f"{p.name} discards {p.aquilas} Aquilas (no Acclaim in the classic game).", seat)
     result = rank(ctx.st)
-    ctx.set(result=result)
+    ctx.st = replace(ctx.st, result=result)
     w = ctx.name(result.winner)
     acclaim = ctx.player(result.winner).acclaim
     if result.shared:
         names = " and ".join(ctx.name(s) for s in result.shared)
-        ctx.log("over", f"The game is over. {names} share the win with {acclaim} Acclaim.", result.winner)
+        if not ctx.quiet:
+            ctx.log("over", f"The game is over. {names} share the win with {acclaim} Acclaim.", result.winner)
         return
-    ctx.log("over", f"The game is over. {w} wins with {acclaim} Acclaim.", result.winner)
+    if not ctx.quiet:
+        ctx.log("over", f"The game is over. {w} wins with {acclaim} Acclaim.", result.winner)

@@ -31,12 +31,14 @@ _OFFERS: dict[str, Offer] = {
     "closing": closing.offer,
 }
 
+_NONE = Choices(NOBODY, ())
+
 
 def legal(state: State) -> Choices:
     """Everything the player to act may do now."""
-    seat = to_act(state)
+    seat = to_act(state)  # usually known: the caller has just asked
     if seat == NOBODY:
-        return Choices(player=NOBODY, actions=())
+        return _NONE
     cat = load_catalog(state.setup.variant)
     acts: list[Action] = []
     bids: list[BidOption] = []
@@ -47,4 +49,4 @@ def legal(state: State) -> Choices:
     ):
         acts.append(simple(ConstructionForAquila, seat))
     propose = _OFFERS[state.phase](state, seat, cat, acts, bids)
-    return Choices(player=seat, actions=tuple(acts), bids=tuple(bids), can_propose=propose)
+    return Choices(seat, tuple(acts), tuple(bids) if bids else (), propose)

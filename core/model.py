@@ -26,7 +26,7 @@ PHASE_TITLES = {
 NOBODY = -1
 
 
-class GameSetup(msgspec.Struct, frozen=True, kw_only=True):
+class GameSetup(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Everything that, with the action list, determines a game."""
 
     players: tuple[str, ...]
@@ -36,7 +36,7 @@ class GameSetup(msgspec.Struct, frozen=True, kw_only=True):
     first_player: int | None = None  # G-1.4: None = chosen at random from the seed
 
 
-class Player(msgspec.Struct, frozen=True, kw_only=True):
+class Player(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     name: str
     coins: int
     aquilas: int = 0
@@ -55,7 +55,7 @@ class Player(msgspec.Struct, frozen=True, kw_only=True):
     history: tuple[int, ...] = ()  # Acclaim scored per round (0 when not performed)
 
 
-class Auction(msgspec.Struct, frozen=True, kw_only=True):
+class Auction(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     market: int
     high: int
     bidder: int
@@ -63,14 +63,14 @@ class Auction(msgspec.Struct, frozen=True, kw_only=True):
     to_bid: int
 
 
-class HireTurn(msgspec.Struct, frozen=True, kw_only=True):
+class HireTurn(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     active: int
     auctions: int = 0  # auctions conducted this turn
     auction: Auction | None = None
     had_pillar: bool = True  # A07-1: pillar held at the start of the turn
 
 
-class Transfer(msgspec.Struct, frozen=True):
+class Transfer(msgspec.Struct, frozen=True, gc=False):
     """``count`` of ``item`` (a tile code, 'coins' or 'aquilas') from ``giver`` to ``receiver``."""
 
     giver: int
@@ -79,26 +79,26 @@ class Transfer(msgspec.Struct, frozen=True):
     count: int
 
 
-class Deal(msgspec.Struct, frozen=True, kw_only=True):
+class Deal(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     proposer: int
     transfers: tuple[Transfer, ...]
     answers: tuple[str, ...]  # per seat: "" not a party, "pending", "accepted"
 
 
-class TradeTurn(msgspec.Struct, frozen=True, kw_only=True):
+class TradeTurn(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     active: int
     proposals: int = 0
     deals_closed: int = 0
     deal: Deal | None = None
 
 
-class InvestTurn(msgspec.Struct, frozen=True, kw_only=True):
+class InvestTurn(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     player: int
     made: tuple[str, ...] = ()  # kinds of investment made this turn
     extras: int = 0  # C-3 extra investments paid for
 
 
-class PerformTurn(msgspec.Struct, frozen=True, kw_only=True):
+class PerformTurn(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     player: int
     stage: Literal["roll", "mode", "move", "after"] = "roll"
     dice: tuple[int, ...] = ()
@@ -107,13 +107,13 @@ class PerformTurn(msgspec.Struct, frozen=True, kw_only=True):
     moved: tuple[int, ...] = ()  # nobles moved by dice this turn
 
 
-class ClosingTurn(msgspec.Struct, frozen=True, kw_only=True):
+class ClosingTurn(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     stage: Literal["retire", "steal", "first"]
     player: int  # who must act at this stage
     victim: int = NOBODY  # the most acclaimed (steal stage); O-26: the podium winner (all stages)
 
 
-class Standing(msgspec.Struct, frozen=True, kw_only=True):
+class Standing(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     seat: int
     rank: int
     acclaim: int
@@ -123,7 +123,7 @@ class Standing(msgspec.Struct, frozen=True, kw_only=True):
     decided_by: str  # "acclaim", "coins", "stars", "stack" or "" for the last
 
 
-class Result(msgspec.Struct, frozen=True, kw_only=True):
+class Result(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     winner: int
     standings: tuple[Standing, ...]
     # O-29: everyone sharing the win when no tie-break separates them (winner first); empty
@@ -131,7 +131,7 @@ class Result(msgspec.Struct, frozen=True, kw_only=True):
     shared: tuple[int, ...] = ()
 
 
-class State(msgspec.Struct, frozen=True, kw_only=True):
+class State(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     setup: GameSetup
     rng: int  # PRNG state; every chance outcome comes from here
     round: int = 1
@@ -163,7 +163,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
         return len(self.players)
 
 
-class Event(msgspec.Struct, frozen=True, kw_only=True):
+class Event(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One line of the game log.  ``text`` is a plain sentence; ``kind`` and ``seat`` let a
     client colour it."""
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from msgspec.structs import replace
+
 from colosseum.core.actions import Action, ChooseFirstPlayer, EndTurn, Retire, Steal
 from colosseum.core.catalog import Catalog
 from colosseum.core.choices import BidOption, Handler, simple
@@ -33,8 +35,9 @@ def closing_podium(ctx: Ctx) -> None:
     discards (O-25)."""
     top = pick_by_coins_and_dice(ctx, range(ctx.st.n), highest=True, why="podium")
     p = ctx.set_player(top, gifts=ctx.player(top).gifts + 1)
-    ctx.set(gifts_left=ctx.st.gifts_left - 1)
-    ctx.log("gift", f"{p.name} has the most spectators and takes a podium ({p.gifts} in all).", top)
+    ctx.st = replace(ctx.st, gifts_left=ctx.st.gifts_left - 1)
+    if not ctx.quiet:
+        ctx.log("gift", f"{p.name} has the most spectators and takes a podium ({p.gifts} in all).", top)
     closing_retire(ctx, 0, top)
 
 
@@ -45,7 +48,7 @@ def closing_retire(ctx: Ctx, start: int, podium: int = NOBODY) -> None:
     for k in range(start, len(st.players)):
         seat = (st.first + k) % len(st.players)
         if st.players[seat].arena != NOBODY:
-            ctx.set(turn=k, closing=ClosingTurn(stage="retire", player=seat, victim=podium))
+            ctx.st = replace(ctx.st, turn=k, closing=ClosingTurn(stage="retire", player=seat, victim=podium))
             return
     _closing_steal(ctx, podium)
 
@@ -66,8 +69,9 @@ def _retire(ctx: Ctx, a: Retire) -> None:
     box[k] += 1
     spec = cat.spectacles[p.arena]
     ctx.set_player(a.player, tiles=tuple(tiles), face_up=p.face_up + (p.arena,), arena=NOBODY, arena_used=())
-    ctx.set(box=tuple(box))
-    ctx.log("retire", f"{p.name} retires a {cat.tiles[k].name}; {spec.name} goes face up.", a.player)
+    ctx.st = replace(ctx.st, box=tuple(box))
+    if not ctx.quiet:
+        ctx.log("retire", f"{p.name} retires a {cat.tiles[k].name}; {spec.name} goes face up.", a.player)
     recheck_stars(ctx, (k,))
     closing_retire(ctx, ctx.st.turn + 1, cl.victim)
 
@@ -85,17 +89,19 @@ def _closing_steal(ctx: Ctx, podium: int = NOBODY) -> None:
         others = [s for s in range(ctx.st.n) if s != podium]
         least = pick_by_coins_and_dice(ctx, others, highest=False, why="lowest marker")
         if stealable(ctx.cat, ctx.player(most)):
-            ctx.set(closing=ClosingTurn(stage="steal", player=least, victim=most))
+            ctx.st = replace(ctx.st, closing=ClosingTurn(stage="steal", player=least, victim=most))
             return
-        ctx.log("steal", f"{ctx.name(most)} has no normal tile for {ctx.name(least)} to take.", least)
+        if not ctx.quiet:
+            ctx.log("steal", f"{ctx.name(most)} has no normal tile for {ctx.name(least)} to take.", least)
         _closing_first(ctx)
         return
     least = least_acclaimed(ctx.st)
     most = most_acclaimed(ctx.st)
     if stealable(ctx.cat, ctx.player(most)):
-        ctx.set(closing=ClosingTurn(stage="steal", player=least, victim=most))
+        ctx.st = replace(ctx.st, closing=ClosingTurn(stage="steal", player=least, victim=most))
         return
-    ctx.log("steal", f"{ctx.name(most)} has no performer for {ctx.name(least)} to steal.", least)
+    if not ctx.quiet:
+        ctx.log("steal", f"{ctx.name(most)} has no performer for {ctx.name(least)} to steal.", least)
     _closing_first(ctx)
 
 
@@ -114,7 +120,8 @@ def _steal(ctx: Ctx, a: Steal) -> None:
     ctx.set_player(cl.victim, tiles=tuple(vt))
     ctx.set_player(a.player, tiles=tuple(tt))
     verb = "takes" if cat.rules.steal_from == "gift" else "steals"
-    ctx.log("steal", f"{ctx.name(a.player)} {verb} a {cat.tiles[k].name} from {victim.name}.", a.player)
+    if not ctx.quiet:
+        ctx.log("steal", f"{ctx.name(a.player)} {verb} a {cat.tiles[k].name} from {victim.name}.", a.player)
     recheck_stars(ctx, (k,))
     _closing_first(ctx)
 
@@ -124,7 +131,7 @@ def _closing_first(ctx: Ctx) -> None:
         _next_round(ctx, (ctx.st.first + 1) % ctx.st.n)
         return
     least = least_acclaimed(ctx.st)
-    ctx.set(closing=ClosingTurn(stage="first", player=least))
+    ctx.st = replace(ctx.st, closing=ClosingTurn(stage="first", player=least))
 
 
 def _choose_first(ctx: Ctx, a: ChooseFirstPlayer) -> None:
@@ -133,15 +140,18 @@ def _choose_first(ctx: Ctx, a: ChooseFirstPlayer) -> None:
         raise RuleError("G-6.3", "the first player is chosen at the end of the Closing Ceremonies")
     if not isinstance(a.first, int) or not 0 <= a.first < len(ctx.st.players):
         raise RuleError("G-6.3", f"choose a seat from 0 to {len(ctx.st.players) - 1}")
-    ctx.log("first", f"{ctx.name(a.player)} chooses {ctx.name(a.first)} as first player.", a.player)
+    if not ctx.quiet:
+        ctx.log("first", f"{ctx.name(a.player)} chooses {ctx.name(a.first)} as first player.", a.player)
     _next_round(ctx, a.first)
 
 
 def _next_round(ctx: Ctx, first: int) -> None:
     if ctx.cat.rules.next_first == "clockwise":
-        ctx.log("first", f"The first player passes to {ctx.name(first)}.", first)
+        if not ctx.quiet:
+            ctx.log("first", f"The first player passes to {ctx.name(first)}.", first)
     rnd = ctx.st.round + 1
-    ctx.set(
+    ctx.st = replace(
+        ctx.st,
         closing=None,
         round=rnd,
         first=first,
@@ -149,7 +159,8 @@ def _next_round(ctx: Ctx, first: int) -> None:
         turn=0,
         invest=InvestTurn(player=first),
     )
-    ctx.log("phase", f"Round {rnd} begins. Phase 1: Make Investments.", first)
+    if not ctx.quiet:
+        ctx.log("phase", f"Round {rnd} begins. Phase 1: Make Investments.", first)
 
 
 def end_turn(ctx: Ctx, a: EndTurn) -> None:
@@ -157,7 +168,8 @@ def end_turn(ctx: Ctx, a: EndTurn) -> None:
     assert cl is not None
     if cl.stage != "steal":
         raise RuleError("G-6", "this step of the Closing Ceremonies cannot be skipped")
-    ctx.log("pass", f"{ctx.name(a.player)} steals nothing.", a.player)
+    if not ctx.quiet:
+        ctx.log("pass", f"{ctx.name(a.player)} steals nothing.", a.player)
     _closing_first(ctx)
 
 

@@ -59,16 +59,17 @@ def start_hire_turn(ctx: Ctx) -> None:
             _end_hire_phase(ctx)
             return
         seat = (st.first + st.turn) % len(st.players)
-        ctx.set(hire=HireTurn(active=seat, had_pillar=st.players[seat].pillar))
+        ctx.st = replace(ctx.st, hire=HireTurn(active=seat, had_pillar=st.players[seat].pillar))
         if can_open_auction(ctx.st, seat):
             return
-        if not st.players[seat].pillar:
-            why = "has won a lot this phase" if ctx.cat.rules.one_win_per_phase else "has no pillar"
-        else:
-            why = "cannot open an auction"
-        ctx.log("pass", f"{ctx.name(seat)} {why} and passes.", seat)
+        if not ctx.quiet:
+            if not st.players[seat].pillar:
+                why = "has won a lot this phase" if ctx.cat.rules.one_win_per_phase else "has no pillar"
+            else:
+                why = "cannot open an auction"
+            ctx.log("pass", f"{ctx.name(seat)} {why} and passes.", seat)
         _finish_hire_turn(ctx, advance=False)
-        ctx.set(turn=ctx.st.turn + 1)
+        ctx.st = replace(ctx.st, turn=ctx.st.turn + 1)
 
 
 def _finish_hire_turn(ctx: Ctx, advance: bool = True) -> None:
@@ -77,24 +78,27 @@ def _finish_hire_turn(ctx: Ctx, advance: bool = True) -> None:
     owners, so the emptied markets are refilled all the same."""
     if one_win_per_phase(ctx.st, ctx.cat):
         if any(p != NOBODY for p in ctx.st.pillars):
-            ctx.set(pillars=(NOBODY,) * 5)
+            ctx.st = replace(ctx.st, pillars=(NOBODY,) * 5)
     else:
         _return_pillars(ctx)
     refill_markets(ctx)
     if advance:
-        ctx.set(turn=ctx.st.turn + 1)
+        ctx.st = replace(ctx.st, turn=ctx.st.turn + 1)
         start_hire_turn(ctx)
 
 
 def _return_pillars(ctx: Ctx) -> None:
     if any(not p.pillar for p in ctx.st.players):
         players = tuple(p if p.pillar else replace(p, pillar=True) for p in ctx.st.players)
-        ctx.set(players=players, pillars=(NOBODY,) * 5)
+        ctx.st = replace(ctx.st, players=players, pillars=(NOBODY,) * 5)
 
 
 def refill_markets(ctx: Ctx) -> None:
     """Fill every market that is not full and has no pillar in it (G-3; bag may run dry), in
     board order; O-18: the green tile left aside (O-9) is used first."""
+    if not ctx.st.aside:
+        _refill_from_bag(ctx)
+        return
     markets = list(ctx.st.markets)
     for i in range(5):
         if ctx.st.pillars[i] != NOBODY or len(markets[i]) >= 3:
@@ -103,8 +107,11 @@ def refill_markets(ctx: Ctx) -> None:
         while len(lot) < 3:
             if ctx.st.aside:
                 k = ctx.st.aside[0]
-                ctx.set(aside=ctx.st.aside[1:])
-                ctx.log("market", f"The green tile left aside, a {ctx.tile_name(k)}, goes to market {MARKET_NAMES[i]}.")
+                ctx.st = replace(ctx.st, aside=ctx.st.aside[1:])
+                if not ctx.quiet:
+                    ctx.log(
+                        "market", f"The green tile left aside, a {ctx.tile_name(k)}, goes to market {MARKET_NAMES[i]}."
+                    )
                 lot.append(k)
                 continue
             k = ctx.draw()
@@ -113,16 +120,45 @@ def refill_markets(ctx: Ctx) -> None:
             lot.append(k)
         markets[i] = tuple(lot)
         if lot and len(lot) < 3:
+            if not ctx.quiet:
+                ctx.log("market", f"The bag is empty: market {MARKET_NAMES[i]} holds only {len(lot)} tiles.")
+    ctx.st = replace(ctx.st, markets=tuple(markets))
+
+
+def _refill_from_bag(ctx: Ctx) -> None:
+    """:func:`refill_markets` with no tile aside: the tiles are drawn in one go (the same draws
+    in the same order; the first market takes the first tiles drawn)."""
+    st = ctx.st
+    markets = st.markets
+    pillars = st.pillars
+    wanted = [0, 0, 0, 0, 0]
+    for i in range(5):  # a loop, not a comprehension: this runs at the end of every hire turn
+        if pillars[i] == NOBODY and len(markets[i]) < 3:
+            wanted[i] = 3 - len(markets[i])
+    if not any(wanted):
+        return
+    drawn = ctx.draws(sum(wanted))
+    filled = list(markets)
+    pos = 0
+    for i, want in enumerate(wanted):
+        if not want:
+            continue
+        got = [k for k in drawn[pos : pos + want] if k != NOBODY]
+        pos += want
+        lot = markets[i] + tuple(got)
+        filled[i] = lot
+        if lot and len(lot) < 3 and not ctx.quiet:
             ctx.log("market", f"The bag is empty: market {MARKET_NAMES[i]} holds only {len(lot)} tiles.")
-    ctx.set(markets=tuple(markets))
+    ctx.st = replace(ctx.st, markets=tuple(filled))
 
 
 def _end_hire_phase(ctx: Ctx) -> None:
     if one_win_per_phase(ctx.st, ctx.cat):  # A07-2, O-17
         _return_pillars(ctx)
         refill_markets(ctx)
-    ctx.set(hire=None, phase="trade", turn=0, trade=TradeTurn(active=ctx.st.first))
-    ctx.log("phase", "Phase 3: Trade Performers.")
+    ctx.st = replace(ctx.st, hire=None, phase="trade", turn=0, trade=TradeTurn(active=ctx.st.first))
+    if not ctx.quiet:
+        ctx.log("phase", "Phase 3: Trade Performers.")
 
 
 def _open_auction(ctx: Ctx, a: OpenAuction) -> None:
@@ -146,10 +182,11 @@ def _open_auction(ctx: Ctx, a: OpenAuction) -> None:
         raise RuleError("G-3.2", f"opening bid must be at least {low}")
     _check_limit(ctx, p, a.bid)
     out = tuple(not q.pillar for q in st.players)
-    lot = ctx.tiles_text(st.markets[a.market])
-    ctx.log("auction", f"{p.name} opens market {MARKET_NAMES[a.market]} ({lot}) at {a.bid}.", a.player)
+    if not ctx.quiet:
+        lot = ctx.tiles_text(st.markets[a.market])
+        ctx.log("auction", f"{p.name} opens market {MARKET_NAMES[a.market]} ({lot}) at {a.bid}.", a.player)
     auction = Auction(market=a.market, high=a.bid, bidder=a.player, out=out, to_bid=a.player)
-    ctx.set(hire=replace(h, auction=auction, auctions=h.auctions + 1))
+    ctx.st = replace(ctx.st, hire=replace(h, auction=auction, auctions=h.auctions + 1))
     _advance_auction(ctx, a.player)
 
 
@@ -175,11 +212,12 @@ def _advance_auction(ctx: Ctx, after: int) -> None:
             continue
         if bid_limit(ctx.cat, ctx.player(seat)) <= auc.high:
             out[seat] = True
-            ctx.log("pass", f"{ctx.name(seat)} cannot raise and passes.", seat)
+            if not ctx.quiet:
+                ctx.log("pass", f"{ctx.name(seat)} cannot raise and passes.", seat)
             continue
-        ctx.set(hire=replace(h, auction=replace(auc, out=tuple(out), to_bid=seat)))
+        ctx.st = replace(ctx.st, hire=replace(h, auction=replace(auc, out=tuple(out), to_bid=seat)))
         return
-    ctx.set(hire=replace(h, auction=replace(auc, out=tuple(out))))
+    ctx.st = replace(ctx.st, hire=replace(h, auction=replace(auc, out=tuple(out))))
     _win_auction(ctx)
 
 
@@ -194,8 +232,9 @@ def _raise(ctx: Ctx, a: Raise) -> None:
     if a.bid <= auc.high:
         raise RuleError("G-3.3", f"a raise must be more than {auc.high}")
     _check_limit(ctx, p, a.bid)
-    ctx.log("bid", f"{p.name} raises to {a.bid}.", a.player)
-    ctx.set(hire=replace(h, auction=replace(auc, high=a.bid, bidder=a.player)))
+    if not ctx.quiet:
+        ctx.log("bid", f"{p.name} raises to {a.bid}.", a.player)
+    ctx.st = replace(ctx.st, hire=replace(h, auction=replace(auc, high=a.bid, bidder=a.player)))
     _advance_auction(ctx, a.player)
 
 
@@ -206,8 +245,9 @@ def _pass_bid(ctx: Ctx, a: PassBid) -> None:
     auc = h.auction
     out = list(auc.out)
     out[a.player] = True
-    ctx.log("pass", f"{ctx.name(a.player)} passes.", a.player)
-    ctx.set(hire=replace(h, auction=replace(auc, out=tuple(out))))
+    if not ctx.quiet:
+        ctx.log("pass", f"{ctx.name(a.player)} passes.", a.player)
+    ctx.st = replace(ctx.st, hire=replace(h, auction=replace(auc, out=tuple(out))))
     _advance_auction(ctx, a.player)
 
 
@@ -246,25 +286,31 @@ def _win_auction(ctx: Ctx) -> None:
     markets[auc.market] = ()
     pillars = list(ctx.st.pillars)
     pillars[auc.market] = w
-    ctx.set(markets=tuple(markets), pillars=tuple(pillars), box=tuple(box), hire=replace(h, auction=None))
-    extra = ""
-    if sold:
-        extra += f", exchanging {sold} Aquila{'s' if sold > 1 else ''}"
-    aq = cat.term("aquila")
-    if gained:
-        extra += f"; the {aq} tile{'s become' if gained > 1 else ' becomes'} {gained} {aq}{'s' if gained > 1 else ''}"
-    if lost:
-        extra += f"; no {aq} is left for {lost} {aq} tile{'s' if lost > 1 else ''}"
-    ctx.log(
-        "win",
-        f"{p.name} wins market {MARKET_NAMES[auc.market]} ({ctx.tiles_text(lot)}) for {price}{extra}.",
-        w,
+    ctx.st = replace(
+        ctx.st, markets=tuple(markets), pillars=tuple(pillars), box=tuple(box), hire=replace(h, auction=None)
     )
+    if not ctx.quiet:
+        extra = ""
+        if sold:
+            extra += f", exchanging {sold} Aquila{'s' if sold > 1 else ''}"
+        aq = cat.term("aquila")
+        if gained:
+            extra += (
+                f"; the {aq} tile{'s become' if gained > 1 else ' becomes'} {gained} {aq}{'s' if gained > 1 else ''}"
+            )
+        if lost:
+            extra += f"; no {aq} is left for {lost} {aq} tile{'s' if lost > 1 else ''}"
+        ctx.log(
+            "win",
+            f"{p.name} wins market {MARKET_NAMES[auc.market]} ({ctx.tiles_text(lot)}) for {price}{extra}.",
+            w,
+        )
     recheck_stars(ctx, set(lot))
     if w == h.active:  # G-3.7
         _finish_hire_turn(ctx)
     elif not can_open_auction(ctx.st, h.active):
-        ctx.log("pass", f"{ctx.name(h.active)} cannot open another auction; the turn ends.", h.active)
+        if not ctx.quiet:
+            ctx.log("pass", f"{ctx.name(h.active)} cannot open another auction; the turn ends.", h.active)
         _finish_hire_turn(ctx)
 
 
@@ -279,7 +325,8 @@ def end_turn(ctx: Ctx, a: EndTurn) -> None:
     assert h is not None
     if h.auction is not None:
         raise RuleError("G-3.3", "an auction is running: raise or pass")
-    ctx.log("pass", f"{ctx.name(a.player)} passes.", a.player)
+    if not ctx.quiet:
+        ctx.log("pass", f"{ctx.name(a.player)} passes.", a.player)
     _finish_hire_turn(ctx)
 
 

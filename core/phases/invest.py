@@ -9,7 +9,7 @@ programs only above the numbering floor (O-12); no medal exchange.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from msgspec.structs import replace
 
@@ -25,7 +25,7 @@ from colosseum.core.actions import (
     HirePromoter,
     PlanSpectacle,
 )
-from colosseum.core.catalog import Catalog
+from colosseum.core.catalog import Catalog, load_catalog
 from colosseum.core.choices import BidOption, Handler, simple
 from colosseum.core.context import Ctx
 from colosseum.core.errors import RuleError
@@ -90,7 +90,7 @@ def _pay_extra(ctx: Ctx, seat: int, extra: str) -> None:
         box = list(ctx.st.box)
         box[ctx.cat.construction] += 1
         ctx.set_player(seat, tiles=tuple(tiles))
-        ctx.set(box=tuple(box))
+        ctx.st = replace(ctx.st, box=tuple(box))
 
 
 def _pay(ctx: Ctx, seat: int, cost: int, what: str, rule: str) -> None:
@@ -106,7 +106,7 @@ def _invested(ctx: Ctx, kind: str, extra: str) -> None:
     turn = ctx.st.invest
     assert turn is not None
     turn = replace(turn, made=turn.made + (kind,), extras=turn.extras + (1 if extra else 0))
-    ctx.set(invest=turn)
+    ctx.st = replace(ctx.st, invest=turn)
     rules = ctx.cat.rules
     # G-2: after the last investment allowed there is nothing left to do: the turn ends (and
     # O-11: after the one extra investment).
@@ -132,7 +132,8 @@ def _build_gate(ctx: Ctx, a: BuildGate) -> None:
     _pay(ctx, a.player, c.gate_cost, "a gate", "G-2")
     _pay_extra(ctx, a.player, a.extra)
     ctx.set_player(a.player, gates=ctx.player(a.player).gates + (a.space,))
-    ctx.log("invest", f"{p.name} builds a gate on space {a.space}.", a.player)
+    if not ctx.quiet:
+        ctx.log("invest", f"{p.name} builds a gate on space {a.space}.", a.player)
     _invested(ctx, "gate", a.extra)
 
 
@@ -153,8 +154,9 @@ def _hire_promoter(ctx: Ctx, a: HirePromoter) -> None:
     _pay(ctx, a.player, ctx.cat.promoter_price, "a promoter", "G-2")
     _pay_extra(ctx, a.player, a.extra)
     p = ctx.set_player(a.player, promoters=ctx.player(a.player).promoters + 1)
-    ctx.set(promoters_left=ctx.st.promoters_left - 1)
-    ctx.log("invest", f"{p.name} hires a promoter ({p.promoters} in all).", a.player)
+    ctx.st = replace(ctx.st, promoters_left=ctx.st.promoters_left - 1)
+    if not ctx.quiet:
+        ctx.log("invest", f"{p.name} hires a promoter ({p.promoters} in all).", a.player)
     _invested(ctx, "promoter", a.extra)
 
 
@@ -166,8 +168,9 @@ def _buy_season_ticket(ctx: Ctx, a: BuySeasonTicket) -> None:
     _pay(ctx, a.player, ctx.cat.promoter_price, "a season ticket", "O-14")
     _pay_extra(ctx, a.player, a.extra)
     p = ctx.set_player(a.player, promoters=ctx.player(a.player).promoters + 1)
-    ctx.set(promoters_left=ctx.st.promoters_left - 1)
-    ctx.log("invest", f"{p.name} buys a season ticket ({p.promoters} in all).", a.player)
+    ctx.st = replace(ctx.st, promoters_left=ctx.st.promoters_left - 1)
+    if not ctx.quiet:
+        ctx.log("invest", f"{p.name} buys a season ticket ({p.promoters} in all).", a.player)
     _invested(ctx, "season_ticket", a.extra)
 
 
@@ -184,11 +187,13 @@ def _plan_spectacle(ctx: Ctx, a: PlanSpectacle) -> None:
     _pay(ctx, a.player, spec.cost, spec.name, "G-2")
     _pay_extra(ctx, a.player, a.extra)
     p = ctx.set_player(a.player, face_down=ctx.player(a.player).face_down + (spec.id,))
-    ctx.set(display=tuple(i for i in ctx.st.display if i != spec.id))
+    ctx.st = replace(ctx.st, display=tuple(i for i in ctx.st.display if i != spec.id))
     if ctx.cat.rules.numbering:
-        ctx.log("invest", f"{p.name} buys program {ctx.cat.label(spec)} for {spec.cost}.", a.player)
+        if not ctx.quiet:
+            ctx.log("invest", f"{p.name} buys program {ctx.cat.label(spec)} for {spec.cost}.", a.player)
     else:
-        ctx.log("invest", f"{p.name} plans {spec.name} for {spec.cost}.", a.player)
+        if not ctx.quiet:
+            ctx.log("invest", f"{p.name} plans {spec.name} for {spec.cost}.", a.player)
     _invested(ctx, "spectacle", a.extra)
 
 
@@ -226,7 +231,8 @@ def _build_once(ctx: Ctx, a: BuildLoge | BuildTemple, kind: str, rule: str, what
     _pay(ctx, a.player, ctx.cat.temple_price, what, rule)
     _pay_extra(ctx, a.player, a.extra)
     p = ctx.set_player(a.player, temple=True)
-    ctx.log("invest", f"{p.name} builds {built}.", a.player)
+    if not ctx.quiet:
+        ctx.log("invest", f"{p.name} builds {built}.", a.player)
     _invested(ctx, kind, a.extra)
 
 
@@ -239,17 +245,21 @@ def _exchange_aquilas(ctx: Ctx, a: ExchangeAquilas) -> None:
         raise RuleError("G-8", f"{p.name} can exchange 1 to {p.aquilas} Aquilas, not {a.count}")
     gain = a.count * ctx.cat.common.aquila_coins
     ctx.set_player(a.player, aquilas=p.aquilas - a.count, coins=p.coins + gain)
-    ctx.log("aquila", f"{p.name} exchanges {a.count} Aquila{'s' if a.count > 1 else ''} for {gain} coins.", a.player)
+    if not ctx.quiet:
+        ctx.log(
+            "aquila", f"{p.name} exchanges {a.count} Aquila{'s' if a.count > 1 else ''} for {gain} coins.", a.player
+        )
 
 
 def _next_investor(ctx: Ctx) -> None:
     st = ctx.st
     turn = st.turn + 1
     if turn < len(st.players):
-        ctx.set(turn=turn, invest=InvestTurn(player=(st.first + turn) % len(st.players)))
+        ctx.st = replace(ctx.st, turn=turn, invest=InvestTurn(player=(st.first + turn) % len(st.players)))
         return
-    ctx.set(invest=None, phase="hire", turn=0)
-    ctx.log("phase", "Phase 2: Hire Performers.")
+    ctx.st = replace(ctx.st, invest=None, phase="hire", turn=0)
+    if not ctx.quiet:
+        ctx.log("phase", "Phase 2: Hire Performers.")
     start_hire_turn(ctx)
 
 
@@ -259,13 +269,28 @@ def to_act(state: State) -> int:
 
 
 def end_turn(ctx: Ctx, a: EndTurn) -> None:
-    ctx.log("end", f"{ctx.name(a.player)} ends the investment turn.", a.player)
+    if not ctx.quiet:
+        ctx.log("end", f"{ctx.name(a.player)} ends the investment turn.", a.player)
     _next_investor(ctx)
 
 
 @cache
 def _plan(seat: int, key: str, extra: Extra) -> Action:
     return PlanSpectacle(player=seat, spectacle=key, extra=extra)
+
+
+@cache
+def _plans(seat: int, extra: Extra, variant: str) -> tuple[Action, ...]:
+    """:func:`_plan` of every spectacle of ``variant``, by id."""
+    return tuple(_plan(seat, spec.key, extra) for spec in load_catalog(variant).spectacles)
+
+
+@lru_cache(maxsize=4096)  # bounded: the gates on the board take many shapes over many games
+def _gates(seat: int, extra: Extra, n_sp: int, gates: tuple[tuple[int, ...], ...]) -> tuple[Action, ...]:
+    """The gates ``seat`` may build next to its own (``gates``: every seat's), by space."""
+    taken = {g for q in gates for g in q}
+    spaces = sorted({s for g in gates[seat] for s in ((g + 1) % n_sp, (g - 1) % n_sp) if s not in taken})
+    return tuple(_gate(seat, s, extra) for s in spaces)
 
 
 @cache
@@ -305,22 +330,23 @@ def offer(state: State, seat: int, cat: Catalog, acts: list[Action], bids: list[
     n_sp = cat.track_spaces
     tickets = rules.upgrades == "ticket-loge"
     floor = numbering_floor(cat, p) if rules.numbering else -1  # O-12
+    coins = p.coins
+    specs = cat.spectacles
     for extra in pays:
         made = turn.made if (extra == "" and distinct) else ()
         if "gate" not in made and len(p.gates) < c.gates and p.coins >= c.gate_cost:
-            taken = {g for q in state.players for g in q.gates}
-            spaces = sorted({s for g in p.gates for s in ((g + 1) % n_sp, (g - 1) % n_sp) if s not in taken})
-            acts.extend(_gate(seat, s, extra) for s in spaces)
+            acts += _gates(seat, extra, n_sp, tuple([q.gates for q in state.players]))
         if state.promoters_left > 0 and p.coins >= cat.promoter_price:
             if tickets:
                 acts.append(_investment(BuySeasonTicket, seat, extra))
             elif "promoter" not in made:
                 acts.append(_investment(HirePromoter, seat, extra))
         if "spectacle" not in made:
+            plans = _plans(seat, extra, cat.variant)
             for sid in state.display:
-                spec = cat.spectacles[sid]
-                if spec.cost <= p.coins and spec.number_2007 > floor:
-                    acts.append(_plan(seat, spec.key, extra))
+                spec = specs[sid]
+                if spec.cost <= coins and spec.number_2007 > floor:
+                    acts.append(plans[sid])
         if not p.temple and p.coins >= cat.temple_price:
             if tickets:
                 acts.append(_investment(BuildLoge, seat, extra))

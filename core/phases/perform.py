@@ -21,11 +21,11 @@ from colosseum.core.actions import (
     Perform,
     Roll,
 )
-from colosseum.core.catalog import Catalog, load_catalog
+from colosseum.core.catalog import Catalog, Spectacle, load_catalog
 from colosseum.core.choices import BidOption, Handler, simple
 from colosseum.core.context import Ctx, end_game
 from colosseum.core.errors import RuleError
-from colosseum.core.model import NOBODY, PerformTurn, State
+from colosseum.core.model import NOBODY, PerformTurn, Player, State
 from colosseum.core.phases.closing import closing_podium, closing_retire
 from colosseum.core.queries import (
     aquilas_gained,
@@ -76,13 +76,14 @@ def _roll(ctx: Ctx, a: Roll) -> None:
     pt = _perform_turn(ctx, "roll", "G-5.1")
     rules = ctx.cat.rules
     n_dice = rules.temple_dice if ctx.player(a.player).temple else rules.dice
-    dice = tuple(ctx.roll() for _ in range(n_dice))
+    dice = ctx.rolls(n_dice)
     if n_dice == 1:
         pt = replace(pt, stage="move", dice=dice, mode="split", used=(False,))
     else:
         pt = replace(pt, stage="mode", dice=dice)
-    ctx.set(perform=pt)
-    ctx.log("roll", f"{ctx.name(a.player)} rolls {' and '.join(map(str, dice))}.", a.player)
+    ctx.st = replace(ctx.st, perform=pt)
+    if not ctx.quiet:
+        ctx.log("roll", f"{ctx.name(a.player)} rolls {' and '.join(map(str, dice))}.", a.player)
 
 
 def _choose_dice(ctx: Ctx, a: ChooseDice) -> None:
@@ -93,7 +94,7 @@ def _choose_dice(ctx: Ctx, a: ChooseDice) -> None:
         pt = replace(pt, stage="move", mode="sum", used=(False,))
     else:
         raise RuleError("G-5.1", "choose 'split' (one noble per die) or 'sum' (one noble by the sum)")
-    ctx.set(perform=pt)
+    ctx.st = replace(ctx.st, perform=pt)
 
 
 def walk(state: State, noble: int, steps: int) -> int:
@@ -121,27 +122,33 @@ def _move_noble(ctx: Ctx, a: MoveNoble) -> None:
     if not isinstance(a.steps, int) or not lo <= a.steps <= hi:
         rng_text = f"{lo}" if lo == hi else f"{lo} to {hi}"
         raise RuleError("G-5.1", f"this move is {rng_text} spaces")
-    dest = walk(ctx.st, a.noble, a.steps)
+    dest = landing(ctx.cat, ctx.st.nobles, a.noble, a.steps)  # walk(), with the catalog at hand
     nobles = list(ctx.st.nobles)
     nobles[a.noble] = dest
-    ctx.set(nobles=tuple(nobles))
-    text = f"{ctx.name(a.player)} moves {NOBLE_NAMES[a.noble]} {a.steps} to space {dest}"
-    owner = gate_owner(ctx.st, dest)
-    if owner != NOBODY:
-        text += f" ({ctx.name(owner)}'s gate)"
+    ctx.st = replace(ctx.st, nobles=tuple(nobles))
+    quiet = ctx.quiet
+    if not quiet:
+        text = f"{ctx.name(a.player)} moves {NOBLE_NAMES[a.noble]} {a.steps} to space {dest}"
+        owner = gate_owner(ctx.st, dest)
+        if owner != NOBODY:
+            text += f" ({ctx.name(owner)}'s gate)"
     if dest in ctx.cat.aquila_spaces:
         p = ctx.player(a.player)
-        aq = ctx.cat.term("aquila")
         if aquilas_gained(ctx.cat, ctx.st, 1):
             ctx.set_player(a.player, aquilas=p.aquilas + 1)
-            text += f" and takes an {aq}" if aq[0] in "AEIOU" else f" and takes a {aq}"
-        else:  # O-2: the supply is empty
-            text += f" (no {aq} is left in the supply)"
-    ctx.log("noble", text + ".", a.player)
+            if not quiet:
+                aq = ctx.cat.term("aquila")
+                text += f" and takes an {aq}" if aq[0] in "AEIOU" else f" and takes a {aq}"
+        elif not quiet:  # O-2: the supply is empty
+            text += f" (no {ctx.cat.term('aquila')} is left in the supply)"
+    if not quiet:
+        ctx.log("noble", text + ".", a.player)
     used = list(pt.used)
     used[slot] = True
     done = all(used)
-    ctx.set(perform=replace(pt, used=tuple(used), moved=pt.moved + (a.noble,), stage="after" if done else "move"))
+    ctx.st = replace(
+        ctx.st, perform=replace(pt, used=tuple(used), moved=pt.moved + (a.noble,), stage="after" if done else "move")
+    )
 
 
 def _aquila_move(ctx: Ctx, a: AquilaMove) -> None:
@@ -157,8 +164,10 @@ def _aquila_move(ctx: Ctx, a: AquilaMove) -> None:
     dest = walk(ctx.st, a.noble, a.steps)
     nobles = list(ctx.st.nobles)
     nobles[a.noble] = dest
-    ctx.set(nobles=tuple(nobles), perform=pt)
+    ctx.st = replace(ctx.st, nobles=tuple(nobles), perform=pt)
     ctx.set_player(a.player, aquilas=p.aquilas - 1)
+    if ctx.quiet:
+        return
     way = "clockwise" if a.steps > 0 else "counter-clockwise"
     aq = ctx.cat.term("aquila")
     text = f"{p.name} spends {'an' if aq[0] in 'AEIOU' else 'a'} {aq} to move {NOBLE_NAMES[a.noble]} {abs(a.steps)} {way} to space {dest}"
@@ -195,14 +204,15 @@ def _perform(ctx: Ctx, a: Perform) -> None:
         arena_used=b.used,
         history=p.history + (b.total,),
     )
-    ctx.set(next_seq=nseq)
-    detail = " + ".join(str(v) for _, v in b.lines if v)
-    where = f"moves the marker from {p.acclaim} to {b.total}" if moved else f"the marker stays at {p.acclaim}"
-    ctx.log(
-        "perform",
-        f"{p.name} performs {spec.name}: {detail} = {b.total} Acclaim; {where}, takes {b.total} coins.",
-        a.player,
-    )
+    ctx.st = replace(ctx.st, next_seq=nseq)
+    if not ctx.quiet:
+        detail = " + ".join(str(v) for _, v in b.lines if v)
+        where = f"moves the marker from {p.acclaim} to {b.total}" if moved else f"the marker stays at {p.acclaim}"
+        ctx.log(
+            "perform",
+            f"{p.name} performs {spec.name}: {detail} = {b.total} Acclaim; {where}, takes {b.total} coins.",
+            a.player,
+        )
     _next_performer(ctx)
 
 
@@ -210,17 +220,18 @@ def _next_performer(ctx: Ctx) -> None:
     st = ctx.st
     turn = st.turn + 1
     if turn < len(st.players):
-        ctx.set(turn=turn, perform=PerformTurn(player=(st.first + turn) % len(st.players)))
+        ctx.st = replace(ctx.st, turn=turn, perform=PerformTurn(player=(st.first + turn) % len(st.players)))
         return
     # everyone has performed or passed: fill the round's score history
     players = tuple(p if len(p.history) >= st.round else replace(p, history=p.history + (0,)) for p in st.players)
-    ctx.set(players=players, perform=None)
+    ctx.st = replace(ctx.st, players=players, perform=None)
     if ctx.cat.rules.gift_timing == "closing":  # O-1: the round counter ends the game; O-24
         if st.round >= ctx.cat.rounds:
             end_game(ctx)
             return
-        ctx.set(phase="closing", turn=0)
-        ctx.log("phase", "Phase 5: Closing Ceremonies.")
+        ctx.st = replace(ctx.st, phase="closing", turn=0)
+        if not ctx.quiet:
+            ctx.log("phase", "Phase 5: Closing Ceremonies.")
         closing_podium(ctx)
         return
     if st.gifts_left <= 0:  # G-5.4: no gift left -> the game ends instead
@@ -228,10 +239,12 @@ def _next_performer(ctx: Ctx) -> None:
         return
     top = most_acclaimed(ctx.st)
     p = ctx.set_player(top, gifts=ctx.player(top).gifts + 1)
-    ctx.set(gifts_left=st.gifts_left - 1)
-    ctx.log("gift", f"{p.name} is the most acclaimed and takes a gift ({p.gifts} in all).", top)
-    ctx.set(phase="closing", turn=0)
-    ctx.log("phase", "Phase 5: Closing Ceremonies.")
+    ctx.st = replace(ctx.st, gifts_left=st.gifts_left - 1)
+    if not ctx.quiet:
+        ctx.log("gift", f"{p.name} is the most acclaimed and takes a gift ({p.gifts} in all).", top)
+    ctx.st = replace(ctx.st, phase="closing", turn=0)
+    if not ctx.quiet:
+        ctx.log("phase", "Phase 5: Closing Ceremonies.")
     closing_retire(ctx, 0)
 
 
@@ -241,20 +254,27 @@ def end_turn(ctx: Ctx, a: EndTurn) -> None:
     if pt.stage in ("mode", "move"):
         raise RuleError("G-5", "once the dice are rolled the nobles must be moved")
     if pt.stage == "roll":
-        ctx.log("pass", f"{ctx.name(a.player)} skips the performance.", a.player)
+        if not ctx.quiet:
+            ctx.log("pass", f"{ctx.name(a.player)} skips the performance.", a.player)
     else:
-        ctx.log("pass", f"{ctx.name(a.player)} performs nothing this round.", a.player)
+        if not ctx.quiet:
+            ctx.log("pass", f"{ctx.name(a.player)} performs nothing this round.", a.player)
     _next_performer(ctx)
 
 
 def performable(state: State, seat: int) -> list[int]:
     """Spectacle ids ``seat`` could perform now (G-5.2), ignoring the phase."""
-    cat = load_catalog(state.setup.variant)
-    p = state.players[seat]
+    return [spec.id for spec in _performable(load_catalog(state.setup.variant), state.players[seat])]
+
+
+def _performable(cat: Catalog, p: Player) -> list[Spectacle]:
     n_gates = len(p.gates)
-    owned = [cat.spectacles[sid] for sid in (*p.face_down, *p.face_up)]
+    specs = cat.spectacles
+    owned = [specs[sid] for sid in (*p.face_down, *p.face_up)]
+    if not owned:
+        return owned
     return [
-        spec.id
+        spec
         for spec, miss in zip(owned, missings(cat, p.tiles, owned), strict=True)
         if n_gates >= spec.gates and miss <= spec.max_missing
     ]
@@ -314,8 +334,8 @@ def offer(state: State, seat: int, cat: Catalog, acts: list[Action], bids: list[
     else:
         if p.aquilas:
             acts += _aquila_moves(seat, cat.common.aquila_noble_steps)
-        for sid in performable(state, seat):
-            acts += _performs(seat, cat.spectacles[sid].key, p.aquilas)
+        for spec in _performable(cat, p):
+            acts += _performs(seat, spec.key, p.aquilas)
         acts.append(simple(EndTurn, seat))
     return False
 

@@ -9,6 +9,8 @@ follows at once, so :func:`start_game` returns a game already in Phase 1.
 
 from __future__ import annotations
 
+from functools import cache
+
 from msgspec.structs import replace
 
 from colosseum.core import rng
@@ -65,7 +67,7 @@ def start_game(setup: GameSetup) -> tuple[State, list[Event]]:
                 seq=(seat - first) % n,
             )
         )
-    stars = tuple(NOBODY if k in cat.star_types else NO_STAR for k in range(nk))
+    stars = _start_stars(cat.variant)
     state = State(
         setup=replace(setup, players=tuple(names)),
         rng=state_rng,
@@ -90,10 +92,18 @@ def start_game(setup: GameSetup) -> tuple[State, list[Event]]:
     pairs = cat.gate_pairs[n]
     for i, seat in enumerate(turn_order(state)):
         ctx.set_player(seat, gates=pairs[i])
-        ctx.log("gate", f"{ctx.name(seat)}'s arena stands on {pairs[i][0]} and {pairs[i][1]}.", seat)
-    ctx.set(turn=n)
+        if not ctx.quiet:
+            ctx.log("gate", f"{ctx.name(seat)}'s arena stands on {pairs[i][0]} and {pairs[i][1]}.", seat)
+    ctx.st = replace(ctx.st, turn=n)
     _deal(ctx)
     return ctx.st, ctx.events
+
+
+@cache
+def _start_stars(variant: str) -> tuple[int, ...]:
+    """Per tile kind: -1 (on the board) for the kinds with a Star Performer, else NO_STAR."""
+    cat = load_catalog(variant)
+    return tuple(NOBODY if k in cat.star_types else NO_STAR for k in range(len(cat.tiles)))
 
 
 def setup_order_seat(state: State) -> int:
@@ -114,8 +124,9 @@ def _place_start_gates(ctx: Ctx, a: PlaceStartGates) -> None:
     if gate_owner(st, pair[0]) != NOBODY or gate_owner(st, pair[1]) != NOBODY:
         raise RuleError("G-1.6", f"gate pair {pair[0]}-{pair[1]} is taken")
     ctx.set_player(a.player, gates=pair)
-    ctx.log("gate", f"{ctx.name(a.player)} places starting gates on {pair[0]} and {pair[1]}.", a.player)
-    ctx.set(turn=st.turn + 1)
+    if not ctx.quiet:
+        ctx.log("gate", f"{ctx.name(a.player)} places starting gates on {pair[0]} and {pair[1]}.", a.player)
+    ctx.st = replace(ctx.st, turn=st.turn + 1)
     if ctx.st.turn == len(st.players):
         _deal(ctx)
 
@@ -149,49 +160,54 @@ def _deal(ctx: Ctx) -> None:
         s, deck = rng.shuffled(s, cat.smalls)
         for i, seat in enumerate(order):
             smalls[seat] = [deck[2 * i], deck[2 * i + 1]]
-    ctx.set(rng=s)
+    ctx.st = replace(ctx.st, rng=s)
     for seat in range(n):
         ctx.set_player(seat, face_down=tuple(smalls[seat]))
-        names = " and ".join(cat.label(cat.spectacles[i]) for i in smalls[seat])
-        ctx.log("deal", f"{ctx.name(seat)} is dealt {names}.", seat)
+        if not ctx.quiet:
+            names = " and ".join(cat.label(cat.spectacles[i]) for i in smalls[seat])
+            ctx.log("deal", f"{ctx.name(seat)} is dealt {names}.", seat)
     # G-1.8 starting tiles
     box = list(cat.counts)
     start = list(cat.starting)
     for k in range(len(box)):
         box[k] -= start[k]
-    ctx.set(bag=tuple(start))
+    ctx.st = replace(ctx.st, bag=tuple(start))
     green = cat.rules.green_markets
     if green:  # O-9: 15 green tiles fill the markets before the deal
         refill_markets(ctx)
-        ctx.log("market", "The markets are filled with green starting tiles.")
+        if not ctx.quiet:
+            ctx.log("market", "The markets are filled with green starting tiles.")
     per = cat.starting_per_player[n]
     for seat in order:
         tiles = list(ctx.player(seat).tiles)
-        got = []
-        for _ in range(per):
-            k = ctx.draw()
+        got = ctx.draws(per)
+        for k in got:
             tiles[k] += 1
-            got.append(k)
         ctx.set_player(seat, tiles=tuple(tiles))
-        ctx.log("deal", f"{ctx.name(seat)} draws {ctx.tiles_text(sorted(got))}.", seat)
+        if not ctx.quiet:
+            ctx.log("deal", f"{ctx.name(seat)} draws {ctx.tiles_text(sorted(got))}.", seat)
     if green:  # O-9: the green tiles left over lie face down by the board
         aside = []
         while sum(ctx.st.bag):
             aside.append(ctx.draw())
-        ctx.set(aside=tuple(aside))
+        ctx.st = replace(ctx.st, aside=tuple(aside))
         if aside:
-            ctx.log("market", f"{len(aside)} green tile{'s' if len(aside) > 1 else ''} left face down by the board.")
+            if not ctx.quiet:
+                ctx.log(
+                    "market", f"{len(aside)} green tile{'s' if len(aside) > 1 else ''} left face down by the board."
+                )
     # G-1.9 the rest of the standard tiles join the undealt starting tiles
     bag = list(ctx.st.bag)
     for k in range(len(bag)):
         bag[k] += box[k]
         box[k] = 0
-    ctx.set(bag=tuple(bag), box=tuple(box))
+    ctx.st = replace(ctx.st, bag=tuple(bag), box=tuple(box))
     recheck_stars(ctx, cat.star_types)
     if not green:
         refill_markets(ctx)
-    ctx.set(phase="invest", turn=0, invest=InvestTurn(player=ctx.st.first))
-    ctx.log("phase", f"Round 1 begins. {ctx.name(ctx.st.first)} is first player.", ctx.st.first)
+    ctx.st = replace(ctx.st, phase="invest", turn=0, invest=InvestTurn(player=ctx.st.first))
+    if not ctx.quiet:
+        ctx.log("phase", f"Round 1 begins. {ctx.name(ctx.st.first)} is first player.", ctx.st.first)
 
 
 def to_act(state: State) -> int:

@@ -75,14 +75,10 @@ def _pending(active: int, answers: tuple[str, ...]) -> int:
 TRADABLE_EXTRA = ("coins", "aquilas")
 
 
-def _tradable(cat: Catalog) -> frozenset[str]:
-    """G-4: performer tiles (balatros too; construction tiles in the classic game, D-11),
-    coins and Aquilas."""
-    return _tradable_items(cat.variant)
-
-
 @cache
 def _tradable_items(variant: str) -> frozenset[str]:
+    """G-4: performer tiles (balatros too; construction tiles in the classic game, D-11),
+    coins and Aquilas."""
     cat = load_catalog(variant)
     extra = set(TRADABLE_EXTRA) if cat.rules.aquilas_tradable else {"coins"}  # O-19: no medals
     return frozenset({cat.codes[k] for k in cat.holdable} | extra)
@@ -106,7 +102,7 @@ def check_deal(state: State, transfers: tuple[Transfer, ...], proposer: int) -> 
         raise RuleError("G-4", "a deal needs at least one transfer")
     if len(transfers) > MAX_TRANSFERS:
         raise RuleError("G-4", f"a deal has at most {MAX_TRANSFERS} transfers")
-    ok = _tradable(cat)
+    ok = _tradable_items(cat.variant)
     need: dict[tuple[int, str], int] = {}
     parties = set()
     for tr in transfers:
@@ -151,8 +147,9 @@ def _propose(ctx: Ctx, a: ProposeDeal) -> None:
         answers[tr.giver] = answers[tr.receiver] = "pending"
     answers[a.player] = "accepted"
     deal = Deal(proposer=a.player, transfers=transfers, answers=tuple(answers))
-    ctx.set(trade=replace(t, deal=deal, proposals=t.proposals + 1))
-    ctx.log("deal", f"{ctx.name(a.player)} proposes: {describe_deal(st, transfers)}.", a.player)
+    ctx.st = replace(ctx.st, trade=replace(t, deal=deal, proposals=t.proposals + 1))
+    if not ctx.quiet:
+        ctx.log("deal", f"{ctx.name(a.player)} proposes: {describe_deal(st, transfers)}.", a.player)
 
 
 def describe_deal(state: State, transfers: Iterable[Transfer]) -> str:
@@ -176,11 +173,13 @@ def _answer(ctx: Ctx, seat: int, accept: bool) -> None:
     if accept:
         answers = list(t.deal.answers)
         answers[seat] = "accepted"
-        ctx.set(trade=replace(t, deal=replace(t.deal, answers=tuple(answers))))
-        ctx.log("deal", f"{ctx.name(seat)} accepts.", seat)
+        ctx.st = replace(ctx.st, trade=replace(t, deal=replace(t.deal, answers=tuple(answers))))
+        if not ctx.quiet:
+            ctx.log("deal", f"{ctx.name(seat)} accepts.", seat)
     else:
-        ctx.set(trade=replace(t, deal=None))
-        ctx.log("deal", f"{ctx.name(seat)} rejects the deal.", seat)
+        ctx.st = replace(ctx.st, trade=replace(t, deal=None))
+        if not ctx.quiet:
+            ctx.log("deal", f"{ctx.name(seat)} rejects the deal.", seat)
 
 
 def _close_deal(ctx: Ctx, a: CloseDeal) -> None:
@@ -210,8 +209,9 @@ def _close_deal(ctx: Ctx, a: CloseDeal) -> None:
             rt[k] += tr.count
             g, r = replace(g, tiles=tuple(gt)), replace(r, tiles=tuple(rt))
         players[tr.giver], players[tr.receiver] = g, r
-    ctx.set(players=tuple(players), trade=replace(t, deal=None, deals_closed=t.deals_closed + 1))
-    ctx.log("trade", f"Deal closed: {describe_deal(ctx.st, deal.transfers)}.", a.player)
+    ctx.st = replace(ctx.st, players=tuple(players), trade=replace(t, deal=None, deals_closed=t.deals_closed + 1))
+    if not ctx.quiet:
+        ctx.log("trade", f"Deal closed: {describe_deal(ctx.st, deal.transfers)}.", a.player)
     recheck_stars(ctx, kinds)  # G-4, G-7
 
 
@@ -221,18 +221,20 @@ def _cancel_deal(ctx: Ctx, a: CancelDeal) -> None:
         raise RuleError("G-4", "there is no deal to cancel")
     if a.player not in (t.active, t.deal.proposer):
         raise RuleError("G-4", "only the active player or the proposer can withdraw a deal")
-    ctx.set(trade=replace(t, deal=None))
-    ctx.log("deal", f"{ctx.name(a.player)} withdraws the deal.", a.player)
+    ctx.st = replace(ctx.st, trade=replace(t, deal=None))
+    if not ctx.quiet:
+        ctx.log("deal", f"{ctx.name(a.player)} withdraws the deal.", a.player)
 
 
 def _next_trader(ctx: Ctx) -> None:
     st = ctx.st
     turn = st.turn + 1
     if turn < len(st.players):
-        ctx.set(turn=turn, trade=TradeTurn(active=(st.first + turn) % len(st.players)))
+        ctx.st = replace(ctx.st, turn=turn, trade=TradeTurn(active=(st.first + turn) % len(st.players)))
         return
-    ctx.set(trade=None, phase="perform", turn=0, perform=PerformTurn(player=st.first))
-    ctx.log("phase", "Phase 4: Perform a Spectacle.")
+    ctx.st = replace(ctx.st, trade=None, phase="perform", turn=0, perform=PerformTurn(player=st.first))
+    if not ctx.quiet:
+        ctx.log("phase", "Phase 4: Perform a Spectacle.")
 
 
 def end_turn(ctx: Ctx, a: EndTurn) -> None:
@@ -240,7 +242,8 @@ def end_turn(ctx: Ctx, a: EndTurn) -> None:
     assert t is not None
     if t.deal is not None:
         raise RuleError("G-4", "a deal is on the table: close or cancel it first")
-    ctx.log("end", f"{ctx.name(a.player)} ends the trade turn.", a.player)
+    if not ctx.quiet:
+        ctx.log("end", f"{ctx.name(a.player)} ends the trade turn.", a.player)
     _next_trader(ctx)
 
 
@@ -258,7 +261,8 @@ def offer(state: State, seat: int, cat: Catalog, acts: list[Action], bids: list[
     t = state.trade
     assert t is not None
     if t.deal is not None:
-        if deal_pending(state) == seat:
+        # ``seat`` is the one to act: the next party to answer while any answer is pending
+        if "pending" in t.deal.answers:
             acts += (simple(AcceptDeal, seat), simple(RejectDeal, seat))
         else:
             acts += (simple(CloseDeal, seat), simple(CancelDeal, seat))
