@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from test_net_remote import server  # noqa: F401 - the fixture: a table server on its own loop
+from test_net_remote_undo import _until
 
 from colosseum.core import encode_state, legal, to_act
 from colosseum.core.bots.hint import ask_hint
@@ -15,14 +16,6 @@ from colosseum.tui.app import ColosseumApp
 from colosseum.tui.net.remote import RemoteClient
 from colosseum.tui.screens import hint as hint_screen
 from colosseum.tui.screens.hint import HINTS_OFF, HintScreen
-
-
-async def _until(cond, timeout: float = 10.0) -> None:
-    for _ in range(int(timeout / 0.01)):
-        if cond():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("condition not met in time")
 
 
 def test_a_table_that_allows_hints_lists_it_and_the_asker_gets_one_on_its_view(server):  # noqa: F811

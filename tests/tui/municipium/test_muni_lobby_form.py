@@ -58,52 +58,39 @@ def test_m13_lobby_form_creates_a_municipium_table_from_the_keyboard():
     asyncio.run(go())
 
 
+def fill_form(games: list[str], seats: dict[int, str]) -> tuple[FormApp, list[bool]]:
+    """Choose each game of ``games`` in turn, set ``seats`` (index: value), press ctrl+s.
+    Returns the app and whether the fifth seat row was shown when the seats were set."""
+    shown: list[bool] = []
+
+    async def go(app: FormApp) -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            scr = app.screen
+            for game in games:
+                scr.query_one("#game", Select).value = game
+                await pilot.pause()
+            shown.append(bool(scr.query_one("#seat4").parent.display))
+            for i, value in seats.items():
+                scr.query_one(f"#seat{i}", Select).value = value
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+
+    app = FormApp()
+    asyncio.run(go(app))
+    return app, shown
+
+
 def test_a_municipium_table_has_no_fifth_seat_and_colosseum_gets_it_back():
-    async def go():
-        app = FormApp()
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            scr = app.screen
-            scr.query_one("#game", Select).value = "municipium"
-            await pilot.pause()
-            assert not scr.query_one("#seat4").parent.display
-            scr.query_one("#seat4", Select).value = "normal"  # not shown: not counted
-            await pilot.press("ctrl+s")
-            await pilot.pause()
-        (kw,) = app.client.created
-        assert kw["seats"] == ["human", "human", "human", "normal"]
-
-        app = FormApp()
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            scr = app.screen
-            scr.query_one("#game", Select).value = "municipium"
-            await pilot.pause()
-            scr.query_one("#game", Select).value = "colosseum"
-            await pilot.pause()
-            assert scr.query_one("#seat4").parent.display
-            scr.query_one("#seat4", Select).value = "normal"
-            await pilot.press("ctrl+s")
-            await pilot.pause()
-        (kw,) = app.client.created
-        assert kw["game"] == "colosseum" and len(kw["seats"]) == 5
-
-    asyncio.run(go())
+    app, shown = fill_form(["municipium"], {4: "normal"})  # not shown: not counted
+    (kw,) = app.client.created
+    assert shown == [False] and kw["seats"] == ["human", "human", "human", "normal"]
+    app, shown = fill_form(["municipium", "colosseum"], {4: "normal"})
+    (kw,) = app.client.created
+    assert shown == [True] and kw["game"] == "colosseum" and len(kw["seats"]) == 5
 
 
 def test_a_municipium_table_refuses_too_few_seats_in_the_form():
-    async def go():
-        app = FormApp()
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            scr = app.screen
-            scr.query_one("#game", Select).value = "municipium"
-            await pilot.pause()
-            for i in (1, 2, 3):
-                scr.query_one(f"#seat{i}", Select).value = ""
-            await pilot.press("ctrl+s")
-            await pilot.pause()
-            assert any("2 to 4 seats" in n.message for n in app._notifications)
-        assert app.client.created == []
-
-    asyncio.run(go())
+    app, _ = fill_form(["municipium"], {1: "", 2: "", 3: ""})
+    assert any("2 to 4 seats" in n.message for n in app._notifications)
+    assert app.client.created == []
