@@ -371,11 +371,13 @@ class GreedyValuation:
                 held2 = [k2 for k2, need in star_rules if hk[k2] >= need]
             bal2 = hk[bal_kind]
             best = second = now = -99.0
+            # a tile of kind k more (less) takes one from (adds one to) the gap of the entries
+            # needing at least the larger of the two counts, and leaves the others' gaps
+            thr = (h if h > b else b) or 1
             if held2 is not held or bal2 != bal:
                 for (_, _, mm, strip, spec_need, offset, now_ok), gap in zip(entries, gaps, strict=True):
-                    need = spec_need[k]
-                    if need:
-                        gap += (b if b < need else need) - (h if h < need else need)
+                    if spec_need[k] >= thr:
+                        gap -= sign
                     miss = gap - (bal2 if bal2 < gap else gap)
                     v = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) + offset
                     for k2 in held2:
@@ -389,14 +391,11 @@ class GreedyValuation:
                         now = v
             else:
                 new: dict[int, float] = {}
-                for e, (_, _, mm, strip, spec_need, offset, _) in enumerate(entries):
-                    need = spec_need[k]
-                    if not need:
+                for e, entry in enumerate(entries):
+                    if entry[4][k] < thr:
                         continue
-                    d = (b if b < need else need) - (h if h < need else need)
-                    if not d:
-                        continue
-                    gap = gaps[e] + d
+                    _, _, mm, strip, spec_need, offset, _ = entry
+                    gap = gaps[e] - sign
                     miss = gap - (bal if bal < gap else gap)
                     v = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) + offset
                     for k2 in held:
