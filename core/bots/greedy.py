@@ -434,17 +434,22 @@ class GreedyBot(GreedyValuation):
         kinds = [*cat.performers, cat.balatro]
         util = self.tile_utility
         base = util(state, cat, seat, p.tiles)
-        gain = {}
         others = [q.tiles for i, q in enumerate(state.players) if i != seat]
         offered = [k for k in kinds if any(t[k] for t in others)]
-        for k, u in zip(offered, self.tile_utility_each(state, cat, seat, p.tiles, offered), strict=True):
+        mine_kinds = [k for k in kinds if p.tiles[k]]
+        # a tile more of each kind offered and a tile less of each kind held, from one pass
+        nof = len(offered)
+        each = self.tile_utility_each(
+            state, cat, seat, p.tiles, offered + mine_kinds, [1] * nof + [-1] * len(mine_kinds)
+        )
+        gain = {}
+        for k, u in zip(offered, each[:nof], strict=True):
             gain[k] = u - base
         wanted = sorted((k for k in gain if gain[k] > 1.0), key=lambda k: -gain[k])[:3]
         if not wanted:
             return None
         loss = {}
-        mine_kinds = [k for k in kinds if p.tiles[k]]
-        for k, u in zip(mine_kinds, self.tile_utility_each(state, cat, seat, p.tiles, mine_kinds, -1), strict=True):
+        for k, u in zip(mine_kinds, each[nof:], strict=True):
             loss[k] = base - u
         spare = sorted(loss, key=lambda k: loss[k])[:4]
         cr = self.coin_rate(state, cat)

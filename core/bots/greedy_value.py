@@ -112,6 +112,9 @@ class GreedyValuation:
         self._plan_entries: dict[tuple[tuple[int, ...], int, int], list[_UtilEntry]] = {}
         # Star Performers the seat holds with its tiles, for spectacle_fit: (state, seat, kinds)
         self._held_now: tuple[State | None, int, set[int]] = (None, -1, set())
+        # spectacle_fits by (tiles, shift, Star Performers held): spectacle id -> (fit, value now)
+        self._fits_cat: Catalog | None = None
+        self._fits_memo: dict[tuple[object, ...], dict[int, tuple[float, float]]] = {}
         self._util_shared: dict[tuple[object, ...], tuple[_UtilContext, dict[tuple[int, ...], float]]] = {}
         # (seat, id(state)) -> (state, context, utilities): the key of the last states looked up
         self._util_cache: dict[tuple[int, int], tuple[State, _UtilContext, dict[tuple[int, ...], float]]] = {}
@@ -302,10 +305,17 @@ class GreedyValuation:
         return u
 
     def tile_utility_each(
-        self, state: State, cat: Catalog, seat: int, tiles: Sequence[int], kinds: Sequence[int], sign: int = 1
+        self,
+        state: State,
+        cat: Catalog,
+        seat: int,
+        tiles: Sequence[int],
+        kinds: Sequence[int],
+        sign: int | Sequence[int] = 1,
     ) -> list[float]:
         """``tile_utility`` of ``tiles`` with one tile of each of ``kinds`` in turn added (``sign``
-        1) or taken away (-1): the same values, computed from one pass over ``tiles``.
+        1) or taken away (-1; a sequence: the sign of each kind in turn): the same values,
+        computed from one pass over ``tiles``.
 
         A tile of kind k changes the gap only of the entries needing more k than ``tiles`` hold
         (whole numbers: the same gaps); when it changes neither the balatros nor the Star
@@ -315,15 +325,17 @@ class GreedyValuation:
         (entries, bal_kind, star_rules, star_acc), memo = self._utilities(state, cat, seat)
         key = tuple(tiles)
         out: list[float] = []
-        todo: list[tuple[int, int, tuple[int, ...]]] = []
+        todo: list[tuple[int, int, int, tuple[int, ...]]] = []
+        signs = [sign] * len(kinds) if isinstance(sign, int) else sign
         for i, k in enumerate(kinds):
             t = list(key)
-            t[k] += sign
+            sg = signs[i]
+            t[k] += sg
             hk = tuple(t)
             known = memo.get(hk)
             out.append(0.0 if known is None else known)
             if known is None:
-                todo.append((i, k, hk))
+                todo.append((i, k, sg, hk))
         if not todo:
             return out
         # the pass over ``tiles`` (``tile_utility``'s loop, keeping each entry's gap and value)
@@ -362,9 +374,9 @@ class GreedyValuation:
         order = sorted(range(len(vals)), key=vals.__getitem__, reverse=True)
         now_list = [e for e, entry in enumerate(entries) if entry[6]]
         star_need = dict(star_rules)
-        for i, k, hk in todo:
+        for i, k, sg, hk in todo:
             b = key[k]
-            h = b + sign
+            h = b + sg
             held2 = held
             need_k = star_need.get(k)
             if need_k is not None and (b >= need_k) != (h >= need_k):
@@ -377,7 +389,7 @@ class GreedyValuation:
             if held2 is not held or bal2 != bal:
                 for (_, _, mm, strip, spec_need, offset, now_ok), gap in zip(entries, gaps, strict=True):
                     if spec_need[k] >= thr:
-                        gap -= sign
+                        gap -= sg
                     miss = gap - (bal2 if bal2 < gap else gap)
                     v = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) + offset
                     for k2 in held2:
@@ -395,7 +407,7 @@ class GreedyValuation:
                     if entry[4][k] < thr:
                         continue
                     _, _, mm, strip, spec_need, offset, _ = entry
-                    gap = gaps[e] - sign
+                    gap = gaps[e] - sg
                     miss = gap - (bal if bal < gap else gap)
                     v = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) + offset
                     for k2 in held:
@@ -483,21 +495,38 @@ class GreedyValuation:
         if held[0] is not state or held[1] != seat:
             held = self._held_now = (state, seat, stars_held(state, cat, seat, p.tiles))
         kinds = held[2]
-        star_acc = cat.common.star_acclaim
-        specs = [cat.spectacles[sid] for sid in sids]
+        # a spectacle's values depend only on the tiles, the shift and the Star Performers held:
+        # remembered by them, so the decisions of an investment phase share them
+        if self._fits_cat is not cat:
+            self._fits_cat = cat
+            self._fits_memo.clear()
+        fkey = (p.tiles, shift, frozenset(kinds))
+        known = self._fits_memo.get(fkey)
+        if known is None:
+            if len(self._fits_memo) > 64:
+                self._fits_memo.clear()
+            known = self._fits_memo[fkey] = {}
+        sids = list(sids)
+        todo = [cat.spectacles[sid] for sid in sids if sid not in known]
+        if todo:
+            star_acc = cat.common.star_acclaim
+            for spec, miss in zip(todo, missings(cat, p.tiles, todo), strict=True):
+                # ``strip_value``, inlined
+                mm = spec.max_missing
+                strip = spec.strip
+                nv = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) if miss <= mm + 1 else 0.0
+                m = miss - shift if miss > shift else 0
+                v = strip[m] if m <= mm else strip[mm] - 3.0 * (m - mm)
+                for k in kinds:
+                    if spec.need[k]:
+                        v += star_acc
+                known[spec.id] = (v, nv)
         out = {}
-        for spec, miss in zip(specs, missings(cat, p.tiles, specs), strict=True):
-            # ``strip_value``, inlined
-            mm = spec.max_missing
-            strip = spec.strip
+        for sid in sids:
+            v, nv = known[sid]
             if now is not None:
-                now[spec.id] = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) if miss <= mm + 1 else 0.0
-            m = miss - shift if miss > shift else 0
-            v = strip[m] if m <= mm else strip[mm] - 3.0 * (m - mm)
-            for k in kinds:
-                if spec.need[k]:
-                    v += star_acc
-            out[spec.id] = v
+                now[sid] = nv
+            out[sid] = v
         return out
 
     TILES_PER_ROUND = 1.0
