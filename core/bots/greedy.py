@@ -281,34 +281,6 @@ class GreedyBot(GreedyValuation):
                 v -= 0.4 * (reserve - coins)
             return v - paid
 
-        def pair_of(i: int, j: int) -> float:
-            """``value_of((i, j))``, inlined for the many pairs of a decision (the same sums
-            in the same order, the same maxima)."""
-            gi, pi_, ti, si, ci, payi = effects[i]
-            gj, pj, tj, sj, cj, payj = effects[j]
-            spent = ci + cj
-            if spent > coins0:
-                return -1e9
-            paid = 0.0 + payi + payj
-            g = ngates + gi + gj
-            acc = owned_part[g]
-            if si >= 0:
-                acc = fold(acc, si, g)
-            if sj >= 0:
-                acc = fold(acc, sj, g)
-            final, feasible, now = acc
-            v = final + 0.5 * now + perf_acc * min(feasible, feasible_cap)
-            temple = p.temple or ti or tj
-            v += (p.promoters + pi_ + pj) * prom_acc + (1.0 * left if temple else 0.0)
-            lost = money_lost.get(spent)
-            if lost is None:
-                lost = money_lost[spent] = self.money(state, cat, coins0) - self.money(state, cat, coins0 - spent)
-            v -= lost
-            coins = coins0 - spent
-            if reserve is not None and coins < reserve:
-                v -= 0.4 * (reserve - coins)
-            return v - paid
-
         def single_of(i: int) -> float:
             """``value_of((i,))``, inlined likewise."""
             gi, pi_, ti, si, spent, payi = effects[i]
@@ -346,23 +318,54 @@ class GreedyBot(GreedyValuation):
             kind = cands[i][0]
             if kind not in partners:
                 partners[kind] = [j for j in plain if not distinct or cands[j][0] != kind]
-        # a pair's value does not depend on its order (sums and maxima): computed once per pair,
-        # when its first index comes first
-        n = len(cands)
-        pair_value: list[float] = [0.0] * (n * n)
+        # a pair's value does not depend on its order (sums and maxima): it is computed when its
+        # first index comes first (met again with the second, it cannot beat the best by then)
+        p_promoters, p_temple = p.promoters, p.temple
         for i, x in enumerate(cands):
             v = single_of(i)
             if v > best_v:
                 best_v, best_a = v, x[2]
             # a second investment this turn (G-2: of a different kind) may make the first worth it
             if is_plain[i]:
+                # ``value_of((i, j))`` (the same sums in the same order, the same maxima), with
+                # the first candidate's part taken for both gate counts the second can make
+                gi, pi_, ti, si, ci, payi = effects[i]
+                g0 = ngates + gi
+                acc0, acc1 = owned_part[g0], owned_part[g0 + 1]
+                if si >= 0:
+                    acc0 = fold(acc0, si, g0)
+                    acc1 = fold(acc1, si, g0 + 1)
+                prom_i = p_promoters + pi_
+                temple_i = p_temple or ti
                 for j in partners[x[0]]:
-                    if j == i:
+                    if j <= i:
                         continue
-                    if j < i:
-                        v2 = pair_value[j * n + i]
+                    gj, pj, tj, sj, cj, payj = effects[j]
+                    spent = ci + cj
+                    if spent > coins0:
+                        v2 = -1e9 - 0.01
                     else:
-                        v2 = pair_value[i * n + j] = pair_of(i, j) - 0.01
+                        paid = 0.0 + payi + payj
+                        if gj:
+                            g, acc = g0 + 1, acc1
+                        else:
+                            g, acc = g0, acc0
+                        if sj >= 0:
+                            acc = fold(acc, sj, g)
+                        final, feasible, now = acc
+                        v = final + 0.5 * now + perf_acc * min(feasible, feasible_cap)
+                        temple = temple_i or tj
+                        v += (prom_i + pj) * prom_acc + (1.0 * left if temple else 0.0)
+                        lost = money_lost.get(spent)
+                        if lost is None:
+                            lost = money_lost[spent] = self.money(state, cat, coins0) - self.money(
+                                state, cat, coins0 - spent
+                            )
+                        v -= lost
+                        coins = coins0 - spent
+                        if reserve is not None and coins < reserve:
+                            v -= 0.4 * (reserve - coins)
+                        v2 = v - paid - 0.01
                     if v2 > best_v:
                         best_v, best_a = v2, x[2]
         if best_a is not None:
