@@ -436,15 +436,16 @@ class GreedyBot(GreedyValuation):
         p = state.players[seat]
         kinds = [*cat.performers, cat.balatro]
         util = self.tile_utility
-        base = util(state, cat, seat, p.tiles)
         others = [q.tiles for i, q in enumerate(state.players) if i != seat]
         offered = [k for k in kinds if any(t[k] for t in others)]
         mine_kinds = [k for k in kinds if p.tiles[k]]
-        # a tile more of each kind offered and a tile less of each kind held, from one pass
+        # a tile more of each kind offered and a tile less of each kind held, from one pass (which
+        # also values the hand itself)
         nof = len(offered)
         each = self.tile_utility_each(
             state, cat, seat, p.tiles, offered + mine_kinds, [1] * nof + [-1] * len(mine_kinds)
         )
+        base = util(state, cat, seat, p.tiles)
         gain = {}
         for k, u in zip(offered, each[:nof], strict=True):
             gain[k] = u - base
@@ -461,11 +462,12 @@ class GreedyBot(GreedyValuation):
             for o, q in enumerate(state.players):
                 if o == seat or not q.tiles[k]:
                     continue
-                qbase = util(state, cat, o, q.tiles)
-                # their hand without k, and with each spare tile for it: one pass over the former
+                # their hand without k, with k back and with each spare tile for it instead: one
+                # pass over the former
                 q_k = self.tiles_plus(q.tiles, (k,), -1)
                 swaps = [j for j in spare if j != k and gain[k] - loss[j] > 0.5]
-                after = dict(zip(swaps, self.tile_utility_each(state, cat, o, q_k, swaps), strict=True))
+                qbase, *theirs_after = self.tile_utility_each(state, cat, o, q_k, [k, *swaps])
+                after = dict(zip(swaps, theirs_after, strict=True))
                 qloss = qbase - util(state, cat, o, q_k)
                 for j in spare:
                     mine = gain[k] - loss[j]
@@ -581,14 +583,15 @@ class GreedyBot(GreedyValuation):
             return best if best is not None else acts[-1]
         if cl.stage == "steal":
             victim = state.players[cl.victim]
-            base = self.tile_utility(state, cat, seat, p.tiles)
-            vbase = self.tile_utility(state, cat, cl.victim, victim.tiles)
             best = None
             best_v = -1e9
             steals = [a for a in acts if isinstance(a, Steal)]
             kinds = [cat.index[st.tile] for st in steals]
+            # each pass also values the hand itself
             gains = self.tile_utility_each(state, cat, seat, p.tiles, kinds)
             losses = self.tile_utility_each(state, cat, cl.victim, victim.tiles, kinds, -1)
+            base = self.tile_utility(state, cat, seat, p.tiles)
+            vbase = self.tile_utility(state, cat, cl.victim, victim.tiles)
             for st, u, uv in zip(steals, gains, losses, strict=True):
                 v = u - base
                 v += 0.5 * (vbase - uv)
