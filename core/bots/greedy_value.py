@@ -132,8 +132,9 @@ class GreedyValuation:
         # the last performance valued: (state, seat, result); the dice decisions ask it again
         self._perf_last: tuple[tuple[object, ...], tuple[float, int]] = ((), (-1.0, -1))
         # max_bid by what it reads (players, stars, display, round, phase, catalog, seat, lot):
-        # an auction's bids ask it again for the same lot in states sharing those parts
-        self._bid_last: dict[int, tuple[tuple[object, ...], int]] = {}
+        # by seat, the last of those parts and the bids for each lot valued with them (a hire
+        # turn values every lot, an auction's bids ask again for its lot, in states sharing them)
+        self._bid_last: dict[int, tuple[object, object, object, int, str, Catalog, dict[tuple[int, ...], int]]] = {}
 
     def rounds_total(self, cat: Catalog) -> int:
         return cat.rounds
@@ -613,22 +614,24 @@ class GreedyValuation:
         return v
 
     def max_bid(self, state: State, cat: Catalog, seat: int, lot: Sequence[int]) -> int:
-        key = (state.players, state.stars, state.display, state.round, state.phase, cat, tuple(lot))
+        players, stars, display = state.players, state.stars, state.display
         last = self._bid_last.get(seat)
-        if last is not None:
-            k0 = last[0]
-            if (
-                k0[0] is key[0]
-                and k0[1] is key[1]
-                and k0[2] is key[2]
-                and k0[3] == key[3]
-                and k0[4] == key[4]
-                and k0[5] is cat
-                and k0[6] == key[6]
-            ):
-                return last[1]
-        top = self._max_bid(state, cat, seat, lot)
-        self._bid_last[seat] = (key, top)
+        if (
+            last is None
+            or last[0] is not players
+            or last[1] is not stars
+            or last[2] is not display
+            or last[3] != state.round
+            or last[4] != state.phase
+            or last[5] is not cat
+        ):
+            last = (players, stars, display, state.round, state.phase, cat, {})
+            self._bid_last[seat] = last
+        tops = last[6]
+        lkey = tuple(lot)
+        top = tops.get(lkey)
+        if top is None:
+            top = tops[lkey] = self._max_bid(state, cat, seat, lot)
         return top
 
     def _max_bid(self, state: State, cat: Catalog, seat: int, lot: Sequence[int]) -> int:
