@@ -63,6 +63,10 @@ _SpecEntry = tuple[tuple[tuple[int, int], ...], int, int, tuple[int, ...], tuple
 _SPEC_ENTRIES: dict[int, tuple[Catalog, list[_SpecEntry]]] = {}
 
 
+# ``GreedyValuation._util_shared`` of each class
+_SHARED_UTILS: dict[type, dict[tuple[object, ...], tuple[_UtilContext, dict[tuple[int, ...], float]]]] = {}
+
+
 def _spec_entries(cat: Catalog) -> list[_SpecEntry]:
     """The spectacles of ``cat`` as ``_util_context`` reads them (once per catalog)."""
     hit = _SPEC_ENTRIES.get(id(cat))
@@ -115,7 +119,10 @@ class GreedyValuation:
         # spectacle_fits by (tiles, shift, Star Performers held): spectacle id -> (fit, value now)
         self._fits_cat: Catalog | None = None
         self._fits_memo: dict[tuple[object, ...], dict[int, tuple[float, float]]] = {}
-        self._util_shared: dict[tuple[object, ...], tuple[_UtilContext, dict[tuple[int, ...], float]]] = {}
+        # utility contexts and the utilities computed in them, by ``_util_key``: shared by the bots
+        # of a class in a process (a context is what its key says; the seat a deal is proposed
+        # to values the hands the proposer valued for it)
+        self._util_shared = _SHARED_UTILS.setdefault(type(self), {})
         # (seat, id(state)) -> (state, context, utilities): the key of the last states looked up
         self._util_cache: dict[tuple[int, int], tuple[State, _UtilContext, dict[tuple[int, ...], float]]] = {}
         # seat -> what its last key was made of (players, stars, display, round, phase, catalog)
@@ -252,7 +259,7 @@ class GreedyValuation:
         key = self._util_key(state, cat, seat)
         shared = self._util_shared.get(key)
         if shared is None:
-            if len(self._util_shared) > 64:
+            if len(self._util_shared) > 256:
                 self._util_shared.clear()
             stars = key[-1]
             assert isinstance(stars, tuple)
