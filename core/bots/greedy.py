@@ -281,34 +281,6 @@ class GreedyBot(GreedyValuation):
                 v -= 0.4 * (reserve - coins)
             return v - paid
 
-        def pair_of(i: int, j: int) -> float:
-            """``value_of((i, j))``, inlined for the many pairs of a decision (the same sums
-            in the same order, the same maxima)."""
-            gi, pi_, ti, si, ci, payi = effects[i]
-            gj, pj, tj, sj, cj, payj = effects[j]
-            spent = ci + cj
-            if spent > coins0:
-                return -1e9
-            paid = 0.0 + payi + payj
-            g = ngates + gi + gj
-            acc = owned_part[g]
-            if si >= 0:
-                acc = fold(acc, si, g)
-            if sj >= 0:
-                acc = fold(acc, sj, g)
-            final, feasible, now = acc
-            v = final + 0.5 * now + perf_acc * min(feasible, feasible_cap)
-            temple = p.temple or ti or tj
-            v += (p.promoters + pi_ + pj) * prom_acc + (1.0 * left if temple else 0.0)
-            lost = money_lost.get(spent)
-            if lost is None:
-                lost = money_lost[spent] = self.money(state, cat, coins0) - self.money(state, cat, coins0 - spent)
-            v -= lost
-            coins = coins0 - spent
-            if reserve is not None and coins < reserve:
-                v -= 0.4 * (reserve - coins)
-            return v - paid
-
         def single_of(i: int) -> float:
             """``value_of((i,))``, inlined likewise."""
             gi, pi_, ti, si, spent, payi = effects[i]
@@ -346,23 +318,54 @@ class GreedyBot(GreedyValuation):
             kind = cands[i][0]
             if kind not in partners:
                 partners[kind] = [j for j in plain if not distinct or cands[j][0] != kind]
-        # a pair's value does not depend on its order (sums and maxima): computed once per pair,
-        # when its first index comes first
-        n = len(cands)
-        pair_value: list[float] = [0.0] * (n * n)
+        # a pair's value does not depend on its order (sums and maxima): it is computed when its
+        # first index comes first (met again with the second, it cannot beat the best by then)
+        p_promoters, p_temple = p.promoters, p.temple
         for i, x in enumerate(cands):
             v = single_of(i)
             if v > best_v:
                 best_v, best_a = v, x[2]
             # a second investment this turn (G-2: of a different kind) may make the first worth it
             if is_plain[i]:
+                # ``value_of((i, j))`` (the same sums in the same order, the same maxima), with
+                # the first candidate's part taken for both gate counts the second can make
+                gi, pi_, ti, si, ci, payi = effects[i]
+                g0 = ngates + gi
+                acc0, acc1 = owned_part[g0], owned_part[g0 + 1]
+                if si >= 0:
+                    acc0 = fold(acc0, si, g0)
+                    acc1 = fold(acc1, si, g0 + 1)
+                prom_i = p_promoters + pi_
+                temple_i = p_temple or ti
                 for j in partners[x[0]]:
-                    if j == i:
+                    if j <= i:
                         continue
-                    if j < i:
-                        v2 = pair_value[j * n + i]
+                    gj, pj, tj, sj, cj, payj = effects[j]
+                    spent = ci + cj
+                    if spent > coins0:
+                        v2 = -1e9 - 0.01
                     else:
-                        v2 = pair_value[i * n + j] = pair_of(i, j) - 0.01
+                        paid = 0.0 + payi + payj
+                        if gj:
+                            g, acc = g0 + 1, acc1
+                        else:
+                            g, acc = g0, acc0
+                        if sj >= 0:
+                            acc = fold(acc, sj, g)
+                        final, feasible, now = acc
+                        v = final + 0.5 * now + perf_acc * min(feasible, feasible_cap)
+                        temple = temple_i or tj
+                        v += (prom_i + pj) * prom_acc + (1.0 * left if temple else 0.0)
+                        lost = money_lost.get(spent)
+                        if lost is None:
+                            lost = money_lost[spent] = self.money(state, cat, coins0) - self.money(
+                                state, cat, coins0 - spent
+                            )
+                        v -= lost
+                        coins = coins0 - spent
+                        if reserve is not None and coins < reserve:
+                            v -= 0.4 * (reserve - coins)
+                        v2 = v - paid - 0.01
                     if v2 > best_v:
                         best_v, best_a = v2, x[2]
         if best_a is not None:
@@ -433,18 +436,24 @@ class GreedyBot(GreedyValuation):
         p = state.players[seat]
         kinds = [*cat.performers, cat.balatro]
         util = self.tile_utility
-        base = util(state, cat, seat, p.tiles)
-        gain = {}
         others = [q.tiles for i, q in enumerate(state.players) if i != seat]
         offered = [k for k in kinds if any(t[k] for t in others)]
-        for k, u in zip(offered, self.tile_utility_each(state, cat, seat, p.tiles, offered), strict=True):
+        mine_kinds = [k for k in kinds if p.tiles[k]]
+        # a tile more of each kind offered and a tile less of each kind held, from one pass (which
+        # also values the hand itself)
+        nof = len(offered)
+        each = self.tile_utility_each(
+            state, cat, seat, p.tiles, offered + mine_kinds, [1] * nof + [-1] * len(mine_kinds)
+        )
+        base = util(state, cat, seat, p.tiles)
+        gain = {}
+        for k, u in zip(offered, each[:nof], strict=True):
             gain[k] = u - base
         wanted = sorted((k for k in gain if gain[k] > 1.0), key=lambda k: -gain[k])[:3]
         if not wanted:
             return None
         loss = {}
-        mine_kinds = [k for k in kinds if p.tiles[k]]
-        for k, u in zip(mine_kinds, self.tile_utility_each(state, cat, seat, p.tiles, mine_kinds, -1), strict=True):
+        for k, u in zip(mine_kinds, each[nof:], strict=True):
             loss[k] = base - u
         spare = sorted(loss, key=lambda k: loss[k])[:4]
         cr = self.coin_rate(state, cat)
@@ -453,11 +462,12 @@ class GreedyBot(GreedyValuation):
             for o, q in enumerate(state.players):
                 if o == seat or not q.tiles[k]:
                     continue
-                qbase = util(state, cat, o, q.tiles)
-                # their hand without k, and with each spare tile for it: one pass over the former
+                # their hand without k, with k back and with each spare tile for it instead: one
+                # pass over the former
                 q_k = self.tiles_plus(q.tiles, (k,), -1)
                 swaps = [j for j in spare if j != k and gain[k] - loss[j] > 0.5]
-                after = dict(zip(swaps, self.tile_utility_each(state, cat, o, q_k, swaps), strict=True))
+                qbase, *theirs_after = self.tile_utility_each(state, cat, o, q_k, [k, *swaps])
+                after = dict(zip(swaps, theirs_after, strict=True))
                 qloss = qbase - util(state, cat, o, q_k)
                 for j in spare:
                     mine = gain[k] - loss[j]
@@ -573,14 +583,15 @@ class GreedyBot(GreedyValuation):
             return best if best is not None else acts[-1]
         if cl.stage == "steal":
             victim = state.players[cl.victim]
-            base = self.tile_utility(state, cat, seat, p.tiles)
-            vbase = self.tile_utility(state, cat, cl.victim, victim.tiles)
             best = None
             best_v = -1e9
             steals = [a for a in acts if isinstance(a, Steal)]
             kinds = [cat.index[st.tile] for st in steals]
+            # each pass also values the hand itself
             gains = self.tile_utility_each(state, cat, seat, p.tiles, kinds)
             losses = self.tile_utility_each(state, cat, cl.victim, victim.tiles, kinds, -1)
+            base = self.tile_utility(state, cat, seat, p.tiles)
+            vbase = self.tile_utility(state, cat, cl.victim, victim.tiles)
             for st, u, uv in zip(steals, gains, losses, strict=True):
                 v = u - base
                 v += 0.5 * (vbase - uv)

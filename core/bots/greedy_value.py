@@ -63,6 +63,10 @@ _SpecEntry = tuple[tuple[tuple[int, int], ...], int, int, tuple[int, ...], tuple
 _SPEC_ENTRIES: dict[int, tuple[Catalog, list[_SpecEntry]]] = {}
 
 
+# ``GreedyValuation._util_shared`` of each class
+_SHARED_UTILS: dict[type, dict[tuple[object, ...], tuple[_UtilContext, dict[tuple[int, ...], float]]]] = {}
+
+
 def _spec_entries(cat: Catalog) -> list[_SpecEntry]:
     """The spectacles of ``cat`` as ``_util_context`` reads them (once per catalog)."""
     hit = _SPEC_ENTRIES.get(id(cat))
@@ -112,7 +116,13 @@ class GreedyValuation:
         self._plan_entries: dict[tuple[tuple[int, ...], int, int], list[_UtilEntry]] = {}
         # Star Performers the seat holds with its tiles, for spectacle_fit: (state, seat, kinds)
         self._held_now: tuple[State | None, int, set[int]] = (None, -1, set())
-        self._util_shared: dict[tuple[object, ...], tuple[_UtilContext, dict[tuple[int, ...], float]]] = {}
+        # spectacle_fits by (tiles, shift, Star Performers held): spectacle id -> (fit, value now)
+        self._fits_cat: Catalog | None = None
+        self._fits_memo: dict[tuple[object, ...], dict[int, tuple[float, float]]] = {}
+        # utility contexts and the utilities computed in them, by ``_util_key``: shared by the bots
+        # of a class in a process (a context is what its key says; the seat a deal is proposed
+        # to values the hands the proposer valued for it)
+        self._util_shared = _SHARED_UTILS.setdefault(type(self), {})
         # (seat, id(state)) -> (state, context, utilities): the key of the last states looked up
         self._util_cache: dict[tuple[int, int], tuple[State, _UtilContext, dict[tuple[int, ...], float]]] = {}
         # seat -> what its last key was made of (players, stars, display, round, phase, catalog)
@@ -129,8 +139,9 @@ class GreedyValuation:
         # the last performance valued: (state, seat, result); the dice decisions ask it again
         self._perf_last: tuple[tuple[object, ...], tuple[float, int]] = ((), (-1.0, -1))
         # max_bid by what it reads (players, stars, display, round, phase, catalog, seat, lot):
-        # an auction's bids ask it again for the same lot in states sharing those parts
-        self._bid_last: dict[int, tuple[tuple[object, ...], int]] = {}
+        # by seat, the last of those parts and the bids for each lot valued with them (a hire
+        # turn values every lot, an auction's bids ask again for its lot, in states sharing them)
+        self._bid_last: dict[int, tuple[object, object, object, int, str, Catalog, dict[tuple[int, ...], int]]] = {}
 
     def rounds_total(self, cat: Catalog) -> int:
         return cat.rounds
@@ -248,7 +259,7 @@ class GreedyValuation:
         key = self._util_key(state, cat, seat)
         shared = self._util_shared.get(key)
         if shared is None:
-            if len(self._util_shared) > 64:
+            if len(self._util_shared) > 256:
                 self._util_shared.clear()
             stars = key[-1]
             assert isinstance(stars, tuple)
@@ -302,10 +313,17 @@ class GreedyValuation:
         return u
 
     def tile_utility_each(
-        self, state: State, cat: Catalog, seat: int, tiles: Sequence[int], kinds: Sequence[int], sign: int = 1
+        self,
+        state: State,
+        cat: Catalog,
+        seat: int,
+        tiles: Sequence[int],
+        kinds: Sequence[int],
+        sign: int | Sequence[int] = 1,
     ) -> list[float]:
         """``tile_utility`` of ``tiles`` with one tile of each of ``kinds`` in turn added (``sign``
-        1) or taken away (-1): the same values, computed from one pass over ``tiles``.
+        1) or taken away (-1; a sequence: the sign of each kind in turn): the same values,
+        computed from one pass over ``tiles``.
 
         A tile of kind k changes the gap only of the entries needing more k than ``tiles`` hold
         (whole numbers: the same gaps); when it changes neither the balatros nor the Star
@@ -315,15 +333,17 @@ class GreedyValuation:
         (entries, bal_kind, star_rules, star_acc), memo = self._utilities(state, cat, seat)
         key = tuple(tiles)
         out: list[float] = []
-        todo: list[tuple[int, int, tuple[int, ...]]] = []
+        todo: list[tuple[int, int, int, tuple[int, ...]]] = []
+        signs = [sign] * len(kinds) if isinstance(sign, int) else sign
         for i, k in enumerate(kinds):
             t = list(key)
-            t[k] += sign
+            sg = signs[i]
+            t[k] += sg
             hk = tuple(t)
             known = memo.get(hk)
             out.append(0.0 if known is None else known)
             if known is None:
-                todo.append((i, k, hk))
+                todo.append((i, k, sg, hk))
         if not todo:
             return out
         # the pass over ``tiles`` (``tile_utility``'s loop, keeping each entry's gap and value)
@@ -362,20 +382,22 @@ class GreedyValuation:
         order = sorted(range(len(vals)), key=vals.__getitem__, reverse=True)
         now_list = [e for e, entry in enumerate(entries) if entry[6]]
         star_need = dict(star_rules)
-        for i, k, hk in todo:
+        for i, k, sg, hk in todo:
             b = key[k]
-            h = b + sign
+            h = b + sg
             held2 = held
             need_k = star_need.get(k)
             if need_k is not None and (b >= need_k) != (h >= need_k):
                 held2 = [k2 for k2, need in star_rules if hk[k2] >= need]
             bal2 = hk[bal_kind]
             best = second = now = -99.0
+            # a tile of kind k more (less) takes one from (adds one to) the gap of the entries
+            # needing at least the larger of the two counts, and leaves the others' gaps
+            thr = (h if h > b else b) or 1
             if held2 is not held or bal2 != bal:
                 for (_, _, mm, strip, spec_need, offset, now_ok), gap in zip(entries, gaps, strict=True):
-                    need = spec_need[k]
-                    if need:
-                        gap += (b if b < need else need) - (h if h < need else need)
+                    if spec_need[k] >= thr:
+                        gap -= sg
                     miss = gap - (bal2 if bal2 < gap else gap)
                     v = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) + offset
                     for k2 in held2:
@@ -389,14 +411,11 @@ class GreedyValuation:
                         now = v
             else:
                 new: dict[int, float] = {}
-                for e, (_, _, mm, strip, spec_need, offset, _) in enumerate(entries):
-                    need = spec_need[k]
-                    if not need:
+                for e, entry in enumerate(entries):
+                    if entry[4][k] < thr:
                         continue
-                    d = (b if b < need else need) - (h if h < need else need)
-                    if not d:
-                        continue
-                    gap = gaps[e] + d
+                    _, _, mm, strip, spec_need, offset, _ = entry
+                    gap = gaps[e] - sg
                     miss = gap - (bal if bal < gap else gap)
                     v = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) + offset
                     for k2 in held:
@@ -484,21 +503,38 @@ class GreedyValuation:
         if held[0] is not state or held[1] != seat:
             held = self._held_now = (state, seat, stars_held(state, cat, seat, p.tiles))
         kinds = held[2]
-        star_acc = cat.common.star_acclaim
-        specs = [cat.spectacles[sid] for sid in sids]
+        # a spectacle's values depend only on the tiles, the shift and the Star Performers held:
+        # remembered by them, so the decisions of an investment phase share them
+        if self._fits_cat is not cat:
+            self._fits_cat = cat
+            self._fits_memo.clear()
+        fkey = (p.tiles, shift, frozenset(kinds))
+        known = self._fits_memo.get(fkey)
+        if known is None:
+            if len(self._fits_memo) > 64:
+                self._fits_memo.clear()
+            known = self._fits_memo[fkey] = {}
+        sids = list(sids)
+        todo = [cat.spectacles[sid] for sid in sids if sid not in known]
+        if todo:
+            star_acc = cat.common.star_acclaim
+            for spec, miss in zip(todo, missings(cat, p.tiles, todo), strict=True):
+                # ``strip_value``, inlined
+                mm = spec.max_missing
+                strip = spec.strip
+                nv = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) if miss <= mm + 1 else 0.0
+                m = miss - shift if miss > shift else 0
+                v = strip[m] if m <= mm else strip[mm] - 3.0 * (m - mm)
+                for k in kinds:
+                    if spec.need[k]:
+                        v += star_acc
+                known[spec.id] = (v, nv)
         out = {}
-        for spec, miss in zip(specs, missings(cat, p.tiles, specs), strict=True):
-            # ``strip_value``, inlined
-            mm = spec.max_missing
-            strip = spec.strip
+        for sid in sids:
+            v, nv = known[sid]
             if now is not None:
-                now[spec.id] = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) if miss <= mm + 1 else 0.0
-            m = miss - shift if miss > shift else 0
-            v = strip[m] if m <= mm else strip[mm] - 3.0 * (m - mm)
-            for k in kinds:
-                if spec.need[k]:
-                    v += star_acc
-            out[spec.id] = v
+                now[sid] = nv
+            out[sid] = v
         return out
 
     TILES_PER_ROUND = 1.0
@@ -585,22 +621,24 @@ class GreedyValuation:
         return v
 
     def max_bid(self, state: State, cat: Catalog, seat: int, lot: Sequence[int]) -> int:
-        key = (state.players, state.stars, state.display, state.round, state.phase, cat, tuple(lot))
+        players, stars, display = state.players, state.stars, state.display
         last = self._bid_last.get(seat)
-        if last is not None:
-            k0 = last[0]
-            if (
-                k0[0] is key[0]
-                and k0[1] is key[1]
-                and k0[2] is key[2]
-                and k0[3] == key[3]
-                and k0[4] == key[4]
-                and k0[5] is cat
-                and k0[6] == key[6]
-            ):
-                return last[1]
-        top = self._max_bid(state, cat, seat, lot)
-        self._bid_last[seat] = (key, top)
+        if (
+            last is None
+            or last[0] is not players
+            or last[1] is not stars
+            or last[2] is not display
+            or last[3] != state.round
+            or last[4] != state.phase
+            or last[5] is not cat
+        ):
+            last = (players, stars, display, state.round, state.phase, cat, {})
+            self._bid_last[seat] = last
+        tops = last[6]
+        lkey = tuple(lot)
+        top = tops.get(lkey)
+        if top is None:
+            top = tops[lkey] = self._max_bid(state, cat, seat, lot)
         return top
 
     def _max_bid(self, state: State, cat: Catalog, seat: int, lot: Sequence[int]) -> int:
