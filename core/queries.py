@@ -50,6 +50,7 @@ __all__ = [
     "aquilas_left",
     "bid_limit",
     "breakdown",
+    "performance_total",
     "catalog",
     "credit",
     "gate_owner",
@@ -246,22 +247,34 @@ class Breakdown:
         self.used: tuple[int, ...] = used
 
 
-def breakdown(state: State, seat: int, spec: Spectacle, aquilas: int = 0) -> Breakdown:
-    """The full G-5.3 breakdown of ``seat`` performing ``spec`` now, spending ``aquilas``."""
+def _parts(state: State, seat: int, spec: Spectacle) -> tuple[Match, int, int, int, int]:
+    """G-5.3's counts: the match, the spectacle's base Acclaim, earlier performances, Star
+    Performers, and the Acclaim of the nobles at ``seat``'s gates."""
     cat = catalog(state)
     c = cat.common
     p = state.players[seat]
     m = match(cat, p.tiles, spec)
     base = spec.acclaim_for_missing(m.missing) or 0
     earlier = len(p.face_up) - (1 if spec.id in p.face_up else 0)
-    stars = sum(1 for k, h in enumerate(state.stars) if h == seat and spec.need[k])
+    need = spec.need
+    stars = sum(1 for k, h in enumerate(state.stars) if h == seat and need[k])
     nobles = 0
+    gates = p.gates
     for i, pos in enumerate(state.nobles):
-        if pos in p.gates:
+        if pos in gates:
             kind = cat.noble_kinds[i]
             nobles += (
                 c.emperor_acclaim if kind == "emperor" else c.consul_acclaim if kind == "consul" else c.senator_acclaim
             )
+    return m, base, earlier, stars, nobles
+
+
+def breakdown(state: State, seat: int, spec: Spectacle, aquilas: int = 0) -> Breakdown:
+    """The full G-5.3 breakdown of ``seat`` performing ``spec`` now, spending ``aquilas``."""
+    cat = catalog(state)
+    c = cat.common
+    p = state.players[seat]
+    m, base, earlier, stars, nobles = _parts(state, seat, spec)
     short = f"{m.missing} short" if m.missing else "complete"
     lines = (
         (f"{spec.name} ({short})", base),
@@ -274,6 +287,24 @@ def breakdown(state: State, seat: int, spec: Spectacle, aquilas: int = 0) -> Bre
     )
     total = sum(v for _, v in lines)
     return Breakdown(lines, total, m.missing, m.matched, m.used)
+
+
+def performance_total(state: State, seat: int, spec: Spectacle, aquilas: int = 0) -> tuple[int, tuple[int, ...]]:
+    """``breakdown(...)``'s total and the tiles used, without composing its lines' text: for
+    the engine's quiet path."""
+    c = catalog(state).common
+    p = state.players[seat]
+    m, base, earlier, stars, nobles = _parts(state, seat, spec)
+    total = (
+        base
+        + earlier * c.performed_acclaim
+        + stars * c.star_acclaim
+        + nobles
+        + p.promoters * c.promoter_acclaim
+        + p.gifts * c.gift_acclaim
+        + aquilas * c.aquila_acclaim
+    )
+    return total, m.used
 
 
 def _title(word: str) -> str:
