@@ -320,16 +320,17 @@ def rank(state: State) -> Result:
         p = state.players[seat]
         return (-p.acclaim, -p.coins, -star_count(state, seat), 0 if shared_ties else p.seq)
 
-    order = sorted(range(len(state.players)), key=key)
+    keys = [key(seat) for seat in range(len(state.players))]  # each seat's key, once
+    order = sorted(range(len(state.players)), key=keys.__getitem__)
     standings = []
     place = 1
     for i, seat in enumerate(order):
-        k = key(seat)
-        if i and key(order[i - 1]) != k:
+        k = keys[seat]
+        if i and keys[order[i - 1]] != k:
             place = i + 1
         decided = ""
         if i + 1 < len(order):
-            other = key(order[i + 1])
+            other = keys[order[i + 1]]
             for name, a_, b_ in zip(("acclaim", "coins", "stars", "stack"), k, other, strict=False):
                 if a_ != b_:
                     decided = name
@@ -341,12 +342,12 @@ def rank(state: State) -> Result:
                 rank=place,
                 acclaim=p.acclaim,
                 coins=p.coins,
-                stars=star_count(state, seat),
+                stars=-k[2],
                 seq=p.seq,
                 decided_by=decided,
             )
         )
-    winners = tuple(seat for seat in order if key(seat) == key(order[0]))
+    winners = tuple(seat for seat in order if keys[seat] == keys[order[0]])
     return Result(winner=order[0], standings=tuple(standings), shared=winners if len(winners) > 1 else ())
 
 
