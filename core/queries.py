@@ -24,6 +24,7 @@ Contents, by rule:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence, Set
+from functools import cache
 
 from msgspec.structs import replace
 
@@ -247,25 +248,36 @@ class Breakdown:
         self.used: tuple[int, ...] = used
 
 
+@cache
+def _noble_acclaim(variant: str) -> tuple[int, ...]:
+    """The Acclaim each noble brings when at a performer's gate, by noble."""
+    cat = load_catalog(variant)
+    c = cat.common
+    return tuple(
+        c.emperor_acclaim if kind == "emperor" else c.consul_acclaim if kind == "consul" else c.senator_acclaim
+        for kind in cat.noble_kinds
+    )
+
+
 def _parts(state: State, seat: int, spec: Spectacle) -> tuple[Match, int, int, int, int]:
     """G-5.3's counts: the match, the spectacle's base Acclaim, earlier performances, Star
     Performers, and the Acclaim of the nobles at ``seat``'s gates."""
     cat = catalog(state)
-    c = cat.common
     p = state.players[seat]
     m = match(cat, p.tiles, spec)
     base = spec.acclaim_for_missing(m.missing) or 0
     earlier = len(p.face_up) - (1 if spec.id in p.face_up else 0)
-    need = spec.need
-    stars = sum(1 for k, h in enumerate(state.stars) if h == seat and need[k])
+    holders = state.stars
+    stars = 0
+    for k, _ in spec.req:  # the kinds the spectacle needs
+        if holders[k] == seat:
+            stars += 1
     nobles = 0
     gates = p.gates
+    acclaim = _noble_acclaim(cat.variant)
     for i, pos in enumerate(state.nobles):
         if pos in gates:
-            kind = cat.noble_kinds[i]
-            nobles += (
-                c.emperor_acclaim if kind == "emperor" else c.consul_acclaim if kind == "consul" else c.senator_acclaim
-            )
+            nobles += acclaim[i]
     return m, base, earlier, stars, nobles
 
 

@@ -29,11 +29,10 @@ class RandomBot:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
-        self._bits = self.rng.getrandbits
 
     def _below(self, n: int) -> int:
         """``rng.randrange(n)`` for ``n > 0``: the same draws, the same result."""
-        bits = self._bits
+        bits = self.rng.getrandbits
         k = n.bit_length()
         r = bits(k)
         while r >= n:
@@ -45,7 +44,7 @@ class RandomBot:
         na = len(acts)
         n = na + len(bids) + (1 if can_propose else 0)
         # randrange(n), inlined (see the module's note)
-        bits = self._bits
+        bits = self.rng.getrandbits
         k = n.bit_length()
         i = bits(k)
         while i >= n:
