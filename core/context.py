@@ -24,6 +24,8 @@ from colosseum.core.queries import next_stars, rank, turn_order
 
 __all__ = ["Ctx", "end_game", "pick_by_coins_and_dice", "recheck_stars"]
 
+_MASK, _GOLDEN = rng.MASK, rng.GOLDEN
+
 
 class Ctx:
     """A state under construction plus the events produced so far.
@@ -77,19 +79,22 @@ class Ctx:
 
     def draws(self, count: int) -> list[int]:
         """``count`` draws in a row, as many calls of :meth:`draw` would give them (-1 for each
-        once the bag is empty), with one change of the state."""
+        once the bag is empty), with one change of the state.  The generator's step
+        (``rng.next_u64``, then ``rng.below``) is written out here: the deal and every market
+        refill draw through this loop."""
         st = self.st
         bag = list(st.bag)
         total = sum(bag)
         s = st.rng
         out = []
-        step = rng.next_u64
         for _ in range(count):
             if total == 0:
                 out.append(NOBODY)
                 continue
-            s, z = step(s)
-            r = z % total  # rng.below
+            s = (s + _GOLDEN) & _MASK
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            r = (z ^ (z >> 31)) % total
             kind = 0
             while r >= bag[kind]:
                 r -= bag[kind]
@@ -103,13 +108,15 @@ class Ctx:
 
     def rolls(self, count: int) -> tuple[int, ...]:
         """``count`` dice rolled in a row, as many calls of :meth:`roll`, with one change of the
-        state."""
+        state (the generator's step written out, as in :meth:`draws`)."""
         st = self.st
         s = st.rng
         dice = []
         for _ in range(count):
-            s, r = rng.below(s, 6)
-            dice.append(r + 1)
+            s = (s + _GOLDEN) & _MASK
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            dice.append((z ^ (z >> 31)) % 6 + 1)
         self.st = replace(st, rng=s)
         return tuple(dice)
 

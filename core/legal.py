@@ -20,7 +20,7 @@ from colosseum.core.phases.perform import performable
 from colosseum.core.phases.trade import may_propose
 from colosseum.core.queries import aquilas_gained
 
-__all__ = ["BidOption", "Choices", "legal", "may_propose", "performable"]
+__all__ = ["BidOption", "Choices", "legal", "legal_parts", "may_propose", "performable"]
 
 _OFFERS: dict[str, Offer] = {
     "setup": setup.offer,
@@ -36,12 +36,22 @@ _NONE = Choices(NOBODY, ())
 
 def legal(state: State) -> Choices:
     """Everything the player to act may do now."""
-    seat = to_act(state)  # usually known: the caller has just asked
+    seat, acts, bids, propose = legal_parts(state)
     if seat == NOBODY:
         return _NONE
-    cat = load_catalog(state.setup.variant)
+    return Choices(seat, tuple(acts), tuple(bids) if bids else (), propose)
+
+
+def legal_parts(state: State) -> tuple[int, list[Action], list[BidOption], bool]:
+    """:func:`legal` as its parts (seat, actions, bid ranges, whether a deal may be proposed),
+    in fresh lists the caller may keep: for the random bot, which asks for every action of a
+    playout and keeps nothing."""
+    seat = to_act(state)  # usually known: the caller has just asked
     acts: list[Action] = []
     bids: list[BidOption] = []
+    if seat == NOBODY:
+        return seat, acts, bids, False
+    cat = load_catalog(state.setup.variant)
     if (
         cat.rules.construction_for_aquila
         and state.players[seat].tiles[cat.construction] > 0
@@ -49,4 +59,4 @@ def legal(state: State) -> Choices:
     ):
         acts.append(simple(ConstructionForAquila, seat))
     propose = _OFFERS[state.phase](state, seat, cat, acts, bids)
-    return Choices(seat, tuple(acts), tuple(bids) if bids else (), propose)
+    return seat, acts, bids, propose

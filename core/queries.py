@@ -24,6 +24,7 @@ Contents, by rule:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence, Set
+from functools import cache
 
 from msgspec.structs import replace
 
@@ -50,6 +51,7 @@ __all__ = [
     "aquilas_left",
     "bid_limit",
     "breakdown",
+    "performance_total",
     "catalog",
     "credit",
     "gate_owner",
@@ -246,22 +248,45 @@ class Breakdown:
         self.used: tuple[int, ...] = used
 
 
+@cache
+def _noble_acclaim(variant: str) -> tuple[int, ...]:
+    """The Acclaim each noble brings when at a performer's gate, by noble."""
+    cat = load_catalog(variant)
+    c = cat.common
+    return tuple(
+        c.emperor_acclaim if kind == "emperor" else c.consul_acclaim if kind == "consul" else c.senator_acclaim
+        for kind in cat.noble_kinds
+    )
+
+
+def _parts(state: State, seat: int, spec: Spectacle) -> tuple[Match, int, int, int, int]:
+    """G-5.3's counts: the match, the spectacle's base Acclaim, earlier performances, Star
+    Performers, and the Acclaim of the nobles at ``seat``'s gates."""
+    cat = catalog(state)
+    p = state.players[seat]
+    m = match(cat, p.tiles, spec)
+    base = spec.acclaim_for_missing(m.missing) or 0
+    earlier = len(p.face_up) - (1 if spec.id in p.face_up else 0)
+    holders = state.stars
+    stars = 0
+    for k, _ in spec.req:  # the kinds the spectacle needs
+        if holders[k] == seat:
+            stars += 1
+    nobles = 0
+    gates = p.gates
+    acclaim = _noble_acclaim(cat.variant)
+    for i, pos in enumerate(state.nobles):
+        if pos in gates:
+            nobles += acclaim[i]
+    return m, base, earlier, stars, nobles
+
+
 def breakdown(state: State, seat: int, spec: Spectacle, aquilas: int = 0) -> Breakdown:
     """The full G-5.3 breakdown of ``seat`` performing ``spec`` now, spending ``aquilas``."""
     cat = catalog(state)
     c = cat.common
     p = state.players[seat]
-    m = match(cat, p.tiles, spec)
-    base = spec.acclaim_for_missing(m.missing) or 0
-    earlier = len(p.face_up) - (1 if spec.id in p.face_up else 0)
-    stars = sum(1 for k, h in enumerate(state.stars) if h == seat and spec.need[k])
-    nobles = 0
-    for i, pos in enumerate(state.nobles):
-        if pos in p.gates:
-            kind = cat.noble_kinds[i]
-            nobles += (
-                c.emperor_acclaim if kind == "emperor" else c.consul_acclaim if kind == "consul" else c.senator_acclaim
-            )
+    m, base, earlier, stars, nobles = _parts(state, seat, spec)
     short = f"{m.missing} short" if m.missing else "complete"
     lines = (
         (f"{spec.name} ({short})", base),
@@ -274,6 +299,24 @@ def breakdown(state: State, seat: int, spec: Spectacle, aquilas: int = 0) -> Bre
     )
     total = sum(v for _, v in lines)
     return Breakdown(lines, total, m.missing, m.matched, m.used)
+
+
+def performance_total(state: State, seat: int, spec: Spectacle, aquilas: int = 0) -> tuple[int, tuple[int, ...]]:
+    """``breakdown(...)``'s total and the tiles used, without composing its lines' text: for
+    the engine's quiet path."""
+    c = catalog(state).common
+    p = state.players[seat]
+    m, base, earlier, stars, nobles = _parts(state, seat, spec)
+    total = (
+        base
+        + earlier * c.performed_acclaim
+        + stars * c.star_acclaim
+        + nobles
+        + p.promoters * c.promoter_acclaim
+        + p.gifts * c.gift_acclaim
+        + aquilas * c.aquila_acclaim
+    )
+    return total, m.used
 
 
 def _title(word: str) -> str:
@@ -289,16 +332,17 @@ def rank(state: State) -> Result:
         p = state.players[seat]
         return (-p.acclaim, -p.coins, -star_count(state, seat), 0 if shared_ties else p.seq)
 
-    order = sorted(range(len(state.players)), key=key)
+    keys = [key(seat) for seat in range(len(state.players))]  # each seat's key, once
+    order = sorted(range(len(state.players)), key=keys.__getitem__)
     standings = []
     place = 1
     for i, seat in enumerate(order):
-        k = key(seat)
-        if i and key(order[i - 1]) != k:
+        k = keys[seat]
+        if i and keys[order[i - 1]] != k:
             place = i + 1
         decided = ""
         if i + 1 < len(order):
-            other = key(order[i + 1])
+            other = keys[order[i + 1]]
             for name, a_, b_ in zip(("acclaim", "coins", "stars", "stack"), k, other, strict=False):
                 if a_ != b_:
                     decided = name
@@ -310,12 +354,12 @@ def rank(state: State) -> Result:
                 rank=place,
                 acclaim=p.acclaim,
                 coins=p.coins,
-                stars=star_count(state, seat),
+                stars=-k[2],
                 seq=p.seq,
                 decided_by=decided,
             )
         )
-    winners = tuple(seat for seat in order if key(seat) == key(order[0]))
+    winners = tuple(seat for seat in order if keys[seat] == keys[order[0]])
     return Result(winner=order[0], standings=tuple(standings), shared=winners if len(winners) > 1 else ())
 
 

@@ -1,13 +1,27 @@
-"""The ``random`` bot: any legal action, uniformly among the kinds of choice offered."""
+"""The ``random`` bot: any legal action, uniformly among the kinds of choice offered.
+
+It runs in every random playout, so it draws its numbers straight from the generator's
+``getrandbits`` the way ``random.Random.randrange``, ``randint`` and ``choice`` do (rejection
+sampling on ``n.bit_length()`` bits): the same calls in the same order, so a seed gives the very
+same game as with those methods, without their argument checks.
+"""
 
 from __future__ import annotations
 
 import random
+from functools import cache
 
-from colosseum.core.actions import Action, ProposeDeal
+from colosseum.core.actions import Action, OpenAuction, ProposeDeal, Raise
 from colosseum.core.catalog import load_catalog
-from colosseum.core.legal import legal
+from colosseum.core.legal import legal_parts
 from colosseum.core.model import State, Transfer
+
+
+@cache
+def _kinds(variant: str) -> tuple[tuple[int, ...], tuple[str, ...]]:
+    """The tile kinds a deal may swap (performers and the balatro) and their codes by kind."""
+    cat = load_catalog(variant)
+    return (*cat.performers, cat.balatro), tuple(cat.codes)
 
 
 class RandomBot:
@@ -16,34 +30,56 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
+    def _below(self, n: int) -> int:
+        """``rng.randrange(n)`` for ``n > 0``: the same draws, the same result."""
+        bits = self.rng.getrandbits
+        k = n.bit_length()
+        r = bits(k)
+        while r >= n:
+            r = bits(k)
+        return r
+
     def act(self, state: State) -> Action:
-        ch = legal(state)
-        n = len(ch)
-        i = self.rng.randrange(n)
-        if i < len(ch.actions):
-            return ch.actions[i]
-        i -= len(ch.actions)
-        if i < len(ch.bids):
-            opt = ch.bids[i]
-            return opt.action(ch.player, self.rng.randint(opt.low, opt.high))
-        return self.random_deal(state, ch.player) or ch.actions[-1]
+        seat, acts, bids, can_propose = legal_parts(state)
+        na = len(acts)
+        n = na + len(bids) + (1 if can_propose else 0)
+        # randrange(n), inlined (see the module's note)
+        bits = self.rng.getrandbits
+        k = n.bit_length()
+        i = bits(k)
+        while i >= n:
+            i = bits(k)
+        if i < na:
+            return acts[i]
+        i -= na
+        if i < len(bids):
+            opt = bids[i]
+            amount = opt.low + self._below(opt.high + 1 - opt.low)  # randint(low, high)
+            if opt.market < 0:
+                return Raise(player=seat, bid=amount)
+            return OpenAuction(player=seat, market=opt.market, bid=amount)
+        return self.random_deal(state, seat) or acts[-1]
 
     def random_deal(self, state: State, seat: int) -> Action | None:
         """A one-for-one swap of tiles with a random other player, if both have tiles."""
-        cat = load_catalog(state.setup.variant)
-        kinds = [*cat.performers, cat.balatro]
-        other = self.rng.choice([s for s in range(state.n) if s != seat])
-        mine = [k for k in kinds if state.players[seat].tiles[k]]
-        theirs = [k for k in kinds if state.players[other].tiles[k]]
+        kinds, codes = _kinds(state.setup.variant)
+        players = state.players
+        # choice() of the other seats, in seat order
+        j = self._below(len(players) - 1)
+        other = j if j < seat else j + 1
+        have = players[seat].tiles
+        mine = [k for k in kinds if have[k]]
+        have = players[other].tiles
+        theirs = [k for k in kinds if have[k]]
         if not mine or not theirs:
             return None
-        give = self.rng.choice(mine)
-        get = self.rng.choice(theirs)
+        give = mine[self._below(len(mine))]
+        get = theirs[self._below(len(theirs))]
         return ProposeDeal(
             player=seat,
             transfers=(
-                Transfer(seat, other, cat.codes[give], 1),
-                Transfer(other, seat, cat.codes[get], 1),
+                Transfer(seat, other, codes[give], 1),
+                Transfer(other, seat, codes[get], 1),
             ),
         )
 

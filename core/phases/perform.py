@@ -35,6 +35,7 @@ from colosseum.core.queries import (
     missings,
     most_acclaimed,
     noble_step_range,
+    performance_total,
     spectacle_by_key,
     why_not_performable,
 )
@@ -186,31 +187,35 @@ def _perform(ctx: Ctx, a: Perform) -> None:
     p = ctx.player(a.player)
     if not isinstance(a.aquilas, int) or not 0 <= a.aquilas <= p.aquilas:
         raise RuleError("G-5.3", f"{p.name} can spend 0 to {p.aquilas} Aquilas")
-    b = breakdown(ctx.st, a.player, spec, a.aquilas)
-    moved = b.total > p.acclaim
+    if ctx.quiet:  # no sentence to write: the total alone
+        total, used = performance_total(ctx.st, a.player, spec, a.aquilas)
+    else:
+        b = breakdown(ctx.st, a.player, spec, a.aquilas)
+        total, used = b.total, b.used
+    moved = total > p.acclaim
     seq = p.seq
     nseq = ctx.st.next_seq
     if moved:
         seq, nseq = nseq, nseq + 1
     ctx.set_player(
         a.player,
-        coins=p.coins + b.total,
+        coins=p.coins + total,
         aquilas=p.aquilas - a.aquilas,
-        acclaim=max(p.acclaim, b.total),
+        acclaim=max(p.acclaim, total),
         seq=seq,
         face_down=tuple(i for i in p.face_down if i != spec.id),
         face_up=tuple(i for i in p.face_up if i != spec.id),
         arena=spec.id,
-        arena_used=b.used,
-        history=p.history + (b.total,),
+        arena_used=used,
+        history=p.history + (total,),
     )
     ctx.st = replace(ctx.st, next_seq=nseq)
     if not ctx.quiet:
         detail = " + ".join(str(v) for _, v in b.lines if v)
-        where = f"moves the marker from {p.acclaim} to {b.total}" if moved else f"the marker stays at {p.acclaim}"
+        where = f"moves the marker from {p.acclaim} to {total}" if moved else f"the marker stays at {p.acclaim}"
         ctx.log(
             "perform",
-            f"{p.name} performs {spec.name}: {detail} = {b.total} Acclaim; {where}, takes {b.total} coins.",
+            f"{p.name} performs {spec.name}: {detail} = {total} Acclaim; {where}, takes {total} coins.",
             a.player,
         )
     _next_performer(ctx)

@@ -178,9 +178,10 @@ def _deal(ctx: Ctx) -> None:
         if not ctx.quiet:
             ctx.log("market", "The markets are filled with green starting tiles.")
     per = cat.starting_per_player[n]
-    for seat in order:
+    drawn = ctx.draws(per * n)  # the same draws in the same order as one call per player
+    for i, seat in enumerate(order):
         tiles = list(ctx.player(seat).tiles)
-        got = ctx.draws(per)
+        got = drawn[i * per : (i + 1) * per]
         for k in got:
             tiles[k] += 1
         ctx.set_player(seat, tiles=tuple(tiles))
