@@ -24,8 +24,6 @@ from colosseum.core.queries import next_stars, rank, turn_order
 
 __all__ = ["Ctx", "end_game", "pick_by_coins_and_dice", "recheck_stars"]
 
-_MASK, _GOLDEN = rng.MASK, rng.GOLDEN
-
 
 class Ctx:
     """A state under construction plus the events produced so far.
@@ -79,22 +77,15 @@ class Ctx:
 
     def draws(self, count: int) -> list[int]:
         """``count`` draws in a row, as many calls of :meth:`draw` would give them (-1 for each
-        once the bag is empty), with one change of the state.  The generator's step
-        (``rng.next_u64``, then ``rng.below``) is written out here: the deal and every market
-        refill draw through this loop."""
+        once the bag is empty), with one change of the state (the deal and every market refill
+        draw through this)."""
         st = self.st
         bag = list(st.bag)
         total = sum(bag)
-        s = st.rng
+        s, zs = rng.u64s(st.rng, min(count, total))
         out = []
-        for _ in range(count):
-            if total == 0:
-                out.append(NOBODY)
-                continue
-            s = (s + _GOLDEN) & _MASK
-            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            r = (z ^ (z >> 31)) % total
+        for z in zs:
+            r = z % total
             kind = 0
             while r >= bag[kind]:
                 r -= bag[kind]
@@ -102,23 +93,17 @@ class Ctx:
             bag[kind] -= 1
             total -= 1
             out.append(kind)
-        if out and out[0] != NOBODY:
+        if out:
             self.st = replace(st, rng=s, bag=tuple(bag))
+        out += [NOBODY] * (count - len(out))
         return out
 
     def rolls(self, count: int) -> tuple[int, ...]:
         """``count`` dice rolled in a row, as many calls of :meth:`roll`, with one change of the
-        state (the generator's step written out, as in :meth:`draws`)."""
-        st = self.st
-        s = st.rng
-        dice = []
-        for _ in range(count):
-            s = (s + _GOLDEN) & _MASK
-            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            dice.append((z ^ (z >> 31)) % 6 + 1)
-        self.st = replace(st, rng=s)
-        return tuple(dice)
+        state."""
+        s, zs = rng.u64s(self.st.rng, count)
+        self.st = replace(self.st, rng=s)
+        return tuple(z % 6 + 1 for z in zs)
 
     def roll(self) -> int:
         s, r = rng.below(self.st.rng, 6)

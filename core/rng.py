@@ -29,6 +29,19 @@ def next_u64(s: int) -> tuple[int, int]:
     return s, z ^ (z >> 31)
 
 
+def u64s(s: int, count: int) -> tuple[int, list[int]]:
+    """``count`` outputs of :func:`next_u64` in a row and the state after them: the same
+    numbers, with the step written out once for a loop (the deal and the markets draw through
+    it, each roll of the dice too)."""
+    out = []
+    for _ in range(count):
+        s = (s + GOLDEN) & MASK
+        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        out.append(z ^ (z >> 31))
+    return s, out
+
+
 def below(s: int, n: int) -> tuple[int, int]:
     """A number in [0, n) and the next state."""
     s, z = next_u64(s)
