@@ -239,3 +239,29 @@ def test_the_collector_is_back_on_once_the_first_frame_is_drawn() -> None:
             gc.enable()
 
     asyncio.run(go())
+
+
+def test_the_first_theme_styles_as_assigning_it_would() -> None:
+    """The app takes its first theme before any CSS is parsed (``BaseApp._first_theme``, which
+    does what Textual's theme watcher does): the stylesheet's variables and the app's theme
+    classes must be those of assigning the theme to a running app."""
+    import asyncio
+
+    from colosseum.themes import DEFAULT_THEME, THEME_NAMES
+    from colosseum.tui.base import BaseApp
+
+    def theme_classes(app: BaseApp) -> set[str]:
+        return {c for c in app.classes if c.startswith("-theme-") or c.endswith("-mode")}
+
+    async def go(name: str) -> None:
+        first = BaseApp(theme=name)
+        assigned = BaseApp(theme=DEFAULT_THEME if name != DEFAULT_THEME else "textual-dark")
+        async with assigned.run_test(size=(40, 10)) as pilot:
+            assigned.theme = name
+            await pilot.pause()
+            assert first.get_css_variables() == assigned.get_css_variables()
+            assert first.stylesheet._variables == assigned.stylesheet._variables
+            assert theme_classes(first) == theme_classes(assigned)
+
+    for name in (*THEME_NAMES, "textual-light"):
+        asyncio.run(go(name))
