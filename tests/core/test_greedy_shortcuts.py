@@ -9,27 +9,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from test_greedy_value_fast import _positions  # the positions of seeded greedy games
 
-from colosseum.core import apply, new_game, to_act
 from colosseum.core.bots.greedy import GreedyBot
 from colosseum.core.catalog import load_catalog
-from colosseum.core.model import State
-from colosseum.core.simulate import make_bots, make_setup
 
 GAMES = [(4, 21, "grand"), (3, 22, "classic"), (5, 23, "original")]
-
-
-def _positions(players: int, seed: int, variant: str, every: int = 5) -> list[State]:
-    state = new_game(make_setup(players, seed, variant=variant))
-    bots = make_bots(["greedy"] * players, seed)
-    out = []
-    k = 0
-    while (seat := to_act(state)) >= 0:
-        if k % every == 0:
-            out.append(state)
-        state, _ = apply(state, bots[seat].act(state))
-        k += 1
-    return out
 
 
 @pytest.mark.parametrize(("players", "seed", "variant"), GAMES)
