@@ -127,14 +127,7 @@ class MuniTable(Table):
         self.muni_setup = MuniSetup(players=tuple(names), seed=seed, options=tuple(m.options))
         self.game = KIND.new_game(self.muni_setup)
         # gamelog_io writes any game's header (core.gamelog.make_header names Municipium's)
-        self.log = gamelog_io.create(self.log_path, self.muni_setup, [s.kind for s in m.seats])  # type: ignore[arg-type]
-        for line in self.chat:
-            self.log.append_chat(gamelog_io.chat_line(line, self.log.count))
-        m.status = "playing"
-        self.save_meta()
-        log.info("table %s: Municipium starts (%s)", self.id, ", ".join(names))
-        self.changed()
-        self.kick()
+        self.begin_play(self.muni_setup, f"Municipium starts ({', '.join(names)})")  # type: ignore[arg-type]
 
     def restore(self) -> None:
         loaded = gamelog_io.load(self.log_path)
@@ -146,16 +139,7 @@ class MuniTable(Table):
             self.actions.append(a)
             self.events.extend(ev)
         self.game = state
-        self.chat = [P.ChatLine(table=self.id, **c) for c in loaded.chat]
-        if self.meta.status != "over":
-            self.log = gamelog_io.reopen(self.log_path, loaded)
-        if KIND.to_act(state) < 0 and self.meta.status != "over":
-            self.meta.status = "over"
-            self.save_meta()
-        for i, s in enumerate(self.meta.seats):
-            if s.holder:
-                self.absent_since[i] = time.monotonic()
-                self.arm_timer(i)
+        self.restored(loaded, over=KIND.to_act(state) < 0)
 
     def commit_muni(self, action: MuniAction) -> None:
         """Apply ``action`` (RuleError: nothing changed), log it durably, then broadcast."""
@@ -180,14 +164,7 @@ class MuniTable(Table):
             )
             self.broadcast(P.GameMsg(table=self.id, body=W.encode(body)))
         if over:
-            self.log.close()
-            for t in self.timers.values():
-                t.cancel()
-            self.timers.clear()
-            self.save_meta()
-            log.info("table %s: game over", self.id)
-            self.changed()
-            self.server.finished(self)
+            self.game_over()
 
     def history(self) -> P.HistoryInfo:
         st = self.game

@@ -440,12 +440,18 @@ class Table:
         self.setup = GameSetup(players=tuple(names), seed=seed, variant=m.variant, options=tuple(m.options))
         self.state = new_game(self.setup)
         self._states, self._base, self._by_person, self._marks = [self.state], 0, [], [0]
-        self.log = gamelog_io.create(self.log_path, self.setup, [s.kind for s in m.seats])
+        self.begin_play(self.setup, f"game starts ({', '.join(names)})")
+
+    def begin_play(self, setup: GameSetup, started: str) -> None:
+        """The game of ``setup`` has begun: its log (with the talk so far), the table playing,
+        the bots on.  ``started``: the server log's words."""
+        m = self.meta
+        self.log = gamelog_io.create(self.log_path, setup, [s.kind for s in m.seats])
         for line in self.chat:
             self.log.append_chat(gamelog_io.chat_line(line, self.log.count))
         m.status = "playing"
         self.save_meta()
-        log.info("table %s: game starts (%s)", self.id, ", ".join(names))
+        log.info("table %s: %s", self.id, started)
         self.changed()
         self.kick()
 
@@ -477,10 +483,15 @@ class Table:
         # who decided the moves before the restart is not known: nothing before it is taken back
         self._states, self._base, self._by_person = [state], len(self.actions), []
         self._edge = "the server restarted since" if self.actions else ""
+        self.restored(loaded, over=to_act(state) < 0)
+
+    def restored(self, loaded: gamelog_io.Loaded, *, over: bool) -> None:
+        """After a restart, the game replayed from ``loaded`` (``over``: it has ended): the talk,
+        the log reopened to go on, every seated player away until they come back."""
         self.chat = [P.ChatLine(table=self.id, **c) for c in loaded.chat]
         if self.meta.status != "over":
             self.log = gamelog_io.reopen(self.log_path, loaded)
-        if to_act(state) < 0 and self.meta.status != "over":
+        if over and self.meta.status != "over":
             self.meta.status = "over"
             self.save_meta()
         for i, s in enumerate(self.meta.seats):
@@ -518,15 +529,21 @@ class Table:
             )
             self.broadcast_reach()
         if self.meta.status == "over":
-            self.log.close()  # the game is complete; talk after it is not recorded
-            for t in self.timers.values():
-                t.cancel()
-            self.timers.clear()
-            self.save_meta()
-            log.info("table %s: game over", self.id)
-            self.changed()
-            self.server.finished(self)
+            self.game_over()
         return events
+
+    def game_over(self) -> None:
+        """The last action is logged and sent: close the log (talk after the game is not
+        recorded), stop the clocks, and hand the table to the finished games."""
+        assert self.log is not None
+        self.log.close()
+        for t in self.timers.values():
+            t.cancel()
+        self.timers.clear()
+        self.save_meta()
+        log.info("table %s: game over", self.id)
+        self.changed()
+        self.server.finished(self)
 
     def close(self) -> None:
         """Stop everything the table runs (bots, timers, clock) and close its log."""
