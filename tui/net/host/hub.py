@@ -32,11 +32,9 @@ from pathlib import Path
 import msgspec
 
 from colosseum.core import RuleError
-from colosseum.core.bots import BOTS
-from colosseum.core.catalog import OPTIONS, VARIANTS
 
 from . import protocol as P
-from .muni_table import MuniTable, create_muni_table, table_class
+from .muni_table import MuniTable, table_class
 from .names import clean_text
 from .table import Conn, SeatMeta, Table, TableMeta
 from .tokens import check_token, load_secret, make_token
@@ -478,20 +476,13 @@ class TableServer:
         t.kick()
 
     def create(self, conn: Conn, msg: P.CreateTable) -> None:
-        if msg.game == "municipium":
-            return create_muni_table(self, conn, msg)
-        if msg.game != "colosseum":
+        kind = table_class(msg.game) if msg.game in ("colosseum", "municipium") else None
+        if kind is None:
             return self.refuse(conn, f"unknown game {msg.game!r}")
-        n = len(msg.seats)
-        if not 3 <= n <= 5:
-            return self.refuse(conn, "a table has 3 to 5 seats")
-        if any(k != "human" and k not in BOTS for k in msg.seats):
-            return self.refuse(conn, f"seat kinds are 'human' or a bot: {', '.join(sorted(BOTS))}")
-        if msg.variant not in VARIANTS:
-            return self.refuse(conn, f"unknown variant {msg.variant!r}")
-        if any(o not in OPTIONS for o in msg.options):
-            return self.refuse(conn, "unknown option")
-        if msg.sit >= 0 and (msg.sit >= n or msg.seats[msg.sit] != "human"):
+        why = kind.refusal(msg)  # the game's own: seats, bot levels, variant, options
+        if why:
+            return self.refuse(conn, why)
+        if msg.sit >= 0 and (msg.sit >= len(msg.seats) or msg.seats[msg.sit] != "human"):
             return self.refuse(conn, "you can sit only at a human seat")
         live = [t for t in self.tables.values() if t.meta.status != "over"]
         if len(live) >= MAX_TABLES:
@@ -503,20 +494,18 @@ class TableServer:
         meta = TableMeta(
             id=tid,
             name=name,
-            variant=msg.variant,
-            options=list(msg.options),
-            allow_takeover=msg.allow_takeover,
-            hints=msg.hints,
             creator=conn.player,
             creator_name=conn.name,
             seats=[SeatMeta(kind=k) for k in msg.seats],
             seed=msg.seed,
             created=time.time(),
+            game=msg.game,
+            **kind.meta_fields(msg),
         )
-        t = Table(self, meta)
+        t = kind(self, meta)
         self.tables[tid] = t
         self.save_meta(meta)
-        log.info("table %s created by %s: %s", tid, conn.name, ",".join(msg.seats))
+        log.info("table %s (%s) created by %s: %s", tid, msg.game, conn.name, ",".join(msg.seats))
         if msg.sit >= 0:
             t.sit(conn, msg.sit)
             conn.send(t.joined(msg.sit))
@@ -525,6 +514,8 @@ class TableServer:
             if all(k != "human" for k in msg.seats):
                 t.start()  # bots only: a game to watch
             conn.send(t.joined(-1))
+        if meta.status != "waiting" and not kind.JOINED_HAS_GAME:
+            t.changed()  # the game itself, now that it started (it follows the Joined)
         t.kick()
 
 

@@ -24,8 +24,7 @@ from colosseum.core.municipium import MuniAction, MuniSetup, State
 from . import gamelog_io
 from . import muni_wire as W
 from . import protocol as P
-from .names import clean_text
-from .table import Conn, SeatMeta, Table, TableMeta, default_bot
+from .table import Conn, Table, TableMeta, default_bot
 
 if TYPE_CHECKING:
     from .hub import TableServer
@@ -44,6 +43,26 @@ class MuniTable(Table):
         super().__init__(server, meta)
         self.muni_setup: MuniSetup | None = None
         self.game: State | None = None
+
+    # ---------------------------------------------------------------- a new table of this game
+    JOINED_HAS_GAME = False
+
+    @staticmethod
+    def refusal(msg: P.CreateTable) -> str | None:
+        n = len(msg.seats)
+        if not KIND.min_players <= n <= KIND.max_players:
+            return f"a Municipium table has {KIND.min_players} to {KIND.max_players} seats"
+        if any(k != "human" and KIND.level_of(k) not in (*KIND.bot_levels, "random") for k in msg.seats):
+            return f"seat kinds are 'human' or a bot: {', '.join((*KIND.bot_levels, 'random'))}"
+        if msg.variant not in ("", "grand"):  # (the form's default for Colosseum)
+            return "Municipium has no variants"
+        if any(o not in KIND.options for o in msg.options):
+            return "unknown option"
+        return None
+
+    @staticmethod
+    def meta_fields(msg: P.CreateTable) -> dict[str, Any]:
+        return dict(variant="", options=list(msg.options), allow_takeover=False, hints=False)
 
     # ---------------------------------------------------------------- views
     def info(self) -> P.TableInfo:
@@ -256,60 +275,3 @@ class MuniTable(Table):
 def table_class(game: str) -> type[Table]:
     """The table type holding ``game`` (a ``TableMeta.game``)."""
     return MuniTable if game == KIND.name else Table
-
-
-def create_muni_table(server: TableServer, conn: Conn, msg: P.CreateTable) -> None:
-    """``CreateTable`` for Municipium: checked, made, the creator seated (or watching)."""
-    from .hub import MAX_TABLE_NAME, MAX_TABLES, MAX_TABLES_PER_PLAYER, write_private
-
-    refuse = server.refuse
-    n = len(msg.seats)
-    if not KIND.min_players <= n <= KIND.max_players:
-        return refuse(conn, f"a Municipium table has {KIND.min_players} to {KIND.max_players} seats")
-    if any(k != "human" and KIND.level_of(k) not in (*KIND.bot_levels, "random") for k in msg.seats):
-        return refuse(conn, f"seat kinds are 'human' or a bot: {', '.join((*KIND.bot_levels, 'random'))}")
-    if msg.variant not in ("", "grand"):  # (the form's default for Colosseum)
-        return refuse(conn, "Municipium has no variants")
-    if any(o not in KIND.options for o in msg.options):
-        return refuse(conn, "unknown option")
-    if msg.sit >= 0 and (msg.sit >= n or msg.seats[msg.sit] != "human"):
-        return refuse(conn, "you can sit only at a human seat")
-    live = [t for t in server.tables.values() if t.meta.status != "over"]
-    if len(live) >= MAX_TABLES:
-        return refuse(conn, "too many tables")
-    if sum(1 for t in live if t.meta.creator == conn.player) >= MAX_TABLES_PER_PLAYER:
-        return refuse(conn, f"you have {MAX_TABLES_PER_PLAYER} open tables already")
-    tid = server.new_id()
-    name = clean_text(msg.name, MAX_TABLE_NAME) or clean_text(f"{conn.name}'s table", MAX_TABLE_NAME)
-    meta = TableMeta(
-        id=tid,
-        name=name,
-        variant="",
-        options=list(msg.options),
-        allow_takeover=False,
-        creator=conn.player,
-        creator_name=conn.name,
-        seats=[SeatMeta(kind=k) for k in msg.seats],
-        seed=msg.seed,
-        created=time.time(),
-        game=KIND.name,
-    )
-    t = MuniTable(server, meta)
-    server.tables[tid] = t
-    server.save_meta(meta)
-    log.info("table %s (Municipium) created by %s: %s", tid, conn.name, ",".join(msg.seats))
-    if msg.sit >= 0:
-        t.sit(conn, msg.sit)
-        conn.send(t.joined(msg.sit))
-    else:
-        t.watch(conn)
-        if all(k != "human" for k in msg.seats):
-            t.start()
-        conn.send(t.joined(-1))
-    if meta.status != "waiting":
-        t.changed()  # the game itself, now that it started (it follows the Joined)
-    t.kick()
-    if meta.status == "over" or meta.id not in server.tables:
-        return None
-    write_private(server.data / "tables" / f"{meta.id}.json", msgspec.json.encode(meta))
-    return None

@@ -17,13 +17,14 @@ import random
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from colosseum.core import Action, Event, GameSetup, RuleError, State, apply, may_propose, new_game, to_act
 from colosseum.core.actions import EndTurn, ProposeDeal
 from colosseum.core.bots import BOTS, Bot, deal_offer, make_bot
+from colosseum.core.catalog import OPTIONS, VARIANTS
 from colosseum.core.gamelog import UndoLine
 from colosseum.core.logwriter import LogWriter
 from colosseum.core.queries import ANY_SEAT_ACTIONS, safe_action
@@ -266,6 +267,28 @@ class Table:
 
     def save_meta(self) -> None:
         self.server.save_meta(self.meta)
+
+    # ---------------------------------------------------------------- a new table of this game
+    #: a player's ``Joined`` carries the game itself (Municipium's follows it in a ``GameMsg``)
+    JOINED_HAS_GAME = True
+
+    @staticmethod
+    def refusal(msg: P.CreateTable) -> str | None:
+        """Why this game cannot have the table ``msg`` asks for (None: it can)."""
+        if not 3 <= len(msg.seats) <= 5:
+            return "a table has 3 to 5 seats"
+        if any(k != "human" and k not in BOTS for k in msg.seats):
+            return f"seat kinds are 'human' or a bot: {', '.join(sorted(BOTS))}"
+        if msg.variant not in VARIANTS:
+            return f"unknown variant {msg.variant!r}"
+        if any(o not in OPTIONS for o in msg.options):
+            return "unknown option"
+        return None
+
+    @staticmethod
+    def meta_fields(msg: P.CreateTable) -> dict[str, Any]:
+        """The game's own fields of the new table's ``TableMeta``."""
+        return dict(variant=msg.variant, options=list(msg.options), allow_takeover=msg.allow_takeover, hints=msg.hints)
 
     # ---------------------------------------------------------------- seats
     def controller_is_bot(self, seat: int) -> bool:
