@@ -40,6 +40,24 @@ def local_date(iso: str) -> str:
         return iso[:16] or "?"
 
 
+def _head_lines(log: GameLog, title: str, rules: str) -> list[str]:
+    """The record's head, for either game: title, file, when, ``rules`` (the game's line),
+    players, where it came from, how many actions."""
+    out = [f"{title}: game record"]
+    if log.path is not None:
+        out.append(f"File:     {log.path.name}")
+    out.append(
+        f"Created:  {local_date(log.header.created)}   (colosseum {log.header.program}, log format {log.header.version})"
+    )
+    out.append(rules)
+    out.append(f"Players:  {players_text(log.header.setup, log.seats)}")
+    if log.header.resumed_from:
+        out.append(f"Continues the log {log.header.resumed_from} (damaged, or not writable)")
+    out += _fork_lines(log)
+    out.append(f"Actions:  {log.timeline.end}")
+    return out
+
+
 def export_text(log: GameLog) -> str:
     """A readable record of the game, round by round, from the engine's events."""
     if log.game == "municipium":
@@ -48,21 +66,9 @@ def export_text(log: GameLog) -> str:
 
     tl = log.timeline
     setup = log.setup
-    out: list[str] = []
     title = "Colosseum - The Grand Spectacle" if setup.variant == "grand" else "Colosseum (classic)"
-    out.append(f"{title}: game record")
-    if log.path is not None:
-        out.append(f"File:     {log.path.name}")
-    out.append(
-        f"Created:  {local_date(log.header.created)}   (colosseum {log.header.program}, log format {log.header.version})"
-    )
     opts = ", ".join(setup.options) or "none"
-    out.append(f"Variant:  {setup.variant}   options: {opts}   seed: {setup.seed}")
-    out.append(f"Players:  {players_text(setup, log.seats)}")
-    if log.header.resumed_from:
-        out.append(f"Continues the log {log.header.resumed_from} (damaged, or not writable)")
-    out += _fork_lines(log)
-    out.append(f"Actions:  {tl.end}")
+    out = _head_lines(log, title, f"Variant:  {setup.variant}   options: {opts}   seed: {setup.seed}")
     taken_back = _taken_back(log)
     if log.undos:
         out.append(f"Taken back: {len(log.undos)} time{'s' if len(log.undos) != 1 else ''} (shown in [brackets])")
@@ -118,18 +124,7 @@ def muni_export_text(log: GameLog) -> str:
 
     tl = log.timeline
     setup: MuniSetup = log.header.setup  # type: ignore[assignment]  # a MuniHeader's setup
-    out = ["Municipium: game record"]
-    if log.path is not None:
-        out.append(f"File:     {log.path.name}")
-    out.append(
-        f"Created:  {local_date(log.header.created)}   (colosseum {log.header.program}, log format {log.header.version})"
-    )
-    out.append(f"Options:  {', '.join(setup.options) or 'none'}   seed: {setup.seed}")
-    out.append(f"Players:  {players_text(setup, log.seats)}")
-    if log.header.resumed_from:
-        out.append(f"Continues the log {log.header.resumed_from} (damaged, or not writable)")
-    out += _fork_lines(log)
-    out.append(f"Actions:  {tl.end}")
+    out = _head_lines(log, "Municipium", f"Options:  {', '.join(setup.options) or 'none'}   seed: {setup.seed}")
     taken_back = _taken_back(log)
     out += taken_back.get(0, [])
     section = None
