@@ -4,37 +4,14 @@ the Municipium screen over it.  The table server runs on its own loop in a threa
 from __future__ import annotations
 
 import asyncio
-import threading
 
 import msgspec
 import pytest
 
 from colosseum.core.errors import RuleError
 from colosseum.core.games import MUNICIPIUM
-from colosseum.tui.net.host.hub import TableServer
 from colosseum.tui.net.muni_remote import MuniNetScreen, MuniRemoteSession, attach, wait_game
 from colosseum.tui.net.remote import RemoteClient
-
-
-@pytest.fixture
-def server(tmp_path):
-    loop = asyncio.new_event_loop()
-    srv = TableServer(tmp_path / "data", bot_delay=0.0, bot_timeout=60)
-    ready = threading.Event()
-
-    def run():
-        asyncio.set_event_loop(loop)
-        loop.run_until_complete(srv.start())
-        ready.set()
-        loop.run_forever()
-
-    t = threading.Thread(target=run, daemon=True)
-    t.start()
-    assert ready.wait(10)
-    yield srv
-    asyncio.run_coroutine_threadsafe(srv.close(), loop).result(10)
-    loop.call_soon_threadsafe(loop.stop)
-    t.join(10)
 
 
 def test_muni_remote_session_submits_through_the_server(server):

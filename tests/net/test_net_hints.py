@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 
-from test_net_remote import server  # noqa: F401 - the fixture: a table server on its own loop
 from test_net_remote_undo import _until
 
 from colosseum.core import encode_state, legal, to_act
@@ -18,7 +17,7 @@ from colosseum.tui.screens import hint as hint_screen
 from colosseum.tui.screens.hint import HINTS_OFF, HintScreen
 
 
-def test_a_table_that_allows_hints_lists_it_and_the_asker_gets_one_on_its_view(server):  # noqa: F811
+def test_a_table_that_allows_hints_lists_it_and_the_asker_gets_one_on_its_view(server):
     becky = RemoteClient(server.address, server.token_for("key:becky", "Becky"))
     joined = becky.create_table(seats=["human", "normal", "normal"], sit=0, seed=3, hints=True)
     plain = becky.create_table(seats=["normal", "normal", "normal"], sit=-1, seed=4)
@@ -49,7 +48,7 @@ def test_a_table_that_allows_hints_lists_it_and_the_asker_gets_one_on_its_view(s
     assert "Hint for" not in log
 
 
-def test_h_at_a_table_with_hints_opens_the_hint_and_without_says_off(server, monkeypatch):  # noqa: F811
+def test_h_at_a_table_with_hints_opens_the_hint_and_without_says_off(server, monkeypatch):
     monkeypatch.setattr(hint_screen, "DEFAULT_THINK", 0.1)
     becky = RemoteClient(server.address, server.token_for("key:becky", "Becky"))
     results = {}

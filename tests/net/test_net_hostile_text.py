@@ -6,13 +6,12 @@ on its own loop in a thread, as in ``colosseum serve``."""
 from __future__ import annotations
 
 import asyncio
-import threading
 
 import pytest
+from conftest import running_server
 
 from colosseum.core import to_act
 from colosseum.tui.net.host import protocol as P
-from colosseum.tui.net.host.hub import TableServer
 from colosseum.tui.net.host.names import cells, clean_name, clean_text, name_key
 from colosseum.tui.net.host.ssh import display_name
 from colosseum.tui.net.remote import RemoteClient
@@ -32,23 +31,8 @@ def screen_text(app) -> str:
 
 @pytest.fixture
 def server(tmp_path):
-    loop = asyncio.new_event_loop()
-    srv = TableServer(tmp_path / "data", bot_delay=0.05, bot_timeout=60)
-    ready = threading.Event()
-
-    def run():
-        asyncio.set_event_loop(loop)
-        loop.run_until_complete(srv.start())
-        ready.set()
-        loop.run_forever()
-
-    t = threading.Thread(target=run, daemon=True)
-    t.start()
-    assert ready.wait(10)
-    yield srv
-    asyncio.run_coroutine_threadsafe(srv.close(), loop).result(10)
-    loop.call_soon_threadsafe(loop.stop)
-    t.join(10)
+    with running_server(tmp_path / "data", bot_delay=0.05, bot_timeout=60) as srv:
+        yield srv
 
 
 def test_names_are_cleaned_but_markup_is_kept_as_text():

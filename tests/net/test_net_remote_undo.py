@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from test_net_remote import server  # noqa: F401 - the fixture: a table server on its own loop
 
 from colosseum.core import RuleError, legal, to_act
 from colosseum.core.view import player_view
@@ -20,7 +19,7 @@ async def _until(cond, timeout: float = 10.0) -> None:
     raise AssertionError("condition not met in time")
 
 
-def test_remote_undo_takes_back_and_every_client_rewinds(server):  # noqa: F811
+def test_remote_undo_takes_back_and_every_client_rewinds(server):
     becky = RemoteClient(server.address, server.token_for("key:becky", "Becky"))
     kat = RemoteClient(server.address, server.token_for("key:kat", "Kat"))
     joined = becky.create_table(seats=["human", "human", "random"], sit=0, seed=3)
@@ -74,7 +73,7 @@ def test_remote_undo_takes_back_and_every_client_rewinds(server):  # noqa: F811
     kat.close()
 
 
-def test_remote_hold_and_release_say_when_a_deal_is_being_composed(server):  # noqa: F811
+def test_remote_hold_and_release_say_when_a_deal_is_being_composed(server):
     becky = RemoteClient(server.address, server.token_for("key:becky", "Becky"))
     joined = becky.create_table(seats=["human", "random", "random"], sit=0, seed=3)
     table = server.tables[joined.table.id]
@@ -91,32 +90,6 @@ def test_remote_hold_and_release_say_when_a_deal_is_being_composed(server):  # n
 
     asyncio.run(asyncio.wait_for(main(), 20))
     becky.close()
-
-
-@pytest.fixture
-def slow_bots(tmp_path):
-    """A table server whose bots wait 3 s before each move (the grace to take back in)."""
-    import threading
-
-    from colosseum.tui.net.host.hub import TableServer
-
-    loop = asyncio.new_event_loop()
-    srv = TableServer(tmp_path / "slow", bot_delay=3.0, bot_timeout=60)
-    ready = threading.Event()
-
-    def run() -> None:
-        asyncio.set_event_loop(loop)
-        loop.run_until_complete(srv.start())
-        ready.set()
-        loop.run_forever()
-
-    t = threading.Thread(target=run, daemon=True)
-    t.start()
-    assert ready.wait(10)
-    yield srv
-    asyncio.run_coroutine_threadsafe(srv.close(), loop).result(10)
-    loop.call_soon_threadsafe(loop.stop)
-    t.join(10)
 
 
 def test_the_game_screens_undo_key_works_over_ssh(slow_bots):
