@@ -7,39 +7,21 @@ from __future__ import annotations
 import asyncio
 
 import msgspec
+from test_net_tables import client, run, server_at
 
 from colosseum.core.gamelog import read_log
 from colosseum.core.games import MUNICIPIUM
 from colosseum.tui.net.host import muni_wire as W
 from colosseum.tui.net.host import protocol as P
-from colosseum.tui.net.host.hub import TableServer
 from colosseum.tui.net.host.proto_client import ProtoClient
+from colosseum.tui.net.host.testing import Player
 
 
-def run(coro, timeout: float = 60.0):
-    async def main():
-        return await asyncio.wait_for(coro, timeout)
+class MuniPlayer(Player):
+    """``testing.Player`` at a Municipium table: its state comes in ``GameMsg``s."""
 
-    return asyncio.run(main())
-
-
-async def server_at(tmp_path, **kw) -> TableServer:
-    kw.setdefault("bot_delay", 0.0)
-    srv = TableServer(tmp_path / "data", **kw)
-    await srv.start()
-    return srv
-
-
-async def client(srv: TableServer, who: str) -> ProtoClient:
-    return await ProtoClient.connect(srv.address, srv.token_for(f"key:{who}", who))
-
-
-class MuniPlayer:
     def __init__(self, c: ProtoClient, table: str, seat: int) -> None:
-        self.c, self.table, self.seat = c, table, seat
-        self.state = None
-        self.n = 0
-        self.ref = 0
+        super().__init__(c, table, seat)
         self.bot = MUNICIPIUM.make_bot("random", 100 + seat)
 
     def take(self, m: P._Msg) -> None:
@@ -49,21 +31,6 @@ class MuniPlayer:
                 self.state, self.n = body.state, body.n
             elif isinstance(body, W.MuniGame) and len(body.actions) >= self.n:
                 self.state, self.n = body.state, len(body.actions)
-
-    async def pump(self, timeout: float = 0.0) -> None:
-        while self.c.inbox:
-            self.take(self.c.inbox.pop(0))
-        if timeout:
-            try:
-                self.take(await self.c.recv(timeout=timeout))
-            except TimeoutError:
-                return
-        while not self.c.queue.empty():
-            m = self.c.queue.get_nowait()
-            if m is None:
-                self.c.queue.put_nowait(None)
-                return
-            self.take(m)
 
     def over(self) -> bool:
         return self.state is not None and MUNICIPIUM.to_act(self.state) < 0
@@ -131,7 +98,7 @@ def test_two_players_and_a_bot_play_municipium_over_the_table_server(tmp_path):
         finally:
             await srv.close()
 
-    run(go())
+    run(go(), 60.0)
 
 
 def test_a_municipium_table_is_reloaded_after_a_restart(tmp_path):
@@ -162,7 +129,7 @@ def test_a_municipium_table_is_reloaded_after_a_restart(tmp_path):
         finally:
             await srv2.close()
 
-    run(go())
+    run(go(), 60.0)
 
 
 def test_bad_municipium_tables_are_refused(tmp_path):
@@ -179,4 +146,4 @@ def test_bad_municipium_tables_are_refused(tmp_path):
         finally:
             await srv.close()
 
-    run(go())
+    run(go(), 60.0)
