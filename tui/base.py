@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from textual.app import App
 from textual.binding import Binding
-from textual.notifications import Notification, Notify
+from textual.notifications import Notification, Notify, SeverityLevel
 
 from colosseum.themes import DEFAULT_THEME, register_themes
 
@@ -105,6 +105,20 @@ class BaseApp(App):
         self.update_classes(classes, update=False)
         self._refresh_truecolor_filter(self.ansi_theme)
         self.stylesheet.set_variables(self.get_css_variables())
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """A notification, always plain text: messages carry names, file names and the server's
+        words, and ``Widget.notify`` asks for markup unless told otherwise.  ``markup`` is
+        ignored (nothing in the client styles a notification with markup)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     @property
     def too_small(self) -> bool:

@@ -31,7 +31,6 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
-from textual.widgets import Static
 
 from colosseum.core import Action, GameSetup, State, to_act
 from colosseum.core.actions import ChooseDice
@@ -48,6 +47,7 @@ from colosseum.core.gamelog import (
 )
 from colosseum.core.summary import Changes, last_move
 from colosseum.themes import THEME_NAMES
+from colosseum.tui.plain import Static
 
 from .base import BaseApp
 from .text import pad, wrap

@@ -662,8 +662,8 @@ def test_a_deal_without_the_active_player_is_rejected_with_a_notification():
 
 
 def test_hot_seat_deal_between_two_humans():
-    """Kat (active) proposes to Becky, also human: Becky's answer dialog opens over Kat's,
-    Becky accepts, Kat closes the deal."""
+    """Kat (active) proposes to Becky, also human: Becky's answer dialog takes the screen from
+    Kat's (one dialog at a time), Becky accepts, Kat's comes back and she closes the deal."""
     pred = lambda s: (  # noqa: E731
         s.phase == "trade" and s.trade.deal is None and s.trade.active == 0 and s.players[0].coins >= 1
     )
@@ -684,9 +684,11 @@ def test_hot_seat_deal_between_two_humans():
             becky = app.screen
             assert isinstance(becky, TradeDialog) and becky.seat == 1 and becky.key[0] == "answer"
             assert "pending" in str(becky.query_one("#deal").render())
+            assert [type(s).__name__ for s in app.screen_stack] == ["GameScreen", "TradeDialog"]
             await pilot.press("enter")  # accept
             await settle(pilot)
-            assert app.screen is kat
+            kat = app.screen
+            assert isinstance(kat, TradeDialog) and kat.seat == 0
             assert "accepted" in str(kat.query_one("#deal").render())
             c0, c1 = session.state.players[0].coins, session.state.players[1].coins
             await pilot.press("enter")  # close

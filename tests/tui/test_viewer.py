@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 from textual.app import App
-from textual.widgets import Static
 
 from colosseum.core import GameSetup, encode_state
 from colosseum.core.gamelog import GameLog, parse_log
 from colosseum.tui.base import BaseApp
 from colosseum.tui.cli import main as cli
+from colosseum.tui.plain import Static
 from colosseum.tui.viewer import HistoryPanel, ViewerApp, ViewerScreen
 from colosseum.tui.widgets.hand import HandPanel
 

@@ -7,11 +7,11 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import OptionList, Static
 
 from colosseum.core import credit
 from colosseum.core.actions import EndTurn, PassBid
 from colosseum.core.queries import bid_limit
+from colosseum.tui.plain import OptionList, Static
 
 from ._text import coins, lot_effects, lot_text, market_name, name
 from .base import ChoiceList, DecisionDialog, option

@@ -23,13 +23,14 @@ from textual.css.query import NoMatches
 from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import Footer
 from textual.widgets.option_list import Option
 
 from colosseum.core import Choices, State, catalog, legal, to_act
 from colosseum.core.catalog import Catalog
 from colosseum.core.model import PHASE_TITLES, Player
 from colosseum.tui.base import submit_or_notify
+from colosseum.tui.plain import OptionList, Static
 from colosseum.tui.widgets.board import PreviewSpaces
 from colosseum.tui.widgets.log import LogPanel
 
@@ -176,6 +177,7 @@ class DecisionDialog(ModalScreen[None]):
         self.key: Hashable | None = self.decision_key(session.state, seat)
         self._over = False
         self._dismissed = False
+        self.handed_over = False  # closed for another seat at this keyboard (hot seat)
         self._preview: frozenset[int] = frozenset()
 
     # ------------------------------------------------------------------ the decision served
@@ -227,8 +229,8 @@ class DecisionDialog(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog") as box:
-            box.border_title = self.heading
-            box.border_subtitle = self.phase_title()
+            box.border_title = Text(self.heading)
+            box.border_subtitle = Text(self.phase_title())
             since = self.since_text()
             summary = Static(since, id="since", classes="" if since.plain else "-empty")
             if self.app.size.height < 32:  # one row a line on a short screen, wrapped on a tall one
@@ -439,6 +441,12 @@ class DecisionDialog(ModalScreen[None]):
         self._over = True
         self.set_preview(())
         self._dismiss_now()
+
+    def hand_over(self) -> None:
+        """Close for another seat at this keyboard whose decision comes first (hot seat); the
+        decision itself goes on."""
+        self.handed_over = True
+        self.finish()
 
     def _dismiss_now(self) -> None:
         """Dismiss once, and only from the top of the stack (else when it gets there)."""

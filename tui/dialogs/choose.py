@@ -8,13 +8,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from colosseum.core import actions as A
 from colosseum.core import catalog, legal
 from colosseum.core.gamelog import describe_action
 from colosseum.tui.base import submit_or_notify
+from colosseum.tui.plain import Label, OptionList
 from colosseum.tui.widgets.board import PreviewSpaces
 from colosseum.tui.widgets.common import NOBLE_NAMES, prompt
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import OptionList, Static
 
 from colosseum.core.actions import ChooseFirstPlayer, EndTurn, Retire, Steal
+from colosseum.tui.plain import OptionList, Static
 from colosseum.tui.text import fit, pad
 
 from ._text import coins, name, star_changes

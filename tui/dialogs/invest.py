@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, cast
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import OptionList, Static
 
 from colosseum.core.actions import (
     Action,
@@ -29,6 +28,7 @@ from colosseum.core.actions import (
 from colosseum.core.engine import gate_owner
 from colosseum.core.model import State
 from colosseum.core.queries import numbering_floor
+from colosseum.tui.plain import OptionList, Static
 
 from ._text import after, coins, gate_nobles_acclaim, need_text, plural, progress, rule_error, space_text
 from .base import ChoiceList, DecisionDialog, option

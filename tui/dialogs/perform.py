@@ -7,10 +7,10 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import OptionList, Static
 
 from colosseum.core import breakdown, spectacle_by_key, why_not_performable
 from colosseum.core.actions import AquilaMove, EndTurn, Perform
+from colosseum.tui.plain import OptionList, Static
 from colosseum.tui.text import pad
 
 from ._text import plural

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import OptionList, Static
 
 from colosseum.core.actions import PlaceStartGates
 from colosseum.core.engine import gate_owner
+from colosseum.tui.plain import OptionList, Static
 
 from ._text import name, noble_title
 from .base import ChoiceList, DecisionDialog, option

@@ -9,11 +9,11 @@ import weakref
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import OptionList, Static
 
 from colosseum.core import RuleError, Transfer, may_propose
 from colosseum.core.actions import AcceptDeal, CancelDeal, CloseDeal, EndTurn, ProposeDeal, RejectDeal
 from colosseum.core.engine import check_deal, deal_pending
+from colosseum.tui.plain import OptionList, Static
 from colosseum.tui.text import fit, pad
 
 from .base import ChoiceList, DecisionDialog, option

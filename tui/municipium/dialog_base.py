@@ -21,11 +21,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from colosseum.core.errors import RuleError
 from colosseum.core.municipium import MuniAction, State, legal, to_act
+from colosseum.tui.plain import OptionList, Static
 from colosseum.tui.widgets.keybar import KeyBar
 
 from .text import fit, frame_prompt, seat_style
@@ -151,7 +151,7 @@ class MuniDialog(ModalScreen[None]):
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog") as box:
-            box.border_title = self.heading
+            box.border_title = Text(self.heading)
             yield Static(id="prompt")
             yield ChoiceList(id="choices")
             yield Static(id="preview")

@@ -11,7 +11,8 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Static
+
+from colosseum.tui.plain import Static
 
 PANELS = (
     ("Header", "the turn, the card in play, who must act and what they decide"),

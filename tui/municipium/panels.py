@@ -187,7 +187,7 @@ class BoardPanel(_Panel):
         if len(title) > width - 6:  # the border's corners and gaps
             title = f"Board: deck {len(st.deck)} bag {sum(st.bag)} fav {st.favour_supply} wr {st.wreaths}"
         if title != self.border_title:
-            self.border_title = title
+            self.border_title = Text(title)
         return t
 
 
@@ -326,7 +326,7 @@ class LogPanel(_Panel, can_focus=True):
             out.append(Text(line, style))
         subtitle = f"{self.back} lines back, End: newest" if self.back else ""
         if subtitle != (self.border_subtitle or ""):
-            self.border_subtitle = subtitle
+            self.border_subtitle = Text(subtitle)
         return out
 
     def _scroll(self, lines: int) -> None:

@@ -17,11 +17,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Static
 from textual.worker import Worker
 
 from colosseum.core.errors import RuleError
 from colosseum.core.municipium import Event, State, to_act
+from colosseum.tui.plain import Static
 from colosseum.tui.widgets.keybar import KeyBar
 
 from .dialog_base import MuniDialog

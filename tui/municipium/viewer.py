@@ -13,11 +13,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Static
 
 from colosseum.core.gamelog import GameLog, Timeline
 from colosseum.core.municipium import Event, State
 from colosseum.tui.base import BaseApp
+from colosseum.tui.plain import Static
 from colosseum.tui.text import fit
 from colosseum.tui.widgets.keybar import KeyBar
 

@@ -7,7 +7,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Static
+
+from colosseum.tui.plain import Static
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -32,7 +33,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
-            box.border_title = self.title_text
+            box.border_title = Text(self.title_text)
             yield Static(self.text, id="confirm-text", markup=False)
             yield Static("y yes    n or esc no", id="confirm-keys", markup=False)
 

@@ -11,9 +11,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Static
 
 from colosseum.core import State, catalog, rank
+from colosseum.tui.plain import Static
 from colosseum.tui.text import fit, pad
 from colosseum.tui.widgets.common import player_letters, seat_style
 from colosseum.tui.widgets.keybar import KeyBar

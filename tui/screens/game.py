@@ -86,6 +86,7 @@ class GameScreen(Screen):
         self._bots_worker: Worker | None = None
         self._bindings_sig: tuple | None = None
         self._rung_at: int | None = None  # the decision the bell last rang for
+        self._handed: set[int] = set()  # seats whose dialog was handed over to another (hot seat)
 
     @property
     def director(self) -> DialogDirector:
@@ -317,6 +318,8 @@ class GameScreen(Screen):
     def _open_wanted(self, *, auto: bool) -> None:
         """Push the dialog the director says the stack needs now, if any."""
         suppressed = self._suppressed_at == self.state.actions
+        # a seat whose dialog was handed over gets it back by itself, as if it had stayed open
+        auto = auto or to_act(self.state) in self._handed
         dialog = self.director.next_dialog(self.app.screen_stack, self, auto=auto, suppressed=suppressed)
         if dialog is not None:
             self._push(dialog)
@@ -330,6 +333,17 @@ class GameScreen(Screen):
         if not self._dialogs and self.viewed is not None:
             self.viewed = None  # the hand follows the player who must decide
             self.sync()
+        from colosseum.tui.dialogs.base import DecisionDialog
+
+        top = self.app.screen
+        if top in self._dialogs and isinstance(top, DecisionDialog) and not top.over:
+            # Hot seat: another seat at this keyboard must act while the decision on screen
+            # goes on (an auction going round, a deal waiting for answers).  One dialog at a
+            # time: the one on screen is handed over and comes back, made anew from the state,
+            # when its seat must act again.  (Dialogs stacked five deep, one per bidder, made
+            # Textual's rendering of the translucent screens below recurse past Python's limit.)
+            top.hand_over()
+        self._handed.discard(getattr(dialog, "seat", -1))
         self._dialogs.append(dialog)
         self.app.push_screen(dialog, callback=lambda result: self._dialog_closed(dialog, result))
         self._refresh_bindings_if_changed()
@@ -339,7 +353,9 @@ class GameScreen(Screen):
 
         st = self.state
         if isinstance(dialog, DecisionDialog):
-            escaped = dialog.decision_open()
+            escaped = dialog.decision_open() and not dialog.handed_over
+            if dialog.handed_over:
+                self._handed.add(dialog.seat)
         else:  # the plain chooser dismisses with True once it has acted
             escaped = result is None
         if escaped and st.phase != "over":

@@ -9,7 +9,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Static
+
+from colosseum.tui.plain import Static
 
 PANELS = (
     ("Header", "round, phase, who must act with what to do, and the cash of the player to act"),

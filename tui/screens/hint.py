@@ -21,13 +21,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Static
 
 from colosseum.core import State, to_act
 from colosseum.core.bots.hint import ask_hint
 from colosseum.core.bots.search import DEFAULT_THINK
 from colosseum.core.gamelog import HintLine
 from colosseum.core.logwriter import LogFileError
+from colosseum.tui.plain import Static
 from colosseum.tui.viewer import remember_hint
 
 __all__ = ["HintScreen", "hint_text", "open_hint", "record_hint"]

@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
+from colosseum.tui.plain import Static
 from colosseum.tui.widgets.forms import Cycle, FormButton, FormCheckbox, FormInput
 from colosseum.tui.widgets.keybar import KeyBar
 
@@ -101,7 +103,7 @@ class NewGameScreen(Screen):
         yield Static(" COLOSSEUM  New game", id="ng-title")
         body = VerticalScroll(id="ng-body")
         body.styles.margin = 0
-        body.border_title = BODY_TITLES[game]
+        body.border_title = Text(BODY_TITLES[game])
         with body:
             with Horizontal(classes="row"):
                 yield Static("Game", classes="lbl")
@@ -205,7 +207,7 @@ class NewGameScreen(Screen):
         for name, selector in rows.items():
             for row in self.query(selector):
                 row.display = name == game
-        self.query_one("#ng-body").border_title = BODY_TITLES.get(game, game)
+        self.query_one("#ng-body").border_title = Text(BODY_TITLES.get(game, game))
         counts = player_counts(game)
         players = self.query_one("#ng-players", Cycle)
         self._reoffer(players, [(str(n), n) for n in counts], counts[-1])

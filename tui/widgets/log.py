@@ -11,6 +11,7 @@ which lines are shown and that End returns to the newest.
 from __future__ import annotations
 
 from rich.segment import Segment
+from rich.text import Text
 from textual.binding import Binding
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -68,7 +69,7 @@ class LogPanel(CachedStyles, ScrollView, can_focus=True):
             top = min(int(self.scroll_y), max(0, total - height)) + 1
             text = f"lines {top}-{min(total, top + height - 1)} of {total}, End: newest"
         if text != (self.border_subtitle or ""):
-            self.border_subtitle = text
+            self.border_subtitle = Text(text)
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)

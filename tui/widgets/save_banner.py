@@ -17,7 +17,9 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Static
+from textual.widgets import Input
+
+from colosseum.tui.plain import Static
 
 if TYPE_CHECKING:  # (storage is loaded with the first recorder: no recorder can exist before)
     from colosseum.tui.storage import Recorder

@@ -1,0 +1,24 @@
+"""Whole games of every ruleset and of Municipium, every seat a person with a hostile name,
+every decision's dialog opened and read (see ``hostile_play``): no ``MarkupError``, no name
+read as markup, every line within 80 cells, no error shown."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from hostile_play import hostile_argv, play_hostile
+
+GAMES = [
+    pytest.param(("colosseum", 4, "grand", ()), id="grand-4"),
+    pytest.param(("colosseum", 3, "classic", ("auction-2007",)), id="classic-3-auction2007"),
+    pytest.param(("colosseum", 5, "original", ()), id="original-5"),
+    pytest.param(("municipium", 4, None, ()), id="municipium-4"),
+]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_whole_game_with_hostile_names_in_every_seat(game):
+    name, players, variant, options = game
+    actions = asyncio.run(play_hostile(hostile_argv(name, players, variant, options, seed=3), extra_every=60))
+    assert actions > 100
