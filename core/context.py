@@ -65,7 +65,7 @@ class Ctx:
         total = sum(bag)
         if total == 0:
             return NOBODY
-        s, r = rng.below(self.st.rng, total)
+        s, r = rng.below(self.st.rng, total, rng.key_of(self.st.setup.secret))
         kind = 0
         while r >= bag[kind]:
             r -= bag[kind]
@@ -82,7 +82,7 @@ class Ctx:
         st = self.st
         bag = list(st.bag)
         total = sum(bag)
-        s, zs = rng.u64s(st.rng, min(count, total))
+        s, zs = rng.u64s(st.rng, min(count, total), rng.key_of(st.setup.secret))
         out = []
         for z in zs:
             r = z % total
@@ -101,12 +101,12 @@ class Ctx:
     def rolls(self, count: int) -> tuple[int, ...]:
         """``count`` dice rolled in a row, as many calls of :meth:`roll`, with one change of the
         state."""
-        s, zs = rng.u64s(self.st.rng, count)
+        s, zs = rng.u64s(self.st.rng, count, rng.key_of(self.st.setup.secret))
         self.st = replace(self.st, rng=s)
         return tuple(z % 6 + 1 for z in zs)
 
     def roll(self) -> int:
-        s, r = rng.below(self.st.rng, 6)
+        s, r = rng.below(self.st.rng, 6, rng.key_of(self.st.setup.secret))
         self.st = replace(self.st, rng=s)
         return r + 1
 

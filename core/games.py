@@ -186,8 +186,8 @@ def _municipium() -> GameKind:
     def player_view(state: m.State) -> m.State:
         import msgspec
 
-        # the deck order and the bag's next draws come from ``rng``; the seed would replay them
-        return msgspec.structs.replace(state, rng=0, setup=msgspec.structs.replace(state.setup, seed=0))
+        # the deck order and the bag's next draws come from ``rng``; the seed (or secret) would replay them
+        return msgspec.structs.replace(state, rng=0, setup=msgspec.structs.replace(state.setup, seed=0, secret=""))
 
     def step_key(state: m.State, step: str) -> Any:
         if step == "round":  # a round of Municipium is one player's turn (in the placement: one placement)

@@ -26,14 +26,18 @@ PHASE_TITLES = {
 NOBODY = -1
 
 
-class GameSetup(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    """Everything that, with the action list, determines a game."""
+class GameSetup(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=True):
+    """Everything that, with the action list, determines a game.  Encoded without the fields
+    left at their defaults: a log of a game that uses no newer field reads in an older program."""
 
     players: tuple[str, ...]
     seed: int
     variant: str = "grand"
     options: tuple[str, ...] = ()
     first_player: int | None = None  # G-1.4: None = chosen at random from the seed
+    # Chance no player can predict (server games): hex of 16+ random bytes; the draws are a keyed
+    # hash of a counter (core.rng).  "": SplitMix64 from ``seed``, as every local game.
+    secret: str = ""
 
 
 class Player(msgspec.Struct, frozen=True, kw_only=True, gc=False):

@@ -14,11 +14,10 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from msgspec.structs import replace
-
 from colosseum.core import Action, EndTurn, RuleError, State, apply, to_act
 from colosseum.core.bots.greedy import GreedyBot
 from colosseum.core.engine import apply_fast
+from colosseum.core.view import determinised
 
 MASK64 = (1 << 64) - 1
 #: Weight of the Acclaim margin (own Acclaim minus the best other) next to a win (1.0): the
@@ -66,7 +65,7 @@ def playout(
     """``action`` in ``state`` (re-seeded with ``seed``), then greedy play by every seat to the
     end of the game.  None when ``deadline`` (on ``CLOCKS[clock]``) passes first or the action is
     refused.  Nobody proposes deals in a playout (cheaper; deals on the table are answered)."""
-    st = replace(state, rng=seed)
+    st = determinised(state, seed)
     try:
         st, _ = apply(st, action)
     except RuleError:

@@ -84,7 +84,7 @@ class Ctx:
         total = sum(bag)
         if total == 0:
             return NO_KIND
-        r, x = rng.below(self.st.rng, total)
+        r, x = rng.below(self.st.rng, total, rng.key_of(self.st.setup.secret))
         for k, c in enumerate(bag):
             if x < c:
                 self.set(rng=r, bag=add(bag, k, -1))

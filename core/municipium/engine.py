@@ -76,9 +76,13 @@ def new_game(setup: MuniSetup) -> State:
     for opt in setup.options:
         if opt not in OPTIONS:
             raise RuleError("M-13", f"unknown option {opt!r}; options are {', '.join(OPTIONS)}")
-    r = rng.seed_state(setup.seed)
-    r, start = rng.below(r, n)
-    r, deck = rng.shuffled(r, cat.common_deck)  # M-2.8
+    try:
+        key = rng.key_of(setup.secret)
+    except ValueError as err:
+        raise RuleError("M-2", f"the setup's secret is not usable: {err}") from None
+    r = rng.seed_state(setup.seed, key)
+    r, start = rng.below(r, n, key)
+    r, deck = rng.shuffled(r, cat.common_deck, key)  # M-2.8
     bag = list(cat.kind_total)
     banners = []
     for k in cat.banner:  # M-2.2
@@ -192,7 +196,7 @@ def _play_card(ctx: Ctx, a: MuniAction) -> None:
     p = st.players[a.player]
     if isinstance(a, DrawCommon):
         if not st.deck:  # M-5.4: reshuffle when a draw finds the deck empty
-            r, deck = rng.shuffled(st.rng, st.discard)
+            r, deck = rng.shuffled(st.rng, st.discard, rng.key_of(st.setup.secret))
             ctx.set(rng=r, deck=deck, discard=())
             ctx.log("card", "The common discard is shuffled into a new deck.")
         card = ctx.st.deck[0]

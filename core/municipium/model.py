@@ -27,12 +27,14 @@ OPTIONS = (OPTION_SHORT, OPTION_SINGLE)
 __all__ = ["Event"]
 
 
-class MuniSetup(msgspec.Struct, frozen=True, kw_only=True):
-    """Everything that, with the action list, determines a game."""
+class MuniSetup(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """Everything that, with the action list, determines a game (encoded without the fields left
+    at their defaults)."""
 
     players: tuple[str, ...]
     seed: int
     options: tuple[str, ...] = ()
+    secret: str = ""  # chance no player can predict (server games): see colosseum.core.rng
 
 
 class Player(msgspec.Struct, frozen=True, kw_only=True):

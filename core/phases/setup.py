@@ -46,11 +46,15 @@ def start_game(setup: GameSetup) -> tuple[State, list[Event]]:
     for opt in setup.options:
         if opt not in OPTIONS:
             raise RuleError("G-1", f"unknown option {opt!r}")
-    state_rng = rng.seed_state(setup.seed)
+    try:
+        key = rng.key_of(setup.secret)
+    except ValueError as err:
+        raise RuleError("G-1", f"the setup's secret is not usable: {err}") from None
+    state_rng = rng.seed_state(setup.seed, key)
     if setup.first_player is None and cat.rules.first_player == "first-gate":
         first = 0  # O-8: with the arenas of O-7 the first arena after the emperor is seat 0's
     elif setup.first_player is None:
-        state_rng, first = rng.below(state_rng, n)
+        state_rng, first = rng.below(state_rng, n, key)
     else:
         first = setup.first_player
         if not isinstance(first, int) or not 0 <= first < n:
@@ -138,11 +142,12 @@ def _deal(ctx: Ctx) -> None:
     n = len(st.players)
     order = turn_order(st)
     s = st.rng
+    key = rng.key_of(st.setup.secret)
     smalls: dict[int, list[int]] = {seat: [] for seat in range(n)}
     if cat.rules.small_deal == "piles":
         piles = {}
         for name in "ABC":
-            s, piles[name] = rng.shuffled(s, tuple(i for i in cat.smalls if cat.spectacles[i].pile == name))
+            s, piles[name] = rng.shuffled(s, tuple(i for i in cat.smalls if cat.spectacles[i].pile == name), key)
         pos = {"A": 0, "B": 0, "C": 0}
         for seat in order:
             a_tile = piles["A"][pos["A"]]
@@ -152,12 +157,12 @@ def _deal(ctx: Ctx) -> None:
             pos[icon] += 1
             smalls[seat] = [a_tile, b_tile]
     elif cat.rules.small_deal == "numbered":  # O-10: one of #1-5 and one of #6-10, face up
-        s, low = rng.shuffled(s, tuple(i for i in cat.smalls if cat.spectacles[i].number_2007 <= 5))
-        s, high = rng.shuffled(s, tuple(i for i in cat.smalls if cat.spectacles[i].number_2007 > 5))
+        s, low = rng.shuffled(s, tuple(i for i in cat.smalls if cat.spectacles[i].number_2007 <= 5), key)
+        s, high = rng.shuffled(s, tuple(i for i in cat.smalls if cat.spectacles[i].number_2007 > 5), key)
         for i, seat in enumerate(order):
             smalls[seat] = [low[i], high[i]]
     else:  # C-2: shuffle all and deal two each
-        s, deck = rng.shuffled(s, cat.smalls)
+        s, deck = rng.shuffled(s, cat.smalls, key)
         for i, seat in enumerate(order):
             smalls[seat] = [deck[2 * i], deck[2 * i + 1]]
     ctx.st = replace(ctx.st, rng=s)

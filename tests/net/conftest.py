@@ -37,13 +37,14 @@ def running_server(data: Path, **kw) -> Iterator[TableServer]:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[TableServer]:
-    """A table server whose bots move at once."""
-    with running_server(tmp_path / "data", bot_delay=0.0, bot_timeout=60) as srv:
+    """A table server whose bots move at once (tables may be made with a seed: games the tests
+    know in advance)."""
+    with running_server(tmp_path / "data", bot_delay=0.0, bot_timeout=60, fixed_seeds=True) as srv:
         yield srv
 
 
 @pytest.fixture
 def slow_bots(tmp_path: Path) -> Iterator[TableServer]:
     """A table server whose bots wait 3 s before each move (the grace to take back in)."""
-    with running_server(tmp_path / "slow", bot_delay=3.0, bot_timeout=60) as srv:
+    with running_server(tmp_path / "slow", bot_delay=3.0, bot_timeout=60, fixed_seeds=True) as srv:
         yield srv

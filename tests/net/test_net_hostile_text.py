@@ -31,7 +31,7 @@ def screen_text(app) -> str:
 
 @pytest.fixture
 def server(tmp_path):
-    with running_server(tmp_path / "data", bot_delay=0.05, bot_timeout=60) as srv:
+    with running_server(tmp_path / "data", bot_delay=0.05, bot_timeout=60, fixed_seeds=True) as srv:
         yield srv
 
 

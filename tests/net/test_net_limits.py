@@ -79,7 +79,8 @@ def test_thousands_of_finished_tables_leave_memory_and_are_listed_as_history(fas
     tmp_path = fast_dir
 
     async def go():
-        srv = TableServer(tmp_path / "data", bot_delay=0.001)  # creators leave before the bots play on
+        # creators leave before the bots play on
+        srv = TableServer(tmp_path / "data", bot_delay=0.001, fixed_seeds=True)
         await srv.start()
         t0 = time.monotonic()
         await bot_games(srv, n)
@@ -108,7 +109,7 @@ def test_thousands_of_finished_tables_leave_memory_and_are_listed_as_history(fas
         await srv.close()
         # a restart loads none of them
         t1 = time.monotonic()
-        srv2 = TableServer(tmp_path / "data")
+        srv2 = TableServer(tmp_path / "data", fixed_seeds=True)
         await srv2.start()
         restart = time.monotonic() - t1
         assert not srv2.tables and srv2.history_count == n and restart < 2.0
@@ -121,7 +122,7 @@ def test_thousands_of_finished_tables_leave_memory_and_are_listed_as_history(fas
 
 def test_memory_per_finished_table_returns_to_zero(tmp_path):
     async def go():
-        srv = TableServer(tmp_path / "data", bot_delay=0.001)
+        srv = TableServer(tmp_path / "data", bot_delay=0.001, fixed_seeds=True)
         await srv.start()
         await bot_games(srv, 20, creators=5)  # warm up: imports, caches, first allocations
         gc.collect()
@@ -144,7 +145,7 @@ def test_the_live_list_is_paged_and_bounded(fast_dir):
     tmp_path = fast_dir
 
     async def go():
-        srv = TableServer(tmp_path / "data")
+        srv = TableServer(tmp_path / "data", fixed_seeds=True)
         await srv.start()
         cs = [await client(srv, f"p{i}") for i in range(70)]
         for c in cs:
@@ -213,7 +214,7 @@ def test_a_finished_table_of_an_older_version_moves_to_the_history(tmp_path):
     (data / "tables" / "abc123.json").write_bytes(msgspec.json.encode(meta))
 
     async def go():
-        srv = TableServer(data)
+        srv = TableServer(data, fixed_seeds=True)
         await srv.start()
         assert not srv.tables and srv.history_count == 1
         (h,) = srv.history_page(0, 10)
@@ -226,7 +227,7 @@ def test_a_finished_table_of_an_older_version_moves_to_the_history(tmp_path):
 
 def test_a_stalled_player_s_decision_runs_out_and_a_bot_stands_in(tmp_path):
     async def go():
-        srv = TableServer(tmp_path / "data", bot_delay=0.0, turn_timeout=0.6)
+        srv = TableServer(tmp_path / "data", bot_delay=0.0, turn_timeout=0.6, fixed_seeds=True)
         await srv.start()
         a, b, c = [await client(srv, n) for n in ("alice", "bob", "carol")]
         a.send(P.CreateTable(seats=["human", "human", "human"], sit=0, seed=3))
@@ -267,7 +268,7 @@ def test_data_files_are_the_owner_s_only(tmp_path):
     try:
 
         async def go():
-            srv = TableServer(tmp_path / "data", bot_delay=0.0)
+            srv = TableServer(tmp_path / "data", bot_delay=0.0, fixed_seeds=True)
             await srv.start()
             await bot_games(srv, 2, creators=1)
             c = await client(srv, "w")
@@ -293,7 +294,7 @@ def test_a_chat_flood_is_cut_and_a_table_keeps_only_recent_talk(tmp_path):
     from colosseum.tui.net.host.table import CHAT_BURST, CHAT_KEPT
 
     async def go():
-        srv = TableServer(tmp_path / "data")
+        srv = TableServer(tmp_path / "data", fixed_seeds=True)
         await srv.start()
         a = await client(srv, "alice")
         a.send(P.CreateTable(seats=["human", "human", "human"], sit=0))

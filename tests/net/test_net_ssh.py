@@ -241,6 +241,7 @@ def _start_serve(tmp_path: Path, port: int, auth: Path, lines: list | None = Non
             str(auth),
             "--bot-timeout",
             "600",
+            "--fixed-seeds",
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,

@@ -31,7 +31,7 @@ def run(coro, timeout: float = 30.0):
 
 async def server_at(tmp_path, **kw) -> TableServer:
     kw.setdefault("bot_delay", 0.0)
-    srv = TableServer(tmp_path / "data", **kw)
+    srv = TableServer(tmp_path / "data", **kw, fixed_seeds=True)
     await srv.start()
     return srv
 

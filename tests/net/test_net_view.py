@@ -40,7 +40,7 @@ def _unseen(st) -> None:
 
 def test_no_message_to_a_client_carries_the_seed_or_the_generator_state(tmp_path):
     async def go():
-        srv = TableServer(tmp_path / "data", bot_delay=0.0)
+        srv = TableServer(tmp_path / "data", bot_delay=0.0, fixed_seeds=True)
         await srv.start()
         try:
             c = await ProtoClient.connect(srv.address, srv.token_for("key:alice", "alice"))
@@ -91,7 +91,7 @@ class RefusedBot:
 
 def test_a_bot_whose_choice_is_refused_plays_the_safe_action(tmp_path):
     async def go():
-        srv = TableServer(tmp_path / "data", bot_delay=0.0)
+        srv = TableServer(tmp_path / "data", bot_delay=0.0, fixed_seeds=True)
         meta = TableMeta(
             id="t1",
             name="bots",

@@ -60,6 +60,7 @@ class TableServer:
         bot_delay: float = 0.5,
         turn_timeout: float = 90.0,
         address: str | None = None,
+        fixed_seeds: bool = False,
     ) -> None:
         self.data = Path(data)
         private_dir(self.data)
@@ -69,6 +70,10 @@ class TableServer:
         self.bot_timeout = bot_timeout
         self.bot_delay = bot_delay
         self.turn_timeout = turn_timeout  # seconds a person has for one decision (0: no clock)
+        # A table made with a seed replays a known game: its creator would know every roll to
+        # come.  Only a server told so (tests, benchmarks) takes one; else each game's chance
+        # comes from a secret drawn by the operating system (core.rng).
+        self.fixed_seeds = fixed_seeds
         self.history_count = 0
         sock = (self.data / "tables.sock").resolve()
         # a unix socket path is limited to ~107 bytes: loopback TCP (tokens still required) beyond
@@ -484,6 +489,8 @@ class TableServer:
             return self.refuse(conn, why)
         if msg.sit >= 0 and (msg.sit >= len(msg.seats) or msg.seats[msg.sit] != "human"):
             return self.refuse(conn, "you can sit only at a human seat")
+        if msg.seed is not None and not self.fixed_seeds:
+            return self.refuse(conn, "this server draws every game's chance itself: a table cannot choose its seed")
         live = [t for t in self.tables.values() if t.meta.status != "over"]
         if len(live) >= MAX_TABLES:
             return self.refuse(conn, "too many tables")

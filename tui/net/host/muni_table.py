@@ -24,7 +24,7 @@ from colosseum.core.municipium import MuniAction, MuniSetup, State
 from . import gamelog_io
 from . import muni_wire as W
 from . import protocol as P
-from .table import Conn, Table, TableMeta, default_bot
+from .table import Conn, Table, TableMeta, bot_seed, default_bot
 
 if TYPE_CHECKING:
     from .hub import TableServer
@@ -107,7 +107,7 @@ class MuniTable(Table):
             return None
         body = W.MuniGame(
             seat=seat,
-            setup=msgspec.structs.replace(self.muni_setup, seed=0),
+            setup=msgspec.structs.replace(self.muni_setup, seed=0, secret=""),
             state=KIND.player_view(self.game),
             actions=list(cast(list[MuniAction], self.actions)),  # Municipium's at this table
             events=self.events[-EVENTS_SENT:],
@@ -131,8 +131,7 @@ class MuniTable(Table):
         name = kind if kind != "human" else default_bot()
         bot = self.bots.get(seat)
         if bot is None or getattr(bot, "name", name) != name:
-            seed = (self.muni_setup.seed if self.muni_setup else 0) * 31 + seat
-            bot = KIND.make_bot(name, seed)
+            bot = KIND.make_bot(name, bot_seed(self.muni_setup, seat))
             self.bots[seat] = bot
         return bot
 
@@ -142,8 +141,8 @@ class MuniTable(Table):
     # ---------------------------------------------------------------- game
     def start(self) -> None:
         m = self.meta
-        names, seed = self.seat_the_game()
-        self.muni_setup = MuniSetup(players=tuple(names), seed=seed, options=tuple(m.options))
+        names, seed, secret = self.seat_the_game()
+        self.muni_setup = MuniSetup(players=tuple(names), seed=seed, secret=secret, options=tuple(m.options))
         self.game = KIND.new_game(self.muni_setup)
         # gamelog_io writes any game's header (core.gamelog.make_header names Municipium's)
         self.begin_play(self.muni_setup, f"Municipium starts ({', '.join(names)})")  # type: ignore[arg-type]

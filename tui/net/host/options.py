@@ -41,3 +41,8 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help=f"MB the client processes may use in all (default: half the available memory; ~{SESSION_MB} MB each)",
     )
+    parser.add_argument(
+        "--fixed-seeds",
+        action="store_true",
+        help="(tests, benchmarks) let a table be made with a seed: its creator then knows every roll to come",
+    )

@@ -24,6 +24,7 @@ class ProtoClient:
         self.queue: asyncio.Queue[P._Msg | None] = asyncio.Queue()
         self.welcome: P.Welcome | None = None
         self.closed = False
+        self.raw: list[bytes] | None = None  # set to a list to keep every frame as received (tests)
         self._task = asyncio.get_running_loop().create_task(self._read())
 
     async def _read(self) -> None:
@@ -32,6 +33,8 @@ class ProtoClient:
                 body = await P.read_frame(self.reader)
                 if body is None:
                     break
+                if self.raw is not None:
+                    self.raw.append(bytes(body))
                 self.queue.put_nowait(P.decode(body))
         except (OSError, P.ProtocolError, asyncio.IncompleteReadError):
             pass

@@ -751,10 +751,13 @@ async def start_server(
     memory_budget_mb: float | None = None,
     per_address: int = MAX_SESSIONS_PER_ADDRESS,
     guard: AuthGuard | None = None,
+    fixed_seeds: bool = False,
 ) -> SSHGameServer:
     data = Path(data) if data else default_data_dir()
     private_dir(data)
-    tables = TableServer(data, bot_timeout=bot_timeout, bot_delay=bot_delay, turn_timeout=turn_timeout)
+    tables = TableServer(
+        data, bot_timeout=bot_timeout, bot_delay=bot_delay, turn_timeout=turn_timeout, fixed_seeds=fixed_seeds
+    )
     await tables.start()
     key, _created = load_host_key(Path(host_key) if host_key else data / "host_key")
     hub = Hub(
@@ -838,6 +841,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 max_clients=getattr(args, "max_sessions", MAX_CLIENTS),
                 memory_budget_mb=getattr(args, "memory_budget", None),
                 per_address=getattr(args, "sessions_per_address", MAX_SESSIONS_PER_ADDRESS),
+                fixed_seeds=bool(getattr(args, "fixed_seeds", False)),
             )
         except OSError as exc:
             print(f"colosseum serve: cannot listen on {args.listen}: {exc.strerror or exc}", file=sys.stderr)

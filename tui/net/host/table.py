@@ -12,8 +12,8 @@ player whose connection dropped, until that player comes back (same identity -> 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
-import random
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +28,7 @@ from colosseum.core.catalog import OPTIONS, VARIANTS
 from colosseum.core.gamelog import UndoLine
 from colosseum.core.logwriter import LogWriter
 from colosseum.core.queries import ANY_SEAT_ACTIONS, safe_action
+from colosseum.core.rng import new_secret
 from colosseum.core.undo import UndoReach, chance_in, seat_undo_reach, took_back_text
 from colosseum.core.view import player_view, setup_view
 
@@ -105,6 +106,17 @@ class TableMeta(msgspec.Struct, kw_only=True):
     seed: int | None = None
     created: float = 0.0
     game: str = "colosseum"  # a name of core.games.GAMES (host.muni_table holds Municipium's)
+
+
+def bot_seed(setup: Any, seat: int) -> int:
+    """The seed of the bot playing ``seat`` of a game of ``setup`` (None: not begun): from the
+    game's secret where it has one, so that not even the bots' tie-breaks can be foreseen."""
+    if setup is None:
+        return seat
+    if setup.secret:
+        digest = hashlib.blake2b(f"bot {seat}".encode(), key=bytes.fromhex(setup.secret)[:64], digest_size=8)
+        return int.from_bytes(digest.digest(), "little")
+    return int(setup.seed) * 31 + seat
 
 
 @dataclass(eq=False)
@@ -300,8 +312,7 @@ class Table:
         name = kind if kind != "human" else default_bot()
         bot = self.bots.get(seat)
         if bot is None or getattr(bot, "name", name) != name:
-            seed = (self.setup.seed if self.setup else 0) * 31 + seat
-            bot = make_bot(name, seed=seed)
+            bot = make_bot(name, seed=bot_seed(self.setup, seat))
             self.bots[seat] = bot
         return bot
 
@@ -446,21 +457,24 @@ class Table:
         self.kick()
 
     # ---------------------------------------------------------------- game
-    def seat_the_game(self) -> tuple[list[str], int]:
-        """At the start: bots for the human seats nobody took, the players' names and the
-        game's seed (drawn now unless the table was made with one)."""
+    def seat_the_game(self) -> tuple[list[str], int, str]:
+        """At the start: bots for the human seats nobody took, the players' names, and the
+        game's chance: a new secret from the operating system (``core.rng``: no player can
+        predict a draw), or the seed the table was made with (servers that allow it: tests)."""
         m = self.meta
         for s in m.seats:
             if s.kind == "human" and not s.holder:
                 s.kind = default_bot()
         if m.seed is None:
-            m.seed = random.randrange(1 << 31)
-        return seat_names(m.seats), m.seed
+            return seat_names(m.seats), 0, new_secret()
+        return seat_names(m.seats), m.seed, ""
 
     def start(self) -> None:
         m = self.meta
-        names, seed = self.seat_the_game()
-        self.setup = GameSetup(players=tuple(names), seed=seed, variant=m.variant, options=tuple(m.options))
+        names, seed, secret = self.seat_the_game()
+        self.setup = GameSetup(
+            players=tuple(names), seed=seed, secret=secret, variant=m.variant, options=tuple(m.options)
+        )
         self.state = new_game(self.setup)
         self._states, self._base, self._by_person, self._marks = [self.state], 0, [], [0]
         self.begin_play(self.setup, f"game starts ({', '.join(names)})")
