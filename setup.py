@@ -27,7 +27,8 @@ setup(
     package_dir=package_dir,
     packages=packages,
     package_data={
-        "colosseum.core": ["data/*.toml", "data/*.json"],
+        "colosseum.core.games.colosseum": ["data/*.toml", "data/*.json"],
+        "colosseum.core.games.municipium": ["data/*.toml"],
         "colosseum.tui": ["*.tcss", "**/*.tcss"],
         "colosseum.themes": ["*.tcss"],
     },

@@ -33,9 +33,9 @@ from pathlib import Path
 
 import asyncssh
 
-from colosseum.core import to_act
-from colosseum.core.bots import make_bot
-from colosseum.core.queries import safe_action
+from colosseum.core.games.colosseum import to_act
+from colosseum.core.games.colosseum.bots import make_bot
+from colosseum.core.games.colosseum.queries import safe_action
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.proto_client import NetError, ProtoClient
 from colosseum.tui.net.host.ssh import SESSION_MB

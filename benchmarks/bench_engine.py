@@ -49,7 +49,7 @@ def playouts(bots: list[str], players: int, games: int, seed: int, rotate: bool 
 
 
 def greedy_decisions(players: int, games: int, seed: int) -> None:
-    from colosseum.core import apply, new_game, to_act
+    from colosseum.core.games.colosseum import apply, new_game, to_act
     from colosseum.core.simulate import make_bots, make_setup
 
     cpu, decisions = 0.0, 0
@@ -66,9 +66,9 @@ def greedy_decisions(players: int, games: int, seed: int) -> None:
 
 
 def search_playouts(players: int, seed: int, games: int = 6, every: int = 25) -> None:
-    from colosseum.core import apply, new_game, to_act
-    from colosseum.core.bots.greedy import GreedyBot
-    from colosseum.core.bots.playout import playout
+    from colosseum.core.games.colosseum import apply, new_game, to_act
+    from colosseum.core.games.colosseum.bots.greedy import GreedyBot
+    from colosseum.core.games.colosseum.bots.playout import playout
     from colosseum.core.simulate import make_bots, make_setup
 
     positions = []
@@ -102,12 +102,12 @@ def core_figures(players: int, games: int, seed: int) -> dict[str, float]:
     """CPU figures of the tree imported: random games through the checked ``apply``; random
     playouts through the path the bots' playouts use; greedy's decision time; one hard-bot
     playout."""
-    from colosseum.core import apply, engine, new_game, to_act
-    from colosseum.core.bots.greedy import GreedyBot
+    from colosseum.core.games.colosseum import apply, engine, new_game, to_act
+    from colosseum.core.games.colosseum.bots.greedy import GreedyBot
     from colosseum.core.simulate import make_bots, make_setup
 
     try:
-        from colosseum.core.bots.playout import playout
+        from colosseum.core.games.colosseum.bots.playout import playout
     except ImportError:  # an older tree, from before the hard bot: that figure is left out
         playout = None
     trusted = getattr(engine, "apply_trusted", apply)

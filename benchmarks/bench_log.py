@@ -28,11 +28,11 @@ from pathlib import Path
 
 import msgspec
 
-from colosseum.core import GameSetup, RuleError, apply, legal, new_game, to_act
-from colosseum.core.actions import AcceptDeal, CancelDeal, ProposeDeal
-from colosseum.core.bots.random_bot import RandomBot
 from colosseum.core.gamelog import FORMAT_VERSION, Timeline, dump_log, make_header, read_log
-from colosseum.core.model import Transfer
+from colosseum.core.games.colosseum import GameSetup, RuleError, apply, legal, new_game, to_act
+from colosseum.core.games.colosseum.actions import AcceptDeal, CancelDeal, ProposeDeal
+from colosseum.core.games.colosseum.bots.random_bot import RandomBot
+from colosseum.core.games.colosseum.model import Transfer
 
 NAMES = ("Becky", "Kat", "Laura", "Mia", "Nora")
 

@@ -11,7 +11,7 @@ object encoded with msgspec.
 
   ``setup`` is the engine's :class:`GameSetup`; ``seats`` says who plays each seat ("human" or a
   bot name); ``resumed_from`` (optional) names the damaged log a game was rescued from.
-  ``game`` names the game (:mod:`colosseum.core.games`) when it is not Colosseum: a header
+  ``game`` names the game (:mod:`colosseum.core.registry_old`) when it is not Colosseum: a header
   without it is Colosseum's, so every log written before there were two games reads as before.
   A Municipium header is a :class:`MuniHeader` (its ``setup`` is a ``MuniSetup``); the action
   lines are the game's own actions, in the same shape (tag ``"a"``, ``"player"`` first).
@@ -79,13 +79,14 @@ from typing import TYPE_CHECKING, Any, cast
 import msgspec
 from msgspec.structs import replace
 
-from .actions import Action
-from .engine import apply, new_game, to_act
-from .games import GameKind, game_kind
-from .model import Event, GameSetup, State
+from colosseum.core.events import Event
+from colosseum.core.games.colosseum.actions import Action
+from colosseum.core.games.colosseum.engine import apply, new_game, to_act
+from colosseum.core.games.colosseum.model import GameSetup, State
+from colosseum.core.registry_old import GameKind, game_kind
 
 if TYPE_CHECKING:  # Municipium's engine is loaded with the first Municipium log (header_type)
-    from .municipium.model import MuniSetup
+    from colosseum.core.games.municipium.model import MuniSetup
 
 FORMAT = "colosseum-game-log"
 FORMAT_VERSION = 2  # what LogWriter writes: version 1 plus digests, the end line and undo lines
@@ -163,7 +164,7 @@ def header_type(game: str) -> type[Header] | None:
         return None
     found = _header_types.get(game)
     if found is None:
-        from .municipium.model import MuniSetup
+        from colosseum.core.games.municipium.model import MuniSetup
 
         # Line 1 of a Municipium log: ``"game":"municipium"`` and a Municipium setup.  Made with
         # defstruct: msgspec resolves a class's (string) annotations in the module's names.

@@ -16,11 +16,9 @@ from typing import Any
 
 import msgspec
 
-from .actions import Action
-from .catalog import CatalogError
-from .engine import apply, new_game
-from .errors import RuleError
-from .gamelog import (
+from colosseum.core.errors import RuleError
+from colosseum.core.events import Event
+from colosseum.core.gamelog import (
     FORMAT,
     MAX_LOG_BYTES,
     READ_VERSIONS,
@@ -40,8 +38,11 @@ from .gamelog import (
     header_type,
     reseeded,
 )
-from .games import GameKind, game_kind, game_names
-from .model import Event, State
+from colosseum.core.games.colosseum.actions import Action
+from colosseum.core.games.colosseum.components import CatalogError
+from colosseum.core.games.colosseum.engine import apply, new_game
+from colosseum.core.games.colosseum.model import State
+from colosseum.core.registry_old import GameKind, game_kind, game_names
 
 try:  # the program version, for messages about logs written by another one
     from colosseum import __version__ as PROGRAM_VERSION

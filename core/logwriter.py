@@ -47,8 +47,7 @@ from types import TracebackType
 
 import msgspec
 
-from .actions import Action
-from .gamelog import (
+from colosseum.core.gamelog import (
     FORMAT_VERSION,
     Chain,
     ChatLine,
@@ -61,6 +60,7 @@ from .gamelog import (
     encode_hint_line,
     read_fd,
 )
+from colosseum.core.games.colosseum.actions import Action
 
 FSYNC_ENV = "COLOSSEUM_FSYNC"
 SUFFIX = ".jsonl"

@@ -21,12 +21,12 @@ from collections.abc import Callable, Iterator, Sequence
 
 import msgspec
 
-from . import invariants
-from .actions import Action
-from .bots import BOTS, Bot, make_bot
-from .engine import apply, to_act
-from .errors import RuleError
-from .model import GameSetup, State
+from colosseum.core.errors import RuleError
+from colosseum.core.games.colosseum import invariants
+from colosseum.core.games.colosseum.actions import Action
+from colosseum.core.games.colosseum.bots import BOTS, Bot, make_bot
+from colosseum.core.games.colosseum.engine import apply, to_act
+from colosseum.core.games.colosseum.model import GameSetup, State
 
 
 class SimulationError(Exception):
@@ -96,7 +96,7 @@ def play_game(
 
     Raises :class:`SimulationError` if an invariant fails, a bot's action is rejected or the
     game does not end within ``max_actions``."""
-    from .engine import new_game
+    from colosseum.core.games.colosseum.engine import new_game
 
     t0 = time.perf_counter()
     state = new_game(setup)

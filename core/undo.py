@@ -19,8 +19,9 @@ from collections.abc import Collection, Sequence
 
 import msgspec
 
-from .actions import Action
-from .model import Event, State
+from colosseum.core.events import Event
+from colosseum.core.games.colosseum.actions import Action
+from colosseum.core.games.colosseum.model import State
 
 
 class UndoReach(msgspec.Struct, frozen=True, kw_only=True):
@@ -153,7 +154,7 @@ def _in_words(action: Action, events: Sequence[Event], name: str) -> str:
         if mode in ("sum", "split"):
             what = f"chose to {'add' if mode == 'sum' else 'split'} the dice"
         else:
-            from .gamelog import describe_action
+            from colosseum.core.gamelog import describe_action
 
             what = describe_action(action)
     if what.startswith(name + " "):

@@ -48,7 +48,19 @@ from typing import Any
 import msgspec
 import msgspec.inspect as mi
 
-from colosseum.core import (
+from colosseum.core.gamelog import (
+    ChatLine,
+    GameLog,
+    GameLogError,
+    dump_log,
+    encode_action_line,
+    encode_chat_line,
+    encode_header,
+    make_header,
+    parse_log,
+    read_log,
+)
+from colosseum.core.games.colosseum import (
     ACTION_TYPES,
     Action,
     Event,
@@ -67,23 +79,11 @@ from colosseum.core import (
     replay,
     to_act,
 )
-from colosseum.core.actions import CancelDeal, ConstructionForAquila, OpenAuction, ProposeDeal, Raise
-from colosseum.core.bots import Bot, make_bot
-from colosseum.core.bots.random_bot import RandomBot
-from colosseum.core.catalog import OPTIONS, VARIANTS, Catalog, load_catalog
-from colosseum.core.gamelog import (
-    ChatLine,
-    GameLog,
-    GameLogError,
-    dump_log,
-    encode_action_line,
-    encode_chat_line,
-    encode_header,
-    make_header,
-    parse_log,
-    read_log,
-)
-from colosseum.core.invariants import check
+from colosseum.core.games.colosseum.actions import CancelDeal, ConstructionForAquila, OpenAuction, ProposeDeal, Raise
+from colosseum.core.games.colosseum.bots import Bot, make_bot
+from colosseum.core.games.colosseum.bots.random_bot import RandomBot
+from colosseum.core.games.colosseum.components import OPTIONS, VARIANTS, Catalog, load_catalog
+from colosseum.core.games.colosseum.invariants import check
 
 # ------------------------------------------------------------------------------ the games
 
@@ -159,7 +159,7 @@ def _game_call(ruleset: str, players: int, seed: int, greedy: str = "") -> str:
 #: Reproducers are Python lines to run from the repository root after this line.
 PREAMBLE = (
     "import sys; sys.path.insert(0, 'scripts'); import fuzz; "
-    "from colosseum.core import *; from colosseum.core.actions import *"
+    "from colosseum.core import *; from colosseum.core.games.colosseum.actions import *"
 )
 
 

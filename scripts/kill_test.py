@@ -35,7 +35,7 @@ NAMES = ("Becky", "Kat", "Laura", "Mia", "Nora")
 
 
 def make_session(seed: int):
-    from colosseum.core import GameSetup
+    from colosseum.core.games.colosseum import GameSetup
     from colosseum.tui.session import LocalSession, Seat
 
     n = 3 + seed % 3

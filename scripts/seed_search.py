@@ -27,9 +27,10 @@ from collections.abc import Sequence
 
 import msgspec
 
-from colosseum.core import GameSetup, apply, new_game, rng, to_act
-from colosseum.core.bots import make_bot
-from colosseum.core.view import player_view
+from colosseum.core import rng
+from colosseum.core.games.colosseum import GameSetup, apply, new_game, to_act
+from colosseum.core.games.colosseum.bots import make_bot
+from colosseum.core.games.colosseum.view import player_view
 
 
 def view_after(setup: GameSetup, actions: Sequence[object]) -> bytes:

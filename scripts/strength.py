@@ -29,8 +29,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
-from colosseum.core import Action, State
-from colosseum.core.bots import Bot, make_bot
+from colosseum.core.games.colosseum import Action, State
+from colosseum.core.games.colosseum.bots import Bot, make_bot
 from colosseum.core.simulate import make_setup, play_game
 
 LEVELS = ("hard", "normal", "easy", "random")
@@ -40,11 +40,11 @@ def build(level: str, seed: int, think: float, playouts: int | None = None, cloc
     """A bot of ``level``; hard thinks ``think`` seconds a decision, or plays ``playouts``
     playouts a decision when given (a budget independent of the machine's speed and load)."""
     if level == "hard" and playouts:
-        from colosseum.core.bots.search import SearchBot
+        from colosseum.core.games.colosseum.bots.search import SearchBot
 
         return SearchBot(seed, think=None, playouts=playouts)
     if level == "hard" and clock != "wall":
-        from colosseum.core.bots.search import SearchBot
+        from colosseum.core.games.colosseum.bots.search import SearchBot
 
         return SearchBot(seed, think=think, clock=clock)
     if level not in (*LEVELS, "greedy"):

@@ -466,7 +466,7 @@ def make_session(
     names: Sequence[str], kinds: Sequence[str], *, seed: int, variant: str = "grand", options: Sequence[str] = ()
 ) -> LocalSession:
     """A new game in this process; raises ValueError (RuleError, CatalogError) for a bad setup."""
-    from colosseum.core import GameSetup
+    from colosseum.core.games.colosseum import GameSetup
 
     from .session import LocalSession, Seat
 
@@ -499,7 +499,7 @@ def _finish(app: ColosseumApp) -> int:
 
 
 def _bot_name(name: str) -> str:
-    from colosseum.core.bots import BOTS
+    from colosseum.core.games.colosseum.bots import BOTS
 
     if name in BOTS:
         return name

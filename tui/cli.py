@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         print("colosseum: Colosseum is played by 3 to 5 players", file=sys.stderr)
         return 2
     if game == "municipium" and cmd == "simulate":
-        from colosseum.core.municipium.simulate import main as run_muni
+        from colosseum.core.games.municipium.simulate import main as run_muni
 
         return run_muni(args)
     if game == "municipium" and cmd == "play":
@@ -295,7 +295,7 @@ def _status(log: GameLog) -> tuple[str, str]:
 
 
 def _muni_status(log: GameLog) -> tuple[str, str]:
-    from colosseum.core.municipium import State as MuniState
+    from colosseum.core.games.municipium import State as MuniState
 
     st: MuniState = log.state  # type: ignore[assignment]  # a Municipium log's state
     if st.phase == "over" and st.result is not None:

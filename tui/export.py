@@ -8,14 +8,14 @@ from collections.abc import Iterable, Iterator
 
 import msgspec
 
-from colosseum.core import GameSetup, State
-from colosseum.core.actions import Action, ChooseDice, Perform
-from colosseum.core.catalog import CatalogError
-from colosseum.core.engine import breakdown, catalog, spectacle_by_key
 from colosseum.core.errors import RuleError
 from colosseum.core.gamelog import GameLog, describe_action
-from colosseum.core.model import PHASE_TITLES
-from colosseum.core.municipium import MuniSetup
+from colosseum.core.games.colosseum import GameSetup, State
+from colosseum.core.games.colosseum.actions import Action, ChooseDice, Perform
+from colosseum.core.games.colosseum.components import CatalogError
+from colosseum.core.games.colosseum.engine import breakdown, catalog, spectacle_by_key
+from colosseum.core.games.colosseum.model import PHASE_TITLES
+from colosseum.core.games.municipium import MuniSetup
 
 # ``text`` (terminal cells) needs rich: imported where used, so ``colosseum simulate`` loads neither
 
@@ -118,7 +118,7 @@ def export_text(log: GameLog) -> str:
 
 def muni_export_text(log: GameLog) -> str:
     """A Municipium game as a readable record, turn by turn, from the engine's events."""
-    from colosseum.core.municipium import State as MuniState
+    from colosseum.core.games.municipium import State as MuniState
 
     from .text import pad
 

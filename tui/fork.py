@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from colosseum.core import rng
-from colosseum.core.bots import BOTS
 from colosseum.core.gamelog import UNDO_VERSION, GameLog, make_header
+from colosseum.core.games.colosseum.bots import BOTS
 from colosseum.core.logwriter import SUFFIX, LogWriter
 
 from .session import LocalSession, Seat

@@ -2,7 +2,7 @@
 
 A session is the one interface between the client and a game: widgets read ``session.state``
 and ``session.events`` and send actions with ``session.submit``; they never apply rules
-themselves.  The engine runs in-process through the game's :class:`~colosseum.core.games.GameKind`
+themselves.  The engine runs in-process through the game's :class:`~colosseum.core.registry_old.GameKind`
 (``new_game``, ``apply``, ``to_act``, ``make_bot``); this base keeps the state, the events and the
 actions, calls the ``recorder`` (the autosave: ``tui.storage.Recorder``) and the listeners after
 each action, and plays the bot seats.  A game's own session adds what only it has (Colosseum's
@@ -20,8 +20,8 @@ from typing import Any
 import msgspec
 
 from colosseum.core.errors import RuleError
-from colosseum.core.games import GameKind
-from colosseum.core.model import Event
+from colosseum.core.events import Event
+from colosseum.core.registry_old import GameKind
 
 Listener = Callable[[Any, list[Event]], None]
 Recorder = Callable[[Any, Any], None]

@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from colosseum.core import (
+from colosseum.core.games.colosseum import (
     Action,
     EndTurn,
     Event,
@@ -25,10 +25,10 @@ from colosseum.core import (
     may_propose,
     to_act,
 )
-from colosseum.core.bots import deal_offer
-from colosseum.core.games import COLOSSEUM
-from colosseum.core.queries import safe_action
-from colosseum.core.summary import Follow
+from colosseum.core.games.colosseum.bots import deal_offer
+from colosseum.core.games.colosseum.queries import safe_action
+from colosseum.core.games.colosseum.summary import Follow
+from colosseum.core.registry_old import COLOSSEUM
 from colosseum.core.undo import UndoReach, last_human_seat, undo_reach
 
 from .game_session import EngineSession, Seat

@@ -25,15 +25,15 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from colosseum.core import Action, GameSetup, State
 from colosseum.core.gamelog import GameLog, GameLogError, Header, UndoLine, header_type, make_header, read_log
+from colosseum.core.games.colosseum import Action, GameSetup, State
 from colosseum.core.logwriter import SUFFIX, LogWriter, fsync_default
 
 from .game_session import EngineSession
 from .session import LocalSession
 
 if TYPE_CHECKING:  # Municipium's engine is loaded with the first Municipium game
-    from colosseum.core.municipium import MuniSetup
+    from colosseum.core.games.municipium import MuniSetup
 
 #: a session whose game is saved: Colosseum's, or any game's on the shared base
 RecordedSession = LocalSession | EngineSession

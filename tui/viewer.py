@@ -32,8 +32,6 @@ from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from colosseum.core import Action, GameSetup, State, to_act
-from colosseum.core.actions import ChooseDice
 from colosseum.core.gamelog import (
     UNDO_VERSION,
     GameLog,
@@ -45,7 +43,9 @@ from colosseum.core.gamelog import (
     make_header,
     read_log,
 )
-from colosseum.core.summary import Changes, last_move
+from colosseum.core.games.colosseum import Action, GameSetup, State, to_act
+from colosseum.core.games.colosseum.actions import ChooseDice
+from colosseum.core.games.colosseum.summary import Changes, last_move
 from colosseum.themes import THEME_NAMES
 from colosseum.tui.plain import Static
 

@@ -13,12 +13,12 @@ import os
 import pytest
 from msgspec.structs import replace
 
-from colosseum.core import GameSetup, RuleError, apply, encode_state, legal, new_game, to_act
-from colosseum.core.actions import EndTurn
-from colosseum.core.catalog import load_catalog
-from colosseum.core.engine import spectacle_by_key
-from colosseum.core.invariants import check
-from colosseum.core.queries import next_stars
+from colosseum.core.games.colosseum import GameSetup, RuleError, apply, encode_state, legal, new_game, to_act
+from colosseum.core.games.colosseum.actions import EndTurn
+from colosseum.core.games.colosseum.components import load_catalog
+from colosseum.core.games.colosseum.engine import spectacle_by_key
+from colosseum.core.games.colosseum.invariants import check
+from colosseum.core.games.colosseum.queries import next_stars
 
 NAMES = ("Becky", "Kat", "Laura", "Mia", "Nora")
 

@@ -10,13 +10,13 @@ from collections import Counter
 import pytest
 from msgspec.structs import replace
 
-from colosseum.core import apply, legal, to_act
-from colosseum.core.actions import AcceptDeal, MoveNoble, Perform, ProposeDeal, RejectDeal
-from colosseum.core.bots import BOTS, make_bot
-from colosseum.core.bots.greedy import GreedyBot
-from colosseum.core.catalog import load_catalog
-from colosseum.core.engine import new_game
-from colosseum.core.model import Transfer
+from colosseum.core.games.colosseum import apply, legal, to_act
+from colosseum.core.games.colosseum.actions import AcceptDeal, MoveNoble, Perform, ProposeDeal, RejectDeal
+from colosseum.core.games.colosseum.bots import BOTS, make_bot
+from colosseum.core.games.colosseum.bots.greedy import GreedyBot
+from colosseum.core.games.colosseum.components import load_catalog
+from colosseum.core.games.colosseum.engine import new_game
+from colosseum.core.games.colosseum.model import Transfer
 from colosseum.core.simulate import make_bots, make_setup, play_game, play_series
 
 
@@ -258,7 +258,7 @@ def test_greedy_performs_its_best_spectacle():
             a = bots[seat].act(state)
             if isinstance(a, Perform):
                 cat = load_catalog("grand")
-                from colosseum.core import breakdown, performable
+                from colosseum.core.games.colosseum import breakdown, performable
 
                 totals = {
                     cat.spectacles[s].key: breakdown(state, seat, cat.spectacles[s]).total
@@ -292,8 +292,8 @@ def test_g4_a_bots_offer_to_the_active_player_is_legal_and_between_the_two():
     """G-4: anyone may propose a deal to the active player of a trade turn.  What a bot offers
     (the one function the local session and the server's tables both ask) is a deal the rules
     accept, between that bot and the active player only; a random bot offers nothing."""
-    from colosseum.core import GameSetup, apply, new_game, to_act
-    from colosseum.core.bots import deal_offer, make_bot
+    from colosseum.core.games.colosseum import GameSetup, apply, new_game, to_act
+    from colosseum.core.games.colosseum.bots import deal_offer, make_bot
 
     offers = 0
     for seed in range(1, 7):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from colosseum.core import CatalogError, load_catalog, match, spectacle_by_key
+from colosseum.core.games.colosseum import CatalogError, load_catalog, match, spectacle_by_key
 
 GRAND, CLASSIC = load_catalog("grand"), load_catalog("classic")
 
@@ -154,7 +154,7 @@ def test_every_record_has_a_source_and_designed_figures_say_so():
 
 
 def test_starting_gate_pairs_are_designed():
-    from colosseum.core.catalog import data_files
+    from colosseum.core.games.colosseum.components import data_files
 
     comps, _ = data_files()
     assert all(gp.source.startswith("designed") for gp in comps.track.gate_pairs)
@@ -190,10 +190,12 @@ def test_unknown_variant():
 
 def test_compiled_data_matches_the_toml_sources():
     """core/data/compiled.json (read at start-up) is the TOML files decoded; after editing a TOML
-    file run `python -m colosseum.core.catalog` to rebuild it."""
+    file run `python -m colosseum.core.games.colosseum.components` to rebuild it."""
     from importlib import resources
 
-    from colosseum.core.catalog import COMPILED, compile_data
+    from colosseum.core.games.colosseum.components import COMPILED, compile_data
 
-    shipped = resources.files("colosseum.core").joinpath("data", COMPILED).read_bytes()
-    assert shipped == compile_data(), "core/data/compiled.json is stale: run python -m colosseum.core.catalog"
+    shipped = resources.files("colosseum.core.games.colosseum").joinpath("data", COMPILED).read_bytes()
+    assert shipped == compile_data(), (
+        "core/data/compiled.json is stale: run python -m colosseum.core.games.colosseum.components"
+    )

@@ -14,10 +14,11 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from colosseum.core import GameSetup, apply, new_game, replay, rng, to_act
-from colosseum.core.bots import make_bot
+from colosseum.core import rng
 from colosseum.core.gamelog import dump_log, make_header, parse_log
-from colosseum.core.view import determinised, player_view
+from colosseum.core.games.colosseum import GameSetup, apply, new_game, replay, to_act
+from colosseum.core.games.colosseum.bots import make_bot
+from colosseum.core.games.colosseum.view import determinised, player_view
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "seed_search.py"
 NAMES = ("Becky", "Kat", "Laura", "Marcus")
@@ -84,7 +85,7 @@ def test_the_stream_depends_on_the_secret_and_only_on_it():
 
 @pytest.mark.parametrize("bad", ["zz", "ab" * 8, "ab" * 65])
 def test_a_secret_that_is_not_16_to_64_bytes_of_hex_is_refused(bad):
-    from colosseum.core import RuleError
+    from colosseum.core.games.colosseum import RuleError
 
     with pytest.raises(RuleError):
         new_game(GameSetup(players=NAMES, seed=0, secret=bad))
@@ -126,7 +127,7 @@ def test_no_view_holds_the_secret_and_playouts_never_use_it():
 
 
 def test_municipium_draws_from_the_secret_too():
-    from colosseum.core.games import game_kind
+    from colosseum.core.registry_old import game_kind
 
     kind = game_kind("municipium")
     a = kind.new_game(kind.setup_from_builtins({"players": ["A", "B", "C"], "seed": 0, "secret": SECRET}))

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from colosseum.core import new_game, rng
-from colosseum.core.catalog import load_catalog
-from colosseum.core.context import Ctx
+from colosseum.core import rng
+from colosseum.core.games.colosseum import new_game
+from colosseum.core.games.colosseum.components import load_catalog
+from colosseum.core.games.colosseum.context import Ctx
 from colosseum.core.simulate import make_setup
 
 

@@ -7,9 +7,9 @@ import datetime
 
 import pytest
 
-from colosseum.core import apply, encode_state, new_game, to_act
-from colosseum.core.engine import apply_trusted
 from colosseum.core.gamelog import dump_log, make_header
+from colosseum.core.games.colosseum import apply, encode_state, new_game, to_act
+from colosseum.core.games.colosseum.engine import apply_trusted
 from colosseum.core.simulate import make_bots, make_setup
 
 

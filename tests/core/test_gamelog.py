@@ -14,10 +14,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from colosseum.core import GameSetup, encode_state, new_game, replay
-from colosseum.core.actions import ACTION_TYPES, EndTurn, Roll
-from colosseum.core.bots import BOTS
-from colosseum.core.catalog import OPTIONS, VARIANTS
 from colosseum.core.gamelog import (
     FORMAT,
     FORMAT_VERSION,
@@ -30,6 +26,10 @@ from colosseum.core.gamelog import (
     parse_log,
     read_log,
 )
+from colosseum.core.games.colosseum import GameSetup, encode_state, new_game, replay
+from colosseum.core.games.colosseum.actions import ACTION_TYPES, EndTurn, Roll
+from colosseum.core.games.colosseum.bots import BOTS
+from colosseum.core.games.colosseum.components import OPTIONS, VARIANTS
 from colosseum.tui.session import LocalSession, Seat
 from colosseum.tui.storage import start_recording
 
@@ -104,8 +104,8 @@ def test_round_trip_recorded_game(tmp_path, i):
 
 
 def test_every_action_type_round_trips():
-    from colosseum.core.actions import ProposeDeal
-    from colosseum.core.model import Transfer
+    from colosseum.core.games.colosseum.actions import ProposeDeal
+    from colosseum.core.games.colosseum.model import Transfer
 
     samples = []
     for t in ACTION_TYPES:
@@ -123,7 +123,7 @@ def test_every_action_type_round_trips():
                 fields[f.name] = f.type.__args__[0]
         samples.append(t(**fields))
     assert any(isinstance(a, ProposeDeal) for a in samples)
-    from colosseum.core.actions import decode_action
+    from colosseum.core.games.colosseum.actions import decode_action
 
     for n, a in enumerate(samples, 1):
         line = encode_action_line(a, n)
@@ -467,9 +467,9 @@ def test_random_seeds_shuffle_soak():
 
 def test_chat_lines_are_kept_and_change_nothing():
     """Table talk is kept in the game log; it is not an action and the replay ignores it."""
-    from colosseum.core import GameSetup
     from colosseum.core import gamelog as GL
-    from colosseum.core.actions import PlaceStartGates
+    from colosseum.core.games.colosseum import GameSetup
+    from colosseum.core.games.colosseum.actions import PlaceStartGates
 
     setup = GameSetup(players=("Becky", "Kat", "Laura"), seed=3, first_player=0)
     header = GL.make_header(setup, ["human", "human", "human"])

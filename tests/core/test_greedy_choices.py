@@ -10,7 +10,7 @@ import hashlib
 import msgspec
 import pytest
 
-from colosseum.core import apply, new_game, to_act
+from colosseum.core.games.colosseum import apply, new_game, to_act
 from colosseum.core.simulate import make_bots, make_setup
 
 # (players, seed, variant, greedy digest, easy digest): over the encoded actions and the final
@@ -46,8 +46,8 @@ def test_same_choices_as_before(players: int, seed: int, variant: str, greedy: s
 
 def test_same_playouts_as_before() -> None:
     """The hard bot's playouts (greedy play on the trusted path, no proposals) end as before."""
-    from colosseum.core.bots.greedy import GreedyBot
-    from colosseum.core.bots.playout import playout
+    from colosseum.core.games.colosseum.bots.greedy import GreedyBot
+    from colosseum.core.games.colosseum.bots.playout import playout
 
     h = hashlib.sha256()
     for players, seed, variant in [(4, 7, "grand"), (3, 8, "classic"), (5, 9, "original")]:

@@ -11,8 +11,8 @@ import random
 import pytest
 from test_greedy_value_fast import _positions  # the positions of seeded greedy games
 
-from colosseum.core.bots.greedy import GreedyBot
-from colosseum.core.catalog import load_catalog
+from colosseum.core.games.colosseum.bots.greedy import GreedyBot
+from colosseum.core.games.colosseum.components import load_catalog
 
 GAMES = [(4, 21, "grand"), (3, 22, "classic"), (5, 23, "original")]
 

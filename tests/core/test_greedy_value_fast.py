@@ -9,11 +9,11 @@ import random
 
 import pytest
 
-from colosseum.core import apply, new_game, to_act
-from colosseum.core.actions import ChooseDice
-from colosseum.core.bots.greedy import GreedyBot
-from colosseum.core.catalog import load_catalog
-from colosseum.core.model import State
+from colosseum.core.games.colosseum import apply, new_game, to_act
+from colosseum.core.games.colosseum.actions import ChooseDice
+from colosseum.core.games.colosseum.bots.greedy import GreedyBot
+from colosseum.core.games.colosseum.components import load_catalog
+from colosseum.core.games.colosseum.model import State
 from colosseum.core.simulate import make_bots, make_setup
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import msgspec
 
-from colosseum.core import apply, encode_state, legal, new_game, to_act
-from colosseum.core.bots.hint import HINT_OPTIONS, ask_hint
 from colosseum.core.gamelog import ChatLine, HintLine, encode_hint_line, read_log
+from colosseum.core.games.colosseum import apply, encode_state, legal, new_game, to_act
+from colosseum.core.games.colosseum.bots.hint import HINT_OPTIONS, ask_hint
 from colosseum.core.logwriter import LogWriter
 from colosseum.core.simulate import make_bots, make_setup
 

@@ -9,8 +9,8 @@ import pytest
 from builders import assert_illegal, give_spectacle, play, set_player, set_tiles, skip_to, start, with_dice
 from test_rules_closing import closing_start, end, last_round
 
-from colosseum.core import RuleError, Transfer, apply, to_act
-from colosseum.core.actions import (
+from colosseum.core.games.colosseum import RuleError, Transfer, apply, to_act
+from colosseum.core.games.colosseum.actions import (
     AcceptDeal,
     AquilaMove,
     BuildGate,
@@ -44,7 +44,7 @@ B, K, L = 0, 1, 2
 def position(name: str):
     """Named positions; Becky (seat 0) is to act in each, unless the name says otherwise."""
     if name == "setup":
-        from colosseum.core import GameSetup, new_game
+        from colosseum.core.games.colosseum import GameSetup, new_game
 
         return new_game(GameSetup(players=("Becky", "Kat", "Laura"), seed=1, first_player=1))  # Becky picks first
     if name == "invest":

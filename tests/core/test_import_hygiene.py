@@ -9,7 +9,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_core_imports_without_textual():
     code = (
-        "import sys, colosseum.core, colosseum.core.bots, colosseum.core.legal;"
+        "import sys, colosseum.core, colosseum.core.games.colosseum.bots, colosseum.core.games.colosseum.offers;"
         "bad = [m for m in sys.modules if m.split('.')[0] in ('textual', 'rich') or m.startswith('colosseum.tui')];"
         "print(bad); sys.exit(1 if bad else 0)"
     )

@@ -8,15 +8,15 @@ from argparse import Namespace
 
 import pytest
 
-from colosseum.core import apply, load_catalog, new_game, to_act
-from colosseum.core.bots import ALIASES, BOTS, LEVELS, level_of, make_bot
-from colosseum.core.bots.easy import EasyBot
-from colosseum.core.bots.greedy import GreedyBot
-from colosseum.core.bots.greedy_value import _reach
-from colosseum.core.bots.random_bot import RandomBot
-from colosseum.core.bots.search import DEFAULT_THINK, SearchBot
-from colosseum.core.engine import apply_trusted
-from colosseum.core.queries import landing
+from colosseum.core.games.colosseum import apply, load_catalog, new_game, to_act
+from colosseum.core.games.colosseum.bots import ALIASES, BOTS, LEVELS, level_of, make_bot
+from colosseum.core.games.colosseum.bots.easy import EasyBot
+from colosseum.core.games.colosseum.bots.greedy import GreedyBot
+from colosseum.core.games.colosseum.bots.greedy_value import _reach
+from colosseum.core.games.colosseum.bots.random_bot import RandomBot
+from colosseum.core.games.colosseum.bots.search import DEFAULT_THINK, SearchBot
+from colosseum.core.games.colosseum.engine import apply_trusted
+from colosseum.core.games.colosseum.queries import landing
 from colosseum.core.simulate import main, make_bots, make_setup, play_game
 
 

@@ -14,9 +14,6 @@ import time
 import msgspec
 import pytest
 
-from colosseum.core import GameSetup, RuleError, apply, decode_state, encode_state, new_game, to_act
-from colosseum.core.actions import ChooseDice, EndTurn, OpenAuction, PlaceStartGates, ProposeDeal, field_error
-from colosseum.core.bots import make_bot
 from colosseum.core.gamelog import (
     FORMAT_VERSION,
     GameLogError,
@@ -26,8 +23,18 @@ from colosseum.core.gamelog import (
     parse_log,
     read_log,
 )
+from colosseum.core.games.colosseum import GameSetup, RuleError, apply, decode_state, encode_state, new_game, to_act
+from colosseum.core.games.colosseum.actions import (
+    ChooseDice,
+    EndTurn,
+    OpenAuction,
+    PlaceStartGates,
+    ProposeDeal,
+    field_error,
+)
+from colosseum.core.games.colosseum.bots import make_bot
+from colosseum.core.games.colosseum.model import Transfer
 from colosseum.core.logwriter import GameInUse, LogClosed, LogWriter, NotAppendable
-from colosseum.core.model import Transfer
 
 SETUP = GameSetup(players=("Becky", "Kat", "Laura"), seed=11)
 HEADER = make_header(SETUP, ("random",) * 3, version=FORMAT_VERSION)
@@ -222,7 +229,7 @@ import sys, time
 from pathlib import Path
 from colosseum.core.logwriter import LogWriter
 import msgspec
-from colosseum.core.actions import Action
+from colosseum.core.games.colosseum.actions import Action
 p = Path(sys.argv[1])
 actions = msgspec.json.decode(sys.argv[2].encode(), type=list[Action])
 w = LogWriter.open_append(p, int(sys.argv[3]))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from colosseum.core import apply, legal, new_game, to_act
-from colosseum.core.actions import Perform
-from colosseum.core.bots.random_bot import RandomBot
-from colosseum.core.catalog import VARIANTS
-from colosseum.core.queries import breakdown, catalog, performance_total, spectacle_by_key
+from colosseum.core.games.colosseum import apply, legal, new_game, to_act
+from colosseum.core.games.colosseum.actions import Perform
+from colosseum.core.games.colosseum.bots.random_bot import RandomBot
+from colosseum.core.games.colosseum.components import VARIANTS
+from colosseum.core.games.colosseum.queries import breakdown, catalog, performance_total, spectacle_by_key
 from colosseum.core.simulate import make_setup
 
 

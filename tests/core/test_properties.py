@@ -13,10 +13,10 @@ from builders import SOAK
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st_
 
-from colosseum.core import GameSetup, RuleError, apply, encode_state, legal, new_game, rank, to_act
-from colosseum.core.bots.random_bot import RandomBot
-from colosseum.core.catalog import load_catalog
-from colosseum.core.invariants import check
+from colosseum.core.games.colosseum import GameSetup, RuleError, apply, encode_state, legal, new_game, rank, to_act
+from colosseum.core.games.colosseum.bots.random_bot import RandomBot
+from colosseum.core.games.colosseum.components import load_catalog
+from colosseum.core.games.colosseum.invariants import check
 
 PROPS = settings(
     max_examples=30 * SOAK,
@@ -120,7 +120,7 @@ def _fields(a):
 def _candidates(st, seat):
     """A broad universe of actions for ``seat`` in ``st``: every finite choice, bids at and
     around the limits, but no deal proposals (their space is unbounded)."""
-    from colosseum.core import actions as A
+    from colosseum.core.games.colosseum import actions as A
 
     cat = load_catalog(st.setup.variant)
     p = st.players[seat]
@@ -157,7 +157,7 @@ def _candidates(st, seat):
 def test_legal_lists_exactly_what_apply_accepts(n, seed, variant):
     """``legal`` and ``apply`` agree: of a broad universe of candidate actions, apply accepts
     exactly those legal() lists (bids: those within a listed range)."""
-    from colosseum.core.actions import OpenAuction, Raise
+    from colosseum.core.games.colosseum.actions import OpenAuction, Raise
 
     name, options = variant
     st = new_game(GameSetup(players=tuple(f"P{i}" for i in range(n)), seed=seed, variant=name, options=options))
@@ -220,7 +220,7 @@ def _medals_left(cat, st):
 
 def referee(prev, action, st):
     """What each kind of action must have done, computed independently of the engine."""
-    from colosseum.core import actions as A
+    from colosseum.core.games.colosseum import actions as A
 
     cat = load_catalog(prev.setup.variant)
     seat = action.player

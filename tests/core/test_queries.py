@@ -7,10 +7,10 @@ import random
 
 from builders import cat, skip_to, start
 
-from colosseum.core import RuleError, apply, legal, safe_action
-from colosseum.core.engine import walk
-from colosseum.core.model import NOBODY
-from colosseum.core.queries import (
+from colosseum.core.games.colosseum import RuleError, apply, legal, safe_action
+from colosseum.core.games.colosseum.engine import walk
+from colosseum.core.games.colosseum.model import NOBODY
+from colosseum.core.games.colosseum.queries import (
     landing,
     match,
     missing,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from colosseum.core import apply, encode_state, new_game, to_act
-from colosseum.core.engine import apply_fast
+from colosseum.core.games.colosseum import apply, encode_state, new_game, to_act
+from colosseum.core.games.colosseum.engine import apply_fast
 from colosseum.core.simulate import make_bots, make_setup
 
 
@@ -36,8 +36,8 @@ def test_draws_and_rolls_in_one_go_are_the_single_ones(seed):
     calls, the bag running dry included."""
     from msgspec.structs import replace
 
-    from colosseum.core.catalog import load_catalog
-    from colosseum.core.context import Ctx
+    from colosseum.core.games.colosseum.components import load_catalog
+    from colosseum.core.games.colosseum.context import Ctx
 
     state = new_game(make_setup(4, seed))
     cat = load_catalog(state.setup.variant)

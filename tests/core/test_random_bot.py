@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from colosseum.core import Action, State, apply, legal, new_game, to_act
-from colosseum.core.actions import ProposeDeal
-from colosseum.core.bots.random_bot import RandomBot
-from colosseum.core.catalog import VARIANTS, load_catalog
-from colosseum.core.model import Transfer
+from colosseum.core.games.colosseum import Action, State, apply, legal, new_game, to_act
+from colosseum.core.games.colosseum.actions import ProposeDeal
+from colosseum.core.games.colosseum.bots.random_bot import RandomBot
+from colosseum.core.games.colosseum.components import VARIANTS, load_catalog
+from colosseum.core.games.colosseum.model import Transfer
 from colosseum.core.simulate import make_setup
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from colosseum.core import (
+from colosseum.core.games.colosseum import (
     GameSetup,
     apply,
     decode_action,
@@ -16,7 +16,7 @@ from colosseum.core import (
     replay,
     to_act,
 )
-from colosseum.core.bots.random_bot import RandomBot
+from colosseum.core.games.colosseum.bots.random_bot import RandomBot
 
 CASES = [
     (3, 1, "grand", ()),

@@ -18,8 +18,8 @@ from builders import (
 from msgspec.structs import replace
 from test_rules_closing import end, last_round
 
-from colosseum.core import Transfer, legal, to_act
-from colosseum.core.actions import (
+from colosseum.core.games.colosseum import Transfer, legal, to_act
+from colosseum.core.games.colosseum.actions import (
     AcceptDeal,
     BuildGate,
     BuildTemple,
@@ -35,8 +35,8 @@ from colosseum.core.actions import (
     ProposeDeal,
     Roll,
 )
-from colosseum.core.catalog import load_catalog
-from colosseum.core.engine import NOBODY
+from colosseum.core.games.colosseum.components import load_catalog
+from colosseum.core.games.colosseum.engine import NOBODY
 
 BECKY, KAT, LAURA = 0, 1, 2
 GRAND, CLASSIC = load_catalog("grand"), load_catalog("classic")
@@ -300,7 +300,7 @@ def test_a07_no_auction_without_the_pillar_at_the_start_of_the_turn():
 
 
 def Raise_(seat, bid):
-    from colosseum.core.actions import Raise
+    from colosseum.core.games.colosseum.actions import Raise
 
     return Raise(player=seat, bid=bid)
 

@@ -17,8 +17,8 @@ from builders import (
 )
 from msgspec.structs import replace
 
-from colosseum.core import legal, rank, to_act
-from colosseum.core.actions import (
+from colosseum.core.games.colosseum import legal, rank, to_act
+from colosseum.core.games.colosseum.actions import (
     ChooseDice,
     ChooseFirstPlayer,
     EndTurn,
@@ -28,7 +28,7 @@ from colosseum.core.actions import (
     Roll,
     Steal,
 )
-from colosseum.core.engine import NOBODY
+from colosseum.core.games.colosseum.engine import NOBODY
 
 BECKY, KAT, LAURA = 0, 1, 2
 

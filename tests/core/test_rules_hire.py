@@ -16,9 +16,9 @@ from builders import (
 )
 from msgspec.structs import replace
 
-from colosseum.core import legal, to_act
-from colosseum.core.actions import EndTurn, OpenAuction, PassBid, Raise
-from colosseum.core.engine import NOBODY
+from colosseum.core.games.colosseum import legal, to_act
+from colosseum.core.games.colosseum.actions import EndTurn, OpenAuction, PassBid, Raise
+from colosseum.core.games.colosseum.engine import NOBODY
 
 BECKY, KAT, LAURA = 0, 1, 2
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from builders import assert_illegal, assert_ok, play, set_player, spec_id, start, texts
 from msgspec.structs import replace
 
-from colosseum.core import legal, to_act
-from colosseum.core.actions import (
+from colosseum.core.games.colosseum import legal, to_act
+from colosseum.core.games.colosseum.actions import (
     BuildGate,
     BuildTemple,
     EndTurn,
@@ -14,7 +14,7 @@ from colosseum.core.actions import (
     HirePromoter,
     PlanSpectacle,
 )
-from colosseum.core.catalog import load_catalog
+from colosseum.core.games.colosseum.components import load_catalog
 
 BECKY, KAT, LAURA = 0, 1, 2
 

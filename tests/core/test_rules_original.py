@@ -23,8 +23,8 @@ from builders import (
 )
 from msgspec.structs import replace
 
-from colosseum.core import GameSetup, Transfer, apply, breakdown, legal, new_game, to_act
-from colosseum.core.actions import (
+from colosseum.core.games.colosseum import GameSetup, Transfer, apply, breakdown, legal, new_game, to_act
+from colosseum.core.games.colosseum.actions import (
     AquilaMove,
     BuildGate,
     BuildLoge,
@@ -48,11 +48,11 @@ from colosseum.core.actions import (
     Roll,
     Steal,
 )
-from colosseum.core.bots import make_bot
-from colosseum.core.catalog import load_catalog
-from colosseum.core.engine import NOBODY, start_game
-from colosseum.core.invariants import check
-from colosseum.core.queries import bid_limit, noble_step_range, numbering_floor, spectacle_by_key
+from colosseum.core.games.colosseum.bots import make_bot
+from colosseum.core.games.colosseum.components import load_catalog
+from colosseum.core.games.colosseum.engine import NOBODY, start_game
+from colosseum.core.games.colosseum.invariants import check
+from colosseum.core.games.colosseum.queries import bid_limit, noble_step_range, numbering_floor, spectacle_by_key
 
 ORIG = load_catalog("original")
 GRAND = load_catalog("grand")
@@ -626,6 +626,6 @@ def test_o5_star_cards_as_g7_jokers_never_count_two_challengers_tie_to_the_suppl
     st = set_tiles(st, BECKY, {"G": 3})
     assert st.stars[g] == BECKY
     st = set_tiles(set_tiles(st, KAT, {"G": 4}, recheck=False), LAURA, {"G": 4}, recheck=False)
-    from colosseum.core.queries import next_stars
+    from colosseum.core.games.colosseum.queries import next_stars
 
     assert next_stars(ORIG, st.players, st.stars, (g,))[g] == NOBODY

@@ -18,9 +18,9 @@ from builders import (
 )
 from msgspec.structs import replace
 
-from colosseum.core import breakdown, legal, performable, spectacle_by_key, to_act, why_not_performable
-from colosseum.core.actions import AquilaMove, ChooseDice, EndTurn, MoveNoble, Perform, Roll
-from colosseum.core.catalog import load_catalog
+from colosseum.core.games.colosseum import breakdown, legal, performable, spectacle_by_key, to_act, why_not_performable
+from colosseum.core.games.colosseum.actions import AquilaMove, ChooseDice, EndTurn, MoveNoble, Perform, Roll
+from colosseum.core.games.colosseum.components import load_catalog
 
 BECKY, KAT, LAURA = 0, 1, 2
 EMPEROR, CONSUL1, CONSUL2, SENATOR1, SENATOR2, SENATOR3 = range(6)

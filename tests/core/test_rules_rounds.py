@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from builders import play, start
 
-from colosseum.core import legal, to_act
-from colosseum.core.actions import ChooseFirstPlayer, EndTurn, Retire
+from colosseum.core.games.colosseum import legal, to_act
+from colosseum.core.games.colosseum.actions import ChooseFirstPlayer, EndTurn, Retire
 
 
 def passive_game(n=4, seed=5, variant="grand", chooser=lambda st: (to_act(st) + 1) % st.n):

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from builders import NAMES, assert_illegal, assert_ok, play, start
 
-from colosseum.core import GameSetup, RuleError, legal, new_game, to_act
-from colosseum.core.actions import EndTurn, PlaceStartGates
-from colosseum.core.catalog import load_catalog
-from colosseum.core.engine import NOBODY
+from colosseum.core.games.colosseum import GameSetup, RuleError, legal, new_game, to_act
+from colosseum.core.games.colosseum.actions import EndTurn, PlaceStartGates
+from colosseum.core.games.colosseum.components import load_catalog
+from colosseum.core.games.colosseum.engine import NOBODY
 
 
 def fresh(n=3, first=0, seed=11, variant="grand"):

@@ -18,10 +18,10 @@ from builders import (
 from msgspec.structs import replace
 from test_rules_closing import perform_amphitryon
 
-from colosseum.core import Transfer, breakdown, spectacle_by_key
-from colosseum.core.actions import AcceptDeal, CloseDeal, EndTurn, ProposeDeal, Retire, Steal
-from colosseum.core.catalog import load_catalog
-from colosseum.core.engine import NOBODY
+from colosseum.core.games.colosseum import Transfer, breakdown, spectacle_by_key
+from colosseum.core.games.colosseum.actions import AcceptDeal, CloseDeal, EndTurn, ProposeDeal, Retire, Steal
+from colosseum.core.games.colosseum.components import load_catalog
+from colosseum.core.games.colosseum.engine import NOBODY
 
 BECKY, KAT, LAURA = 0, 1, 2
 

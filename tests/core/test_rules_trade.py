@@ -14,8 +14,8 @@ from builders import (
     texts,
 )
 
-from colosseum.core import Transfer, legal, may_propose, to_act
-from colosseum.core.actions import (
+from colosseum.core.games.colosseum import Transfer, legal, may_propose, to_act
+from colosseum.core.games.colosseum.actions import (
     AcceptDeal,
     CancelDeal,
     CloseDeal,

@@ -6,13 +6,13 @@ import time
 
 import pytest
 
-from colosseum.core import apply, encode_state, legal, new_game, to_act
-from colosseum.core.bots import make_bot
-from colosseum.core.bots import playout as playout_mod
-from colosseum.core.bots import search as search_mod
-from colosseum.core.bots.easy import EasyBot
-from colosseum.core.bots.greedy import GreedyBot
-from colosseum.core.bots.search import SearchBot, candidates
+from colosseum.core.games.colosseum import apply, encode_state, legal, new_game, to_act
+from colosseum.core.games.colosseum.bots import make_bot
+from colosseum.core.games.colosseum.bots import playout as playout_mod
+from colosseum.core.games.colosseum.bots import search as search_mod
+from colosseum.core.games.colosseum.bots.easy import EasyBot
+from colosseum.core.games.colosseum.bots.greedy import GreedyBot
+from colosseum.core.games.colosseum.bots.search import SearchBot, candidates
 from colosseum.core.simulate import make_bots, make_setup, play_game
 
 

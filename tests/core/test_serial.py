@@ -1,11 +1,11 @@
-"""Encoding and decoding states (colosseum.core.serial): any bad input is a msgspec.DecodeError."""
+"""Encoding and decoding states (colosseum.core.games.colosseum.serial): any bad input is a msgspec.DecodeError."""
 
 from __future__ import annotations
 
 import msgspec
 import pytest
 
-from colosseum.core import GameSetup, decode_state, encode_state, new_game
+from colosseum.core.games.colosseum import GameSetup, decode_state, encode_state, new_game
 
 
 def test_round_trip():

@@ -9,9 +9,9 @@ from argparse import Namespace
 
 import pytest
 
-from colosseum.core import invariants
-from colosseum.core.actions import EndTurn
-from colosseum.core.bots import BOTS
+from colosseum.core.games.colosseum import invariants
+from colosseum.core.games.colosseum.actions import EndTurn
+from colosseum.core.games.colosseum.bots import BOTS
 from colosseum.core.simulate import SimulationError, main, make_bots, make_setup, play_game, seat_bots
 from colosseum.tui.cli import main as cli_main
 

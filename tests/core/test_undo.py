@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from colosseum.core import Action, GameSetup, State, apply, encode_state, new_game
-from colosseum.core.bots import make_bot
-from colosseum.core.engine import to_act
 from colosseum.core.gamelog import (
     PLAIN_VERSION,
     UNDO_VERSION,
@@ -17,6 +14,9 @@ from colosseum.core.gamelog import (
     make_header,
     parse_log,
 )
+from colosseum.core.games.colosseum import Action, GameSetup, State, apply, encode_state, new_game
+from colosseum.core.games.colosseum.bots import make_bot
+from colosseum.core.games.colosseum.engine import to_act
 from colosseum.core.undo import chance_in, undo_reach
 
 SETUP = GameSetup(players=("Becky", "Kat", "Laura"), seed=11)

@@ -13,9 +13,10 @@ from typing import Any
 
 from msgspec.structs import replace
 
-from colosseum.core.municipium import MuniSetup, apply, new_game
-from colosseum.core.municipium.actions import DrawCommon, MuniAction, Pass
-from colosseum.core.municipium.model import Event, State
+from colosseum.core.events import Event
+from colosseum.core.games.municipium import MuniSetup, apply, new_game
+from colosseum.core.games.municipium.actions import DrawCommon, MuniAction, Pass
+from colosseum.core.games.municipium.model import State
 
 TEMPLE, TAVERN, BATHS, EMPORIUM, BASILICA, FORUM, PRAETORIUM = range(7)
 PRIEST, SOLDIER, MERCHANT, ADVOCATE = range(4)

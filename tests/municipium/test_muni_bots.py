@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from colosseum.core.municipium.bots import BOTS, make_bot
-from colosseum.core.municipium.simulate import make_bots, make_setup, play_game
+from colosseum.core.games.municipium.bots import BOTS, make_bot
+from colosseum.core.games.municipium.simulate import make_bots, make_setup, play_game
 
 
 def test_bot_names():

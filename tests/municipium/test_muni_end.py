@@ -8,9 +8,9 @@ from msgspec.structs import replace
 from muni_builders import TAVERN, banners, board, draw_card, play, set_player
 
 from colosseum.core.errors import RuleError
-from colosseum.core.municipium import apply, final_result, legal, to_act
-from colosseum.core.municipium.actions import DrawCommon, KeepCitizens, Pass, PlaceCitizen, PlayFamily
-from colosseum.core.municipium.model import OPTION_SHORT
+from colosseum.core.games.municipium import apply, final_result, legal, to_act
+from colosseum.core.games.municipium.actions import DrawCommon, KeepCitizens, Pass, PlaceCitizen, PlayFamily
+from colosseum.core.games.municipium.model import OPTION_SHORT
 
 
 def test_m11_1_reaching_five_does_not_stop_the_card_the_turn_ends_the_game():

@@ -25,11 +25,11 @@ from muni_builders import (
 )
 
 from colosseum.core.errors import RuleError
-from colosseum.core.municipium import apply, legal, to_act
-from colosseum.core.municipium.actions import KeepCitizens, Pass, PlaceCitizen, PlayFamily
-from colosseum.core.municipium.board import Ctx
-from colosseum.core.municipium.events import exchange_sets
-from colosseum.core.municipium.model import NO_KIND, OPTION_SINGLE, ChamberFrame, CitizenEventFrame
+from colosseum.core.games.municipium import apply, legal, to_act
+from colosseum.core.games.municipium.actions import KeepCitizens, Pass, PlaceCitizen, PlayFamily
+from colosseum.core.games.municipium.board import Ctx
+from colosseum.core.games.municipium.events import exchange_sets
+from colosseum.core.games.municipium.model import NO_KIND, OPTION_SINGLE, ChamberFrame, CitizenEventFrame
 
 
 def chamber(st, inst, kind):
@@ -248,7 +248,7 @@ def test_m12_1_empty_bag():
     assert v.active == 1 and "places nothing" in texts(ev)
     inv, ev = play(st, Pass(player=0), PlayFamily(player=0, card="citizens_invitation"))
     assert inv.active == 1 and "nothing" in texts(ev)
-    from colosseum.core.municipium.actions import BasilicaDraw, UsePower
+    from colosseum.core.games.municipium.actions import BasilicaDraw, UsePower
 
     yp, _ = play(st, Pass(player=0), PlayFamily(player=0, card="your_powers"))
     yp, _ = apply(yp, UsePower(player=0, institution=EMPORIUM))  # nothing to draw: ends
@@ -259,7 +259,7 @@ def test_m12_1_empty_bag():
 
 
 def test_m12_3_no_wreath_left_baths_still_moves():
-    from colosseum.core.municipium.actions import UsePower
+    from colosseum.core.games.municipium.actions import UsePower
 
     st = board(3, members={0: {2: 2}})
     st = replace(st, wreaths=0)

@@ -6,12 +6,12 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from colosseum.core import GameSetup
-from colosseum.core import new_game as colosseum_new_game
 from colosseum.core.gamelog import Header, MuniHeader, dump_log, make_header, parse_log, read_log
-from colosseum.core.games import COLOSSEUM, GAMES, MUNICIPIUM, game_kind
+from colosseum.core.games.colosseum import GameSetup
+from colosseum.core.games.colosseum import new_game as colosseum_new_game
+from colosseum.core.games.municipium import MuniSetup, apply, new_game, to_act
 from colosseum.core.logwriter import LogWriter
-from colosseum.core.municipium import MuniSetup, apply, new_game, to_act
+from colosseum.core.registry_old import COLOSSEUM, GAMES, MUNICIPIUM, game_kind
 
 
 def bots_game(setup: MuniSetup, limit: int | None = None) -> list:

@@ -20,8 +20,8 @@ from muni_builders import (
 )
 
 from colosseum.core.errors import RuleError
-from colosseum.core.municipium import apply, legal, to_act
-from colosseum.core.municipium.actions import (
+from colosseum.core.games.municipium import apply, legal, to_act
+from colosseum.core.games.municipium.actions import (
     BasilicaDraw,
     EmporiumDraw,
     Exchange,
@@ -32,7 +32,7 @@ from colosseum.core.municipium.actions import (
     Take,
     UsePower,
 )
-from colosseum.core.municipium.model import EmporiumFrame, PlaceFrame
+from colosseum.core.games.municipium.model import EmporiumFrame, PlaceFrame
 
 
 def offered(st, inst):

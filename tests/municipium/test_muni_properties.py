@@ -12,7 +12,7 @@ from hypothesis import strategies as st_
 from muni_builders import setup
 
 from colosseum.core.errors import RuleError
-from colosseum.core.municipium import (
+from colosseum.core.games.municipium import (
     OPTION_SHORT,
     OPTION_SINGLE,
     apply,
@@ -25,8 +25,8 @@ from colosseum.core.municipium import (
     replay,
     to_act,
 )
-from colosseum.core.municipium.actions import Pass, PlaceMember
-from colosseum.core.municipium.invariants import check
+from colosseum.core.games.municipium.actions import Pass, PlaceMember
+from colosseum.core.games.municipium.invariants import check
 
 PROPS = settings(max_examples=30, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 OPTION_SETS = st_.sampled_from([(), (OPTION_SHORT,), (OPTION_SINGLE,), (OPTION_SHORT, OPTION_SINGLE)])

@@ -6,11 +6,11 @@ import pytest
 from muni_builders import ADVOCATE, MERCHANT, PRIEST, SOLDIER, TEMPLE, setup
 
 from colosseum.core.errors import RuleError
-from colosseum.core.municipium import MuniSetup, apply, legal, load_catalog, new_game, to_act
-from colosseum.core.municipium.actions import PlaceChamber, PlaceMember
-from colosseum.core.municipium.catalog import MuniCatalogError, parse_catalog
-from colosseum.core.municipium.invariants import check
-from colosseum.core.municipium.model import NO_KIND, OPTION_SINGLE, ChamberFrame
+from colosseum.core.games.municipium import MuniSetup, apply, legal, load_catalog, new_game, to_act
+from colosseum.core.games.municipium.actions import PlaceChamber, PlaceMember
+from colosseum.core.games.municipium.catalog import MuniCatalogError, parse_catalog
+from colosseum.core.games.municipium.invariants import check
+from colosseum.core.games.municipium.model import NO_KIND, OPTION_SINGLE, ChamberFrame
 
 DISTANCES = (
     (0, 1, 2, 1, 2, 1, 2),
@@ -57,7 +57,9 @@ def test_m1_every_record_has_a_source_and_designed_figures_are_marked():
 def test_m1_broken_data_is_rejected():
     from importlib import resources
 
-    text = resources.files("colosseum.core").joinpath("data/municipium.toml").read_text(encoding="utf-8")
+    text = (
+        resources.files("colosseum.core.games.municipium").joinpath("data/municipium.toml").read_text(encoding="utf-8")
+    )
     with pytest.raises(MuniCatalogError):
         parse_catalog(text.replace('adjacent = ["tavern", "forum"]', 'adjacent = ["tavern"]'))
     with pytest.raises(MuniCatalogError):

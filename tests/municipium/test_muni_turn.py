@@ -20,8 +20,8 @@ from muni_builders import (
 )
 
 from colosseum.core.errors import RuleError
-from colosseum.core.municipium import apply, legal, to_act
-from colosseum.core.municipium.actions import (
+from colosseum.core.games.municipium import apply, legal, to_act
+from colosseum.core.games.municipium.actions import (
     DrawCommon,
     GreatFamilyOption,
     Move,
@@ -32,8 +32,8 @@ from colosseum.core.municipium.actions import (
     Relocate,
     UsePower,
 )
-from colosseum.core.municipium.board import influence, led_by, ranking
-from colosseum.core.municipium.model import OfferFrame, PlaceFrame, RearrangeFrame
+from colosseum.core.games.municipium.board import influence, led_by, ranking
+from colosseum.core.games.municipium.model import OfferFrame, PlaceFrame, RearrangeFrame
 
 # ---------------------------------------------------------------- M-4
 
@@ -200,7 +200,7 @@ def test_m6_5_all_powers_from_the_temple_to_the_praetorium_live_leadership():
     st = board(3, members={0: {TAVERN: 1, BATHS: 1}, 1: {BATHS: 2, FORUM: 1}})
     st, _ = draw_card(st, "all_powers")
     assert isinstance(st.stack[-1], OfferFrame) and st.stack[-1].options == (TAVERN,) and to_act(st) == 0
-    from colosseum.core.municipium.actions import Pull
+    from colosseum.core.games.municipium.actions import Pull
 
     st, _ = play(st, UsePower(player=0, institution=TAVERN), Pull(player=0, owner=1, frm=BATHS, plain=2))
     # the Baths are now led by A (read live, M-4.3)
@@ -239,7 +239,7 @@ def test_m6_7_your_powers_every_institution_led_in_number_order():
 def test_m6_7_your_powers_counts_an_institution_won_during_the_card():
     # A pulls B's only Praetorium member to the Tavern with the Tavern, then leads the Praetorium
     st = board(3, members={0: {TAVERN: 2, PRAETORIUM: 1}, 1: {PRAETORIUM: 2}})
-    from colosseum.core.municipium.actions import Pull
+    from colosseum.core.games.municipium.actions import Pull
 
     st, _ = play(st, Pass(player=0), PlayFamily(player=0, card="your_powers"))
     st, _ = play(st, UsePower(player=0, institution=TAVERN), Pull(player=0, owner=1, frm=PRAETORIUM, plain=2))

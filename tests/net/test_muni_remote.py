@@ -9,7 +9,7 @@ import msgspec
 import pytest
 
 from colosseum.core.errors import RuleError
-from colosseum.core.games import MUNICIPIUM
+from colosseum.core.registry_old import MUNICIPIUM
 from colosseum.tui.net.muni_remote import MuniNetScreen, MuniRemoteSession, attach, wait_game
 from colosseum.tui.net.remote import RemoteClient
 

@@ -10,7 +10,7 @@ import msgspec
 from test_net_tables import client, run, server_at
 
 from colosseum.core.gamelog import read_log
-from colosseum.core.games import MUNICIPIUM
+from colosseum.core.registry_old import MUNICIPIUM
 from colosseum.tui.net.host import muni_wire as W
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.proto_client import ProtoClient

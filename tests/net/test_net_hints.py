@@ -8,9 +8,9 @@ import asyncio
 
 from test_net_remote_undo import _until
 
-from colosseum.core import encode_state, legal, to_act
-from colosseum.core.bots.hint import ask_hint
-from colosseum.core.view import player_view
+from colosseum.core.games.colosseum import encode_state, legal, to_act
+from colosseum.core.games.colosseum.bots.hint import ask_hint
+from colosseum.core.games.colosseum.view import player_view
 from colosseum.tui.app import ColosseumApp
 from colosseum.tui.net.remote import RemoteClient
 from colosseum.tui.screens import hint as hint_screen

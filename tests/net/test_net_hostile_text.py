@@ -10,7 +10,7 @@ import asyncio
 import pytest
 from conftest import running_server
 
-from colosseum.core import to_act
+from colosseum.core.games.colosseum import to_act
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.names import cells, clean_name, clean_text, name_key
 from colosseum.tui.net.host.ssh import display_name

@@ -18,7 +18,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from colosseum.core import to_act
+from colosseum.core.games.colosseum import to_act
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.hub import MAX_TABLES_PER_PLAYER, TableServer, tail_lines
 from colosseum.tui.net.host.proto_client import ProtoClient

@@ -8,9 +8,9 @@ import asyncio
 
 from test_net_tables import client, run, server_at
 
-from colosseum.core import apply, new_game, to_act
-from colosseum.core.actions import AcceptDeal, ProposeDeal, RejectDeal
-from colosseum.core.model import Transfer
+from colosseum.core.games.colosseum import apply, new_game, to_act
+from colosseum.core.games.colosseum.actions import AcceptDeal, ProposeDeal, RejectDeal
+from colosseum.core.games.colosseum.model import Transfer
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.testing import Player, play_to_end
 

@@ -11,7 +11,7 @@ import shutil
 import msgspec
 from test_net_tables import client, run, server_at, three_at_a_table
 
-from colosseum.core import legal, to_act
+from colosseum.core.games.colosseum import legal, to_act
 from colosseum.core.logwriter import fsync_default
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.table import TableMeta

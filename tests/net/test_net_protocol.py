@@ -7,7 +7,7 @@ import struct
 import msgspec
 import pytest
 
-from colosseum.core import GameSetup, legal, new_game
+from colosseum.core.games.colosseum import GameSetup, legal, new_game
 from colosseum.tui.net.host import protocol as P
 
 

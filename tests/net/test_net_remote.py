@@ -8,8 +8,8 @@ import asyncio
 import msgspec
 import pytest
 
-from colosseum.core import RuleError, legal, to_act
-from colosseum.core.view import player_view
+from colosseum.core.games.colosseum import RuleError, legal, to_act
+from colosseum.core.games.colosseum.view import player_view
 from colosseum.tui.net.host.proto_client import NetError
 from colosseum.tui.net.remote import RemoteClient
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from colosseum.core import to_act
+from colosseum.core.games.colosseum import to_act
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.proto_client import ProtoClient
 from colosseum.tui.net.host.ssh import start_server
@@ -329,8 +329,8 @@ def test_restart_after_sigkill_resumes_every_acknowledged_action(tmp_path, keys)
 
         j = run(phase2())
         assert j.state.actions == len(j.actions)
-        from colosseum.core import replay
-        from colosseum.core.view import player_view
+        from colosseum.core.games.colosseum import replay
+        from colosseum.core.games.colosseum.view import player_view
         from colosseum.tui.net.host import gamelog_io
 
         # the very same actions; the seed is the server's (players are sent none)

@@ -12,9 +12,9 @@ import struct
 import msgspec
 import pytest
 
-from colosseum.core import RuleError, apply, legal, replay, to_act
-from colosseum.core.actions import EndTurn, PassBid
-from colosseum.core.view import player_view
+from colosseum.core.games.colosseum import RuleError, apply, legal, replay, to_act
+from colosseum.core.games.colosseum.actions import EndTurn, PassBid
+from colosseum.core.games.colosseum.view import player_view
 from colosseum.tui.net.host import gamelog_io
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.hub import TableServer

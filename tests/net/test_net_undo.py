@@ -8,9 +8,9 @@ import logging
 import msgspec
 from test_net_tables import client, run, server_at, three_at_a_table
 
-from colosseum.core import legal, to_act
 from colosseum.core.gamelog import read_log
-from colosseum.core.view import player_view
+from colosseum.core.games.colosseum import legal, to_act
+from colosseum.core.games.colosseum.view import player_view
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.proto_client import ProtoClient
 

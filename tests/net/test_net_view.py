@@ -7,9 +7,9 @@ import asyncio
 
 import msgspec
 
-from colosseum.core import GameSetup, apply, legal, new_game
-from colosseum.core.queries import safe_action
-from colosseum.core.view import player_view, setup_view
+from colosseum.core.games.colosseum import GameSetup, apply, legal, new_game
+from colosseum.core.games.colosseum.queries import safe_action
+from colosseum.core.games.colosseum.view import player_view, setup_view
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.hub import TableServer
 from colosseum.tui.net.host.proto_client import ProtoClient

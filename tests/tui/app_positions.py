@@ -4,7 +4,7 @@ while a snapshot is taken)."""
 
 from __future__ import annotations
 
-from colosseum.core import GameSetup, to_act
+from colosseum.core.games.colosseum import GameSetup, to_act
 from colosseum.tui.session import LocalSession, Seat
 
 NAMES = ("Becky", "Kat", "Laura", "Marcus", "Titus")

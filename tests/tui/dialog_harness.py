@@ -12,9 +12,9 @@ from __future__ import annotations
 import datetime as _dt
 from pathlib import Path
 
-from colosseum.core import GameSetup, RuleError, apply, legal, new_game, to_act
-from colosseum.core.bots import make_bot
 from colosseum.core.gamelog import dump_log, make_header, read_log
+from colosseum.core.games.colosseum import GameSetup, RuleError, apply, legal, new_game, to_act
+from colosseum.core.games.colosseum.bots import make_bot
 from colosseum.tui.app import ColosseumApp
 from colosseum.tui.session import LocalSession, Seat
 from colosseum.tui.widgets.board import BoardPanel

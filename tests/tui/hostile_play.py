@@ -87,7 +87,7 @@ async def play_hostile(argv: Sequence[str], *, extra_every: int = 40, max_action
     """Play the game ``argv`` describes to its end, every seat's decisions through their
     dialogs; returns the number of actions.  Every ``extra_every`` actions the other screens
     are opened too (each board, the detail, review, rules, help) and checked."""
-    from colosseum.core.games import game_kind
+    from colosseum.core.registry_old import game_kind
 
     args = build_parser().parse_args(list(argv))
     if args.game == "municipium":

@@ -10,8 +10,8 @@ import asyncio
 
 from app_positions import human_session, play_until
 
-from colosseum.core import replay, to_act
-from colosseum.core.actions import PassBid
+from colosseum.core.games.colosseum import replay, to_act
+from colosseum.core.games.colosseum.actions import PassBid
 from colosseum.tui.app import ColosseumApp, build_app
 from colosseum.tui.cli import build_parser
 
@@ -101,7 +101,7 @@ def test_hot_seat_hand_follows_the_player_to_act_and_keys_view_any_board():
     app = ColosseumApp(session, bot_delay=0, auto_dialogs=False)
 
     async def go():
-        from colosseum.core import to_act
+        from colosseum.core.games.colosseum import to_act
         from colosseum.tui.widgets.hand import HandPanel
 
         async with app.run_test(size=(80, 24)) as pilot:
@@ -241,7 +241,7 @@ def test_log_shows_the_newest_events_while_a_dialog_is_open():
     async def go():
         from textual.screen import ModalScreen
 
-        from colosseum.core.actions import EndTurn
+        from colosseum.core.games.colosseum.actions import EndTurn
         from colosseum.tui.widgets.log import LogPanel
 
         async with app.run_test(size=(80, 24)) as pilot:
@@ -404,7 +404,7 @@ def test_log_scrolled_back_says_where_it_is_and_end_follows_again():
     app = ColosseumApp(session, bot_delay=0, auto_dialogs=False)
 
     async def go():
-        from colosseum.core import legal
+        from colosseum.core.games.colosseum import legal
         from colosseum.tui.widgets.log import LogPanel
 
         async with app.run_test(size=(80, 24)) as pilot:

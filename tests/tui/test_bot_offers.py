@@ -7,7 +7,7 @@ import asyncio
 
 from app_positions import NAMES, play_until
 
-from colosseum.core import GameSetup, ProposeDeal
+from colosseum.core.games.colosseum import GameSetup, ProposeDeal
 from colosseum.tui.app import ColosseumApp
 from colosseum.tui.dialogs.trade import TradeDialog
 from colosseum.tui.session import LocalSession, Seat
@@ -60,7 +60,7 @@ def test_no_offers_to_a_bots_trade_turn_or_when_turned_off():
 
 
 def _legal(session):
-    from colosseum.core import legal
+    from colosseum.core.games.colosseum import legal
 
     return legal(session.state).actions
 

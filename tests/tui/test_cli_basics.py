@@ -29,7 +29,7 @@ def test_simulate_defaults_fit_every_player_count(capsys, players, variant):
 def test_the_command_line_offers_municipiums_own_options_m13():
     """M-13: the parser spells Municipium's options itself (so `play` need not load that
     engine); they must be the engine's."""
-    from colosseum.core.municipium import OPTIONS
+    from colosseum.core.games.municipium import OPTIONS
     from colosseum.tui import cli
 
     assert tuple(cli.MUNI_OPTIONS) == tuple(OPTIONS)
@@ -43,7 +43,7 @@ def test_play_loads_neither_the_second_game_nor_the_saved_games_commands():
 
     code = (
         "import sys; import colosseum.tui.cli as c; c.build_parser(); "
-        "print(','.join(m for m in ('colosseum.core.municipium', 'colosseum.tui.export', 'colosseum.tui.storage') "
+        "print(','.join(m for m in ('colosseum.core.games.municipium', 'colosseum.tui.export', 'colosseum.tui.storage') "
         "if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from dialog_harness import dialog_app, load_position, make_session, open_first, record_positions, settle
 
-from colosseum.core.legal import performable
+from colosseum.core.games.colosseum.offers import performable
 
 CASES = {
     "setup": (lambda s: s.phase == "setup", dict(first_player=1), ()),

@@ -12,8 +12,8 @@ import asyncio
 
 from dialog_harness import board_preview, dialog_app, find_position, make_session, open_first, settle
 
-from colosseum.core import breakdown, catalog, legal, replay, spectacle_by_key, to_act
-from colosseum.core.actions import (
+from colosseum.core.games.colosseum import breakdown, catalog, legal, replay, spectacle_by_key, to_act
+from colosseum.core.games.colosseum.actions import (
     AcceptDeal,
     BuildTemple,
     ChooseFirstPlayer,
@@ -33,8 +33,8 @@ from colosseum.core.actions import (
     Roll,
     Steal,
 )
-from colosseum.core.engine import noble_step_range, walk
-from colosseum.core.legal import performable
+from colosseum.core.games.colosseum.engine import noble_step_range, walk
+from colosseum.core.games.colosseum.offers import performable
 from colosseum.tui.dialogs import (
     AquilaMoveDialog,
     AuctionDialog,
@@ -737,7 +737,7 @@ def test_a_whole_game_through_the_dialogs():
     (the director opens the next one) and the game reaches its end."""
 
     async def go():
-        from colosseum.core import GameSetup
+        from colosseum.core.games.colosseum import GameSetup
 
         setup = GameSetup(players=("Kat", "Becky", "Laura"), seed=11)
         session = make_session(setup, [])

@@ -8,8 +8,8 @@ import asyncio
 
 from dialog_harness import dialog_app, find_position, make_session, open_first, settle
 
-from colosseum.core import GameSetup
-from colosseum.core.actions import CancelDeal, RejectDeal
+from colosseum.core.games.colosseum import GameSetup
+from colosseum.core.games.colosseum.actions import CancelDeal, RejectDeal
 from colosseum.tui.dialogs import (
     AuctionDialog,
     DecisionDialog,

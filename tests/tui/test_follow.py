@@ -8,8 +8,8 @@ import asyncio
 from app_positions import NAMES, play_until
 from rich.console import Console
 
-from colosseum.core import GameSetup, ProposeDeal, Transfer, to_act
-from colosseum.core.summary import Changes, Follow, changes
+from colosseum.core.games.colosseum import GameSetup, ProposeDeal, Transfer, to_act
+from colosseum.core.games.colosseum.summary import Changes, Follow, changes
 from colosseum.tui.app import ColosseumApp
 from colosseum.tui.dialogs.base import DecisionDialog
 from colosseum.tui.session import LocalSession, Seat
@@ -258,7 +258,7 @@ def test_the_bell_rings_once_when_a_decision_arrives_after_others_acted():
 
 
 def _legal(session):
-    from colosseum.core import legal
+    from colosseum.core.games.colosseum import legal
 
     return legal(session.state).actions
 
@@ -309,7 +309,7 @@ def test_the_viewer_marks_the_move_it_shows():
 
 
 def test_chat_that_names_you_rings():
-    from colosseum.core import Event
+    from colosseum.core.games.colosseum import Event
 
     session = session_at(lambda st: st.phase == "invest", ("human", "greedy", "greedy", "greedy"))
     app = ColosseumApp(session, bot_delay=0, auto_dialogs=False)

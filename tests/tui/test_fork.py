@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from msgspec.structs import replace
 
-from colosseum.core import GameSetup, RuleError, apply, encode_state
 from colosseum.core.gamelog import read_log
+from colosseum.core.games.colosseum import GameSetup, RuleError, apply, encode_state
 from colosseum.core.undo import chance_in
 from colosseum.tui.cli import main as cli
 from colosseum.tui.cli import prepare_resume

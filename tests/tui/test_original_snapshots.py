@@ -9,7 +9,7 @@ import pytest
 from app_positions import human_session, play_until
 from dialog_harness import dialog_app, make_session, open_first, settle
 
-from colosseum.core import GameSetup
+from colosseum.core.games.colosseum import GameSetup
 from colosseum.tui.app import ColosseumApp
 
 SIZES = {"80x24": (80, 24), "120x40": (120, 40)}

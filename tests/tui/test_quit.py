@@ -7,7 +7,7 @@ from pathlib import Path
 
 from dialog_harness import dialog_app, make_session, settle
 
-from colosseum.core import GameSetup
+from colosseum.core.games.colosseum import GameSetup
 from colosseum.tui.screens.confirm import ConfirmScreen
 
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from colosseum.core import GameSetup, encode_state
 from colosseum.core.gamelog import dump_log, make_header, read_log
+from colosseum.core.games.colosseum import GameSetup, encode_state
 from colosseum.tui import cli as cli_module
 from colosseum.tui.cli import main as cli
 from colosseum.tui.session import LocalSession, Seat
@@ -214,7 +214,7 @@ def test_export_json(finished_game, capsysbinary):
     assert pos[0]["action"] is None and pos[1]["action"]["a"] == "start_gates"
     import msgspec
 
-    from colosseum.core import decode_state
+    from colosseum.core.games.colosseum import decode_state
 
     assert encode_state(decode_state(msgspec.json.encode(pos[-1]["state"]))) == encode_state(s.state)
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from colosseum.core import GameSetup
 from colosseum.core.gamelog import read_log
+from colosseum.core.games.colosseum import GameSetup
 from colosseum.core.logwriter import LogWriter
 from colosseum.tui import cli as cli_module
 from colosseum.tui import storage
@@ -160,7 +160,7 @@ def test_save_to_another_folder_and_rescue(tmp_path, monkeypatch, data_dir):
 
 
 def test_the_banner_shows_a_failure_and_goes_when_saving_works(tmp_path, monkeypatch, data_dir):
-    from colosseum.core.bots import make_bot
+    from colosseum.core.games.colosseum.bots import make_bot
     from colosseum.tui.app import ColosseumApp
     from colosseum.tui.widgets.save_banner import SaveBanner, UnsavedQuitScreen
 

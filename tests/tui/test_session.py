@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from colosseum.core import GameSetup, legal
-from colosseum.core.actions import EndTurn
-from colosseum.core.queries import safe_action
+from colosseum.core.games.colosseum import GameSetup, legal
+from colosseum.core.games.colosseum.actions import EndTurn
+from colosseum.core.games.colosseum.queries import safe_action
 from colosseum.tui.session import LocalSession, Seat
 
 

@@ -6,7 +6,7 @@ import asyncio
 
 from dialog_harness import make_session, settle
 
-from colosseum.core import GameSetup
+from colosseum.core.games.colosseum import GameSetup
 from colosseum.tui.app import ColosseumApp
 from colosseum.tui.settings import Settings, load_settings, save_settings, settings_path
 

@@ -8,7 +8,7 @@ import sys
 CHECK = """
 import sys
 import colosseum.tui.cli, colosseum.tui.app, colosseum.tui.session, colosseum.tui.storage
-loaded = sorted(m for m in sys.modules if m.startswith("colosseum.core.municipium"))
+loaded = sorted(m for m in sys.modules if m.startswith("colosseum.core.games.municipium"))
 print(loaded)
 """
 
@@ -20,7 +20,7 @@ def test_play_import_path_does_not_load_municipium() -> None:
 
 def test_municipium_still_loads_on_demand() -> None:
     from colosseum.core.gamelog import MuniHeader, header_type
-    from colosseum.core.games import GAMES, MUNICIPIUM, game_kind, game_names
+    from colosseum.core.registry_old import GAMES, MUNICIPIUM, game_kind, game_names
 
     assert game_names() == ("colosseum", "municipium")
     assert GAMES["municipium"] is MUNICIPIUM is game_kind("municipium")

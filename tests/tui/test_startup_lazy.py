@@ -22,30 +22,37 @@ def run(code: str) -> str:
 def test_new_game_screen_path_does_not_load_the_engine() -> None:
     loaded = eval(run(NEW_GAME_PATH))
     assert not any(
-        m.startswith(("colosseum.core.engine", "colosseum.core.bots", "colosseum.core.municipium")) for m in loaded
+        m.startswith(
+            (
+                "colosseum.core.games.colosseum.engine",
+                "colosseum.core.games.colosseum.bots",
+                "colosseum.core.games.municipium",
+            )
+        )
+        for m in loaded
     )
-    assert "colosseum.core.legal" not in loaded
+    assert "colosseum.core.games.colosseum.offers" not in loaded
     assert "msgspec" not in loaded  # nor the game data's schema
 
 
-def test_core_names_load_on_use_and_keep_their_meaning() -> None:
+def test_a_games_names_load_on_use_and_keep_their_meaning() -> None:
     code = """
 import sys, types
-import colosseum.core as core
-assert "colosseum.core.engine" not in sys.modules
-import colosseum.core.catalog, colosseum.core.legal  # the modules named like the rules queries
-from colosseum.core import catalog, legal, GameSetup, Raise, RuleError, queries
+import colosseum.core.games.colosseum as game
+assert "colosseum.core.games.colosseum.engine" not in sys.modules
+from colosseum.core.games.colosseum import catalog, legal, GameSetup, Raise, RuleError, Event
 assert callable(catalog) and not isinstance(catalog, types.ModuleType), catalog
 assert callable(legal) and not isinstance(legal, types.ModuleType), legal
-assert core.catalog is sys.modules["colosseum.core.engine"].catalog
-assert core.legal is sys.modules["colosseum.core.legal"].legal
-assert isinstance(queries, types.ModuleType) and isinstance(core.engine, types.ModuleType)
-assert Raise.__module__ == "colosseum.core.actions" and GameSetup.__module__ == "colosseum.core.model"
+import colosseum.core.games.colosseum.offers, colosseum.core.games.colosseum.queries
+assert game.legal is sys.modules["colosseum.core.games.colosseum.offers"].legal
+assert game.catalog is sys.modules["colosseum.core.games.colosseum.queries"].catalog
+assert Raise.__module__ == "colosseum.core.games.colosseum.actions" and GameSetup.__module__ == "colosseum.core.games.colosseum.model"
+assert Event.__module__ == "colosseum.core.events" and RuleError.__module__ == "colosseum.core.errors"
 ns = {}
-exec("from colosseum.core import *", ns)
-assert set(core.__all__) <= set(ns), set(core.__all__) - set(ns)
+exec("from colosseum.core.games.colosseum import *", ns)
+assert set(game.__all__) <= set(ns), set(game.__all__) - set(ns)
 try:
-    core.no_such_name
+    game.no_such_name
 except AttributeError:
     print("ok")
 """
@@ -53,7 +60,7 @@ except AttributeError:
 
 
 def test_game_outline_matches_each_game() -> None:
-    from colosseum.core.games import game_kind, game_names, game_outline
+    from colosseum.core.registry_old import game_kind, game_names, game_outline
 
     for name in game_names():
         kind, outline = game_kind(name), game_outline(name)
@@ -126,7 +133,7 @@ def test_start_button_is_pressed_by_enter_and_by_a_click() -> None:
 
 def test_the_command_line_spells_colosseums_variants_and_options_as_the_catalog() -> None:
     """The parser spells them itself (so the new-game screen need not load the data schema)."""
-    from colosseum.core.catalog import OPTIONS, VARIANTS
+    from colosseum.core.games.colosseum.components import OPTIONS, VARIANTS
     from colosseum.tui import cli
 
     assert tuple(cli.VARIANTS) == tuple(VARIANTS) and tuple(cli.OPTIONS) == tuple(OPTIONS)

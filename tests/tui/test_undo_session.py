@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from colosseum.core import GameSetup, RuleError, encode_state, legal
 from colosseum.core.gamelog import read_log
+from colosseum.core.games.colosseum import GameSetup, RuleError, encode_state, legal
 from colosseum.tui.session import LocalSession, Seat
 from colosseum.tui.storage import start_recording
 
@@ -180,7 +180,7 @@ def test_export_and_viewer_show_what_was_taken_back(tmp_path, capsys):
 
 
 def test_a_quiet_decision_taken_back_after_another_is_named_by_itself():
-    from colosseum.core.actions import ChooseDice
+    from colosseum.core.games.colosseum.actions import ChooseDice
 
     s = LocalSession(SETUP, (Seat("human"), Seat("greedy"), Seat("greedy")))
     r = random.Random(6)

@@ -9,8 +9,8 @@ import pytest
 from dialog_harness import dialog_app, make_session, open_first, settle
 from rich.cells import cell_len
 
-from colosseum.core import GameSetup, apply, to_act
-from colosseum.core.bots import make_bot
+from colosseum.core.games.colosseum import GameSetup, apply, to_act
+from colosseum.core.games.colosseum.bots import make_bot
 
 NAMES = ("ベッキー", "Aurelia Maximiliana Cornelia", "小明")
 SIZE = (80, 24)
@@ -33,7 +33,7 @@ def screen_cells(app) -> list[list[str]]:
 
 def played(n_actions: int, seed: int = 7, variant: str = "grand"):
     setup = GameSetup(players=NAMES, seed=seed, variant=variant)
-    from colosseum.core import new_game
+    from colosseum.core.games.colosseum import new_game
 
     st = new_game(setup)
     bots = [make_bot("greedy", seed=s) for s in range(3)]
@@ -138,7 +138,7 @@ def test_the_viewer_with_wide_names_fits():
 
 
 def test_the_first_player_dialog_with_wide_names_keeps_its_columns():
-    from colosseum.core import new_game
+    from colosseum.core.games.colosseum import new_game
 
     async def go():
         setup = GameSetup(players=NAMES, seed=7)
@@ -167,7 +167,7 @@ def test_the_first_player_dialog_with_wide_names_keeps_its_columns():
 
 
 def test_chat_in_wide_characters_wraps_inside_the_log():
-    from colosseum.core import Event
+    from colosseum.core.games.colosseum import Event
 
     async def go():
         setup, actions = played(40)

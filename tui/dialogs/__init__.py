@@ -1,4 +1,4 @@
-"""Modal dialogs, one per decision, keyboard only, driven by ``colosseum.core.legal``.
+"""Modal dialogs, one per decision, keyboard only, driven by ``colosseum.core.games.colosseum.offers``.
 
 ``dialog_for(session, seat)`` returns the dialog for the decision ``seat`` faces now, or None.
 A dialog submits actions with ``session.submit``; a rejected action shows the engine's message

@@ -7,9 +7,9 @@ and no ambiguous-width characters.
 
 from __future__ import annotations
 
-from colosseum.core import RuleError, State, apply, catalog, match, queries
-from colosseum.core.catalog import Catalog, Spectacle
-from colosseum.core.engine import MARKET_NAMES, gate_owner
+from colosseum.core.games.colosseum import RuleError, State, apply, catalog, match, queries
+from colosseum.core.games.colosseum.components import Catalog, Spectacle
+from colosseum.core.games.colosseum.engine import MARKET_NAMES, gate_owner
 
 NOBLE_TITLES = ("Emperor", "Consul", "Consul", "Senator", "Senator", "Senator")
 
@@ -145,7 +145,7 @@ def lot_effects(state: State, seat: int, market: int) -> list[str]:
 def gate_nobles_acclaim(state: State, seat: int) -> int | None:
     """G-5.3 step 4 for ``seat`` in ``state`` (the engine's breakdown line), or None if the
     seat owns no spectacle to ask about."""
-    from colosseum.core import breakdown
+    from colosseum.core.games.colosseum import breakdown
 
     specs = my_spectacles(state, seat)
     if not specs:

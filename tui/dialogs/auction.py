@@ -8,9 +8,9 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 
-from colosseum.core import credit
-from colosseum.core.actions import EndTurn, PassBid
-from colosseum.core.queries import bid_limit
+from colosseum.core.games.colosseum import credit
+from colosseum.core.games.colosseum.actions import EndTurn, PassBid
+from colosseum.core.games.colosseum.queries import bid_limit
 from colosseum.tui.plain import OptionList, Static
 
 from ._text import coins, lot_effects, lot_text, market_name, name

@@ -26,9 +26,9 @@ from textual.widget import Widget
 from textual.widgets import Footer
 from textual.widgets.option_list import Option
 
-from colosseum.core import Choices, State, catalog, legal, to_act
-from colosseum.core.catalog import Catalog
-from colosseum.core.model import PHASE_TITLES, Player
+from colosseum.core.games.colosseum import Choices, State, catalog, legal, to_act
+from colosseum.core.games.colosseum.components import Catalog
+from colosseum.core.games.colosseum.model import PHASE_TITLES, Player
 from colosseum.tui.base import submit_or_notify
 from colosseum.tui.plain import OptionList, Static
 from colosseum.tui.widgets.board import PreviewSpaces

@@ -10,9 +10,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets.option_list import Option
 
-from colosseum.core import actions as A
-from colosseum.core import catalog, legal
 from colosseum.core.gamelog import describe_action
+from colosseum.core.games.colosseum import actions as A
+from colosseum.core.games.colosseum import catalog, legal
 from colosseum.tui.base import submit_or_notify
 from colosseum.tui.plain import Label, OptionList
 from colosseum.tui.widgets.board import PreviewSpaces
@@ -130,7 +130,7 @@ class ActionChooser(ModalScreen):
         self.query_one("#choose-prompt", Label).update(prompt(st)[1])
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        from colosseum.core.engine import walk
+        from colosseum.core.games.colosseum.engine import walk
 
         i = event.option_index
         if not 0 <= i < len(self._actions):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 
-from colosseum.core.actions import ChooseFirstPlayer, EndTurn, Retire, Steal
+from colosseum.core.games.colosseum.actions import ChooseFirstPlayer, EndTurn, Retire, Steal
 from colosseum.tui.plain import OptionList, Static
 from colosseum.tui.text import fit, pad
 

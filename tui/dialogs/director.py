@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from textual.screen import ModalScreen, Screen
 
-from colosseum.core import may_propose, to_act
+from colosseum.core.games.colosseum import may_propose, to_act
 
 from .auction import AuctionDialog
 from .base import DecisionDialog

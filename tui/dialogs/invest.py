@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 
-from colosseum.core.actions import (
+from colosseum.core.games.colosseum.actions import (
     Action,
     BuildGate,
     BuildLoge,
@@ -25,9 +25,9 @@ from colosseum.core.actions import (
     HirePromoter,
     PlanSpectacle,
 )
-from colosseum.core.engine import gate_owner
-from colosseum.core.model import State
-from colosseum.core.queries import numbering_floor
+from colosseum.core.games.colosseum.engine import gate_owner
+from colosseum.core.games.colosseum.model import State
+from colosseum.core.games.colosseum.queries import numbering_floor
 from colosseum.tui.plain import OptionList, Static
 
 from ._text import after, coins, gate_nobles_acclaim, need_text, plural, progress, rule_error, space_text
@@ -389,7 +389,7 @@ class InvestDialog(DecisionDialog):
             self.set_preview({space})
         elif self.mode.startswith("plan:"):
             cat = self.cat
-            from colosseum.core import spectacle_by_key
+            from colosseum.core.games.colosseum import spectacle_by_key
 
             spec = spectacle_by_key(cat, chosen)
             m_have, total = progress(cat, self.me.tiles, spec)

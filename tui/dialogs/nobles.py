@@ -7,9 +7,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 
-from colosseum.core.actions import AquilaMove, ChooseDice, EndTurn, MoveNoble, Roll
-from colosseum.core.engine import noble_step_range, walk
-from colosseum.core.legal import performable
+from colosseum.core.games.colosseum.actions import AquilaMove, ChooseDice, EndTurn, MoveNoble, Roll
+from colosseum.core.games.colosseum.engine import noble_step_range, walk
+from colosseum.core.games.colosseum.offers import performable
 from colosseum.tui.plain import OptionList, Static
 
 from ._text import after, gate_nobles_acclaim, noble_title, plural, space_text

@@ -8,8 +8,8 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 
-from colosseum.core import breakdown, spectacle_by_key, why_not_performable
-from colosseum.core.actions import AquilaMove, EndTurn, Perform
+from colosseum.core.games.colosseum import breakdown, spectacle_by_key, why_not_performable
+from colosseum.core.games.colosseum.actions import AquilaMove, EndTurn, Perform
 from colosseum.tui.plain import OptionList, Static
 from colosseum.tui.text import pad
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 
-from colosseum.core.actions import PlaceStartGates
-from colosseum.core.engine import gate_owner
+from colosseum.core.games.colosseum.actions import PlaceStartGates
+from colosseum.core.games.colosseum.engine import gate_owner
 from colosseum.tui.plain import OptionList, Static
 
 from ._text import name, noble_title
@@ -22,7 +22,7 @@ class SetupDialog(DecisionDialog):
 
     @classmethod
     def decision_key(cls, state, seat):
-        from colosseum.core import to_act
+        from colosseum.core.games.colosseum import to_act
 
         if state.phase == "setup" and to_act(state) == seat:
             return ("setup", seat, state.turn)

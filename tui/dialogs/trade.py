@@ -10,9 +10,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 
-from colosseum.core import RuleError, Transfer, may_propose
-from colosseum.core.actions import AcceptDeal, CancelDeal, CloseDeal, EndTurn, ProposeDeal, RejectDeal
-from colosseum.core.engine import check_deal, deal_pending
+from colosseum.core.games.colosseum import RuleError, Transfer, may_propose
+from colosseum.core.games.colosseum.actions import AcceptDeal, CancelDeal, CloseDeal, EndTurn, ProposeDeal, RejectDeal
+from colosseum.core.games.colosseum.engine import check_deal, deal_pending
 from colosseum.tui.plain import OptionList, Static
 from colosseum.tui.text import fit, pad
 

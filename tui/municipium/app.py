@@ -11,8 +11,8 @@ from typing import Any
 from textual.binding import Binding
 
 from colosseum.core.errors import RuleError
-from colosseum.core.municipium import MuniSetup
-from colosseum.core.municipium.bots import ALIASES, BOTS
+from colosseum.core.games.municipium import MuniSetup
+from colosseum.core.games.municipium.bots import ALIASES, BOTS
 from colosseum.tui.base import BaseApp
 
 from .session import MuniLocalSession, Seat

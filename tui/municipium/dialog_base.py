@@ -24,7 +24,7 @@ from textual.screen import ModalScreen
 from textual.widgets.option_list import Option
 
 from colosseum.core.errors import RuleError
-from colosseum.core.municipium import MuniAction, State, legal, to_act
+from colosseum.core.games.municipium import MuniAction, State, legal, to_act
 from colosseum.tui.plain import OptionList, Static
 from colosseum.tui.widgets.keybar import KeyBar
 

@@ -14,8 +14,8 @@ from typing import Any
 from rich.style import Style
 from rich.text import Text
 
-from colosseum.core.municipium import MuniAction, State, to_act
-from colosseum.core.municipium.actions import (
+from colosseum.core.games.municipium import MuniAction, State, to_act
+from colosseum.core.games.municipium.actions import (
     DrawCommon,
     GreatFamilyOption,
     KeepCitizens,
@@ -24,8 +24,8 @@ from colosseum.core.municipium.actions import (
     PlaceCitizen,
     PlayFamily,
 )
-from colosseum.core.municipium.board import influence, led_by, ranking
-from colosseum.core.municipium.model import (
+from colosseum.core.games.municipium.board import influence, led_by, ranking
+from colosseum.core.games.municipium.model import (
     BasilicaFrame,
     ChamberFrame,
     CitizenEventFrame,

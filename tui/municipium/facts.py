@@ -10,8 +10,8 @@ from rich.style import Style
 from rich.text import Text
 
 from colosseum.core.errors import RuleError
-from colosseum.core.municipium import MuniAction, State, apply
-from colosseum.core.municipium.actions import (
+from colosseum.core.games.municipium import MuniAction, State, apply
+from colosseum.core.games.municipium.actions import (
     BasilicaDraw,
     DrawCommon,
     EmporiumDraw,
@@ -29,7 +29,7 @@ from colosseum.core.municipium.actions import (
     Take,
     UsePower,
 )
-from colosseum.core.municipium.board import influence, ranking
+from colosseum.core.games.municipium.board import influence, ranking
 
 from .text import (
     ORDINALS,

@@ -12,8 +12,8 @@ from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
 
-from colosseum.core.municipium import Event, State, target, to_act
-from colosseum.core.municipium.board import ranking, temple_pos
+from colosseum.core.games.municipium import Event, State, target, to_act
+from colosseum.core.games.municipium.board import ranking, temple_pos
 from colosseum.tui.widgets.lines import LinePanel
 
 from .text import (

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from rich.style import Style
 from rich.text import Text
 
-from colosseum.core.municipium import MuniAction
-from colosseum.core.municipium.actions import (
+from colosseum.core.games.municipium import MuniAction
+from colosseum.core.games.municipium.actions import (
     BasilicaDraw,
     EmporiumDraw,
     Exchange,
@@ -21,7 +21,7 @@ from colosseum.core.municipium.actions import (
     Take,
     UsePower,
 )
-from colosseum.core.municipium.model import RearrangeFrame
+from colosseum.core.games.municipium.model import RearrangeFrame
 
 from .dialog_base import Entry, MuniDialog, entry
 from .dialogs import ListDialog

@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.worker import Worker
 
 from colosseum.core.errors import RuleError
-from colosseum.core.municipium import Event, State, to_act
+from colosseum.core.games.municipium import Event, State, to_act
 from colosseum.tui.plain import Static
 from colosseum.tui.widgets.keybar import KeyBar
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from colosseum.core.games import MUNICIPIUM
-from colosseum.core.municipium import Event, MuniAction, MuniSetup, State
+from colosseum.core.games.municipium import Event, MuniAction, MuniSetup, State
+from colosseum.core.registry_old import MUNICIPIUM
 from colosseum.tui.game_session import EngineSession, Seat
 
 MuniListener = Callable[[State, list[Event]], None]

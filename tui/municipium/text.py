@@ -12,9 +12,9 @@ from rich.cells import cell_len, chop_cells
 from rich.style import Style
 from rich.text import Text
 
-from colosseum.core.municipium import State, to_act
-from colosseum.core.municipium.catalog import MuniCatalog, load_catalog
-from colosseum.core.municipium.model import (
+from colosseum.core.games.municipium import State, to_act
+from colosseum.core.games.municipium.catalog import MuniCatalog, load_catalog
+from colosseum.core.games.municipium.model import (
     BasilicaFrame,
     ChamberFrame,
     CitizenEventFrame,

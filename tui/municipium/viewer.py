@@ -15,7 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 
 from colosseum.core.gamelog import GameLog, Timeline
-from colosseum.core.municipium import Event, State
+from colosseum.core.games.municipium import Event, State
 from colosseum.tui.base import BaseApp
 from colosseum.tui.plain import Static
 from colosseum.tui.text import fit

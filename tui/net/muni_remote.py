@@ -27,9 +27,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Input
 
 from colosseum.core.errors import RuleError
-from colosseum.core.games import MUNICIPIUM
-from colosseum.core.model import Event
-from colosseum.core.municipium import MuniAction, MuniSetup, State
+from colosseum.core.events import Event
+from colosseum.core.games.municipium import MuniAction, MuniSetup, State
+from colosseum.core.registry_old import MUNICIPIUM
 from colosseum.tui.game_session import Seat
 from colosseum.tui.municipium.screen import MuniGameScreen
 

@@ -23,8 +23,8 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from colosseum.core import Action, Event, RuleError, State, to_act
 from colosseum.core.gamelog import UndoLine
+from colosseum.core.games.colosseum import Action, Event, RuleError, State, to_act
 from colosseum.core.undo import UndoReach
 from colosseum.tui.session import GameSession, Seat
 

@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 
-from colosseum.core import State, catalog, rank
+from colosseum.core.games.colosseum import State, catalog, rank
 from colosseum.tui.plain import Static
 from colosseum.tui.text import fit, pad
 from colosseum.tui.widgets.common import player_letters, seat_style

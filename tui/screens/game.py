@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 from textual.worker import Worker
 
-from colosseum.core import Event, RuleError, State, to_act
+from colosseum.core.games.colosseum import Event, RuleError, State, to_act
 from colosseum.tui.base import submit_or_notify
 from colosseum.tui.widgets.arena import Arena
 from colosseum.tui.widgets.board import BoardPanel

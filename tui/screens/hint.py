@@ -1,7 +1,7 @@
 """The hint: what the ``hard`` bot would do in the decision of the player at the keyboard.
 
 :func:`open_hint` (the game screen's ``h`` and the palette) pushes :class:`HintScreen`, which asks
-:func:`colosseum.core.bots.hint.ask_hint` in a worker thread (the event loop goes on; the search
+:func:`colosseum.core.games.colosseum.bots.hint.ask_hint` in a worker thread (the event loop goes on; the search
 takes about its time budget), shows the bot's choice and the next best two with the share of
 its playouts won and the mean final Acclaim, and records the hint: in the game's log as a hint
 line (not an action) and for the viewer of the running game.  A hint never changes the game:
@@ -22,10 +22,10 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 
-from colosseum.core import State, to_act
-from colosseum.core.bots.hint import ask_hint
-from colosseum.core.bots.search import DEFAULT_THINK
 from colosseum.core.gamelog import HintLine
+from colosseum.core.games.colosseum import State, to_act
+from colosseum.core.games.colosseum.bots.hint import ask_hint
+from colosseum.core.games.colosseum.bots.search import DEFAULT_THINK
 from colosseum.core.logwriter import LogFileError
 from colosseum.tui.plain import Static
 from colosseum.tui.viewer import remember_hint

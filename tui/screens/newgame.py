@@ -28,14 +28,14 @@ BODY_TITLES = {"colosseum": "The Grand Spectacle", "municipium": "Municipium"}
 def bot_names(game: str = "colosseum") -> list[str]:
     """The bot levels a seat can be given, by name players know (``greedy`` is ``normal``);
     ``random`` last, for trying things out."""
-    from colosseum.core.games import game_outline
+    from colosseum.core.registry_old import game_outline
 
     levels = game_outline(game).bot_levels
     return ["normal", *(lv for lv in levels if lv != "normal"), "random"]
 
 
 def player_counts(game: str) -> tuple[int, ...]:
-    from colosseum.core.games import game_outline
+    from colosseum.core.registry_old import game_outline
 
     kind = game_outline(game)
     return tuple(range(kind.min_players, kind.max_players + 1))

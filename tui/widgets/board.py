@@ -13,8 +13,8 @@ from rich.style import Style
 from rich.text import Text
 from textual.message import Message
 
-from colosseum.core import State, catalog
-from colosseum.core.summary import Changes
+from colosseum.core.games.colosseum import State, catalog
+from colosseum.core.games.colosseum.summary import Changes
 
 from .common import MARKETS, NOBLE_LETTERS, player_letters, seat_style
 from .lines import LinePanel

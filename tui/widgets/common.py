@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from rich.style import Style
 
-from colosseum.core import State, catalog, to_act
+from colosseum.core.games.colosseum import State, catalog, to_act
 from colosseum.themes import DEFAULT_THEME, seat_colour
 from colosseum.tui.text import fit
 

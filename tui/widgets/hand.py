@@ -12,8 +12,8 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
-from colosseum.core import State, breakdown, catalog, match, to_act, why_not_performable
-from colosseum.core.summary import Changes
+from colosseum.core.games.colosseum import State, breakdown, catalog, match, to_act, why_not_performable
+from colosseum.core.games.colosseum.summary import Changes
 from colosseum.tui.text import fit, pad
 
 from .lines import ScrollingLinePanel

@@ -6,8 +6,8 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
-from colosseum.core import State
-from colosseum.core.model import PHASE_TITLES
+from colosseum.core.games.colosseum import State
+from colosseum.core.games.colosseum.model import PHASE_TITLES
 
 from .common import prompt, rounds_total, seat_style
 from .lines import LinePanel

@@ -16,7 +16,7 @@ from textual.binding import Binding
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from colosseum.core import Event
+from colosseum.core.games.colosseum import Event
 from colosseum.tui.text import wrap
 
 from .common import seat_style

@@ -7,9 +7,9 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
-from colosseum.core import State, catalog, star_count, to_act
-from colosseum.core.catalog import Catalog
-from colosseum.core.summary import Changes
+from colosseum.core.games.colosseum import State, catalog, star_count, to_act
+from colosseum.core.games.colosseum.components import Catalog
+from colosseum.core.games.colosseum.summary import Changes
 from colosseum.tui.text import pad
 
 from .common import player_letters, seat_style

@@ -12,8 +12,8 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
-from colosseum.core.municipium import MuniSetup, State, apply, decode_action, encode_action, new_game, to_act
-from colosseum.core.municipium.bots import make_bot
+from colosseum.core.games.municipium import MuniSetup, State, apply, decode_action, encode_action, new_game, to_act
+from colosseum.core.games.municipium.bots import make_bot
 from colosseum.tui.municipium.app import MuniApp
 from colosseum.tui.municipium.dialog_base import MuniDialog
 from colosseum.tui.municipium.session import MuniLocalSession, Seat

@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from colosseum.core import GameSetup
 from colosseum.core.gamelog import read_log
-from colosseum.core.municipium import MuniSetup, apply, new_game
+from colosseum.core.games.colosseum import GameSetup
+from colosseum.core.games.municipium import MuniSetup, apply, new_game
 from colosseum.tui import cli as cli_module
 from colosseum.tui.cli import main as cli
 from colosseum.tui.municipium.app import make_muni_session, record
@@ -28,7 +28,7 @@ def data_dir(tmp_path, monkeypatch):
 
 def muni_game(names=("Ann", "小明", "Cy"), seed=3, steps=40, kinds=("human", "normal", "normal")) -> MuniLocalSession:
     """A recorded game: the human seat plays random moves, the bots their own."""
-    from colosseum.core.municipium.bots import make_bot
+    from colosseum.core.games.municipium.bots import make_bot
 
     s = make_muni_session(names, kinds, seed=seed)
     record(s)
@@ -101,7 +101,7 @@ def test_resume_continues_the_same_file_and_replays_byte_exact(data_dir):
     assert isinstance(r, MuniLocalSession) and rpath == path and r.actions == played
     while r.state.phase != "over":
         if not r.step_bot():
-            from colosseum.core.municipium import legal
+            from colosseum.core.games.municipium import legal
 
             r.submit(legal(r.state)[0])
     assert finish_recording(r) is None
@@ -155,9 +155,9 @@ def test_viewer_steps_through_the_game(data_dir):
 def test_snapshot_viewer(snap_compare, tmp_path):
     """The viewer at 80x24, mid-game (the board, families and the log up to the position)."""
     from colosseum.core.gamelog import make_header
+    from colosseum.core.games.municipium import MuniSetup, to_act
+    from colosseum.core.games.municipium.bots import make_bot
     from colosseum.core.logwriter import LogWriter
-    from colosseum.core.municipium import MuniSetup, to_act
-    from colosseum.core.municipium.bots import make_bot
     from colosseum.tui.municipium.viewer import MuniViewerApp
 
     setup = MuniSetup(players=("Ann", "Bo", "Cy"), seed=8)

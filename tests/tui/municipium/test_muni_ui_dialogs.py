@@ -7,8 +7,8 @@ import asyncio
 
 from muni_ui_helpers import load_positions, position_session
 
-from colosseum.core.municipium import apply, legal
-from colosseum.core.municipium.actions import DrawCommon, Move, Pass, PlayFamily, Relocate
+from colosseum.core.games.municipium import apply, legal
+from colosseum.core.games.municipium.actions import DrawCommon, Move, Pass, PlayFamily, Relocate
 from colosseum.tui.municipium.app import MuniApp
 from colosseum.tui.municipium.dialog_base import MuniDialog
 from colosseum.tui.municipium.dialogs import GenericDialog, dialog_for

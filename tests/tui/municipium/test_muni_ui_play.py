@@ -9,8 +9,8 @@ import pytest
 from muni_ui_helpers import answer_dialogs, session_for
 
 from colosseum.core.errors import RuleError
-from colosseum.core.municipium import MuniSetup, legal, to_act
-from colosseum.core.municipium.actions import Pass
+from colosseum.core.games.municipium import MuniSetup, legal, to_act
+from colosseum.core.games.municipium.actions import Pass
 from colosseum.tui.municipium.app import MuniApp, make_muni_session
 from colosseum.tui.municipium.dialog_base import MuniDialog
 from colosseum.tui.municipium.screen import MuniEndScreen

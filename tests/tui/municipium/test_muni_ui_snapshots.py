@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from muni_ui_helpers import position_session, record_positions
 
-from colosseum.core.municipium.model import (
+from colosseum.core.games.municipium.model import (
     BasilicaFrame,
     ChamberFrame,
     CitizenEventFrame,

@@ -9,7 +9,7 @@ import random
 from muni_ui_helpers import answer_dialogs, load_positions, session_for
 from rich.cells import cell_len
 
-from colosseum.core.municipium import MuniSetup
+from colosseum.core.games.municipium import MuniSetup
 from colosseum.tui.municipium.app import MuniApp
 from colosseum.tui.municipium.dialog_base import MuniDialog
 from colosseum.tui.municipium.panels import BoardPanel, LogPanel, MuniHeader, PlayersPanel, _Panel

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from colosseum.core import Action, GameSetup
 from colosseum.core import gamelog as GL
+from colosseum.core.games.colosseum import Action, GameSetup
 from colosseum.core.logwriter import LogWriter
 
 

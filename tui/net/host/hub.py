@@ -31,7 +31,7 @@ from pathlib import Path
 
 import msgspec
 
-from colosseum.core import RuleError
+from colosseum.core.games.colosseum import RuleError
 
 from . import protocol as P
 from .muni_table import MuniTable, table_class

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any, cast
 import msgspec
 
 from colosseum.core.errors import RuleError
-from colosseum.core.games import MUNICIPIUM
-from colosseum.core.municipium import MuniAction, MuniSetup, State
+from colosseum.core.games.municipium import MuniAction, MuniSetup, State
+from colosseum.core.registry_old import MUNICIPIUM
 
 from . import gamelog_io
 from . import muni_wire as W

@@ -12,8 +12,8 @@ from typing import Union
 
 import msgspec
 
-from colosseum.core.model import Event
-from colosseum.core.municipium import MuniAction, MuniSetup, State
+from colosseum.core.events import Event
+from colosseum.core.games.municipium import MuniAction, MuniSetup, State
 
 
 class _W(msgspec.Struct, tag_field="w", kw_only=True, forbid_unknown_fields=True):

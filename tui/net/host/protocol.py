@@ -8,7 +8,7 @@ a frame that does not decode into a known message is refused with an ``Error`` a
 
 Clients never apply actions: they send ``Act`` and receive the server's resulting ``State`` in
 ``Update`` (plus the new actions and their events for the log panel).  Every state and setup a
-client receives is the player's view (``colosseum.core.view``): seed and generator state zero.
+client receives is the player's view (``colosseum.core.games.colosseum.view``): seed and generator state zero.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Union
 
 import msgspec
 
-from colosseum.core import Action, Event, GameSetup, State
+from colosseum.core.games.colosseum import Action, Event, GameSetup, State
 
 PROTOCOL_VERSION = 4  # 3: Undo, Composing, Undone, Reach; GameMsg (a second game); 4: hints
 MAX_MESSAGE = 1 << 20  # 1 MiB: a full state is a few kB

@@ -21,16 +21,26 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from colosseum.core import Action, Event, GameSetup, RuleError, State, apply, may_propose, new_game, to_act
-from colosseum.core.actions import EndTurn, ProposeDeal
-from colosseum.core.bots import BOTS, Bot, deal_offer, make_bot
-from colosseum.core.catalog import OPTIONS, VARIANTS
 from colosseum.core.gamelog import UndoLine
+from colosseum.core.games.colosseum import (
+    Action,
+    Event,
+    GameSetup,
+    RuleError,
+    State,
+    apply,
+    may_propose,
+    new_game,
+    to_act,
+)
+from colosseum.core.games.colosseum.actions import EndTurn, ProposeDeal
+from colosseum.core.games.colosseum.bots import BOTS, Bot, deal_offer, make_bot
+from colosseum.core.games.colosseum.components import OPTIONS, VARIANTS
+from colosseum.core.games.colosseum.queries import ANY_SEAT_ACTIONS, safe_action
+from colosseum.core.games.colosseum.view import player_view, setup_view
 from colosseum.core.logwriter import LogWriter
-from colosseum.core.queries import ANY_SEAT_ACTIONS, safe_action
 from colosseum.core.rng import new_secret
 from colosseum.core.undo import UndoReach, chance_in, seat_undo_reach, took_back_text
-from colosseum.core.view import player_view, setup_view
 
 from . import gamelog_io
 from . import protocol as P

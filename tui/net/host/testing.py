@@ -9,9 +9,9 @@ import asyncio
 import re
 import socket
 
-from colosseum.core import State, to_act
-from colosseum.core.bots import make_bot
-from colosseum.core.queries import safe_action
+from colosseum.core.games.colosseum import State, to_act
+from colosseum.core.games.colosseum.bots import make_bot
+from colosseum.core.games.colosseum.queries import safe_action
 
 from . import protocol as P
 from .proto_client import ProtoClient

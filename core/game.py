@@ -1,0 +1,213 @@
+"""The game interface: what everything around a game needs from it, as one typed object.
+
+A game is two objects:
+
+* :class:`GameSpec`, light (importing it loads no engine): the name, the title, the player
+  counts, the bot levels offered and the setup type, whose fields are the game's options
+  (:mod:`colosseum.core.options`).  Menus, the command line's parser and the lobby's form need
+  no more.  It says where the rules and the client part live, as import paths loaded when first
+  used.
+* :class:`Rules`, the rules as the shell, the server, the game log, the simulator, the search and
+  the conformance tests use them: ``new_game``, ``to_act``, ``legal_actions``, ``apply`` (and the
+  quiet path a search uses), the result as ranks per seat, what a seat may see, chance for the
+  take-back rule, the bots, words for an action, the codecs.  Generic over the game's setup,
+  state and action types.
+
+OpenSpiel's games each implement one API and one conformance test runs over all of them; here
+``tests/core/test_conformance.py`` does that for every registered game and a toy one.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+
+import msgspec
+
+from colosseum.core.events import Event
+from colosseum.core.options import OptionSpec, SetupBase, make_setup, option_specs
+
+__all__ = ["Bot", "GameSpec", "Rules", "load_path"]
+
+SetupT = TypeVar("SetupT", bound=SetupBase)
+StateT = TypeVar("StateT")
+ActionT = TypeVar("ActionT")
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A bot: ``act`` returns the action it takes in a position where its seat is to act."""
+
+    def act(self, state: Any) -> Any: ...
+
+
+def load_path(path: str) -> Any:
+    """The object an import path ``"package.module:attribute"`` names."""
+    module, _, attr = path.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+@dataclass(frozen=True, eq=False)
+class GameSpec:
+    """What menus need of a game, without its engine; ``rules()`` loads the engine."""
+
+    name: str  # the word in a log header, on the command line and in the protocol
+    title: str
+    min_players: int
+    max_players: int
+    default_players: int
+    bot_levels: tuple[str, ...]  # offered to players, weakest first
+    setup_type: type[SetupBase]
+    rules_path: str  # "module:attribute" of the game's Rules
+    client_path: str = ""  # "module:attribute" of its client part ("": the shell's plain one)
+    default_level: str = "normal"
+    default_names: tuple[str, ...] = ("Becky", "Kat", "Laura", "Marcus", "Titus")
+    _loaded: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def rules(self) -> Rules[Any, Any, Any]:
+        found = self._loaded.get("rules")
+        if found is None:
+            found = self._loaded["rules"] = load_path(self.rules_path)
+        return found  # type: ignore[no-any-return]
+
+    @property
+    def options(self) -> tuple[OptionSpec, ...]:
+        return option_specs(self.setup_type)
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        return tuple(range(self.min_players, self.max_players + 1))
+
+    def make_setup(self, players: Sequence[str], *, seed: int, secret: str = "", **options: Any) -> Any:
+        """A setup of this game, checked (``options.OptionError``); the player count is the
+        rules' to refuse (``new_game``)."""
+        return make_setup(self.setup_type, players, seed=seed, secret=secret, **options)
+
+
+class Rules(ABC, Generic[SetupT, StateT, ActionT]):
+    """A game's rules.  Every method is pure: states are immutable, ``apply`` returns a new one
+    or raises ``RuleError`` naming the rule, the state untouched."""
+
+    spec: GameSpec
+    setup_type: type[SetupT]
+    state_type: type[StateT]
+    action_type: Any  # the tagged union of actions (tag "a", "player" first): a type for msgspec
+
+    # ---- playing
+    @abstractmethod
+    def new_game(self, setup: SetupT) -> StateT:
+        """The first position; ``RuleError`` for a setup the rules refuse."""
+
+    @abstractmethod
+    def to_act(self, state: StateT) -> int:
+        """The seat whose decision the game waits for; -1 when it is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: StateT) -> Sequence[ActionT]:
+        """Concrete actions the seat to act may take, never empty until the game is over.  A
+        game may allow more than it lists (a deal whose terms are free); ``apply`` decides."""
+
+    @abstractmethod
+    def apply(self, state: StateT, action: ActionT) -> tuple[StateT, list[Event]]:
+        """The position after ``action`` and what happened, in words."""
+
+    def apply_quiet(self, state: StateT, action: ActionT) -> StateT:
+        """``apply`` without the words, for an action taken from ``legal_actions`` (a search's
+        playouts): the same state, sooner where a game has a faster path."""
+        return self.apply(state, action)[0]
+
+    def may_act(self, state: StateT, seat: int, action: ActionT) -> bool:
+        """Whether ``seat`` may send ``action`` now: its turn, or an action the rules let any
+        seat take at any time (Colosseum's deal proposals).  ``apply`` still checks the rest."""
+        return self.to_act(state) == seat
+
+    def fallback_action(self, state: StateT) -> ActionT:
+        """What a bot plays when its own action is refused: a bot never stalls the game."""
+        return self.legal_actions(state)[0]
+
+    # ---- the result
+    @abstractmethod
+    def ranks(self, state: StateT) -> tuple[int, ...] | None:
+        """Each seat's place when the game is over (1 the best; seats that share a place share
+        its number: 1, 1, 3); None while it goes on."""
+
+    @abstractmethod
+    def scores(self, state: StateT) -> tuple[int, ...]:
+        """Each seat's score in the game's own terms (Acclaim, decurions), now."""
+
+    def is_over(self, state: StateT) -> bool:
+        return self.ranks(state) is not None
+
+    def winners(self, state: StateT) -> tuple[int, ...]:
+        """The seats in first place (one, or those sharing the win); () while the game goes on."""
+        ranks = self.ranks(state)
+        return () if ranks is None else tuple(i for i, r in enumerate(ranks) if r == 1)
+
+    def names(self, state: StateT) -> tuple[str, ...]:
+        return tuple(getattr(state, "setup").players)
+
+    # ---- what a seat may see, and chance
+    @abstractmethod
+    def player_view(self, state: StateT, seat: int | None) -> StateT:
+        """``state`` as ``seat`` may see it (None: a spectator): nothing that decides chance to
+        come (generator state, seed, secret) and nothing hidden from that seat."""
+
+    @abstractmethod
+    def determinised(self, state: StateT, luck: int) -> StateT:
+        """``state`` with the chance to come drawn from ``luck`` instead (a bot's playout)."""
+
+    @abstractmethod
+    def chance_between(self, before: StateT, after: StateT) -> tuple[str, str]:
+        """What chance decided or revealed between two consecutive positions, as (a sentence, a
+        word or two for a key bar); ("", "") if nothing.  A take-back never crosses it."""
+
+    # ---- words
+    @abstractmethod
+    def describe(self, action: ActionT) -> str:
+        """``action`` in words, where no event of its own says it ("Becky passes")."""
+
+    def progress(self, state: StateT) -> str:
+        """How far the game is, in a word or two ("round 3"), for lists of games."""
+        return ""
+
+    def step_key(self, state: StateT, step: str) -> Any:
+        """The viewer's segments: a key that changes where a ``step`` ("round", "phase", "turn")
+        begins."""
+        return None
+
+    # ---- bots
+    @abstractmethod
+    def make_bot(self, level: str, seed: int, think: float | None = None) -> Any:
+        """A bot of ``level`` (a level of ``spec.bot_levels``, ``random``, or an older name of a
+        level); ValueError for one this game has not."""
+
+    def level_of(self, name: str) -> str:
+        """The level a bot name plays at (older names of levels: ``greedy`` is ``normal``)."""
+        return {"greedy": "normal"}.get(name, name)
+
+    def bot_names(self) -> tuple[str, ...]:
+        """Every bot name ``make_bot`` takes (levels, ``random``, older names)."""
+        return (*self.spec.bot_levels, "random", "greedy")
+
+    # ---- codecs (JSON)
+    def encode(self, value: Any) -> bytes:
+        return msgspec.json.encode(value)
+
+    def decode_state(self, data: bytes | str) -> StateT:
+        return msgspec.json.decode(data, type=self.state_type)
+
+    def decode_action(self, data: bytes | str) -> ActionT:
+        return msgspec.json.decode(data, type=self.action_type)  # type: ignore[no-any-return]
+
+    def decode_setup(self, data: bytes | str) -> SetupT:
+        return msgspec.json.decode(data, type=self.setup_type)
+
+    def action_from_builtins(self, obj: Any) -> ActionT:
+        """An action from JSON-like builtins (a dict with ``"a"``); msgspec.ValidationError."""
+        return msgspec.convert(obj, self.action_type, strict=True)  # type: ignore[no-any-return]
+
+    def state_from_builtins(self, obj: Any) -> StateT:
+        return msgspec.convert(obj, self.state_type, strict=True)

@@ -1,0 +1,167 @@
+"""The game state: frozen msgspec Structs holding tuples only.
+
+Everything a player could ask about is here; nothing is derived from hidden bookkeeping.
+Tile kinds are indices into ``Catalog.tiles`` (codes G, Co, M, H, FE, P, S, L, Sc, D, Ch, E,
+Bal, Aq, Con); per-kind counts are tuples in that order.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+Phase = Literal["setup", "invest", "hire", "trade", "perform", "closing", "over"]
+PHASES: tuple[str, ...] = ("setup", "invest", "hire", "trade", "perform", "closing", "over")
+PHASE_TITLES = {
+    "setup": "Setup",
+    "invest": "Phase 1 Invest",
+    "hire": "Phase 2 Hire",
+    "trade": "Phase 3 Trade",
+    "perform": "Phase 4 Perform",
+    "closing": "Phase 5 Closing",
+    "over": "Game over",
+}
+
+NOBODY = -1
+
+
+class GameSetup(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=True):
+    """Everything that, with the action list, determines a game.  Encoded without the fields
+    left at their defaults: a log of a game that uses no newer field reads in an older program."""
+
+    players: tuple[str, ...]
+    seed: int
+    variant: str = "grand"
+    options: tuple[str, ...] = ()
+    first_player: int | None = None  # G-1.4: None = chosen at random from the seed
+    # Chance no player can predict (server games): hex of 16+ random bytes; the draws are a keyed
+    # hash of a counter (core.rng).  "": SplitMix64 from ``seed``, as every local game.
+    secret: str = ""
+
+
+class Player(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    name: str
+    coins: int
+    aquilas: int = 0
+    tiles: tuple[int, ...]  # count per tile kind
+    face_down: tuple[int, ...] = ()  # spectacle ids, planned or dealt, not yet performed
+    face_up: tuple[int, ...] = ()  # performed in an earlier round
+    arena: int = NOBODY  # spectacle performed this round (until Phase 5)
+    arena_used: tuple[int, ...] = ()  # tiles per kind matched in that performance
+    gates: tuple[int, ...] = ()  # track spaces, in the order they were built
+    promoters: int = 0
+    temple: bool = False
+    gifts: int = 0
+    pillar: bool = True
+    acclaim: int = 0  # Acclaim marker position
+    seq: int = 0  # stack order: lower = further down a stack
+    history: tuple[int, ...] = ()  # Acclaim scored per round (0 when not performed)
+
+
+class Auction(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    market: int
+    high: int
+    bidder: int
+    out: tuple[bool, ...]  # passed, or cannot bid on this lot
+    to_bid: int
+
+
+class HireTurn(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    active: int
+    auctions: int = 0  # auctions conducted this turn
+    auction: Auction | None = None
+    had_pillar: bool = True  # A07-1: pillar held at the start of the turn
+
+
+class Transfer(msgspec.Struct, frozen=True, gc=False):
+    """``count`` of ``item`` (a tile code, 'coins' or 'aquilas') from ``giver`` to ``receiver``."""
+
+    giver: int
+    receiver: int
+    item: str
+    count: int
+
+
+class Deal(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    proposer: int
+    transfers: tuple[Transfer, ...]
+    answers: tuple[str, ...]  # per seat: "" not a party, "pending", "accepted"
+
+
+class TradeTurn(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    active: int
+    proposals: int = 0
+    deals_closed: int = 0
+    deal: Deal | None = None
+
+
+class InvestTurn(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    player: int
+    made: tuple[str, ...] = ()  # kinds of investment made this turn
+    extras: int = 0  # C-3 extra investments paid for
+
+
+class PerformTurn(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    player: int
+    stage: Literal["roll", "mode", "move", "after"] = "roll"
+    dice: tuple[int, ...] = ()
+    mode: Literal["", "split", "sum"] = ""
+    used: tuple[bool, ...] = ()  # per die (split mode)
+    moved: tuple[int, ...] = ()  # nobles moved by dice this turn
+
+
+class ClosingTurn(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    stage: Literal["retire", "steal", "first"]
+    player: int  # who must act at this stage
+    victim: int = NOBODY  # the most acclaimed (steal stage); O-26: the podium winner (all stages)
+
+
+class Standing(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    seat: int
+    rank: int
+    acclaim: int
+    coins: int
+    stars: int
+    seq: int
+    decided_by: str  # "acclaim", "coins", "stars", "stack" or "" for the last
+
+
+class Result(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    winner: int
+    standings: tuple[Standing, ...]
+    # O-29: everyone sharing the win when no tie-break separates them (winner first); empty
+    # when one player wins alone, as always in The Grand Spectacle (the stack breaks ties).
+    shared: tuple[int, ...] = ()
+
+
+class State(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    setup: GameSetup
+    rng: int  # PRNG state; every chance outcome comes from here
+    round: int = 1
+    phase: Phase = "setup"
+    first: int = 0  # first player of this round
+    turn: int = 0  # position in this phase's order
+    players: tuple[Player, ...]
+    bag: tuple[int, ...]  # tiles per kind
+    markets: tuple[tuple[int, ...], ...]
+    pillars: tuple[int, ...]  # per market: seat whose pillar stands there, or -1
+    display: tuple[int, ...]  # spectacles still to buy
+    nobles: tuple[int, ...]  # emperor, consul, consul, senator, senator, senator
+    stars: tuple[int, ...]  # per tile kind: holder seat, -1 on the board
+    promoters_left: int
+    gifts_left: int
+    box: tuple[int, ...]  # tiles per kind out of the game
+    aside: tuple[int, ...] = ()  # O-9: starting tiles left face down by the board, used first in refills
+    next_seq: int = 0
+    invest: InvestTurn | None = None
+    hire: HireTurn | None = None
+    trade: TradeTurn | None = None
+    perform: PerformTurn | None = None
+    closing: ClosingTurn | None = None
+    result: Result | None = None
+    actions: int = 0  # actions applied so far
+
+    @property
+    def n(self) -> int:
+        return len(self.players)

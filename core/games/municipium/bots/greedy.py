@@ -1,0 +1,108 @@
+"""The ``greedy`` Municipium bot: a one-step valuation of the public position.
+
+Deterministic choices (moves, placements, keeps, pulls, takes, relocations, exchanges, power
+uses) are tried with ``apply`` and the best resulting position is taken.  Choices whose outcome
+is chance (the common card, the Emporium and Basilica draws, the family cards) are valued by
+rules of thumb instead, so the bot never profits from the hidden deck order or bag contents.
+"""
+
+from __future__ import annotations
+
+import random
+
+from colosseum.core.games.municipium.actions import (
+    BasilicaDraw,
+    DrawCommon,
+    EmporiumDraw,
+    MuniAction,
+    Pass,
+    PlayFamily,
+    UsePower,
+)
+from colosseum.core.games.municipium.board import led_by, ranking, temple_pos
+from colosseum.core.games.municipium.catalog import load_catalog
+from colosseum.core.games.municipium.engine import apply, target
+from colosseum.core.games.municipium.model import State
+from colosseum.core.games.municipium.offers import legal
+
+# A prior for powers whose value only shows in the choices that follow.
+POWER_BONUS = (0.0, 4.0, 0.0, 6.0, 12.0, 10.0, 3.0)
+
+
+def player_score(state: State, seat: int) -> float:
+    p = state.players[seat]
+    kinds = sum(1 for c in p.citizens if c)
+    progress = min(4, kinds + p.favours)
+    score = 100.0 * p.decurions + 18.0 * progress + 4.0 * (sum(p.citizens) - kinds) + 3.0 * p.favours
+    for i in range(7):
+        r = ranking(state, i)
+        if r and r[0] == seat:
+            score += 7.0 + 2.0 * sum(state.banners[i])
+        elif len(r) > 1 and r[1] == seat:
+            score += 2.0
+    if state.temple:
+        score += 2.0 * (state.n - temple_pos(state, seat))
+    score += 3.0 * sum(p.crowned)
+    return score
+
+
+def value(state: State, seat: int) -> float:
+    """The seat's score against its strongest opponent."""
+    mine = player_score(state, seat)
+    others = [player_score(state, s) for s in range(state.n) if s != seat]
+    return mine - 0.7 * max(others)
+
+
+class GreedyBot:
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, state: State) -> MuniAction:
+        options = legal(state)
+        seat = options[0].player
+        if isinstance(options[0], DrawCommon):
+            return self.card_choice(state, seat, options)
+        if any(isinstance(a, EmporiumDraw) for a in options):
+            return next(a for a in options if isinstance(a, EmporiumDraw))
+        best: list[MuniAction] = []
+        best_v = float("-inf")
+        now = value(state, seat)
+        for a in options:
+            if isinstance(a, BasilicaDraw):
+                v = now + 12.0
+            elif isinstance(a, Pass) and state.stack:
+                v = now
+            else:
+                after, _ = apply(state, a)
+                v = value(after, seat)
+                if isinstance(a, UsePower):
+                    v += POWER_BONUS[a.institution]
+            if v > best_v + 1e-9:
+                best, best_v = [a], v
+            elif abs(v - best_v) <= 1e-9:
+                best.append(a)
+        return self.rng.choice(best)
+
+    def card_choice(self, state: State, seat: int, options: tuple[MuniAction, ...]) -> MuniAction:
+        cat = load_catalog()
+        p = state.players[seat]
+        led = led_by(state, seat)
+        late = max(q.decurions for q in state.players) >= target(state) - 1
+        scores: dict[str, float] = {}
+        for card in p.family:
+            if card == "your_powers":
+                scores[card] = len(led) + (2 if 4 in led or 5 in led else 0)
+            elif card == "great_family":
+                g = cat.route[state.governor]
+                r = ranking(state, g)
+                scores[card] = 4.0 if r and r[0] == seat and state.favour_spaces[g] else 1.0
+            else:
+                ready = sum(1 for i in led if sum(state.banners[i]) == 2)
+                scores[card] = 1.0 + 1.5 * ready
+        threshold = 2.0 if late else 4.0
+        choice = max(scores, key=lambda c: scores[c], default="")
+        if choice and scores[choice] >= threshold:
+            return next(a for a in options if isinstance(a, PlayFamily) and a.card == choice)
+        return options[0]
