@@ -35,7 +35,7 @@ import asyncssh
 
 from colosseum.core.games.colosseum import to_act
 from colosseum.core.games.colosseum.bots import make_bot
-from colosseum.core.games.colosseum.queries import safe_action
+from colosseum.core.games.colosseum.offers import safe_action
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.proto_client import NetError, ProtoClient
 from colosseum.tui.net.host.ssh import SESSION_MB

@@ -262,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
         recs, _, _, _ = playouts(["greedy"], n, games, a.seed)
         seats = Counter(r.winner for r in recs)
         spread = " ".join(f"seat {s}: {seats.get(s, 0)}" for s in range(n))
-        acc = statistics.mean(max(r.acclaim) for r in recs)
+        acc = statistics.mean(max(r.scores) for r in recs)
         print(f"{n} greedy bots: all {games} games finished; wins {spread}; mean winning Acclaim {acc:.1f}")
     return 0
 

@@ -28,11 +28,14 @@ from pathlib import Path
 
 import msgspec
 
-from colosseum.core.gamelog import FORMAT_VERSION, Timeline, dump_log, make_header, read_log
+from colosseum.core.gamelog import FORMAT_VERSION, dump_log, make_header
 from colosseum.core.games.colosseum import GameSetup, RuleError, apply, legal, new_game, to_act
 from colosseum.core.games.colosseum.actions import AcceptDeal, CancelDeal, ProposeDeal
 from colosseum.core.games.colosseum.bots.random_bot import RandomBot
 from colosseum.core.games.colosseum.model import Transfer
+from colosseum.core.games.colosseum.rules import RULES
+from colosseum.core.logread import read_log
+from colosseum.core.timeline import Timeline
 
 NAMES = ("Becky", "Kat", "Laura", "Mia", "Nora")
 
@@ -147,7 +150,7 @@ def bench_autosave(folder: Path, setup, actions) -> None:
 
 def bench_timeline(setup, actions, jumps: int) -> None:
     rnd = random.Random(1)
-    tl = Timeline(setup, actions)
+    tl = Timeline(RULES, setup, actions)
     t = time.perf_counter()
     tl.state(tl.end)
     first = time.perf_counter() - t

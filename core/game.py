@@ -23,12 +23,15 @@ import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
 import msgspec
 
 from colosseum.core.events import Event
 from colosseum.core.options import OptionSpec, SetupBase, make_setup, option_specs
+
+if TYPE_CHECKING:
+    from colosseum.core.gamelog import HintLine
 
 __all__ = ["Bot", "GameSpec", "Rules", "load_path"]
 
@@ -147,7 +150,7 @@ class Rules(ABC, Generic[SetupT, StateT, ActionT]):
         return () if ranks is None else tuple(i for i, r in enumerate(ranks) if r == 1)
 
     def names(self, state: StateT) -> tuple[str, ...]:
-        return tuple(getattr(state, "setup").players)
+        return tuple(getattr(state, "setup").players)  # noqa: B009 (a state of any game: StateT is unbound)
 
     # ---- what a seat may see, and chance
     @abstractmethod
@@ -173,6 +176,19 @@ class Rules(ABC, Generic[SetupT, StateT, ActionT]):
         """How far the game is, in a word or two ("round 3"), for lists of games."""
         return ""
 
+    #: what the game's score is called ("Acclaim", "decurions")
+    score_name: str = "points"
+
+    def invariants(self, state: StateT, previous: StateT | None) -> list[str]:
+        """What is wrong with ``state`` (reached from ``previous``): the game's own checks, for
+        ``simulate --check`` and the fuzzers; [] when nothing is."""
+        return []
+
+    def record_details(self, state: StateT) -> dict[str, Any]:
+        """The game's own figures of a finished game, for ``simulate`` (beside the ranks and
+        scores every game has)."""
+        return {}
+
     def step_key(self, state: StateT, step: str) -> Any:
         """The viewer's segments: a key that changes where a ``step`` ("round", "phase", "turn")
         begins."""
@@ -183,6 +199,34 @@ class Rules(ABC, Generic[SetupT, StateT, ActionT]):
     def make_bot(self, level: str, seed: int, think: float | None = None) -> Any:
         """A bot of ``level`` (a level of ``spec.bot_levels``, ``random``, or an older name of a
         level); ValueError for one this game has not."""
+
+    def hint(
+        self, state: StateT, *, think: float | None = 1.0, playouts: int | None = None, seed: int | None = None
+    ) -> HintLine:
+        """What the game's strongest bot would do for the seat to act, best first, with why (the
+        share of its playouts won, where it searches).  Within ``think`` seconds (or ``playouts``
+        playouts a candidate, for a reproducible answer); changes nothing it is given.  This
+        default asks the ``normal`` bot for its one choice (no playouts); ValueError when the
+        game is over."""
+        from colosseum.core.gamelog import HintLine, HintOption  # (the log's line types: not for the menus)
+
+        seat = self.to_act(state)
+        if seat < 0:
+            raise ValueError("the game is over: no decision to hint at")
+        bot = self.make_bot(self.spec.default_level, seed if seed is not None else 0)
+        action = bot.act(state)
+        _, events = self.apply(state, action)
+        mine = [e.text for e in events if e.seat == seat] or [e.text for e in events[:1]]
+        text = mine[0].rstrip(".") if mine else self.describe(action)
+        name = self.names(state)[seat]
+        option = HintOption(action=action, text=text)
+        return HintLine(
+            chat=f"Hint for {name}: {text} (the {self.spec.default_level} bot's choice)",
+            name="hint",
+            seat=seat,
+            after=getattr(state, "actions", 0),
+            hint=(option,),
+        )
 
     def level_of(self, name: str) -> str:
         """The level a bot name plays at (older names of levels: ``greedy`` is ``normal``)."""

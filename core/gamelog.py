@@ -6,15 +6,17 @@ object encoded with msgspec.
 * Line 1, the header::
 
     {"format":"colosseum-game-log","version":2,"program":"0.1.0","created":"2026-11-29T14:12:05Z",
-     "setup":{"players":["Becky","Kat","Laura"],"seed":7,"variant":"grand","options":[],"first_player":null},
+     "setup":{"players":["Becky","Kat","Laura"],"seed":7,"variant":"classic"},
      "seats":["human","greedy","random"]}
 
-  ``setup`` is the engine's :class:`GameSetup`; ``seats`` says who plays each seat ("human" or a
-  bot name); ``resumed_from`` (optional) names the damaged log a game was rescued from.
-  ``game`` names the game (:mod:`colosseum.core.registry_old`) when it is not Colosseum: a header
-  without it is Colosseum's, so every log written before there were two games reads as before.
-  A Municipium header is a :class:`MuniHeader` (its ``setup`` is a ``MuniSetup``); the action
-  lines are the game's own actions, in the same shape (tag ``"a"``, ``"player"`` first).
+  ``setup`` is the game's setup (``core.options.SetupBase``: the players, the seed, and the
+  options that differ from their defaults; older logs wrote every field); ``seats`` says who
+  plays each seat ("human" or a bot name); ``resumed_from`` (optional) names the damaged log a
+  game was rescued from.  ``game`` names the game (:mod:`colosseum.core.registry`) when it is
+  not the default (Colosseum): a header without it is Colosseum's, so every log written before
+  there were two games reads as before.  The setup is checked against the game's setup type:
+  a field this program does not know is refused (see ``SETUP_VERSION``), never dropped.  The
+  action lines are the game's own actions, in one shape (tag ``"a"``, ``"player"`` first).
 * Then one action per line, in the order applied: the engine's ``Action`` tagged union (tag
   ``"a"``, named fields) preceded by ``"i"``, the action's number (1, 2, ...) for people reading
   the file::
@@ -73,20 +75,16 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 from collections.abc import Iterable
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 import msgspec
 from msgspec.structs import replace
 
-from colosseum.core.events import Event
-from colosseum.core.games.colosseum.actions import Action
-from colosseum.core.games.colosseum.engine import apply, new_game, to_act
-from colosseum.core.games.colosseum.model import GameSetup, State
-from colosseum.core.registry_old import GameKind, game_kind
+from colosseum.core.options import DEFAULT_GAME, SetupBase, setup_version
 
-if TYPE_CHECKING:  # Municipium's engine is loaded with the first Municipium log (header_type)
-    from colosseum.core.games.municipium.model import MuniSetup
+#: an action of any game (each game's own tagged union: tag "a", "player" first)
+Action = Any
+
 
 FORMAT = "colosseum-game-log"
 FORMAT_VERSION = 2  # what LogWriter writes: version 1 plus digests, the end line and undo lines
@@ -94,7 +92,12 @@ PLAIN_VERSION = 1  # no digests: what make_header gives unless asked, for other 
 # Undo lines need version 2: a version 1 reader would replay the withdrawn actions as if they
 # stood, so a log that may carry undo lines says version 2 and such a reader refuses it.
 UNDO_VERSION = FORMAT_VERSION
-READ_VERSIONS = (PLAIN_VERSION, FORMAT_VERSION)
+# Version 3 is version 2 whose setup sets a field an older reader does not know (the secret of a
+# server game, a newer option away from its default: ``options.setup_version``).  A version 2
+# reader refuses it ("unknown format version") instead of replaying another game with that
+# field's default; a log of a game that uses no newer field stays version 2.
+SETUP_VERSION = 3
+READ_VERSIONS = (PLAIN_VERSION, FORMAT_VERSION, SETUP_VERSION)
 MAX_LOG_BYTES = 64 << 20  # a 1,000-action game is about 100 kB
 
 try:  # the program version; core must not depend on the client, only on the package
@@ -107,10 +110,13 @@ class Header(msgspec.Struct, kw_only=True, omit_defaults=True):
     """Line 1 of a game log."""
 
     format: str  # always FORMAT
-    version: int  # FORMAT_VERSION
+    version: int  # FORMAT_VERSION (SETUP_VERSION for a setup older readers cannot read)
     program: str  # colosseum.__version__ of the writer
     created: str  # ISO 8601, UTC
-    setup: GameSetup
+    # The game's setup (a SetupBase Struct of the game named by ``game``).  Read as JSON values,
+    # then checked against that game's setup type (``logread``): a field this program does not
+    # know is refused, not dropped.
+    setup: Any
     seats: tuple[str, ...]  # "human" or a bot name, per seat
     resumed_from: str | None = None  # file name of the damaged log this game continues
     fork_of: str | None = None  # file name of the game this one was forked from ...
@@ -119,12 +125,7 @@ class Header(msgspec.Struct, kw_only=True, omit_defaults=True):
     # (a fork that draws new chance after the fork point).  Version 2 only.
     reseed_at: int | None = None
     reseed: int | None = None
-    game: str | None = None  # the game (core.games) when not Colosseum; None: Colosseum
-
-    @property
-    def kind(self) -> GameKind:
-        """The game this log is of (ValueError for a game this program does not know)."""
-        return game_kind(self.game)
+    game: str | None = None  # the game (core.registry) when not Colosseum; None: Colosseum
 
     def reseed_point(self) -> tuple[int, int] | None:
         """(position, generator state) when the game was reseeded there, else None."""
@@ -133,49 +134,7 @@ class Header(msgspec.Struct, kw_only=True, omit_defaults=True):
         return (self.reseed_at, self.reseed)
 
 
-if TYPE_CHECKING:
-
-    class MuniHeader(Header, kw_only=True, omit_defaults=True):
-        """Line 1 of a Municipium log: ``"game":"municipium"`` and a Municipium setup."""
-
-        # msgspec decodes by the subclass's annotation; mypy sees a field of another type
-        setup: MuniSetup  # type: ignore[assignment]
-
-    #: header types by game (a game not named here has the plain :class:`Header`)
-    HEADER_TYPES: dict[str, type[Header]]
-else:
-
-    def __getattr__(name: str) -> Any:
-        # MuniHeader needs Municipium's setup type: it is made when first asked for
-        if name == "MuniHeader":
-            return header_type("municipium")
-        if name == "HEADER_TYPES":
-            return {"municipium": header_type("municipium")}
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-_header_types: dict[str, type[Header]] = {}
-
-
-def header_type(game: str) -> type[Header] | None:
-    """The header type of a log of ``game`` other than Colosseum (None: no such game).  Made on
-    first use, so a Colosseum game never loads Municipium's engine."""
-    if game != "municipium":
-        return None
-    found = _header_types.get(game)
-    if found is None:
-        from colosseum.core.games.municipium.model import MuniSetup
-
-        # Line 1 of a Municipium log: ``"game":"municipium"`` and a Municipium setup.  Made with
-        # defstruct: msgspec resolves a class's (string) annotations in the module's names.
-        made = msgspec.defstruct(
-            "MuniHeader", [("setup", MuniSetup)], bases=(Header,), module=__name__, kw_only=True, omit_defaults=True
-        )
-        found = _header_types[game] = cast("type[Header]", made)  # a subclass of Header (bases)
-    return found
-
-
-def reseeded(state: State, position: int, point: tuple[int, int] | None) -> State:
+def reseeded(state: Any, position: int, point: tuple[int, int] | None) -> Any:
     """``state`` (the one at ``position``) with the generator state ``point`` puts there."""
     if point is None or point[0] != position:
         return state
@@ -195,7 +154,7 @@ class ChatLine(msgspec.Struct, kw_only=True, omit_defaults=True):
 class HintOption(msgspec.Struct, kw_only=True, omit_defaults=True):
     """One action a hint compared: what the bot's playouts found for it."""
 
-    action: Action
+    action: Any  # the game's action (its JSON values as read: the game's type converts them)
     text: str = ""  # the action in words, as the log tells it
     win: float = 0.0  # share of the playouts the player won
     acclaim: float = 0.0  # the player's mean final Acclaim in them
@@ -261,7 +220,7 @@ _enc = msgspec.json.Encoder()
 
 
 def make_header(
-    setup: GameSetup | MuniSetup,
+    setup: SetupBase,
     seats: Iterable[str],
     *,
     created: _dt.datetime | None = None,
@@ -272,25 +231,34 @@ def make_header(
     reseed: tuple[int, int] | None = None,
 ) -> Header:
     """A header; :class:`~colosseum.core.logwriter.LogWriter` makes it ``FORMAT_VERSION`` (with
-    digests) when it creates the file.  Other code writing lines itself gets plain lines.  A
-    Municipium setup gets a :class:`MuniHeader` naming its game."""
+    digests) when it creates the file, or ``SETUP_VERSION`` when the setup needs it.  Other code
+    writing lines itself gets plain lines.  The game is the one whose setup type ``setup`` is;
+    Colosseum's header names none (every log written before there were two games reads alike)."""
     when = created or _dt.datetime.now(_dt.UTC)
     stamp = when.astimezone(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    game = None if isinstance(setup, GameSetup) else "municipium"
-    return ((game and header_type(game)) or Header)(
+    name = type(setup).game
+    if not name:
+        raise ValueError(f"{type(setup).__name__} names no game (SetupBase.game)")
+    return Header(
         format=FORMAT,
         version=version,
         program=PROGRAM_VERSION,
         created=stamp,
-        setup=setup,  # type: ignore[arg-type]  # a MuniSetup makes a MuniHeader
+        setup=setup,
         seats=tuple(seats),
         resumed_from=resumed_from,
         fork_of=fork_of,
         fork_at=fork_at,
         reseed_at=reseed[0] if reseed else None,
         reseed=reseed[1] if reseed else None,
-        game=game,
+        game=None if name == DEFAULT_GAME else name,
     )
+
+
+def written_version(header: Header) -> int:
+    """The version a writer with digests gives ``header``: 2, or 3 for a setup older readers
+    cannot read (see ``SETUP_VERSION``)."""
+    return max(FORMAT_VERSION, setup_version(header.setup))
 
 
 def encode_header(header: Header) -> bytes:
@@ -410,196 +378,10 @@ def dump_log(header: Header, actions: Iterable[Action], *, end: bool = False) ->
     return b"".join(parts)
 
 
-# ------------------------------------------------------------------------------ the timeline
-
-
-class Timeline:
-    """The positions of a game: position ``i`` is the state after the first ``i`` actions
-    (0 = the start, ``len(actions)`` = the end).  States are computed on demand and all kept
-    (they share structure), so after the first visit any position is one list index away.
-
-    Navigation (``next_*``/``prev_*``) moves between the starts of segments: a *turn* is a run
-    of positions where the same player is to act in the same phase; a *phase* and a *round* are
-    what the state says.  ``prev_*`` goes to the start of the current segment, or of the one
-    before when already at a start."""
-
-    def __init__(
-        self,
-        setup: GameSetup,
-        actions: Iterable[Action] = (),
-        *,
-        _states: list[State] | None = None,
-        _events: list[list[Event]] | None = None,
-        reseed: tuple[int, int] | None = None,
-        kind: GameKind | None = None,
-    ) -> None:
-        self.setup = setup
-        self.actions: list[Action] = list(actions)
-        self.reseed = reseed  # (position, generator state): see Header.reseed_point
-        # another game than Colosseum (core.games); None: Colosseum's engine, as always
-        self.kind = kind if kind is not None and kind.name != "colosseum" else None
-        start = new_game(setup) if self.kind is None else self.kind.new_game(setup)
-        self._states: list[State] = _states if _states is not None else [reseeded(start, 0, reseed)]
-        self._events: list[list[Event]] = _events if _events is not None else [[]]
-
-    def __len__(self) -> int:
-        """Number of positions (actions + 1)."""
-        return len(self.actions) + 1
-
-    @property
-    def end(self) -> int:
-        return len(self.actions)
-
-    def append(self, action: Action) -> None:
-        """Add an action played after the last one (a running game moved on)."""
-        self.actions.append(action)
-
-    def _extend(self, i: int) -> None:
-        states, events = self._states, self._events
-        state = states[-1]
-        play = apply if self.kind is None else self.kind.apply
-        while len(states) <= i:
-            state, ev = play(state, self.actions[len(states) - 1])
-            state = reseeded(state, len(states), self.reseed)
-            states.append(state)
-            events.append(ev)
-
-    def state(self, i: int) -> State:
-        if not 0 <= i <= self.end:
-            raise IndexError(f"position {i} is outside 0..{self.end}")
-        if i >= len(self._states):
-            self._extend(i)
-        return self._states[i]
-
-    def events(self, i: int) -> list[Event]:
-        """The events caused by action ``i`` (the one leading to position ``i``; none for 0)."""
-        self.state(i)
-        return self._events[i]
-
-    def all_events(self) -> list[tuple[int, Event]]:
-        """Every event with the position it leads to."""
-        self.state(self.end)
-        return [(i, e) for i in range(1, len(self._events)) for e in self._events[i]]
-
-    # ---- segment keys
-    def _key(self, kind: str, i: int) -> Any:
-        s = self.state(i)
-        if self.kind is not None and self.kind.step_key is not None:
-            return self.kind.step_key(s, kind) if kind != "action" else i
-        if kind == "round":
-            return s.round if s.phase != "over" else -1
-        if kind == "phase":
-            return (s.round, s.phase)
-        if kind == "turn":
-            return (s.round, s.phase, s.turn, to_act(s))
-        if kind == "action":
-            return i
-        raise ValueError(f"unknown step {kind!r}")
-
-    def is_start(self, kind: str, i: int) -> bool:
-        return i == 0 or i == self.end or self._key(kind, i) != self._key(kind, i - 1)
-
-    def next(self, kind: str, i: int) -> int:
-        """The next segment start after ``i`` (the end if none)."""
-        j = i + 1
-        while j < self.end and not self.is_start(kind, j):
-            j += 1
-        return min(j, self.end)
-
-    def prev(self, kind: str, i: int) -> int:
-        """The start of the segment holding ``i``; if ``i`` is that start, the previous one."""
-        j = i - 1
-        while j > 0 and not self.is_start(kind, j):
-            j -= 1
-        return max(j, 0)
-
-
-# ------------------------------------------------------------------------------ reading
-
-
-class GameLog:
-    """A parsed log: the header, the valid prefix of actions replayed, and the first error."""
-
-    def __init__(
-        self,
-        header: Header,
-        timeline: Timeline,
-        error: GameLogError | None,
-        *,
-        lines: int,
-        terminated: bool,
-        path: Path | None = None,
-        chat: list[ChatLine] | None = None,
-        digest: bytes | None = None,
-        ended: bool = False,
-        undos: list[Withdrawal] | None = None,
-        hints: list[HintLine] | None = None,
-    ) -> None:
-        self.chat: list[ChatLine] = chat or []  # table talk, in file order
-        self.hints: list[HintLine] = hints or []  # the hints asked for, in file order
-        self.digest = digest  # version 2: the chain after the valid prefix (None for version 1)
-        self.ended = ended  # version 2: the end line was read
-        self.undos: list[Withdrawal] = undos or []  # undo lines, in file order (``actions`` is what stands)
-        self.header = header
-        self.timeline = timeline
-        self.error = error
-        self.lines = lines  # lines in the file (header included, blank ones too)
-        self.terminated = terminated  # the file ends with a newline
-        self.path = path
-
-    @property
-    def setup(self) -> GameSetup:
-        return self.header.setup
-
-    @property
-    def game(self) -> str:
-        """The game's name (``colosseum`` for a header that names none)."""
-        return self.header.game or "colosseum"
-
-    @property
-    def kind(self) -> GameKind:
-        return self.header.kind
-
-    @property
-    def seats(self) -> tuple[str, ...]:
-        return self.header.seats
-
-    @property
-    def actions(self) -> list[Action]:
-        return self.timeline.actions
-
-    @property
-    def state(self) -> State:
-        """The position after the valid prefix."""
-        return self.timeline.state(self.timeline.end)
-
-    @property
-    def intact(self) -> bool:
-        return self.error is None
-
-    @property
-    def finished(self) -> bool:
-        return self.state.phase == "over"
-
-    @property
-    def appendable(self) -> bool:
-        """Intact and ending with a newline: new actions may be appended to the file."""
-        return self.error is None and self.terminated
-
-
-def describe_action(action: Action) -> str:
-    """A short plain description of an action, e.g. ``gate by seat 0 (space=3)``."""
+def describe_action(action: Any) -> str:
+    """A short plain description of an action of any game, e.g. ``gate by seat 0 (space=3)``."""
     fields = msgspec.to_builtins(action)
     tag = fields.pop("a")
     player = fields.pop("player")
     rest = ", ".join(f"{k}={v!r}" for k, v in fields.items())
     return f"{tag} by seat {player}" + (f" ({rest})" if rest else "")
-
-
-# Reading lives in ``logread`` (it needs every name above, so it is imported last); these names
-# stay importable from here, where callers have always found them.
-from colosseum.core.logread import parse_log as parse_log  # noqa: E402
-from colosseum.core.logread import read_fd as read_fd  # noqa: E402
-from colosseum.core.logread import read_log as read_log  # noqa: E402
-from colosseum.core.logread import read_log_bytes as read_log_bytes  # noqa: E402
-from colosseum.core.logread import replay_states as replay_states  # noqa: E402

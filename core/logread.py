@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -24,25 +24,22 @@ from colosseum.core.gamelog import (
     READ_VERSIONS,
     UNDO_VERSION,
     ChatLine,
-    GameLog,
     GameLogError,
     Header,
     HintLine,
-    Timeline,
     UndoLine,
     Withdrawal,
     _split_digest,
     chain_next,
     chain_start,
     describe_action,
-    header_type,
     reseeded,
 )
-from colosseum.core.games.colosseum.actions import Action
-from colosseum.core.games.colosseum.components import CatalogError
-from colosseum.core.games.colosseum.engine import apply, new_game
-from colosseum.core.games.colosseum.model import State
-from colosseum.core.registry_old import GameKind, game_kind, game_names
+from colosseum.core.registry import DEFAULT_GAME, game_names, spec
+from colosseum.core.timeline import GameLog, Timeline
+
+if TYPE_CHECKING:
+    from colosseum.core.game import Rules
 
 try:  # the program version, for messages about logs written by another one
     from colosseum import __version__ as PROGRAM_VERSION
@@ -67,28 +64,15 @@ def _probe(line: str) -> Any:
 
 
 _header_dec = msgspec.json.Decoder(Header)
-_action_dec = msgspec.json.Decoder(Action)
-# the other games' headers and actions (Colosseum's are the two above)
-# the other games' headers and actions (Colosseum's are the two above), made when first needed:
-# a Colosseum game never loads another game's engine
-_header_decs: dict[str, msgspec.json.Decoder[Any]] = {}
+# each game's action decoder, made when a log of that game is first read: a Colosseum game never
+# loads another game's engine
 _action_decs: dict[str, msgspec.json.Decoder[Any]] = {}
 
 
-def _header_decoder(game: str) -> msgspec.json.Decoder[Any]:
-    found = _header_decs.get(game)
+def _action_decoder(rules: Rules[Any, Any, Any]) -> msgspec.json.Decoder[Any]:
+    found = _action_decs.get(rules.spec.name)
     if found is None:
-        kind = header_type(game)
-        if kind is None:
-            raise KeyError(game)
-        found = _header_decs[game] = msgspec.json.Decoder(kind)
-    return found
-
-
-def _action_decoder(kind: GameKind) -> msgspec.json.Decoder[Any]:
-    found = _action_decs.get(kind.name)
-    if found is None:
-        found = _action_decs[kind.name] = msgspec.json.Decoder(kind.action_type)
+        found = _action_decs[rules.spec.name] = msgspec.json.Decoder(rules.action_type)
     return found
 
 
@@ -129,8 +113,8 @@ def _parse_header(raw: bytes, *, last_unterminated: bool) -> Header:
     if not isinstance(obj, dict) or obj.get("format") != FORMAT:
         raise GameLogError("header", "not a Colosseum game log (no game log header)", 1)
     game = obj.get("game")
-    if game is not None and (not isinstance(game, str) or game not in game_names() or game == "colosseum"):
-        # "colosseum" is never written: a Colosseum header names no game
+    if game is not None and (not isinstance(game, str) or game == DEFAULT_GAME or game not in game_names()):
+        # the default game is never written: its header names none
         raise GameLogError("header", f"a game this program does not play ({game!r})", 1)
     version = obj.get("version")
     if version not in READ_VERSIONS or isinstance(version, bool):
@@ -138,15 +122,32 @@ def _parse_header(raw: bytes, *, last_unterminated: bool) -> Header:
         raise GameLogError(
             "version",
             f"unknown format version {version!r} (this program, colosseum {PROGRAM_VERSION}, reads versions "
-            f"{' and '.join(map(str, READ_VERSIONS))}"
+            f"{', '.join(map(str, READ_VERSIONS))}"
             + ("; the log was written by a newer colosseum: update to read it" if newer else "")
             + ")",
             1,
         )
     try:
-        header = (_header_decoder(game) if isinstance(game, str) else _header_dec).decode(text)
+        header = _header_dec.decode(text)
     except _DECODE_ERRORS as e:
         raise GameLogError("header", f"bad header: {_first_error_text(e)}", 1) from None
+    try:
+        setup_type = spec(game).setup_type
+    except ValueError as e:
+        raise GameLogError("header", str(e), 1) from None
+    try:
+        header.setup = msgspec.convert(header.setup, setup_type, strict=True)
+    except msgspec.ValidationError as e:
+        detail = _first_error_text(e)
+        if "unknown field" in detail:
+            raise GameLogError(
+                "version",
+                f"the game's setup has a field this program (colosseum {PROGRAM_VERSION}) does not know "
+                f"({detail.split('unknown field ')[-1]}): the log was written by colosseum {header.program}; "
+                "update to read it",
+                1,
+            ) from None
+        raise GameLogError("header", f"bad game setup: {detail}", 1) from None
     if len(header.seats) != len(header.setup.players):
         raise GameLogError(
             "header", f"bad header: {len(header.seats)} seats for {len(header.setup.players)} players", 1
@@ -166,19 +167,18 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
     total = len(raw_lines)
     header = _parse_header(raw_lines[0], last_unterminated=(total == 1 and not terminated))
     point = header.reseed_point()
-    other: GameKind | None = game_kind(header.game) if header.game else None  # None: Colosseum
-    start_game = new_game if other is None else other.new_game
-    play = apply if other is None else other.apply
-    action_dec = _action_dec if other is None else _action_decoder(other)
+    rules = spec(header.game).rules()
+    play = rules.apply
+    action_dec = _action_decoder(rules)
     try:
-        state = reseeded(start_game(header.setup), 0, point)
-    except (RuleError, CatalogError, ValueError) as e:
+        state = reseeded(rules.new_game(header.setup), 0, point)
+    except (RuleError, ValueError) as e:
         raise GameLogError("header", f"bad game setup: {_first_error_text(e)}", 1) from None
     except Exception as e:  # noqa: BLE001 - an engine bug must not make the file unreadable either
         raise GameLogError("engine", f"the engine failed on this setup ({type(e).__name__}: {e})", 1) from None
 
-    actions: list[Action] = []
-    states: list[State] = [state]
+    actions: list[Any] = []
+    states: list[Any] = [state]
     events: list[list[Event]] = [[]]
     error: GameLogError | None = None
     chat: list[ChatLine] = []
@@ -212,7 +212,7 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
             if ended:
                 error = GameLogError("edited", "a second end line (the log was edited here)", lineno)
                 break
-            problem = _end_line_problem(raw, digest, len(actions), state.phase == "over")
+            problem = _end_line_problem(raw, digest, len(actions), rules.is_over(state))
             if problem is not None:
                 kind = "truncated" if is_cut else "edited"
                 if is_cut:
@@ -244,7 +244,7 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
         if text.lstrip().startswith('{"chat"'):
             try:
                 if _hint_probe_dec.decode(text).hint is not None:
-                    hints.append(_hint_dec.decode(text))
+                    hints.append(_with_actions(rules, _hint_dec.decode(text)))
                 else:
                     chat.append(_chat_dec.decode(text))
                 continue
@@ -305,9 +305,9 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
         states.append(state)
         events.append(ev)
 
-    if error is None and digest is not None and not ended and state.phase == "over":
+    if error is None and digest is not None and not ended and rules.is_over(state):
         error = GameLogError("cut", "the game ended but its end line is missing (the log was cut here)", total + 1)
-    timeline = Timeline(header.setup, actions, _states=states, _events=events, reseed=point, kind=other)
+    timeline = Timeline(rules, header.setup, actions, _states=states, _events=events, reseed=point)
     return GameLog(
         header,
         timeline,
@@ -321,6 +321,14 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
         ended=ended,
         undos=undos,
     )
+
+
+def _with_actions(rules: Rules[Any, Any, Any], line: HintLine) -> HintLine:
+    """A hint line with each option's action as the game's own action (as written)."""
+    options = tuple(
+        msgspec.structs.replace(o, action=msgspec.convert(o.action, rules.action_type, strict=True)) for o in line.hint
+    )
+    return msgspec.structs.replace(line, hint=options)
 
 
 def _chained(raw: bytes, digest: bytes, what: str, lineno: int) -> tuple[bytes, GameLogError | None]:
@@ -353,9 +361,7 @@ def _end_line_problem(raw: bytes, digest: bytes, count: int, over: bool) -> str 
 _undo_dec = msgspec.json.Decoder(UndoLine)
 
 
-def _read_undo(
-    text: str, header: Header, actions: list[Action], lineno: int, is_cut: bool
-) -> Withdrawal | GameLogError:
+def _read_undo(text: str, header: Header, actions: list[Any], lineno: int, is_cut: bool) -> Withdrawal | GameLogError:
     """An undo line checked against the actions in effect, or the error."""
     try:
         line = _undo_dec.decode(text)
@@ -423,7 +429,7 @@ def read_fd(fd: int, path: Path) -> bytes:
         raise GameLogError("unreadable", f"cannot read {path}: {e.strerror or e}") from None
 
 
-def replay_states(log: GameLog) -> list[State]:
+def replay_states(log: GameLog) -> list[Any]:
     """Every position of the valid prefix (0..len(actions))."""
     tl = log.timeline
     return [tl.state(i) for i in range(len(tl))]

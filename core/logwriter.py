@@ -48,7 +48,7 @@ from types import TracebackType
 import msgspec
 
 from colosseum.core.gamelog import (
-    FORMAT_VERSION,
+    Action,
     Chain,
     ChatLine,
     GameLogError,
@@ -58,9 +58,9 @@ from colosseum.core.gamelog import (
     chain_start,
     encode_chat_line,
     encode_hint_line,
-    read_fd,
+    written_version,
 )
-from colosseum.core.games.colosseum.actions import Action
+from colosseum.core.logread import read_fd
 
 FSYNC_ENV = "COLOSSEUM_FSYNC"
 SUFFIX = ".jsonl"
@@ -235,11 +235,13 @@ class LogWriter:
         end: bool = False,
     ) -> LogWriter:
         """A new log at exactly ``path`` (``FileExistsError`` if there is a file already).  The
-        header is written as ``FORMAT_VERSION`` (lines with digests)."""
+        header is written as ``FORMAT_VERSION`` (lines with digests), or ``SETUP_VERSION`` when its
+        setup needs a newer reader."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        if header.version != FORMAT_VERSION:
-            header = msgspec.structs.replace(header, version=FORMAT_VERSION)
+        version = written_version(header)
+        if header.version != version:
+            header = msgspec.structs.replace(header, version=version)
         chain, head = Chain.for_header(header)
         parts = [head]
         parts.extend(chain.action_line(a) for a in actions)

@@ -36,12 +36,13 @@ import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 import msgspec
 
 __all__ = [
     "BASE_FIELDS",
+    "DEFAULT_GAME",
     "Choice",
     "OptionError",
     "OptionSpec",
@@ -54,6 +55,11 @@ __all__ = [
     "setup_version",
 ]
 
+#: the game of a setup whose log header names none: every log written before there were two
+#: games is Colosseum's, so its header is written without ``game`` (and reads alike in older
+#: programs).  The registry's default game too.
+DEFAULT_GAME = "colosseum"
+
 #: the log format version every reader of this program's logs knows (see ``core.gamelog``)
 BASE_VERSION = 2
 
@@ -64,6 +70,9 @@ class SetupBase(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, f
     ``seed`` replays a local game's chance (SplitMix64, ``core.rng``); ``secret`` (hex of 16 to 64
     random bytes) replaces it where no player may predict chance (server games).  Encoded without
     the fields left at their defaults; a field this program does not know is refused."""
+
+    #: the name of the game this is the setup of (the registry's and the log header's name)
+    game: ClassVar[str] = ""
 
     players: tuple[str, ...]
     seed: int  # always written: a log names its seed (older readers need it)
@@ -263,7 +272,9 @@ def make_setup(setup_type: type[S], players: Sequence[str], *, seed: int, secret
 def check_setup(setup: S) -> S:
     """``setup`` checked field by field (a Struct built in code is not: ``seed=True`` would pass);
     :class:`OptionError` if it could not have been read from a log."""
-    return make_setup(type(setup), setup.players, **{k: v for k, v in msgspec.structs.asdict(setup).items() if k != "players"})
+    return make_setup(
+        type(setup), setup.players, **{k: v for k, v in msgspec.structs.asdict(setup).items() if k != "players"}
+    )
 
 
 def option_values(setup: SetupBase) -> dict[str, Any]:

@@ -7,7 +7,9 @@ listed below so that the first screen needs no scan of the installed distributio
 the entry points costs more than the start-up may spend; a test checks the two lists agree).
 Entry points are read only when a name is not one of these, or when every game is listed.
 
-``register`` adds a game in this process (the tests' toy game); nothing else changes a game.
+``register`` adds a game in this process (the tests' toy game).  ``COLOSSEUM_GAMES`` adds
+games not installed as a distribution, for a developer trying one (and the processes a test
+starts): ``name=package.module:SPEC``, several separated by ``;``.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 from colosseum.core.game import GameSpec, Rules, load_path
+from colosseum.core.options import DEFAULT_GAME
 
-__all__ = ["DEFAULT_GAME", "GROUP", "game_names", "register", "rules", "spec", "unregister"]
+__all__ = ["DEFAULT_GAME", "GROUP", "game_names", "game_of", "register", "rules", "spec", "unregister"]
 
 GROUP = "colosseum.games"
 #: the games of this distribution, as in its entry points
@@ -24,12 +27,13 @@ BUILTIN: dict[str, str] = {
     "colosseum": "colosseum.core.games.colosseum.spec:SPEC",
     "municipium": "colosseum.core.games.municipium.spec:SPEC",
 }
-#: the game of a log header that names none (every log from before there were two games)
-DEFAULT_GAME = "colosseum"
 
 _specs: dict[str, GameSpec] = {}
 _registered: dict[str, GameSpec] = {}
 _found: dict[str, str] | None = None  # entry points read, when first needed
+
+
+ENV = "COLOSSEUM_GAMES"
 
 
 def _entry_points() -> dict[str, str]:
@@ -41,7 +45,19 @@ def _entry_points() -> dict[str, str]:
             _found = {ep.name: ep.value for ep in entry_points(group=GROUP)}
         except Exception:  # noqa: BLE001 - a broken distribution must not stop the program
             _found = {}
+        _found.update(_from_env())
     return _found
+
+
+def _from_env() -> dict[str, str]:
+    import os
+
+    out = {}
+    for item in os.environ.get(ENV, "").split(";"):
+        name, _, path = item.partition("=")
+        if name.strip() and ":" in path:
+            out[name.strip()] = path.strip()
+    return out
 
 
 def register(found: GameSpec) -> None:
@@ -66,7 +82,7 @@ def spec(name: str | None) -> GameSpec:
     found = _registered.get(key) or _specs.get(key)
     if found is not None:
         return found
-    path = BUILTIN.get(key) or _entry_points().get(key)
+    path = BUILTIN.get(key) or _from_env().get(key) or _entry_points().get(key)
     if path is None:
         raise _unknown(name)
     try:
@@ -82,6 +98,15 @@ def spec(name: str | None) -> GameSpec:
 def rules(name: str | None) -> Rules[Any, Any, Any]:
     """The rules of the game called ``name`` (its engine is loaded now)."""
     return spec(name).rules()
+
+
+def game_of(setup: object) -> GameSpec:
+    """The game whose setup ``setup`` is (ValueError for none)."""
+    name = getattr(type(setup), "game", "")
+    found = spec(name) if name else None
+    if found is None or type(setup) is not found.setup_type:
+        raise ValueError(f"no game has the setup type {type(setup).__name__}")
+    return found
 
 
 def game_names(*, discover: bool = True) -> tuple[str, ...]:

@@ -1,13 +1,15 @@
-"""``colosseum simulate``: whole games played by bots, with results and speed.
+"""``colosseum simulate``: whole games played by bots, with results and speed, for any game.
 
 Reusable from tests and benchmarks::
 
-    from colosseum.core.simulate import play_game, make_setup
-    rec = play_game(make_setup(4, seed=1), [make_bot("greedy", 1), ...], check=True)
-    rec.winner, rec.acclaim, rec.actions
+    from colosseum.core.simulate import play_game, make_setup, make_bots
+    setup = make_setup(4, seed=1, variant="classic")          # Colosseum, the default game
+    rec = play_game(setup, make_bots(["normal"] * 4, 1), check=True)
+    rec.winner, rec.scores, rec.actions
 
 Game ``i`` of a run uses seed ``S + i``.  Bots are given by seat (``--bots``); with fewer names
-than players the last name is repeated.  Never imports Textual.
+than players the last name is repeated.  The game's rules (``core.game.Rules``) play it:
+``--check`` verifies the game's invariants after every action.  Never imports Textual.
 """
 
 from __future__ import annotations
@@ -18,15 +20,24 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import msgspec
 
 from colosseum.core.errors import RuleError
-from colosseum.core.games.colosseum import invariants
-from colosseum.core.games.colosseum.actions import Action
-from colosseum.core.games.colosseum.bots import BOTS, Bot, make_bot
-from colosseum.core.games.colosseum.engine import apply, to_act
-from colosseum.core.games.colosseum.model import GameSetup, State
+from colosseum.core.options import OptionError, option_values
+from colosseum.core.registry import game_of, spec
+
+__all__ = [
+    "GameRecord",
+    "SimulationError",
+    "main",
+    "make_bots",
+    "make_setup",
+    "play_game",
+    "play_series",
+    "seat_bots",
+]
 
 
 class SimulationError(Exception):
@@ -34,28 +45,31 @@ class SimulationError(Exception):
 
 
 class GameRecord(msgspec.Struct, kw_only=True):
+    """One game played by bots.  ``details`` are the game's own figures at the end
+    (``Rules.record_details``: Colosseum's Acclaim, coins, Star Performers, ...); the JSON line
+    of ``colosseum simulate --json`` has them beside the others."""
+
+    game: str
     seed: int
-    variant: str
-    options: tuple[str, ...]
+    options: dict[str, Any]  # the setup's options that differ from their defaults
     seats: tuple[str, ...]  # bot name by seat
     names: tuple[str, ...]  # player names by seat
-    winner: int  # 0-based seat
+    winner: int  # 0-based seat (the first of them when several share the win)
     winner_bot: str
-    # everyone sharing the win when no tie-break separates them (winner first); empty when
-    # one player wins alone
-    shared: tuple[int, ...] = ()
-    acclaim: tuple[int, ...]
-    coins: tuple[int, ...]
-    stars: tuple[int, ...]  # Star Performers held at the end (tie-break 2)
-    stack: tuple[int, ...]  # marker stack order (tie-break 3: lower = further down)
-    ranks: tuple[int, ...]  # 1 = winner
-    decided_by: str  # what separated the winner from the runner-up
-    rounds: int
+    shared: tuple[int, ...] = ()  # every seat sharing the win, when more than one does
+    scores: tuple[int, ...]  # the game's score by seat (Acclaim, decurions)
+    ranks: tuple[int, ...]  # 1 = first; a shared place has one number
     actions: int
     seconds: float
     # think time per decision by seat (seconds): median and maximum over the seat's decisions
     think_median: tuple[float, ...] = ()
     think_max: tuple[float, ...] = ()
+    details: dict[str, Any] = {}
+
+    def as_json(self) -> dict[str, Any]:
+        out = msgspec.to_builtins(self)
+        out.update(out.pop("details"))
+        return out  # type: ignore[no-any-return]
 
 
 def seat_bots(names: Sequence[str], players: int) -> list[str]:
@@ -70,41 +84,44 @@ def seat_bots(names: Sequence[str], players: int) -> list[str]:
 
 
 def make_setup(
-    players: int, seed: int, bots: Sequence[str] | None = None, variant: str = "grand", options: Sequence[str] = ()
-) -> GameSetup:
-    bots = list(bots) if bots else ["bot"] * players
-    names = tuple(f"{b}{i}" for i, b in enumerate(bots))
-    return GameSetup(players=names, seed=seed, variant=variant, options=tuple(options))
+    players: int, seed: int, bots: Sequence[str] | None = None, *, game: str | None = None, **options: Any
+) -> Any:
+    """A setup of ``game`` (the default game if None) for ``players`` bots named after their
+    level by seat (``normal0``, ``random1``...); ``options`` by their field names."""
+    found = spec(game)
+    names = list(bots) if bots else ["bot"] * players
+    options = {k: (tuple(v) if isinstance(v, list) else v) for k, v in options.items() if v is not None}
+    return found.make_setup(tuple(f"{b}{i}" for i, b in enumerate(names)), seed=seed, **options)
 
 
-def make_bots(names: Sequence[str], seed: int, think: float | None = None) -> list[Bot]:
-    """One bot per seat, each with its own seed derived from the game seed; ``think``: the hard
-    bot's seconds per decision (None: its default)."""
-    return [make_bot(n, seed * 31 + i, think) for i, n in enumerate(names)]
+def make_bots(names: Sequence[str], seed: int, think: float | None = None, *, game: str | None = None) -> list[Any]:
+    """One bot per seat (``names``: levels), each seeded from the game's seed."""
+    rules = spec(game).rules()
+    return [rules.make_bot(name, seed * 31 + i, think) for i, name in enumerate(names)]
 
 
 def play_game(
-    setup: GameSetup,
-    bots: Sequence[Bot],
+    setup: Any,
+    bots: Sequence[Any],
     check: bool = False,
     max_actions: int = 50_000,
-    on_action: Callable[[State, Action, State], object] | None = None,
+    on_action: Callable[[Any, Any, Any], object] | None = None,
     think_times: list[list[float]] | None = None,
 ) -> GameRecord:
-    """Play one whole game.  With ``check`` verify ``invariants.check`` after every action.
+    """Play one whole game.  With ``check`` verify the game's invariants after every action.
     ``think_times`` (if given) receives each seat's decision times in seconds.
 
     Raises :class:`SimulationError` if an invariant fails, a bot's action is rejected or the
     game does not end within ``max_actions``."""
-    from colosseum.core.games.colosseum.engine import new_game
-
+    rules = game_of(setup).rules()
     t0 = time.perf_counter()
-    state = new_game(setup)
+    state = rules.new_game(setup)
     if check:
-        _verify(state, None, None, setup)
+        _verify(rules, state, None, None, setup)
     n_actions = 0
     times: list[list[float]] = [[] for _ in bots]
     clock = time.perf_counter
+    to_act, apply = rules.to_act, rules.apply
     while True:
         seat = to_act(state)
         if seat < 0:
@@ -120,7 +137,7 @@ def play_game(
                 f"action #{n_actions + 1} {action!r}: {e}"
             ) from e
         if check:
-            _verify(nxt, state, action, setup)
+            _verify(rules, nxt, state, action, setup)
         if on_action is not None:
             on_action(state, action, nxt)
         state = nxt
@@ -129,50 +146,39 @@ def play_game(
             raise SimulationError(f"seed {setup.seed}: the game did not end within {max_actions} actions")
     if think_times is not None:
         think_times[:] = times
-    rec = record_of(state, bots, time.perf_counter() - t0, n_actions)
+    rec = record_of(rules, state, bots, time.perf_counter() - t0, n_actions)
     rec.think_median = tuple(round(statistics.median(ts), 6) if ts else 0.0 for ts in times)
     rec.think_max = tuple(round(max(ts), 6) if ts else 0.0 for ts in times)
     return rec
 
 
-def _verify(state: State, previous: State | None, action: Action | None, setup: GameSetup) -> None:
-    problems = invariants.check(state, previous)
+def _verify(rules: Any, state: Any, previous: Any, action: Any, setup: Any) -> None:
+    problems = rules.invariants(state, previous)
     if problems:
-        after = f" after action #{state.actions} {action!r}" if action is not None else " at the start"
+        after = f" after action {action!r}" if action is not None else " at the start"
         lines = "\n  ".join(problems)
-        raise SimulationError(
-            f"seed {setup.seed}: invariant violated{after} (round {state.round}, {state.phase}):\n  {lines}"
-        )
+        raise SimulationError(f"seed {setup.seed}: invariant violated{after} ({rules.progress(state)}):\n  {lines}")
 
 
-def record_of(state: State, bots: Sequence[Bot], seconds: float, n_actions: int) -> GameRecord:
-    res = state.result
-    assert res is not None, "the game is not over"
-    n = state.n
-    stars = [0] * n
-    ranks = [0] * n
-    for st in res.standings:
-        stars[st.seat] = st.stars
-        ranks[st.seat] = st.rank
+def record_of(rules: Any, state: Any, bots: Sequence[Any], seconds: float, n_actions: int) -> GameRecord:
+    ranks = rules.ranks(state)
+    assert ranks is not None, "the game is not over"
+    winners = rules.winners(state)
     seats = tuple(getattr(b, "name", "bot") for b in bots)
     return GameRecord(
+        game=rules.spec.name,
         seed=state.setup.seed,
-        variant=state.setup.variant,
-        options=tuple(state.setup.options),
+        options=option_values(state.setup),
         seats=seats,
-        names=tuple(p.name for p in state.players),
-        winner=res.winner,
-        winner_bot=seats[res.winner],
-        shared=tuple(res.shared),
-        acclaim=tuple(p.acclaim for p in state.players),
-        coins=tuple(p.coins for p in state.players),
-        stars=tuple(stars),
-        stack=tuple(p.seq for p in state.players),
+        names=tuple(rules.names(state)),
+        winner=winners[0],
+        winner_bot=seats[winners[0]],
+        shared=winners if len(winners) > 1 else (),
+        scores=tuple(rules.scores(state)),
         ranks=tuple(ranks),
-        decided_by=res.standings[0].decided_by,
-        rounds=state.round,
         actions=n_actions,
         seconds=seconds,
+        details=rules.record_details(state),
     )
 
 
@@ -181,18 +187,19 @@ def play_series(
     games: int,
     seed: int,
     bots: Sequence[str],
-    variant: str = "grand",
-    options: Sequence[str] = (),
     check: bool = False,
     rotate: bool = False,
+    *,
+    game: str | None = None,
+    **options: Any,
 ) -> Iterator[GameRecord]:
     """Yield a GameRecord per game; game ``i`` uses seed ``seed + i``.  With ``rotate`` the bot
     list is rotated one seat per game (so every bot sits in every seat)."""
     names = seat_bots(bots, players)
     for i in range(games):
         order = names[i % players :] + names[: i % players] if rotate else names
-        setup = make_setup(players, seed + i, order, variant, options)
-        yield play_game(setup, make_bots(order, seed + i), check=check)
+        setup = make_setup(players, seed + i, order, game=game, **options)
+        yield play_game(setup, make_bots(order, seed + i, game=game), check=check)
 
 
 # ---------------------------------------------------------------------- the command
@@ -200,14 +207,13 @@ def play_series(
 _json = msgspec.json.Encoder()
 
 
-def _text_line(rec: GameRecord) -> str:
+def _text_line(rec: GameRecord, score: str) -> str:
     parts = []
     for s in range(len(rec.seats)):
         mark = "*" if s == rec.winner or s in rec.shared else " "
-        parts.append(
-            f"{mark}{s}:{rec.seats[s]} {rec.acclaim[s]:>3} Acclaim {rec.coins[s]:>3} coins {rec.stars[s]} stars"
-        )
-    tie = f" (tie-break: {rec.decided_by})" if rec.decided_by and rec.decided_by != "acclaim" else ""
+        parts.append(f"{mark}{s}:{rec.seats[s]} {rec.scores[s]:>3} {score}")
+    decided = rec.details.get("decided_by", "")
+    tie = f" (tie-break: {decided})" if decided and decided != "acclaim" else ""
     if len(rec.shared) > 1:
         won = "shared win " + ", ".join(f"{rec.seats[s]} (seat {s})" for s in rec.shared)
     else:
@@ -222,34 +228,50 @@ def _think_figures(times: Sequence[float]) -> dict[str, float]:
     return {"decisions": len(times), "median": round(statistics.median(times), 6), "max": round(max(times), 6)}
 
 
+def _options_of(args: argparse.Namespace, game: str | None) -> dict[str, Any]:
+    """The game's options as the command line gave them (by field name; None: not given)."""
+    out: dict[str, Any] = {}
+    for option in spec(game).options:
+        value = getattr(args, option.name, None)
+        if value is not None and value != [] and value != option.default:
+            out[option.name] = tuple(value) if isinstance(value, list) else value
+    return out
+
+
 def main(args: argparse.Namespace) -> int:
-    players = int(getattr(args, "players", 4))
+    game = getattr(args, "game", None)
+    found = spec(game)
+    rules = found.rules()
+    players = int(getattr(args, "players", None) or found.default_players)
     games = int(getattr(args, "games", 10))
     seed = int(getattr(args, "seed", 1))
-    variant = getattr(args, "variant", "grand") or "grand"
-    options = tuple(getattr(args, "options", None) or ())
     check = bool(getattr(args, "check", False))
     as_json = bool(getattr(args, "json", False))
     think = getattr(args, "think", None)
     think = None if think is None else float(think)
+    err = sys.stderr
     if think is not None and think <= 0:
-        print("colosseum simulate: --think must be more than 0 seconds", file=sys.stderr)
+        print("colosseum simulate: --think must be more than 0 seconds", file=err)
         return 2
     out = sys.stdout
     try:
-        names = seat_bots(str(getattr(args, "bots", "greedy,random")).split(","), players)
+        names = seat_bots(str(getattr(args, "bots", None) or "normal,random").split(","), players)
     except ValueError as e:
-        print(f"colosseum simulate: {e}", file=sys.stderr)
+        print(f"colosseum simulate: {e}", file=err)
         return 2
-    unknown = sorted({n for n in names if n not in BOTS})
+    known = rules.bot_names()
+    unknown = sorted({n for n in names if n not in known})
     if unknown:
-        print(
-            f"colosseum simulate: unknown bot {', '.join(unknown)}; choose from {', '.join(sorted(BOTS))}",
-            file=sys.stderr,
-        )
+        print(f"colosseum simulate: unknown bot {', '.join(unknown)}; choose from {', '.join(known)}", file=err)
         return 2
     if games < 0:
-        print("colosseum simulate: --games must be 0 or more", file=sys.stderr)
+        print("colosseum simulate: --games must be 0 or more", file=err)
+        return 2
+    options = _options_of(args, game)
+    try:
+        make_setup(players, seed, names, game=found.name, **options)
+    except OptionError as e:
+        print(f"colosseum simulate: {e}", file=err)
         return 2
     wins: Counter[str] = Counter()
     wins_seat = [0] * players
@@ -258,20 +280,19 @@ def main(args: argparse.Namespace) -> int:
     played = 0
     think_by_bot: dict[str, list[float]] = {b: [] for b in dict.fromkeys(names)}
     for i in range(games):
-        setup = make_setup(players, seed + i, names, variant, options)
+        setup = make_setup(players, seed + i, names, game=found.name, **options)
         seat_times: list[list[float]] = []
         try:
-            rec = play_game(setup, make_bots(names, seed + i, think), check=check, think_times=seat_times)
+            rec = play_game(
+                setup, make_bots(names, seed + i, think, game=found.name), check=check, think_times=seat_times
+            )
         except SimulationError as e:
             out.flush()
-            print(f"colosseum simulate: FAILED in game {i + 1}: {e}", file=sys.stderr)
+            print(f"colosseum simulate: FAILED in game {i + 1}: {e}", file=err)
             return 1
         except Exception as e:  # noqa: BLE001 - an engine crash is a failure too: report it with the seed to replay it
             out.flush()
-            print(
-                f"colosseum simulate: FAILED in game {i + 1} (seed {seed + i}): {type(e).__name__}: {e}",
-                file=sys.stderr,
-            )
+            print(f"colosseum simulate: FAILED in game {i + 1} (seed {seed + i}): {type(e).__name__}: {e}", file=err)
             return 1
         played += 1
         for s, ts in enumerate(seat_times):
@@ -281,19 +302,19 @@ def main(args: argparse.Namespace) -> int:
         total_actions += rec.actions
         total_time += rec.seconds
         if as_json:
-            out.write(_json.encode(rec).decode() + "\n")
+            out.write(_json.encode(rec.as_json()).decode() + "\n")
         else:
-            out.write(_text_line(rec) + "\n")
+            out.write(_text_line(rec, rules.score_name) + "\n")
     rate = total_actions / total_time if total_time > 0 else 0.0
     by_bot = {b: wins.get(b, 0) for b in dict.fromkeys(names)}
     seats_of = Counter(names)
     if as_json:
         totals = {
             "totals": True,
+            "game": found.name,
             "games": played,
             "players": players,
-            "variant": variant,
-            "options": list(options),
+            "options": options,
             "seats": names,
             "wins_by_bot": by_bot,
             "wins_by_seat": wins_seat,
@@ -312,9 +333,10 @@ def main(args: argparse.Namespace) -> int:
             else f"{b} 0"
             for b, w in by_bot.items()
         )
+        chosen = ", ".join(f"{k}={v}" for k, v in options.items())
         out.write(
-            f"totals: {played} games, {players} players, {variant}"
-            + (f" +{','.join(options)}" if options else "")
+            f"totals: {played} games of {found.title}, {players} players"
+            + (f", {chosen}" if chosen else "")
             + (", invariants checked" if check else "")
             + "\n"
         )
@@ -328,5 +350,4 @@ def main(args: argparse.Namespace) -> int:
                 + "\n"
             )
         out.write(f"{total_actions} actions in {total_time:.2f} s = {rate:,.0f} actions/s\n")
-    out.flush()
     return 0

@@ -10,18 +10,21 @@ boundary (it and everything before it stay) when
 
 Bot moves in between are taken back with the decision they followed: a bot replays the same
 move from the same position.  Nothing here knows what a bot or a human is beyond the set of
-human seats it is given; the engine's states say what chance did.
+human seats it is given, nor which game is played: the game's rules say what chance did
+(``Rules.chance_between``) and what an action was (``Rules.describe``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from colosseum.core.events import Event
-from colosseum.core.games.colosseum.actions import Action
-from colosseum.core.games.colosseum.model import State
+
+if TYPE_CHECKING:
+    from colosseum.core.game import Rules
 
 
 class UndoReach(msgspec.Struct, frozen=True, kw_only=True):
@@ -39,28 +42,18 @@ class UndoReach(msgspec.Struct, frozen=True, kw_only=True):
         return len(self.targets)
 
 
-_SHORT = {
-    "a tile left face down was turned up": "revealed",
-    "tiles were drawn from the bag": "draw",
-    "chance decided the new position": "chance",
-    "a die was rolled": "dice",
-}
-
-
-def chance_in(before: State, after: State) -> str:
+def chance_in(rules: Rules[Any, Any, Any], before: Any, after: Any) -> str:
     """What chance decided or revealed between two consecutive states ("" if nothing)."""
-    if before.aside != after.aside:
-        return "a tile left face down was turned up"
-    if before.rng != after.rng:
-        if before.bag != after.bag:
-            return "tiles were drawn from the bag"
-        if before.round != after.round or before.phase != after.phase or before.phase == "setup":
-            return "chance decided the new position"
-        return "a die was rolled"
-    return ""
+    return rules.chance_between(before, after)[0]
 
 
-def undo_reach(states: Sequence[State], actions: Sequence[Action], seat: int, humans: Collection[int]) -> UndoReach:
+def _name(rules: Rules[Any, Any, Any], state: Any, seat: int) -> str:
+    return rules.names(state)[seat]
+
+
+def undo_reach(
+    rules: Rules[Any, Any, Any], states: Sequence[Any], actions: Sequence[Any], seat: int, humans: Collection[int]
+) -> UndoReach:
     """How far ``seat`` may take back in the game whose positions are ``states`` (``states[i]``
     after the first ``i`` of ``actions``; ``len(states) == len(actions) + 1``).  ``humans`` are
     the seats played by people: their actions (other than ``seat``'s) are boundaries."""
@@ -70,13 +63,13 @@ def undo_reach(states: Sequence[State], actions: Sequence[Action], seat: int, hu
     reason = short = ""
     for i in range(len(actions), 0, -1):
         action = actions[i - 1]
-        what = chance_in(states[i - 1], states[i])
+        what, word = rules.chance_between(states[i - 1], states[i])
         who = action.player
         if what:
-            reason, short = f"{what} (action {i})", _SHORT[what]
+            reason, short = f"{what} (action {i})", word
             break
         if who != seat and who in humans:
-            name = states[i].players[who].name
+            name = _name(rules, states[i], who)
             reason, short = f"{name} acted since", f"{name} acted"
             break
         if who == seat:
@@ -88,17 +81,19 @@ def undo_reach(states: Sequence[State], actions: Sequence[Action], seat: int, hu
     return UndoReach(seat=seat, targets=tuple(targets), reason=reason, short=short)
 
 
-def last_human_seat(actions: Sequence[Action], humans: Collection[int]) -> int | None:
+def last_human_seat(actions: Sequence[Any], humans: Collection[int]) -> int | None:
     """The human seat that acted last (the one in front of the keyboard in a hot-seat game)."""
     for action in reversed(actions):
-        if action.player in humans:
-            return action.player
+        seat: int = action.player
+        if seat in humans:
+            return seat
     return None
 
 
 def seat_undo_reach(
-    states: Sequence[State],
-    actions: Sequence[Action],
+    rules: Rules[Any, Any, Any],
+    states: Sequence[Any],
+    actions: Sequence[Any],
     seat: int,
     by_person: Sequence[bool],
     *,
@@ -121,13 +116,13 @@ def seat_undo_reach(
     reason = short = ""
     for i in range(len(actions), 0, -1):
         action = actions[i - 1]
-        what = chance_in(states[i - 1], states[i])
+        what, word = rules.chance_between(states[i - 1], states[i])
         who = action.player
         if what:
-            reason, short = f"{what} (action {start + i})", _SHORT[what]
+            reason, short = f"{what} (action {start + i})", word
             break
         if who != seat:
-            name = states[i].players[who].name
+            name = _name(rules, states[i], who)
             reason, short = f"{name} acted since", f"{name} acted"
             break
         if not by_person[i - 1]:
@@ -144,27 +139,20 @@ def seat_undo_reach(
     return UndoReach(seat=seat, targets=tuple(targets), reason=reason, short=short)
 
 
-def _in_words(action: Action, events: Sequence[Event], name: str) -> str:
+def _in_words(rules: Rules[Any, Any, Any], action: Any, events: Sequence[Event], name: str) -> str:
     """What one decision did, in the log's words without the player's name."""
     said = [e.text for e in events if e.kind != "undo" and e.text]
-    if said:
-        what = said[0]
-    else:
-        mode = getattr(action, "mode", None)
-        if mode in ("sum", "split"):
-            what = f"chose to {'add' if mode == 'sum' else 'split'} the dice"
-        else:
-            from colosseum.core.gamelog import describe_action
-
-            what = describe_action(action)
+    what = said[0] if said else rules.describe(action)
     if what.startswith(name + " "):
         what = what[len(name) + 1 :]
     return what.rstrip(".")
 
 
-def took_back_text(name: str, decisions: Sequence[tuple[Action, Sequence[Event]]], limit: int = 240) -> str:
+def took_back_text(
+    rules: Rules[Any, Any, Any], name: str, decisions: Sequence[tuple[Any, Sequence[Event]]], limit: int = 240
+) -> str:
     """``"Becky took back: opened market B for 9"``: the withdrawn decisions (each with the
     events it caused), oldest first, in the words the log used for them."""
-    words = "; ".join(_in_words(a, ev, name) for a, ev in decisions)
+    words = "; ".join(_in_words(rules, a, ev, name) for a, ev in decisions)
     text = f"{name} took back: {words}"
     return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."

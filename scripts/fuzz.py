@@ -50,15 +50,12 @@ import msgspec.inspect as mi
 
 from colosseum.core.gamelog import (
     ChatLine,
-    GameLog,
     GameLogError,
     dump_log,
     encode_action_line,
     encode_chat_line,
     encode_header,
     make_header,
-    parse_log,
-    read_log,
 )
 from colosseum.core.games.colosseum import (
     ACTION_TYPES,
@@ -84,6 +81,8 @@ from colosseum.core.games.colosseum.bots import Bot, make_bot
 from colosseum.core.games.colosseum.bots.random_bot import RandomBot
 from colosseum.core.games.colosseum.components import OPTIONS, VARIANTS, Catalog, load_catalog
 from colosseum.core.games.colosseum.invariants import check
+from colosseum.core.logread import parse_log, read_log
+from colosseum.core.timeline import GameLog
 
 # ------------------------------------------------------------------------------ the games
 

@@ -83,7 +83,8 @@ def child(path: str, seed: int, delay: float) -> None:
 def one_run(folder: Path, seed: int, rnd: random.Random, *, power: bool = False, fsync: bool = True) -> dict:
     """Start a child, kill it at a random moment (and cut the power: ``power``), check its log.
     Returns a result record."""
-    from colosseum.core.gamelog import GameLogError, read_log
+    from colosseum.core.gamelog import GameLogError
+    from colosseum.core.logread import read_log
 
     path = folder / f"kill-{seed}.jsonl"
     delay = rnd.choice([0.0, 0.0005, 0.002])

@@ -93,7 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     seeds = range(args.seeds)
     if args.log:
-        from colosseum.core.gamelog import read_log
+        from colosseum.core.logread import read_log
 
         log = read_log(args.log)
         setup = log.setup

@@ -88,8 +88,8 @@ def play_one(
     times: dict[str, list[float]] = {}
     for b in bots:
         times.setdefault(b.name, []).extend(b.times)
-    others = [a for i, a in enumerate(rec.acclaim) if i != seat]
-    return GameResult(seed, seat, rec.winner == seat, rec.acclaim[seat], sum(others) / len(others), times)
+    others = [a for i, a in enumerate(rec.scores) if i != seat]
+    return GameResult(seed, seat, rec.winner == seat, rec.scores[seat], sum(others) / len(others), times)
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:

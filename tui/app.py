@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from textual.command import Provider
     from textual.screen import Screen
 
-    from colosseum.core.gamelog import GameLog
+    from colosseum.core.timeline import GameLog
 
     from .screens.game import GameScreen
     from .screens.newgame import NewGameScreen, NewGameSettings
@@ -466,11 +466,11 @@ def make_session(
     names: Sequence[str], kinds: Sequence[str], *, seed: int, variant: str = "grand", options: Sequence[str] = ()
 ) -> LocalSession:
     """A new game in this process; raises ValueError (RuleError, CatalogError) for a bad setup."""
-    from colosseum.core.games.colosseum import GameSetup
+    from colosseum.core.games.colosseum.spec import SPEC
 
     from .session import LocalSession, Seat
 
-    setup = GameSetup(players=tuple(names), seed=seed, variant=variant, options=tuple(options))
+    setup = SPEC.make_setup(names, seed=seed, variant=variant, options=tuple(options))
     return LocalSession(setup, tuple(Seat(kind=k) for k in kinds))
 
 

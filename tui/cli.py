@@ -17,8 +17,8 @@ from typing import IO, TYPE_CHECKING, cast
 if TYPE_CHECKING:  # the commands on saved games import what they use when run: `play` starts sooner
     import argparse
 
-    from colosseum.core.gamelog import GameLog
     from colosseum.core.logwriter import LogWriter
+    from colosseum.core.timeline import GameLog
 
     from .municipium.session import MuniLocalSession
     from .session import LocalSession
@@ -190,10 +190,6 @@ def main(argv: list[str] | None = None) -> int:
     if game == "colosseum" and getattr(args, "players", 4) == 2:
         print("colosseum: Colosseum is played by 3 to 5 players", file=sys.stderr)
         return 2
-    if game == "municipium" and cmd == "simulate":
-        from colosseum.core.games.municipium.simulate import main as run_muni
-
-        return run_muni(args)
     if game == "municipium" and cmd == "play":
         from .municipium.app import run_from_args
 
@@ -251,7 +247,8 @@ def _emit(text: str, stream: IO[str] | None = None) -> int:
 
 def load_for_command(name: str) -> GameLog | None:
     """Read a log for export/view/resume; print what is wrong.  None if nothing is usable."""
-    from colosseum.core.gamelog import GameLogError, read_log
+    from colosseum.core.gamelog import GameLogError
+    from colosseum.core.logread import read_log
 
     from .storage import resolve_game
 
@@ -297,7 +294,7 @@ def _status(log: GameLog) -> tuple[str, str]:
 def _muni_status(log: GameLog) -> tuple[str, str]:
     from colosseum.core.games.municipium import State as MuniState
 
-    st: MuniState = log.state  # type: ignore[assignment]  # a Municipium log's state
+    st: MuniState = log.state  # a Municipium log's state
     if st.phase == "over" and st.result is not None:
         rnd, res = str(st.turn), f"{st.players[st.result.winner].name} won"
     else:
@@ -338,7 +335,7 @@ def cmd_games(args: argparse.Namespace) -> int:
         if g.log.header.fork_of:
             res += f"; fork of {g.log.header.fork_of} at action {g.log.header.fork_at}"
         players = players_text(g.log.setup, g.log.seats, width=PLAYERS_CELLS)
-        rows.append((local_date(g.created), g.log.kind.title, players, rnd, res, g.path.name))
+        rows.append((local_date(g.created), g.log.spec.title, players, rnd, res, g.path.name))
     from .text import cells, pad  # (rich: loaded only for the listing, never for simulate)
 
     # columns by terminal cells (a CJK name takes two a character), the file name last and whole
@@ -417,7 +414,8 @@ def prepare_resume(name: str | None) -> tuple[Resumable, Path] | int:
 
 def _lock_and_read(path: Path) -> tuple[LogWriter, GameLog] | int:
     """The log at ``path``, read under its lock (held by the writer returned, not yet appending)."""
-    from colosseum.core.gamelog import GameLogError, parse_log
+    from colosseum.core.gamelog import GameLogError
+    from colosseum.core.logread import parse_log
     from colosseum.core.logwriter import GameInUse, LogWriter
 
     try:
@@ -458,7 +456,7 @@ def _session_for(log: GameLog) -> Resumable | None:
     try:
         seats = tuple(Seat(k) for k in log.seats)
         if log.game == "municipium":
-            return MuniLocalSession(log.header.setup, seats, actions=list(log.actions))  # type: ignore[arg-type]
+            return MuniLocalSession(log.header.setup, seats, actions=list(log.actions))
         return LocalSession(log.setup, seats, actions=list(log.actions), reseed=log.header.reseed_point())
     except (ValueError, GameLogError) as e:
         _err(f"{log.path}: cannot resume: {e}")
@@ -610,7 +608,7 @@ def cmd_fork(args: argparse.Namespace) -> int:
     if log is None:
         return 1
     if log.game != "colosseum":
-        _err(f"forking a {log.kind.title} game is not offered yet")
+        _err(f"forking a {log.spec.title} game is not offered yet")
         return 2
     at = _fork_point(log, args.at)
     if at is None:

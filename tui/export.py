@@ -9,13 +9,14 @@ from collections.abc import Iterable, Iterator
 import msgspec
 
 from colosseum.core.errors import RuleError
-from colosseum.core.gamelog import GameLog, describe_action
+from colosseum.core.gamelog import describe_action
 from colosseum.core.games.colosseum import GameSetup, State
 from colosseum.core.games.colosseum.actions import Action, ChooseDice, Perform
 from colosseum.core.games.colosseum.components import CatalogError
 from colosseum.core.games.colosseum.engine import breakdown, catalog, spectacle_by_key
 from colosseum.core.games.colosseum.model import PHASE_TITLES
 from colosseum.core.games.municipium import MuniSetup
+from colosseum.core.timeline import GameLog
 
 # ``text`` (terminal cells) needs rich: imported where used, so ``colosseum simulate`` loads neither
 
@@ -123,7 +124,7 @@ def muni_export_text(log: GameLog) -> str:
     from .text import pad
 
     tl = log.timeline
-    setup: MuniSetup = log.header.setup  # type: ignore[assignment]  # a MuniHeader's setup
+    setup: MuniSetup = log.header.setup  # a MuniHeader's setup
     out = _head_lines(log, "Municipium", f"Options:  {', '.join(setup.options) or 'none'}   seed: {setup.seed}")
     taken_back = _taken_back(log)
     out += taken_back.get(0, [])
@@ -141,7 +142,7 @@ def muni_export_text(log: GameLog) -> str:
                 out += ["", f"== {head} =="]
             out.append(f"  {ev.text}")
         out += taken_back.get(i, [])
-    final: MuniState = tl.state(tl.end)  # type: ignore[assignment]  # a Municipium timeline
+    final: MuniState = tl.state(tl.end)  # a Municipium timeline
     out.append("")
     if final.result is not None:
         out.append("== Final ranking ==")

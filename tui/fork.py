@@ -20,9 +20,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from colosseum.core import rng
-from colosseum.core.gamelog import UNDO_VERSION, GameLog, make_header
+from colosseum.core.gamelog import UNDO_VERSION, make_header
 from colosseum.core.games.colosseum.bots import BOTS
 from colosseum.core.logwriter import SUFFIX, LogWriter
+from colosseum.core.timeline import GameLog
 
 from .session import LocalSession, Seat
 from .storage import Recorder, game_file_name, games_dir

@@ -2,7 +2,7 @@
 
 A session is the one interface between the client and a game: widgets read ``session.state``
 and ``session.events`` and send actions with ``session.submit``; they never apply rules
-themselves.  The engine runs in-process through the game's :class:`~colosseum.core.registry_old.GameKind`
+themselves.  The engine runs in-process through the game's :class:`~colosseum.core.game.Rules`
 (``new_game``, ``apply``, ``to_act``, ``make_bot``); this base keeps the state, the events and the
 actions, calls the ``recorder`` (the autosave: ``tui.storage.Recorder``) and the listeners after
 each action, and plays the bot seats.  A game's own session adds what only it has (Colosseum's
@@ -21,7 +21,7 @@ import msgspec
 
 from colosseum.core.errors import RuleError
 from colosseum.core.events import Event
-from colosseum.core.registry_old import GameKind
+from colosseum.core.game import Rules
 
 Listener = Callable[[Any, list[Event]], None]
 Recorder = Callable[[Any, Any], None]
@@ -57,7 +57,7 @@ class EngineSession:
 
     def __init__(
         self,
-        kind: GameKind,
+        kind: Rules[Any, Any, Any],
         setup: Any,
         seats: tuple[Any, ...],
         *,
@@ -160,7 +160,7 @@ class EngineSession:
     def fallback_action(self) -> Any:
         """What a bot plays when its own action is refused: the game's first legal action.
         (Colosseum's session plays the legal action that changes the least instead.)"""
-        return self.kind.legal(self._state)[0]
+        return self.kind.fallback_action(self._state)
 
     def bot_action(self) -> Any | None:
         """The action of the bot to act, or None when a human (or nobody) is to act."""

@@ -26,9 +26,9 @@ from colosseum.core.games.colosseum import (
     to_act,
 )
 from colosseum.core.games.colosseum.bots import deal_offer
-from colosseum.core.games.colosseum.queries import safe_action
+from colosseum.core.games.colosseum.offers import safe_action
+from colosseum.core.games.colosseum.rules import RULES as COLOSSEUM
 from colosseum.core.games.colosseum.summary import Follow
-from colosseum.core.registry_old import COLOSSEUM
 from colosseum.core.undo import UndoReach, last_human_seat, undo_reach
 
 from .game_session import EngineSession, Seat
@@ -205,7 +205,7 @@ class LocalSession(EngineSession, GameSession):
             seat = last_human_seat(self._actions, humans)
             if seat is None:
                 return UndoReach(seat=-1, reason="nothing to take back yet", short="nothing yet")
-        return undo_reach(self._states, self._actions, seat, humans)
+        return undo_reach(self.kind, self._states, self._actions, seat, humans)
 
     def undo(self, seat: int | None = None) -> UndoLine:
         """Take back ``seat``'s last decision and every move after it.  The withdrawn actions

@@ -21,13 +21,16 @@ import stat
 import unicodedata
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import msgspec
 
-from colosseum.core.gamelog import GameLog, GameLogError, Header, UndoLine, header_type, make_header, read_log
+from colosseum.core.gamelog import GameLogError, Header, UndoLine, make_header
 from colosseum.core.games.colosseum import Action, GameSetup, State
+from colosseum.core.logread import read_log
 from colosseum.core.logwriter import SUFFIX, LogWriter, fsync_default
+from colosseum.core.registry import spec
+from colosseum.core.timeline import GameLog
 
 from .game_session import EngineSession
 from .session import LocalSession
@@ -437,34 +440,17 @@ def read_header(path: Path) -> Header | None:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None
         first = os.pread(fd, 1 << 16, 0).split(b"\n", 1)[0]
-        game = msgspec.json.decode(first, type=_Game).game
-        return _header_decoder(game).decode(first)
-    except (OSError, msgspec.DecodeError, RecursionError):
+        header = _header_dec.decode(first)
+        # the setup as its game's own type (the game's spec only: no engine is loaded)
+        header.setup = msgspec.convert(header.setup, spec(header.game).setup_type, strict=True)
+        return header
+    except (OSError, ValueError, msgspec.DecodeError, RecursionError):
         return None
     finally:
         os.close(fd)
 
 
 _header_dec = msgspec.json.Decoder(Header)
-_header_decs: dict[str, msgspec.json.Decoder[Any]] = {}
-
-
-def _header_decoder(game: object) -> msgspec.json.Decoder[Any]:
-    """The decoder of ``game``'s headers (Colosseum's for a game this program does not know);
-    another game's is made when first needed, so listing Colosseum games never loads its engine."""
-    if not isinstance(game, str):
-        return _header_dec
-    found = _header_decs.get(game)
-    if found is None:
-        kind = header_type(game)
-        if kind is None:
-            return _header_dec
-        found = _header_decs[game] = msgspec.json.Decoder(kind)
-    return found
-
-
-class _Game(msgspec.Struct):
-    game: object = None
 
 
 def continuation(path: Path) -> Path | None:

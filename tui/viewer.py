@@ -32,20 +32,13 @@ from textual.screen import Screen
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from colosseum.core.gamelog import (
-    UNDO_VERSION,
-    GameLog,
-    GameLogError,
-    HintLine,
-    Timeline,
-    Withdrawal,
-    describe_action,
-    make_header,
-    read_log,
-)
+from colosseum.core.gamelog import UNDO_VERSION, GameLogError, HintLine, Withdrawal, describe_action, make_header
 from colosseum.core.games.colosseum import Action, GameSetup, State, to_act
 from colosseum.core.games.colosseum.actions import ChooseDice
 from colosseum.core.games.colosseum.summary import Changes, last_move
+from colosseum.core.logread import read_log
+from colosseum.core.registry import rules
+from colosseum.core.timeline import GameLog, Timeline
 from colosseum.themes import THEME_NAMES
 from colosseum.tui.plain import Static
 
@@ -376,7 +369,7 @@ class ViewerScreen(Screen):
         hints: Sequence[HintLine] | None = None,
     ) -> None:
         super().__init__()
-        self.timeline = timeline if timeline is not None else Timeline(setup, list(actions))
+        self.timeline = timeline if timeline is not None else Timeline(rules(None), setup, list(actions))
         # hints the hard bot gave (from the log's hint lines, or the running game's)
         self.hints: list[HintLine] = list(hints if hints is not None else (log.hints if log is not None else ()))
         self.game_log = log  # the game to play from ("f"); its undos and its parent
@@ -409,7 +402,7 @@ class ViewerScreen(Screen):
         """The viewer on a running game (a copy of its actions so far; the game is untouched)."""
         seats = [s.kind for s in session.seats]
         reseed = getattr(session, "reseed", None)
-        timeline = Timeline(session.setup, list(session.actions), reseed=reseed)
+        timeline = Timeline(rules(None), session.setup, list(session.actions), reseed=reseed)
         path = getattr(getattr(session, "recorder", None), "path", None)
         header = make_header(session.setup, seats, reseed=reseed, version=UNDO_VERSION)
         hints = session_hints(session)

@@ -76,7 +76,7 @@ def test_greedy_beats_random_clearly():
     assert wins >= 32, f"greedy won only {wins} of 40"
     # and it wins by performing: its best performance beats every random bot's on average
     margin = [
-        r.acclaim[r.seats.index("greedy")] - max(a for s, a in enumerate(r.acclaim) if r.seats[s] != "greedy")
+        r.scores[r.seats.index("greedy")] - max(a for s, a in enumerate(r.scores) if r.seats[s] != "greedy")
         for r in recs
     ]
     assert sum(margin) / len(margin) > 15
@@ -98,10 +98,10 @@ def test_bots_answer_every_decision(players, variant, options):
     seed = 100 * players
     for bots in configs:
         for _ in range(2):
-            setup = make_setup(players, seed, bots, variant, options)
+            setup = make_setup(players, seed, bots, variant=variant, options=options)
             rec = play_game(setup, make_bots(bots, seed), check=True, on_action=note)
             seed += 1
-            assert rec.rounds == load_catalog(variant).rules.gifts + 1
+            assert rec.details["rounds"] == load_catalog(variant).rules.gifts + 1
     # greedy met (nearly) every kind of decision; the rare ones are covered by scenarios below
     rare = {"closing/steal", "trade/close", "perform/mode", "hire/bid"}
     assert ALL_SITUATIONS - rare <= faced["greedy"], ALL_SITUATIONS - faced["greedy"]
@@ -124,14 +124,14 @@ def test_greedy_is_deterministic():
     bots = ["greedy", "greedy", "random"]
     a = play_game(make_setup(3, 42, bots), make_bots(bots, 42))
     b = play_game(make_setup(3, 42, bots), make_bots(bots, 42))
-    assert (a.acclaim, a.coins, a.actions, a.winner) == (b.acclaim, b.coins, b.actions, b.winner)
+    assert (a.scores, a.details, a.actions, a.winner) == (b.scores, b.details, b.actions, b.winner)
 
 
 def _perform_state(variant: str, seed: int, temple: bool):
     """A position where a greedy player must move nobles (G-5.1)."""
     names = ["greedy"] * 4
     bots = make_bots(names, seed)
-    state = new_game(make_setup(4, seed, names, variant))
+    state = new_game(make_setup(4, seed, names, variant=variant))
     state = advance(state, bots, lambda s: s.phase == "perform" and s.perform.stage == "roll")
     seat = to_act(state)
     return replace(
@@ -284,7 +284,7 @@ def test_greedy_choices_are_always_legal(monkeypatch):
     monkeypatch.setattr(GreedyBot, "_checked", staticmethod(spy))
     for players, variant in ((3, "grand"), (5, "grand"), (4, "classic")):
         bots = ["greedy"] * players
-        play_game(make_setup(players, 31, bots, variant), make_bots(bots, 31))
+        play_game(make_setup(players, 31, bots, variant=variant), make_bots(bots, 31))
     assert not fallbacks, fallbacks[:3]
 
 

@@ -15,10 +15,11 @@ import msgspec
 import pytest
 
 from colosseum.core import rng
-from colosseum.core.gamelog import dump_log, make_header, parse_log
+from colosseum.core.gamelog import dump_log, make_header
 from colosseum.core.games.colosseum import GameSetup, apply, new_game, replay, to_act
 from colosseum.core.games.colosseum.bots import make_bot
 from colosseum.core.games.colosseum.view import determinised, player_view
+from colosseum.core.logread import parse_log
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "seed_search.py"
 NAMES = ("Becky", "Kat", "Laura", "Marcus")
@@ -127,12 +128,13 @@ def test_no_view_holds_the_secret_and_playouts_never_use_it():
 
 
 def test_municipium_draws_from_the_secret_too():
-    from colosseum.core.registry_old import game_kind
 
-    kind = game_kind("municipium")
-    a = kind.new_game(kind.setup_from_builtins({"players": ["A", "B", "C"], "seed": 0, "secret": SECRET}))
-    b = kind.new_game(kind.setup_from_builtins({"players": ["A", "B", "C"], "seed": 0, "secret": "6a" * 32}))
-    c = kind.new_game(kind.setup_from_builtins({"players": ["A", "B", "C"], "seed": 0}))
+    from colosseum.core.registry import rules
+
+    kind = rules("municipium")
+    a = kind.new_game(kind.spec.make_setup(["A", "B", "C"], seed=0, secret=SECRET))
+    b = kind.new_game(kind.spec.make_setup(["A", "B", "C"], seed=0, secret="6a" * 32))
+    c = kind.new_game(kind.spec.make_setup(["A", "B", "C"], seed=0))
     assert a.deck != b.deck or a.deck != c.deck
-    view = kind.player_view(a)
+    view = kind.player_view(a, 0)
     assert view.setup.secret == "" and view.rng == 0

@@ -14,22 +14,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from colosseum.core.gamelog import (
-    FORMAT,
-    FORMAT_VERSION,
-    GameLog,
-    GameLogError,
-    Timeline,
-    dump_log,
-    encode_action_line,
-    make_header,
-    parse_log,
-    read_log,
-)
+from colosseum.core.gamelog import FORMAT, FORMAT_VERSION, GameLogError, dump_log, encode_action_line, make_header
 from colosseum.core.games.colosseum import GameSetup, encode_state, new_game, replay
 from colosseum.core.games.colosseum.actions import ACTION_TYPES, EndTurn, Roll
 from colosseum.core.games.colosseum.bots import BOTS
 from colosseum.core.games.colosseum.components import OPTIONS, VARIANTS
+from colosseum.core.games.colosseum.rules import RULES
+from colosseum.core.logread import parse_log, read_log
+from colosseum.core.timeline import GameLog, Timeline
 from colosseum.tui.session import LocalSession, Seat
 from colosseum.tui.storage import start_recording
 
@@ -172,11 +164,35 @@ def test_not_a_log():
 
 
 def test_unknown_version():
-    data = sample_bytes(0).replace(b'"version":2', b'"version":3', 1)
+    data = sample_bytes(0).replace(b'"version":2', b'"version":4', 1)
     with pytest.raises(GameLogError) as e:
         parse_log(data)
     assert e.value.kind == "version" and e.value.line == 1
-    assert "unknown format version 3" in str(e.value)
+    assert "unknown format version 4" in str(e.value) and "update to read it" in str(e.value)
+
+
+def test_a_setup_field_this_program_does_not_know_is_refused_not_dropped():
+    """A newer program's option (here a made-up one) must not replay as a different game."""
+    data = sample_bytes(0).replace(b'"setup":{', b'"setup":{"dice_sides":8,', 1)
+    with pytest.raises(GameLogError) as e:
+        parse_log(data)
+    assert e.value.kind == "version" and e.value.line == 1
+    assert "dice_sides" in str(e.value) and "does not know" in str(e.value)
+
+
+def test_a_setup_that_needs_a_newer_reader_is_written_as_version_3(tmp_path):
+    """A house rule away from its default (or a server game's secret) makes the log version 3,
+    which a version 2 reader refuses; without one the log stays version 2."""
+    from colosseum.core.logwriter import LogWriter
+
+    plain = GameSetup(players=("A", "B", "C"), seed=1)
+    house = GameSetup(players=("A", "B", "C"), seed=1, starting_coins=12)
+    for setup, version in ((plain, 2), (house, 3)):
+        w = LogWriter.create(tmp_path, f"v{version}", make_header(setup, ("human",) * 3), fsync=False)
+        w.close()
+        log = parse_log(w.path.read_bytes())
+        assert log.header.version == version and log.error is None and log.setup == setup
+        assert log.state.players[0].coins == (12 if version == 3 else 30)
 
 
 def test_truncated_header():
@@ -296,7 +312,7 @@ def test_read_log_errors(tmp_path):
 
 def test_timeline_navigation():
     setup, kinds, actions, final = sample_game(4)
-    tl = Timeline(setup, actions)
+    tl = Timeline(RULES, setup, actions)
     assert len(tl) == len(actions) + 1
     assert encode_state(tl.state(tl.end)) == final
     for kind in ("action", "turn", "phase", "round"):
@@ -332,7 +348,7 @@ def _starts(tl, kind):
 
 def test_timeline_events_match_replay():
     setup, kinds, actions, final = sample_game(5)
-    tl = Timeline(setup, actions)
+    tl = Timeline(RULES, setup, actions)
     _, events = replay(setup, actions)
     assert [e for _, e in tl.all_events()] == events
     assert tl.events(0) == []
@@ -479,10 +495,10 @@ def test_chat_lines_are_kept_and_change_nothing():
         + GL.encode_action_line(PlaceStartGates(player=2, space=8), 1)
         + GL.encode_chat_line(GL.ChatLine(chat="thanks", name="Laura", seat=2, after=1))
     )
-    log = GL.parse_log(data)
+    log = parse_log(data)
     assert log.intact
     assert len(log.actions) == 1
     assert [c.chat for c in log.chat] == ["good luck", "thanks"]
     assert log.chat[1].after == 1
-    broken = GL.parse_log(data + b'{"chat": 5}\n')
+    broken = parse_log(data + b'{"chat": 5}\n')
     assert broken.error is not None and broken.error.kind == "malformed" and broken.error.line == 5

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import msgspec
 
-from colosseum.core.gamelog import ChatLine, HintLine, encode_hint_line, read_log
+from colosseum.core.gamelog import ChatLine, HintLine, encode_hint_line
 from colosseum.core.games.colosseum import apply, encode_state, legal, new_game, to_act
 from colosseum.core.games.colosseum.bots.hint import HINT_OPTIONS, ask_hint
+from colosseum.core.logread import read_log
 from colosseum.core.logwriter import LogWriter
 from colosseum.core.simulate import make_bots, make_setup
 
@@ -68,7 +69,8 @@ def test_hint_lines_in_the_log(tmp_path):
     assert raw.startswith(b'{"chat"')
     old = msgspec.json.decode(raw, type=ChatLine)
     assert old.chat == line.chat and old.name == "hint" and old.after == line.after
-    assert msgspec.json.decode(raw, type=HintLine) == line
+    # an action is read as its JSON values (each game converts its own: logread does)
+    assert msgspec.to_builtins(msgspec.json.decode(raw, type=HintLine)) == msgspec.to_builtins(line)
 
 
 def test_a_forced_decision_gets_its_only_choice():

@@ -14,15 +14,7 @@ import time
 import msgspec
 import pytest
 
-from colosseum.core.gamelog import (
-    FORMAT_VERSION,
-    GameLogError,
-    dump_log,
-    encode_action_line,
-    make_header,
-    parse_log,
-    read_log,
-)
+from colosseum.core.gamelog import FORMAT_VERSION, GameLogError, dump_log, encode_action_line, make_header
 from colosseum.core.games.colosseum import GameSetup, RuleError, apply, decode_state, encode_state, new_game, to_act
 from colosseum.core.games.colosseum.actions import (
     ChooseDice,
@@ -34,6 +26,7 @@ from colosseum.core.games.colosseum.actions import (
 )
 from colosseum.core.games.colosseum.bots import make_bot
 from colosseum.core.games.colosseum.model import Transfer
+from colosseum.core.logread import parse_log, read_log
 from colosseum.core.logwriter import GameInUse, LogClosed, LogWriter, NotAppendable
 
 SETUP = GameSetup(players=("Becky", "Kat", "Laura"), seed=11)

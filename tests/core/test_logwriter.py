@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from colosseum.core.gamelog import ChatLine, make_header, parse_log, read_log
+from colosseum.core.gamelog import ChatLine, make_header
 from colosseum.core.games.colosseum import GameSetup, apply, new_game, to_act
 from colosseum.core.games.colosseum.bots import make_bot
+from colosseum.core.logread import parse_log, read_log
 from colosseum.core.logwriter import (
     FSYNC_ENV,
     GameInUse,

@@ -55,7 +55,7 @@ def test_hard_plays_whole_games_legally(variant):
     setup = make_setup(3, 11, variant=variant)
     bots = [SearchBot(1, think=None, playouts=4), make_bot("greedy", 2), SearchBot(3, think=None, playouts=2)]
     rec = play_game(setup, bots, check=True)
-    assert rec.rounds >= 1 and rec.actions > 50
+    assert rec.details["rounds"] >= 1 and rec.actions > 50
 
 
 def test_easy_plays_legally_and_beats_random():

@@ -6,12 +6,16 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from colosseum.core.gamelog import Header, MuniHeader, dump_log, make_header, parse_log, read_log
+from colosseum.core.gamelog import Header, dump_log, make_header
 from colosseum.core.games.colosseum import GameSetup
 from colosseum.core.games.colosseum import new_game as colosseum_new_game
 from colosseum.core.games.municipium import MuniSetup, apply, new_game, to_act
+from colosseum.core.logread import parse_log, read_log
 from colosseum.core.logwriter import LogWriter
-from colosseum.core.registry_old import COLOSSEUM, GAMES, MUNICIPIUM, game_kind
+from colosseum.core.options import OptionError
+from colosseum.core.registry import game_names, rules, spec
+
+COLOSSEUM, MUNICIPIUM = rules("colosseum"), rules("municipium")
 
 
 def bots_game(setup: MuniSetup, limit: int | None = None) -> list:
@@ -25,26 +29,29 @@ def bots_game(setup: MuniSetup, limit: int | None = None) -> list:
 
 
 def test_the_registry_names_both_games():
-    assert set(GAMES) == {"colosseum", "municipium"}
-    assert game_kind(None) is COLOSSEUM  # a log header that names no game is Colosseum's
-    assert game_kind("municipium") is MUNICIPIUM
+    assert game_names() == ("colosseum", "municipium")
+    assert spec(None) is COLOSSEUM.spec  # a log header that names no game is Colosseum's
+    assert rules("municipium") is MUNICIPIUM
     with pytest.raises(ValueError):
-        game_kind("chess")
-    assert (MUNICIPIUM.min_players, MUNICIPIUM.max_players) == (2, 4)
-    assert (COLOSSEUM.min_players, COLOSSEUM.max_players) == (3, 5)
+        spec("chess")
+    assert (MUNICIPIUM.spec.min_players, MUNICIPIUM.spec.max_players) == (2, 4)
+    assert (COLOSSEUM.spec.min_players, COLOSSEUM.spec.max_players) == (3, 5)
     assert MUNICIPIUM.level_of("greedy") == "normal" == COLOSSEUM.level_of("greedy")
 
 
 def test_m13_options_go_through_the_interface():
-    setup = MUNICIPIUM.make_setup(("A", "B"), 1, "", ("short", "single-chamber"))
+    setup = MUNICIPIUM.spec.make_setup(("A", "B"), seed=1, options=("short", "single-chamber"))
     assert setup == MuniSetup(players=("A", "B"), seed=1, options=("short", "single-chamber"))
-    assert MUNICIPIUM.options == ("short", "single-chamber")
-    with pytest.raises(ValueError):
-        MUNICIPIUM.make_setup(("A", "B"), 1, "grand", ())
+    (option,) = MUNICIPIUM.spec.options
+    assert option.kind == "flags" and [c.value for c in option.choices] == ["short", "single-chamber"]
+    with pytest.raises(OptionError):
+        MUNICIPIUM.spec.make_setup(("A", "B"), seed=1, variant="grand")
+    with pytest.raises(OptionError):
+        MUNICIPIUM.spec.make_setup(("A", "B"), seed=1, options=("long",))
 
 
 def test_interface_plays_a_whole_game_and_names_the_winner():
-    setup = MUNICIPIUM.make_setup(("A", "B", "C"), 5, "", ())
+    setup = MUNICIPIUM.spec.make_setup(("A", "B", "C"), seed=5)
     st = MUNICIPIUM.new_game(setup)
     actions = bots_game(setup)
     for a in actions:
@@ -53,7 +60,7 @@ def test_interface_plays_a_whole_game_and_names_the_winner():
     assert MUNICIPIUM.is_over(st) and MUNICIPIUM.to_act(st) == -1
     assert MUNICIPIUM.winners(st) == (st.result.winner,)
     assert MUNICIPIUM.decode_state(MUNICIPIUM.encode(st)) == st
-    view = MUNICIPIUM.player_view(st)
+    view = MUNICIPIUM.player_view(st, 0)
     assert view.rng == 0 and view.setup.seed == 0
 
 
@@ -66,7 +73,7 @@ def test_colosseum_header_names_no_game_and_reads_byte_identically():
     assert colosseum_new_game(setup) is not None
     data = dump_log(header, [])
     log = parse_log(data)
-    assert log.game == "colosseum" and log.kind is COLOSSEUM
+    assert log.game == "colosseum" and log.rules is COLOSSEUM
     assert dump_log(log.header, log.actions) == data
 
 
@@ -75,7 +82,7 @@ def test_muni_log_round_trip_is_byte_exact(tmp_path):
     setup = MuniSetup(players=("Ann", "小明", "Cy"), seed=11, options=("short",))
     actions = bots_game(setup)
     header = make_header(setup, ("human", "normal", "normal"))
-    assert isinstance(header, MuniHeader) and header.game == "municipium"
+    assert isinstance(header, Header) and header.game == "municipium"
     half = len(actions) // 2
     w = LogWriter.create(tmp_path, "g", header, actions[:half], fsync=False)
     w.close()

@@ -9,7 +9,7 @@ import msgspec
 import pytest
 
 from colosseum.core.errors import RuleError
-from colosseum.core.registry_old import MUNICIPIUM
+from colosseum.core.games.municipium.rules import RULES as MUNICIPIUM
 from colosseum.tui.net.muni_remote import MuniNetScreen, MuniRemoteSession, attach, wait_game
 from colosseum.tui.net.remote import RemoteClient
 
@@ -32,16 +32,16 @@ def test_muni_remote_session_submits_through_the_server(server):
                 break
             await asyncio.sleep(0.01)
         st = session.state
-        assert MUNICIPIUM.to_act(st) == 0 and st == MUNICIPIUM.player_view(table.game)
-        other = msgspec.structs.replace(MUNICIPIUM.legal(st)[0], player=1)
+        assert MUNICIPIUM.to_act(st) == 0 and st == MUNICIPIUM.player_view(table.game, None)
+        other = msgspec.structs.replace(MUNICIPIUM.legal_actions(st)[0], player=1)
         with pytest.raises(RuleError, match="you hold seat 1"):
             session.submit(other)
         n = len(session.actions)
-        first = MUNICIPIUM.legal(st)[0]
+        first = MUNICIPIUM.legal_actions(st)[0]
         events = session.submit(first)
         assert events and session.actions[n] == first
         await asyncio.sleep(0.3)  # the bot moves on; its updates reach the listener
-        assert session.state == MUNICIPIUM.player_view(table.game) and session.actions == table.actions
+        assert session.state == MUNICIPIUM.player_view(table.game, None) and session.actions == table.actions
         assert calls
         session.say("ave")
         for _ in range(100):
@@ -115,7 +115,7 @@ def test_a_spectator_follows_a_municipium_table_and_cannot_act(server):
     session = MuniRemoteSession(client, joined, game)
     assert session.local_seats() == ()
     with pytest.raises(RuleError, match="spectators"):
-        session.submit(MUNICIPIUM.legal(session.state)[0])
+        session.submit(MUNICIPIUM.legal_actions(session.state)[0])
 
     async def main():
         for _ in range(300):

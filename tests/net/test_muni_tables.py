@@ -9,8 +9,8 @@ import asyncio
 import msgspec
 from test_net_tables import client, run, server_at
 
-from colosseum.core.gamelog import read_log
-from colosseum.core.registry_old import MUNICIPIUM
+from colosseum.core.games.municipium.rules import RULES as MUNICIPIUM
+from colosseum.core.logread import read_log
 from colosseum.tui.net.host import muni_wire as W
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.proto_client import ProtoClient
@@ -83,7 +83,7 @@ def test_two_players_and_a_bot_play_municipium_over_the_table_server(tmp_path):
             assert st.rng == 0 and st.setup.seed == 0  # the player's view
             # not your turn, not your seat: refused, nothing changes
             other = players[1 - MUNICIPIUM.to_act(st)] if MUNICIPIUM.to_act(st) in (0, 1) else players[0]
-            bad = await other.act(MUNICIPIUM.legal(st)[0])
+            bad = await other.act(MUNICIPIUM.legal_actions(st)[0])
             assert isinstance(bad, P.Error)
             await play_to_end(players)
             finals = [p.state for p in players]
@@ -92,7 +92,7 @@ def test_two_players_and_a_bot_play_municipium_over_the_table_server(tmp_path):
             path = srv.data / "games" / f"{tid}.jsonl"
             log = read_log(path)
             assert log.game == "municipium" and log.intact and log.finished and log.ended
-            assert MUNICIPIUM.player_view(log.state) == finals[0]
+            assert MUNICIPIUM.player_view(log.state, None) == finals[0]
             assert t is None or t.meta.status == "over"
             assert log.seats == ("human", "human", "normal")
         finally:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import asyncio
 
-from colosseum.core.gamelog import read_log
 from colosseum.core.games.colosseum import replay
+from colosseum.core.logread import read_log
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.hub import TableServer
 from colosseum.tui.net.host.proto_client import ProtoClient

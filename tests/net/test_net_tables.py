@@ -72,7 +72,7 @@ def test_three_players_play_to_the_end_and_see_the_same_ranking(tmp_path, addres
             loaded = gamelog_io.load(srv.tables[tid].log_path)
             final, _ = replay(loaded.setup, loaded.actions)
             assert player_view(final) == finals[0]  # what the players saw: no seed, no generator state
-            from colosseum.core.gamelog import read_log
+            from colosseum.core.logread import read_log
 
             glog = read_log(srv.tables[tid].log_path)  # what `colosseum view` reads
             assert glog.intact and glog.finished and glog.state == final

@@ -8,9 +8,9 @@ import logging
 import msgspec
 from test_net_tables import client, run, server_at, three_at_a_table
 
-from colosseum.core.gamelog import read_log
 from colosseum.core.games.colosseum import legal, to_act
 from colosseum.core.games.colosseum.view import player_view
+from colosseum.core.logread import read_log
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.proto_client import ProtoClient
 
@@ -89,6 +89,7 @@ def test_undo_is_refused_after_another_seat_acted_and_across_chance(tmp_path):
             assert isinstance(err, P.Error) and f"{other} acted since" in err.message
             assert len(table.actions) == 2
             # play on until an action of someone's involves chance (tiles drawn, dice rolled)
+            from colosseum.core.games.colosseum.rules import RULES
             from colosseum.core.undo import chance_in
 
             while True:
@@ -96,7 +97,7 @@ def test_undo_is_refused_after_another_seat_acted_and_across_chance(tmp_path):
                 p = players[to_act(before)]
                 ref += 1
                 assert isinstance(await _act(p, legal(before).actions[0], ref), P.Ack)
-                if chance_in(before, table.state):
+                if chance_in(RULES, before, table.state):
                     break
             n = len(table.actions)
             err = await _undo(p, 30)

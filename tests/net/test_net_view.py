@@ -8,7 +8,7 @@ import asyncio
 import msgspec
 
 from colosseum.core.games.colosseum import GameSetup, apply, legal, new_game
-from colosseum.core.games.colosseum.queries import safe_action
+from colosseum.core.games.colosseum.offers import safe_action
 from colosseum.core.games.colosseum.view import player_view, setup_view
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.hub import TableServer

@@ -12,9 +12,10 @@ from __future__ import annotations
 import datetime as _dt
 from pathlib import Path
 
-from colosseum.core.gamelog import dump_log, make_header, read_log
+from colosseum.core.gamelog import dump_log, make_header
 from colosseum.core.games.colosseum import GameSetup, RuleError, apply, legal, new_game, to_act
 from colosseum.core.games.colosseum.bots import make_bot
+from colosseum.core.logread import read_log
 from colosseum.tui.app import ColosseumApp
 from colosseum.tui.session import LocalSession, Seat
 from colosseum.tui.widgets.board import BoardPanel

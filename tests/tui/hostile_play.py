@@ -87,7 +87,7 @@ async def play_hostile(argv: Sequence[str], *, extra_every: int = 40, max_action
     """Play the game ``argv`` describes to its end, every seat's decisions through their
     dialogs; returns the number of actions.  Every ``extra_every`` actions the other screens
     are opened too (each board, the detail, review, rules, help) and checked."""
-    from colosseum.core.registry_old import game_kind
+    from colosseum.core.registry import rules
 
     args = build_parser().parse_args(list(argv))
     if args.game == "municipium":
@@ -97,7 +97,7 @@ async def play_hostile(argv: Sequence[str], *, extra_every: int = 40, max_action
     else:
         app = build_app(args, record=False)
     session = app.session
-    kind = game_kind(argv[argv.index("--game") + 1])
+    kind = rules(argv[argv.index("--game") + 1])
     bots = [kind.make_bot("normal", seed) for seed in range(len(session.state.players))]
     seen: set[str] = set()
     async with app.run_test(size=SIZE) as pilot:

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 from msgspec.structs import replace
 
-from colosseum.core.gamelog import read_log
 from colosseum.core.games.colosseum import GameSetup, RuleError, apply, encode_state
+from colosseum.core.games.colosseum.rules import RULES
+from colosseum.core.logread import read_log
 from colosseum.core.undo import chance_in
 from colosseum.tui.cli import main as cli
 from colosseum.tui.cli import prepare_resume
@@ -70,7 +71,7 @@ def test_reseed_diverges_only_after_the_fork_point(finished, capsys):
     state, first_chance, differs = fork.state, None, False
     for i in range(n, len(parent.actions)):
         theirs = parent.timeline.state(i + 1)
-        if first_chance is None and chance_in(parent.timeline.state(i), theirs):
+        if first_chance is None and chance_in(RULES, parent.timeline.state(i), theirs):
             first_chance = i
         try:
             state, _ = apply(state, parent.actions[i])

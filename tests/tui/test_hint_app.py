@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from colosseum.core.gamelog import read_log
 from colosseum.core.games.colosseum import GameSetup, encode_state, to_act
+from colosseum.core.logread import read_log
 from colosseum.tui.app import ColosseumApp
 from colosseum.tui.commands import ColosseumCommands
 from colosseum.tui.screens import hint as hint_screen

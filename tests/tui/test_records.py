@@ -16,8 +16,9 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from colosseum.core.gamelog import dump_log, make_header, read_log
+from colosseum.core.gamelog import dump_log, make_header
 from colosseum.core.games.colosseum import GameSetup, encode_state
+from colosseum.core.logread import read_log
 from colosseum.tui import cli as cli_module
 from colosseum.tui.cli import main as cli
 from colosseum.tui.session import LocalSession, Seat
@@ -418,7 +419,7 @@ def test_a_game_being_played_is_not_resumed_twice(tmp_path, fake_app, capsys):
 
 @pytest.mark.parametrize("variant,n", [("grand", 5), ("classic", 4), ("classic", 3)])
 def test_export_every_variant(variant, n):
-    from colosseum.core.gamelog import parse_log
+    from colosseum.core.logread import parse_log
     from colosseum.tui.export import export_json_chunks, export_text
 
     s = LocalSession(

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from colosseum.core.gamelog import read_log
 from colosseum.core.games.colosseum import GameSetup
+from colosseum.core.logread import read_log
 from colosseum.core.logwriter import LogWriter
 from colosseum.tui import cli as cli_module
 from colosseum.tui import storage

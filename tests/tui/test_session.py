@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from colosseum.core.games.colosseum import GameSetup, legal
 from colosseum.core.games.colosseum.actions import EndTurn
-from colosseum.core.games.colosseum.queries import safe_action
+from colosseum.core.games.colosseum.offers import safe_action
 from colosseum.tui.session import LocalSession, Seat
 
 

@@ -19,10 +19,8 @@ def test_play_import_path_does_not_load_municipium() -> None:
 
 
 def test_municipium_still_loads_on_demand() -> None:
-    from colosseum.core.gamelog import MuniHeader, header_type
-    from colosseum.core.registry_old import GAMES, MUNICIPIUM, game_kind, game_names
+    from colosseum.core.registry import game_names, rules, spec
 
-    assert game_names() == ("colosseum", "municipium")
-    assert GAMES["municipium"] is MUNICIPIUM is game_kind("municipium")
-    assert header_type("municipium") is MuniHeader
-    assert header_type("colosseum") is None
+    assert game_names(discover=False) == ("colosseum", "municipium")
+    assert rules("municipium") is spec("municipium").rules()
+    assert rules("municipium").spec.name == "municipium"

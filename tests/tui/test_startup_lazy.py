@@ -20,19 +20,17 @@ def run(code: str) -> str:
 
 
 def test_new_game_screen_path_does_not_load_the_engine() -> None:
+    """The menus need each game's spec and setup type (its options), never its engine, data or
+    bots."""
     loaded = eval(run(NEW_GAME_PATH))
-    assert not any(
-        m.startswith(
-            (
-                "colosseum.core.games.colosseum.engine",
-                "colosseum.core.games.colosseum.bots",
-                "colosseum.core.games.municipium",
-            )
-        )
-        for m in loaded
-    )
-    assert "colosseum.core.games.colosseum.offers" not in loaded
-    assert "msgspec" not in loaded  # nor the game data's schema
+    for game in ("colosseum", "municipium"):
+        assert f"colosseum.core.games.{game}.spec" in loaded
+        engine = [
+            m
+            for m in loaded
+            if m.startswith(f"colosseum.core.games.{game}.") and m.rsplit(".", 1)[1] not in ("spec", "model")
+        ]
+        assert not engine, engine
 
 
 def test_a_games_names_load_on_use_and_keep_their_meaning() -> None:
@@ -59,15 +57,14 @@ except AttributeError:
     assert run(code) == "ok"
 
 
-def test_game_outline_matches_each_game() -> None:
-    from colosseum.core.registry_old import game_kind, game_names, game_outline
+def test_each_games_spec_is_its_rules_spec() -> None:
+    from colosseum.core.registry import game_names, spec
 
     for name in game_names():
-        kind, outline = game_kind(name), game_outline(name)
-        assert (outline.name, outline.title) == (kind.name, kind.title)
-        assert (outline.min_players, outline.max_players) == (kind.min_players, kind.max_players)
-        assert outline.bot_levels == kind.bot_levels
-    assert game_outline(None) is game_outline("colosseum")
+        found = spec(name)
+        assert found.rules().spec is found and found.name == name
+        assert found.rules().setup_type is found.setup_type
+    assert spec(None) is spec("colosseum")
 
 
 def test_hidden_rows_of_the_new_game_screen_are_composed_when_shown() -> None:
@@ -157,7 +154,7 @@ def test_play_loads_no_log_module_before_the_first_frame() -> None:
 def test_play_saves_the_game_from_its_first_frame_on() -> None:
     import asyncio
 
-    from colosseum.core.gamelog import read_log
+    from colosseum.core.logread import read_log
     from colosseum.tui.app import _finish, build_app
     from colosseum.tui.cli import build_parser
     from colosseum.tui.widgets.save_banner import SaveBanner

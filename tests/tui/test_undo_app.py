@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
-from colosseum.core.gamelog import read_log
 from colosseum.core.games.colosseum import GameSetup, encode_state, legal
 from colosseum.core.games.colosseum.actions import OpenAuction
+from colosseum.core.logread import read_log
 from colosseum.tui.app import ColosseumApp
 from colosseum.tui.commands import ColosseumCommands
 from colosseum.tui.session import LocalSession, Seat

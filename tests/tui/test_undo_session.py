@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from colosseum.core.gamelog import read_log
 from colosseum.core.games.colosseum import GameSetup, RuleError, encode_state, legal
+from colosseum.core.logread import read_log
 from colosseum.tui.session import LocalSession, Seat
 from colosseum.tui.storage import start_recording
 

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from textual.app import App
 
-from colosseum.core.gamelog import GameLog, parse_log
 from colosseum.core.games.colosseum import GameSetup, encode_state
+from colosseum.core.logread import parse_log
+from colosseum.core.timeline import GameLog
 from colosseum.tui.base import BaseApp
 from colosseum.tui.cli import main as cli
 from colosseum.tui.plain import Static

@@ -13,6 +13,7 @@ from textual.binding import Binding
 from colosseum.core.errors import RuleError
 from colosseum.core.games.municipium import MuniSetup
 from colosseum.core.games.municipium.bots import ALIASES, BOTS
+from colosseum.core.games.municipium.spec import SPEC
 from colosseum.tui.base import BaseApp
 
 from .session import MuniLocalSession, Seat
@@ -92,7 +93,7 @@ def make_muni_session(
     for k in kinds:
         if k != "human" and ALIASES.get(k, k) not in BOTS:
             raise ValueError(f"unknown bot {k!r}; choose from {', '.join(sorted(BOTS))}")
-    setup = MuniSetup(players=tuple(names), seed=seed, options=tuple(options))
+    setup: MuniSetup = SPEC.make_setup(names, seed=seed, options=tuple(options))
     return MuniLocalSession(setup, tuple(Seat(kind=k) for k in kinds))
 
 

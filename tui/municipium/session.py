@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from colosseum.core.games.municipium import Event, MuniAction, MuniSetup, State
-from colosseum.core.registry_old import MUNICIPIUM
+from colosseum.core.games.municipium.rules import RULES as MUNICIPIUM
 from colosseum.tui.game_session import EngineSession, Seat
 
 MuniListener = Callable[[State, list[Event]], None]

@@ -14,8 +14,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 
-from colosseum.core.gamelog import GameLog, Timeline
 from colosseum.core.games.municipium import Event, State
+from colosseum.core.timeline import GameLog, Timeline
 from colosseum.tui.base import BaseApp
 from colosseum.tui.plain import Static
 from colosseum.tui.text import fit
@@ -69,7 +69,7 @@ class MuniViewerScreen(Screen[None]):
         self.show()
 
     def state_at(self, i: int) -> State:
-        st: State = self.timeline.state(i)  # type: ignore[assignment]  # a Municipium timeline
+        st: State = self.timeline.state(i)  # a Municipium timeline
         return st
 
     def events_to(self, i: int) -> list[Event]:

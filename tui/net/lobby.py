@@ -27,7 +27,7 @@ from textual.widgets.data_table import CellDoesNotExist
 
 from colosseum.core.games.colosseum.bots import LEVELS
 from colosseum.core.games.colosseum.components import OPTIONS, VARIANTS
-from colosseum.core.registry_old import MUNICIPIUM
+from colosseum.core.games.municipium.spec import SPEC as MUNICIPIUM
 from colosseum.tui.base import BaseApp, exit_soon_after_hangup
 from colosseum.tui.plain import Label, OptionList, Static
 from colosseum.tui.widgets.forms import AsciiCheckbox, ascii_select_arrows

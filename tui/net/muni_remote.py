@@ -29,7 +29,7 @@ from textual.widgets import Input
 from colosseum.core.errors import RuleError
 from colosseum.core.events import Event
 from colosseum.core.games.municipium import MuniAction, MuniSetup, State
-from colosseum.core.registry_old import MUNICIPIUM
+from colosseum.core.games.municipium.rules import RULES as MUNICIPIUM
 from colosseum.tui.game_session import Seat
 from colosseum.tui.municipium.screen import MuniGameScreen
 

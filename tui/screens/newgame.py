@@ -28,17 +28,16 @@ BODY_TITLES = {"colosseum": "The Grand Spectacle", "municipium": "Municipium"}
 def bot_names(game: str = "colosseum") -> list[str]:
     """The bot levels a seat can be given, by name players know (``greedy`` is ``normal``);
     ``random`` last, for trying things out."""
-    from colosseum.core.registry_old import game_outline
+    from colosseum.core.registry import spec
 
-    levels = game_outline(game).bot_levels
+    levels = spec(game).bot_levels
     return ["normal", *(lv for lv in levels if lv != "normal"), "random"]
 
 
 def player_counts(game: str) -> tuple[int, ...]:
-    from colosseum.core.registry_old import game_outline
+    from colosseum.core.registry import spec
 
-    kind = game_outline(game)
-    return tuple(range(kind.min_players, kind.max_players + 1))
+    return spec(game).player_counts
 
 
 @dataclass

@@ -16,7 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Select
 
-from colosseum.core.gamelog import GameLog
+from colosseum.core.timeline import GameLog
 from colosseum.tui.plain import Label, Static
 from colosseum.tui.widgets.forms import AsciiCheckbox, ascii_select_arrows
 from colosseum.tui.widgets.keybar import KeyBar

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from colosseum.core.games.colosseum.components import Catalog, CatalogError, Spectacle, load_catalog
     from colosseum.core.games.colosseum.engine import apply, to_act
     from colosseum.core.games.colosseum.model import GameSetup, Player, Result, State, Transfer
-    from colosseum.core.games.colosseum.offers import legal
+    from colosseum.core.games.colosseum.offers import legal, safe_action
     from colosseum.core.games.colosseum.phases.perform import performable
     from colosseum.core.games.colosseum.phases.setup import new_game
     from colosseum.core.games.colosseum.phases.trade import may_propose
@@ -48,7 +48,6 @@ if TYPE_CHECKING:
         most_acclaimed,
         next_stars,
         rank,
-        safe_action,
         spectacle_by_key,
         star_count,
         star_holder,
@@ -120,7 +119,7 @@ _WHERE: dict[str, str] = {
     **dict.fromkeys(("Catalog", "CatalogError", "Spectacle", "load_catalog"), f"{_HERE}.components"),
     **dict.fromkeys(("apply", "to_act"), f"{_HERE}.engine"),
     **dict.fromkeys(("GameSetup", "Player", "Result", "State", "Transfer"), f"{_HERE}.model"),
-    "legal": f"{_HERE}.offers",
+    **dict.fromkeys(("legal", "safe_action"), f"{_HERE}.offers"),
     "performable": f"{_HERE}.phases.perform",
     "new_game": f"{_HERE}.phases.setup",
     "may_propose": f"{_HERE}.phases.trade",
@@ -140,7 +139,6 @@ _WHERE: dict[str, str] = {
             "most_acclaimed",
             "next_stars",
             "rank",
-            "safe_action",
             "spectacle_by_key",
             "star_count",
             "star_holder",

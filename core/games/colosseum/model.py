@@ -7,9 +7,12 @@ Bal, Aq, Con); per-kind counts are tuples in that order.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, ClassVar, Literal
 
 import msgspec
+from msgspec import Meta
+
+from colosseum.core.options import SetupBase
 
 Phase = Literal["setup", "invest", "hire", "trade", "perform", "closing", "over"]
 PHASES: tuple[str, ...] = ("setup", "invest", "hire", "trade", "perform", "closing", "over")
@@ -26,18 +29,46 @@ PHASE_TITLES = {
 NOBODY = -1
 
 
-class GameSetup(msgspec.Struct, frozen=True, kw_only=True, gc=False, omit_defaults=True):
-    """Everything that, with the action list, determines a game.  Encoded without the fields
-    left at their defaults: a log of a game that uses no newer field reads in an older program."""
+class GameSetup(SetupBase, frozen=True, kw_only=True, gc=False, omit_defaults=True, forbid_unknown_fields=True):
+    """Everything that, with the action list, determines a game: the players, the seed (or the
+    secret: :class:`~colosseum.core.options.SetupBase`) and Colosseum's options, each declared
+    here once (:mod:`colosseum.core.options` makes the command line's flags, the new-game and
+    new-table forms and the export's words from these fields)."""
 
-    players: tuple[str, ...]
-    seed: int
-    variant: str = "grand"
-    options: tuple[str, ...] = ()
-    first_player: int | None = None  # G-1.4: None = chosen at random from the seed
-    # Chance no player can predict (server games): hex of 16+ random bytes; the draws are a keyed
-    # hash of a counter (core.rng).  "": SplitMix64 from ``seed``, as every local game.
-    secret: str = ""
+    game: ClassVar[str] = "colosseum"
+
+    variant: Annotated[
+        Literal["grand", "classic", "original"],
+        Meta(
+            title="Edition",
+            description="The Grand Spectacle (2026), its classic mode, or the original 2007 edition",
+            extra={"labels": {"grand": "The Grand Spectacle", "classic": "Classic", "original": "Original 2007"}},
+        ),
+    ] = "grand"
+    options: Annotated[
+        tuple[Literal["auction-2007"], ...],
+        Meta(
+            title="Rules options",
+            description="the 2007 auctions: a lot's winner places a pillar and bids no more that phase (A07)",
+            extra={"labels": {"auction-2007": "2007 auctions"}},
+        ),
+    ] = ()
+    first_player: Annotated[
+        int | None,
+        Meta(
+            title="First player",
+            description="who starts the first round; drawn by lot unless chosen (G-1.4)",
+            extra={"seat": True},
+        ),
+    ] = None
+    starting_coins: Annotated[
+        Annotated[int, Meta(ge=0, le=99)] | None,
+        Meta(
+            title="Starting coins",
+            description="a house rule: every player starts with this many coins instead of the edition's",
+            extra={"since": 3},
+        ),
+    ] = None
 
 
 class Player(msgspec.Struct, frozen=True, kw_only=True, gc=False):

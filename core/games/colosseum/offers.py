@@ -10,7 +10,14 @@ unbounded) as a flag; an action built from them is legal when it is within the r
 
 from __future__ import annotations
 
-from colosseum.core.games.colosseum.actions import Action, ConstructionForAquila
+from colosseum.core.games.colosseum.actions import (
+    Action,
+    CancelDeal,
+    ConstructionForAquila,
+    EndTurn,
+    PassBid,
+    RejectDeal,
+)
 from colosseum.core.games.colosseum.choices import BidOption, Choices, Offer, simple
 from colosseum.core.games.colosseum.components import load_catalog
 from colosseum.core.games.colosseum.engine import to_act
@@ -20,7 +27,7 @@ from colosseum.core.games.colosseum.phases.perform import performable
 from colosseum.core.games.colosseum.phases.trade import may_propose
 from colosseum.core.games.colosseum.queries import aquilas_gained
 
-__all__ = ["BidOption", "Choices", "legal", "legal_parts", "may_propose", "performable"]
+__all__ = ["BidOption", "Choices", "legal", "legal_parts", "may_propose", "performable", "safe_action"]
 
 _OFFERS: dict[str, Offer] = {
     "setup": setup.offer,
@@ -60,3 +67,18 @@ def legal_parts(state: State) -> tuple[int, list[Action], list[BidOption], bool]
         acts.append(simple(ConstructionForAquila, seat))
     propose = _OFFERS[state.phase](state, seat, cat, acts, bids)
     return seat, acts, bids, propose
+
+
+_SAFE_KINDS: tuple[type, ...] = (PassBid, EndTurn, RejectDeal, CancelDeal)
+
+
+def safe_action(state: State) -> Action:
+    """A legal action for the seat to act that changes the least: a pass, an end of turn or a
+    refusal where one is offered, else the last legal action.  Used when a bot's choice was
+    refused, so that a bot never stalls a game."""
+    ch = legal(state)
+    for kind in _SAFE_KINDS:
+        for a in ch.actions:
+            if isinstance(a, kind):
+                return a
+    return ch.actions[-1]

@@ -30,13 +30,9 @@ from msgspec.structs import replace
 
 from colosseum.core.errors import RuleError
 from colosseum.core.games.colosseum.actions import (
-    Action,
     CancelDeal,
     ConstructionForAquila,
-    EndTurn,
-    PassBid,
     ProposeDeal,
-    RejectDeal,
 )
 from colosseum.core.games.colosseum.components import Catalog, Spectacle, load_catalog
 from colosseum.core.games.colosseum.model import NOBODY, Player, Result, Standing, State
@@ -65,7 +61,6 @@ __all__ = [
     "noble_step_range",
     "numbering_floor",
     "rank",
-    "safe_action",
     "spectacle_by_key",
     "stack_key",
     "star_count",
@@ -84,8 +79,6 @@ NO_STAR = -2
 #: Action types a seat may send while the game waits on another seat (G-4 deals, C-5 tiles);
 #: their handlers check who may send them.
 ANY_SEAT_ACTIONS: frozenset[type] = frozenset({ProposeDeal, CancelDeal, ConstructionForAquila})
-
-_SAFE_KINDS: tuple[type, ...] = (PassBid, EndTurn, RejectDeal, CancelDeal)
 
 
 def catalog(state: State) -> Catalog:
@@ -470,18 +463,3 @@ def stars_held(state: State, cat: Catalog, seat: int, tiles: Sequence[int]) -> s
 
 
 # ---------------------------------------------------------------------- seats
-
-
-def safe_action(state: State) -> Action:
-    """A legal action for the seat to act that changes the least: a pass, an end of turn or a
-    refusal where one is offered, else the last legal action.  Used when a bot's choice was
-    refused, so that a bot never stalls a game."""
-    # legal() is built on these queries: imported here, not at the top, to keep them below it.
-    from colosseum.core.games.colosseum.offers import legal
-
-    ch = legal(state)
-    for kind in _SAFE_KINDS:
-        for a in ch.actions:
-            if isinstance(a, kind):
-                return a
-    return ch.actions[-1]

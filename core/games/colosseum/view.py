@@ -20,8 +20,9 @@ def setup_view(setup: GameSetup) -> GameSetup:
     return msgspec.structs.replace(setup, seed=0, secret="")
 
 
-def player_view(state: State) -> State:
-    """``state`` with the generator state, the seed and the secret blanked."""
+def player_view(state: State, seat: int | None = None) -> State:
+    """``state`` as ``seat`` may see it (None: a spectator): the generator state, the seed and
+    the secret blanked."""
     if not state.rng and not state.setup.seed and not state.setup.secret:
         return state
     return msgspec.structs.replace(state, rng=0, setup=setup_view(state.setup))

@@ -9,11 +9,13 @@ The log line type is the shared :class:`~colosseum.core.events.Event`.
 
 from __future__ import annotations
 
-from typing import Literal, Union
+from typing import Annotated, ClassVar, Literal, Union
 
 import msgspec
+from msgspec import Meta
 
 from colosseum.core.events import Event
+from colosseum.core.options import SetupBase
 
 NOBODY = -1
 NO_KIND = -1
@@ -27,14 +29,20 @@ OPTIONS = (OPTION_SHORT, OPTION_SINGLE)
 __all__ = ["Event"]
 
 
-class MuniSetup(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    """Everything that, with the action list, determines a game (encoded without the fields left
-    at their defaults)."""
+class MuniSetup(SetupBase, frozen=True, kw_only=True, omit_defaults=True, forbid_unknown_fields=True):
+    """Everything that, with the action list, determines a game: the players, the seed (or the
+    secret) and Municipium's options (M-13), declared once (:mod:`colosseum.core.options`)."""
 
-    players: tuple[str, ...]
-    seed: int
-    options: tuple[str, ...] = ()
-    secret: str = ""  # chance no player can predict (server games): see colosseum.core.rng
+    game: ClassVar[str] = "municipium"
+
+    options: Annotated[
+        tuple[Literal["short", "single-chamber"], ...],
+        Meta(
+            title="Options",
+            description="the short game (4 decurions end it, M-13.1); one chamber citizen on the board (M-13.2)",
+            extra={"labels": {"short": "short game", "single-chamber": "single chamber citizen"}},
+        ),
+    ] = ()
 
 
 class Player(msgspec.Struct, frozen=True, kw_only=True):

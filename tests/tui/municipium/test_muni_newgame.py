@@ -8,7 +8,7 @@ import asyncio
 import pytest
 from textual.widgets import Input
 
-from colosseum.core.gamelog import read_log
+from colosseum.core.logread import read_log
 from colosseum.tui.app import ColosseumApp
 from colosseum.tui.municipium.screen import MuniGameScreen
 from colosseum.tui.municipium.session import MuniLocalSession

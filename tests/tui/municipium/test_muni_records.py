@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from colosseum.core.gamelog import read_log
 from colosseum.core.games.colosseum import GameSetup
 from colosseum.core.games.municipium import MuniSetup, apply, new_game
+from colosseum.core.logread import read_log
 from colosseum.tui import cli as cli_module
 from colosseum.tui.cli import main as cli
 from colosseum.tui.municipium.app import make_muni_session, record

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 from colosseum.core import gamelog as GL
 from colosseum.core.games.colosseum import Action, GameSetup
+from colosseum.core.logread import parse_log
 from colosseum.core.logwriter import LogWriter
 
 
@@ -40,7 +41,7 @@ def load(path: Path) -> Loaded:
     """The valid prefix of the log at ``path`` (raises GL.GameLogError without a header)."""
     path = Path(path)
     data = path.read_bytes()
-    log = GL.parse_log(data, path=path)
+    log = parse_log(data, path=path)
     out = Loaded(
         setup=log.setup,
         seats=list(log.seats),

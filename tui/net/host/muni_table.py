@@ -19,7 +19,7 @@ import msgspec
 
 from colosseum.core.errors import RuleError
 from colosseum.core.games.municipium import MuniAction, MuniSetup, State
-from colosseum.core.registry_old import MUNICIPIUM
+from colosseum.core.games.municipium.rules import RULES as MUNICIPIUM
 
 from . import gamelog_io
 from . import muni_wire as W
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("colosseum.net")
 
 KIND = MUNICIPIUM
+MUNI_OPTIONS = ("short", "single-chamber")
 EVENTS_SENT = 600  # events a joining client gets (its log panel); the game log has them all
 
 
@@ -50,13 +51,14 @@ class MuniTable(Table):
     @staticmethod
     def refusal(msg: P.CreateTable) -> str | None:
         n = len(msg.seats)
-        if not KIND.min_players <= n <= KIND.max_players:
-            return f"a Municipium table has {KIND.min_players} to {KIND.max_players} seats"
-        if any(k != "human" and KIND.level_of(k) not in (*KIND.bot_levels, "random") for k in msg.seats):
-            return f"seat kinds are 'human' or a bot: {', '.join((*KIND.bot_levels, 'random'))}"
+        spec = KIND.spec
+        if not spec.min_players <= n <= spec.max_players:
+            return f"a Municipium table has {spec.min_players} to {spec.max_players} seats"
+        if any(k != "human" and KIND.level_of(k) not in (*spec.bot_levels, "random") for k in msg.seats):
+            return f"seat kinds are 'human' or a bot: {', '.join((*spec.bot_levels, 'random'))}"
         if msg.variant not in ("", "grand"):  # (the form's default for Colosseum)
             return "Municipium has no variants"
-        if any(o not in KIND.options for o in msg.options):
+        if any(o not in MUNI_OPTIONS for o in msg.options):
             return "unknown option"
         return None
 
@@ -94,7 +96,7 @@ class MuniTable(Table):
             actions=len(self.actions),
             deadline=self.deadline,
             clock_seat=self.clock_seat,
-            game=KIND.name,
+            game=KIND.spec.name,
         )
 
     def joined(self, seat: int) -> P.Joined:
@@ -108,7 +110,7 @@ class MuniTable(Table):
         body = W.MuniGame(
             seat=seat,
             setup=msgspec.structs.replace(self.muni_setup, seed=0, secret=""),
-            state=KIND.player_view(self.game),
+            state=KIND.player_view(self.game, seat),
             actions=list(cast(list[MuniAction], self.actions)),  # Municipium's at this table
             events=self.events[-EVENTS_SENT:],
         )
@@ -142,7 +144,7 @@ class MuniTable(Table):
     def start(self) -> None:
         m = self.meta
         names, seed, secret = self.seat_the_game()
-        self.muni_setup = MuniSetup(players=tuple(names), seed=seed, secret=secret, options=tuple(m.options))
+        self.muni_setup = KIND.spec.make_setup(names, seed=seed, secret=secret, options=tuple(m.options))
         self.game = KIND.new_game(self.muni_setup)
         # gamelog_io writes any game's header (core.gamelog.make_header names Municipium's)
         self.begin_play(self.muni_setup, f"Municipium starts ({', '.join(names)})")  # type: ignore[arg-type]
@@ -153,7 +155,7 @@ class MuniTable(Table):
         self.muni_setup = setup
         state = KIND.new_game(setup)
         for a in loaded.actions:
-            state, ev = KIND.apply(state, a)
+            state, ev = KIND.apply(state, cast(MuniAction, a))
             self.actions.append(a)
             self.events.extend(ev)
         self.game = state
@@ -164,7 +166,7 @@ class MuniTable(Table):
         assert self.game is not None and self.log is not None
         state, events = KIND.apply(self.game, action)
         over = KIND.to_act(state) < 0
-        self.log.append_action(action, final=over)  # type: ignore[arg-type]  # the writer takes any game's
+        self.log.append_action(action, final=over)  # the writer takes any game's
         self.game = state
         self.actions.append(action)  # type: ignore[arg-type]  # Municipium's actions at this table
         self.events.extend(events)
@@ -176,7 +178,7 @@ class MuniTable(Table):
                 n=len(self.actions),
                 actions=[action],
                 events=events,
-                state=KIND.player_view(state),
+                state=KIND.player_view(state, None),
                 deadline=self.deadline,
                 clock_seat=self.clock_seat,
             )
@@ -262,7 +264,7 @@ class MuniTable(Table):
                 try:
                     self.commit_muni(action)
                 except RuleError:
-                    self.commit_muni(KIND.legal(self.game)[0])  # a bot must never stall a table
+                    self.commit_muni(KIND.fallback_action(self.game))  # a bot must never stall a table
             except Exception:  # noqa: BLE001 - a bot's bug must stop its table's bots, not the server
                 log.exception("table %s: bot for seat %d failed", self.id, seat)
                 return
@@ -273,4 +275,4 @@ class MuniTable(Table):
 
 def table_class(game: str) -> type[Table]:
     """The table type holding ``game`` (a ``TableMeta.game``)."""
-    return MuniTable if game == KIND.name else Table
+    return MuniTable if game == KIND.spec.name else Table

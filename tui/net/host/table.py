@@ -36,7 +36,10 @@ from colosseum.core.games.colosseum import (
 from colosseum.core.games.colosseum.actions import EndTurn, ProposeDeal
 from colosseum.core.games.colosseum.bots import BOTS, Bot, deal_offer, make_bot
 from colosseum.core.games.colosseum.components import OPTIONS, VARIANTS
-from colosseum.core.games.colosseum.queries import ANY_SEAT_ACTIONS, safe_action
+from colosseum.core.games.colosseum.offers import safe_action
+from colosseum.core.games.colosseum.queries import ANY_SEAT_ACTIONS
+from colosseum.core.games.colosseum.rules import RULES
+from colosseum.core.games.colosseum.spec import SPEC
 from colosseum.core.games.colosseum.view import player_view, setup_view
 from colosseum.core.logwriter import LogWriter
 from colosseum.core.rng import new_secret
@@ -482,9 +485,7 @@ class Table:
     def start(self) -> None:
         m = self.meta
         names, seed, secret = self.seat_the_game()
-        self.setup = GameSetup(
-            players=tuple(names), seed=seed, secret=secret, variant=m.variant, options=tuple(m.options)
-        )
+        self.setup = SPEC.make_setup(names, seed=seed, secret=secret, variant=m.variant, options=tuple(m.options))
         self.state = new_game(self.setup)
         self._states, self._base, self._by_person, self._marks = [self.state], 0, [], [0]
         self.begin_play(self.setup, f"game starts ({', '.join(names)})")
@@ -742,7 +743,7 @@ class Table:
     def _remember(self, before: State, after: State, by_person: bool) -> None:
         """Keep the position after the action just committed, for taking back: only back to
         the last chance event (nothing before it can be taken back) and at most ``UNDO_KEEP``."""
-        if chance_in(before, after):
+        if chance_in(RULES, before, after):
             self._states, self._base, self._by_person = [before, after], len(self.actions) - 1, [by_person]
         else:
             self._states.append(after)
@@ -762,7 +763,7 @@ class Table:
         if not self._states:  # (a table made without start or restore)
             return UndoReach(seat=seat, reason="nothing to take back yet", short="nothing yet")
         return seat_undo_reach(
-            self._states, self.actions[self._base :], seat, self._by_person, start=self._base, edge=self._edge
+            RULES, self._states, self.actions[self._base :], seat, self._by_person, start=self._base, edge=self._edge
         )
 
     def reach_info(self) -> P.Reach:
@@ -805,7 +806,7 @@ class Table:
         at, n = reach.targets[msg.count - 1], len(self.actions)
         name = self.state.players[seat].name
         decisions = [(self.actions[k], self.events[self._marks[k] : self._marks[k + 1]]) for k in range(at, n)]
-        text = took_back_text(name, decisions)
+        text = took_back_text(RULES, name, decisions)
         line = UndoLine(undo=at + 1, through=n, seat=seat, name=name, time=time.time(), text=text)
         self.log.append_undo(line)  # OSError: nothing was taken back
         state = self._states[at - self._base]

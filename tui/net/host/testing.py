@@ -11,7 +11,7 @@ import socket
 
 from colosseum.core.games.colosseum import State, to_act
 from colosseum.core.games.colosseum.bots import make_bot
-from colosseum.core.games.colosseum.queries import safe_action
+from colosseum.core.games.colosseum.offers import safe_action
 
 from . import protocol as P
 from .proto_client import ProtoClient

@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 
 from colosseum.core.games.colosseum import Action, State, legal
-from colosseum.core.games.colosseum.bots import make_bot
 from colosseum.core.games.colosseum.bots.greedy import GreedyBot
+from colosseum.core.games.colosseum.bots.random_bot import RandomBot
 
 BLUNDER = 0.15
 
@@ -23,7 +23,7 @@ class EasyBot:
         self.rng = random.Random(seed)
         self.blunder = blunder
         self.greedy = GreedyBot(seed)
-        self.random = make_bot("random", seed + 1)
+        self.random = RandomBot(seed + 1)
 
     def act(self, state: State) -> Action:
         if self.rng.random() < self.blunder and len(legal(state)) > 1:

@@ -67,8 +67,7 @@ from colosseum.core.games.colosseum.actions import (
 from colosseum.core.games.colosseum.bots.greedy_value import AQUILA_VALUE, GreedyValuation, _reach, noble_values
 from colosseum.core.games.colosseum.components import Catalog, load_catalog
 from colosseum.core.games.colosseum.model import State, Transfer
-from colosseum.core.games.colosseum.offers import Choices, legal
-from colosseum.core.games.colosseum.queries import safe_action
+from colosseum.core.games.colosseum.offers import Choices, legal, safe_action
 
 __all__ = ["MAX_PROPOSALS", "GreedyBot"]
 
@@ -123,7 +122,7 @@ class GreedyBot(GreedyValuation):
     @staticmethod
     def _checked(ch: Choices, action: Action) -> Action | None:
         """The chosen action if ``legal`` offers it (None if not: the caller falls back to
-        :func:`~colosseum.core.games.colosseum.queries.safe_action`)."""
+        :func:`~colosseum.core.games.colosseum.offers.safe_action`)."""
         if isinstance(action, ProposeDeal):
             return action if ch.can_propose else None
         if isinstance(action, (OpenAuction, Raise)):

@@ -66,7 +66,7 @@ def start_game(setup: GameSetup) -> tuple[State, list[Event]]:
         players.append(
             Player(
                 name=names[seat],
-                coins=cat.common.starting_coins,
+                coins=cat.common.starting_coins if setup.starting_coins is None else setup.starting_coins,
                 tiles=(0,) * nk,
                 # G-1.5 decision: markers stacked in turn order, first player at the bottom.
                 seq=(seat - first) % n,

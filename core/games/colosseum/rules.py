@@ -1,0 +1,166 @@
+"""Colosseum's rules behind the game interface (:class:`colosseum.core.game.Rules`): the engine's
+own functions, as they are."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from colosseum.core.events import Event
+from colosseum.core.game import Rules
+from colosseum.core.games.colosseum import bots, invariants
+from colosseum.core.games.colosseum.actions import Action
+from colosseum.core.games.colosseum.engine import apply, apply_fast, to_act
+from colosseum.core.games.colosseum.model import GameSetup, State
+from colosseum.core.games.colosseum.offers import legal, safe_action
+from colosseum.core.games.colosseum.phases.setup import new_game
+from colosseum.core.games.colosseum.queries import ANY_SEAT_ACTIONS
+from colosseum.core.games.colosseum.spec import SPEC
+from colosseum.core.games.colosseum.view import determinised, player_view
+
+if TYPE_CHECKING:
+    from colosseum.core.gamelog import HintLine
+
+__all__ = ["RULES", "ColosseumRules"]
+
+_SHORT = {
+    "a tile left face down was turned up": "revealed",
+    "tiles were drawn from the bag": "draw",
+    "chance decided the new position": "chance",
+    "a die was rolled": "dice",
+}
+
+
+class ColosseumRules(Rules[GameSetup, State, Action]):
+    spec = SPEC
+    setup_type = GameSetup
+    state_type = State
+    action_type = Action
+
+    def new_game(self, setup: GameSetup) -> State:
+        return new_game(setup)
+
+    def to_act(self, state: State) -> int:
+        return to_act(state)
+
+    def legal_actions(self, state: State) -> Sequence[Action]:
+        """Every concrete action, bids at every amount of their ranges (deal proposals, whose
+        terms are free, are not listed: ``legal`` says whether one may be made)."""
+        choices = legal(state)
+        out: list[Action] = list(choices.actions)
+        for option in choices.bids:
+            out += [option.action(choices.player, amount) for amount in range(option.low, option.high + 1)]
+        return out
+
+    def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
+        return apply(state, action)
+
+    def apply_quiet(self, state: State, action: Action) -> State:
+        return apply_fast(state, action)[0]
+
+    def may_act(self, state: State, seat: int, action: Action) -> bool:
+        return to_act(state) == seat or type(action) in ANY_SEAT_ACTIONS
+
+    def fallback_action(self, state: State) -> Action:
+        return safe_action(state)
+
+    def ranks(self, state: State) -> tuple[int, ...] | None:
+        result = state.result
+        if result is None:
+            return None
+        out = [0] * len(state.players)
+        for standing in result.standings:
+            out[standing.seat] = standing.rank
+        return tuple(out)
+
+    def scores(self, state: State) -> tuple[int, ...]:
+        return tuple(p.acclaim for p in state.players)
+
+    def names(self, state: State) -> tuple[str, ...]:
+        return tuple(p.name for p in state.players)
+
+    def player_view(self, state: State, seat: int | None) -> State:
+        return player_view(state, seat)
+
+    def determinised(self, state: State, luck: int) -> State:
+        return determinised(state, luck)
+
+    def chance_between(self, before: State, after: State) -> tuple[str, str]:
+        if before.aside != after.aside:
+            what = "a tile left face down was turned up"
+        elif before.rng != after.rng:
+            if before.bag != after.bag:
+                what = "tiles were drawn from the bag"
+            elif before.round != after.round or before.phase != after.phase or before.phase == "setup":
+                what = "chance decided the new position"
+            else:
+                what = "a die was rolled"
+        else:
+            return ("", "")
+        return (what, _SHORT[what])
+
+    def describe(self, action: Action) -> str:
+        mode = getattr(action, "mode", None)
+        if mode in ("sum", "split"):
+            return f"chose to {'add' if mode == 'sum' else 'split'} the dice"
+        fields = msgspec.to_builtins(action)
+        tag = fields.pop("a")
+        player = fields.pop("player")
+        rest = ", ".join(f"{k}={v!r}" for k, v in fields.items())
+        return f"{tag} by seat {player}" + (f" ({rest})" if rest else "")
+
+    def progress(self, state: State) -> str:
+        if state.phase == "setup":
+            return "setup"
+        return f"round {state.round}"
+
+    def step_key(self, state: State, step: str) -> Any:
+        if step == "round":
+            return state.round if state.phase != "over" else -1
+        if step == "phase":
+            return (state.round, state.phase)
+        if step == "turn":
+            return (state.round, state.phase, state.turn, to_act(state))
+        raise ValueError(f"unknown step {step!r}")
+
+    score_name = "Acclaim"
+
+    def invariants(self, state: State, previous: State | None) -> list[str]:
+        return invariants.check(state, previous)
+
+    def record_details(self, state: State) -> dict[str, Any]:
+        result = state.result
+        assert result is not None
+        stars = [0] * state.n
+        for standing in result.standings:
+            stars[standing.seat] = standing.stars
+        return {
+            "variant": state.setup.variant,
+            "acclaim": [p.acclaim for p in state.players],
+            "coins": [p.coins for p in state.players],
+            "stars": stars,  # Star Performers held at the end (tie-break 2)
+            "stack": [p.seq for p in state.players],  # marker stack order (tie-break 3)
+            "decided_by": result.standings[0].decided_by,  # what separated the winner
+            "rounds": state.round,
+        }
+
+    def hint(
+        self, state: State, *, think: float | None = 1.0, playouts: int | None = None, seed: int | None = None
+    ) -> HintLine:
+        from colosseum.core.games.colosseum.bots.hint import ask_hint
+
+        return ask_hint(state, think=think, playouts=playouts, seed=seed)
+
+    def make_bot(self, level: str, seed: int, think: float | None = None) -> Any:
+        return bots.make_bot(level, seed, think)
+
+    def level_of(self, name: str) -> str:
+        return bots.level_of(name)
+
+    def bot_names(self) -> tuple[str, ...]:
+        return tuple(bots.BOTS)
+
+
+RULES = ColosseumRules()

@@ -1,0 +1,117 @@
+"""Municipium's rules behind the game interface (:class:`colosseum.core.game.Rules`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from colosseum.core.events import Event
+from colosseum.core.game import Rules
+from colosseum.core.games.municipium import bots, invariants
+from colosseum.core.games.municipium.actions import MuniAction
+from colosseum.core.games.municipium.engine import apply, new_game, to_act
+from colosseum.core.games.municipium.model import MuniSetup, State
+from colosseum.core.games.municipium.offers import legal
+from colosseum.core.games.municipium.spec import SPEC
+
+__all__ = ["RULES", "MunicipiumRules"]
+
+
+class MunicipiumRules(Rules[MuniSetup, State, MuniAction]):
+    spec = SPEC
+    setup_type = MuniSetup
+    state_type = State
+    action_type = MuniAction
+
+    def new_game(self, setup: MuniSetup) -> State:
+        return new_game(setup)
+
+    def to_act(self, state: State) -> int:
+        return to_act(state)
+
+    def legal_actions(self, state: State) -> Sequence[MuniAction]:
+        return legal(state)
+
+    def apply(self, state: State, action: MuniAction) -> tuple[State, list[Event]]:
+        return apply(state, action)
+
+    def ranks(self, state: State) -> tuple[int, ...] | None:
+        result = state.result
+        if result is None:
+            return None
+        out = [0] * len(state.players)
+        for standing in result.standings:
+            out[standing.seat] = standing.rank
+        return tuple(out)
+
+    def scores(self, state: State) -> tuple[int, ...]:
+        return tuple(p.decurions for p in state.players)
+
+    def names(self, state: State) -> tuple[str, ...]:
+        return tuple(p.name for p in state.players)
+
+    def player_view(self, state: State, seat: int | None) -> State:
+        # the deck's order and the bag's next draws come from ``rng``; the seed (or secret) would
+        # replay them
+        setup = msgspec.structs.replace(state.setup, seed=0, secret="")
+        return msgspec.structs.replace(state, rng=0, setup=setup)
+
+    def determinised(self, state: State, luck: int) -> State:
+        setup = msgspec.structs.replace(state.setup, secret="") if state.setup.secret else state.setup
+        return msgspec.structs.replace(state, rng=luck, setup=setup)
+
+    def chance_between(self, before: State, after: State) -> tuple[str, str]:
+        if before.rng == after.rng:
+            return ("", "")
+        if before.bag != after.bag:
+            return ("citizens were drawn from the bag", "draw")
+        return ("cards were drawn", "draw")
+
+    def describe(self, action: MuniAction) -> str:
+        fields = msgspec.to_builtins(action)
+        tag = fields.pop("a")
+        player = fields.pop("player")
+        rest = ", ".join(f"{k}={v!r}" for k, v in fields.items())
+        return f"{tag} by seat {player}" + (f" ({rest})" if rest else "")
+
+    def progress(self, state: State) -> str:
+        return "setup" if state.phase == "place" else f"turn {state.turn}"
+
+    def step_key(self, state: State, step: str) -> Any:
+        if step == "round":  # a round of Municipium is one player's turn (in the placement: one placement)
+            if state.phase == "place":
+                return ("place", state.placed)
+            return state.turn if state.phase != "over" else -1
+        if step == "phase":
+            return (state.turn, state.phase)
+        if step == "turn":
+            return (state.turn, state.phase, to_act(state))
+        raise ValueError(f"unknown step {step!r}")
+
+    score_name = "decurions"
+
+    def invariants(self, state: State, previous: State | None) -> list[str]:
+        return invariants.check(state, previous)
+
+    def record_details(self, state: State) -> dict[str, Any]:
+        result = state.result
+        assert result is not None
+        return {
+            "held": [sum(p.citizens) + p.favours for p in state.players],  # M-11.2's tie-break
+            "decided_by": result.standings[0].decided_by,
+            "turns": state.turn,
+        }
+
+    def make_bot(self, level: str, seed: int, think: float | None = None) -> Any:
+        return bots.make_bot(level, seed)
+
+    def level_of(self, name: str) -> str:
+        return {"greedy": "normal"}.get(name, name)
+
+    def bot_names(self) -> tuple[str, ...]:
+        return ("normal", "greedy", "random")
+
+
+RULES = MunicipiumRules()
