@@ -31,5 +31,6 @@ setup(
         "colosseum.core.games.municipium": ["data/*.toml"],
         "colosseum.tui": ["*.tcss", "**/*.tcss"],
         "colosseum.themes": ["*.tcss"],
+        "colosseum.tui.net.host.store.migrations": ["*.mako"],
     },
 )
