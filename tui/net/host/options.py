@@ -42,6 +42,18 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"MB the client processes may use in all (default: half the available memory; ~{SESSION_MB} MB each)",
     )
     parser.add_argument(
+        "--web",
+        default=None,
+        metavar="HOST:PORT",
+        help="also serve the game to browsers here (sign-in: w in the SSH lobby shows a one-time link)",
+    )
+    parser.add_argument(
+        "--web-url",
+        default=None,
+        metavar="URL",
+        help="the public address of the web pages (behind a TLS proxy: https://...); default http://HOST:PORT",
+    )
+    parser.add_argument(
         "--fixed-seeds",
         action="store_true",
         help="(tests, benchmarks) let a table be made with a seed: its creator then knows every roll to come",

@@ -42,12 +42,16 @@ import sys
 import termios
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import asyncssh
 
 from .hub import TableServer, private_dir, write_private
 from .names import clean_name, name_key
 from .options import MAX_CLIENTS, MAX_SESSIONS_PER_ADDRESS, PASSWORD_ENV, SESSION_MB, add_serve_arguments
+
+if TYPE_CHECKING:
+    from .web import WebGateway
 
 __all__ = ["add_serve_arguments", "cmd_serve", "start_server"]
 
@@ -715,6 +719,8 @@ async def _stop(proc: asyncio.subprocess.Process) -> None:
 class SSHGameServer:
     """The running server (for ``cmd_serve``, tests and the benchmark)."""
 
+    web: WebGateway | None = None
+
     def __init__(self, hub: Hub, acceptor: asyncssh.SSHAcceptor, host_key: asyncssh.SSHKey, port: int) -> None:
         self.hub = hub
         self.acceptor = acceptor
@@ -730,6 +736,8 @@ class SSHGameServer:
         the terminals are reset), then close the tables."""
         self.hub.stopping = True
         self.acceptor.close()
+        if self.web is not None:
+            await self.web.close()
         await asyncio.gather(*(_stop(proc) for proc in list(self.hub.clients)))
         await asyncio.sleep(0.1)  # let the sessions write their last line
         await self.hub.tables.close()
@@ -752,6 +760,8 @@ async def start_server(
     per_address: int = MAX_SESSIONS_PER_ADDRESS,
     guard: AuthGuard | None = None,
     fixed_seeds: bool = False,
+    web: str | None = None,
+    web_url: str | None = None,
 ) -> SSHGameServer:
     data = Path(data) if data else default_data_dir()
     private_dir(data)
@@ -794,7 +804,20 @@ async def start_server(
         login_timeout=30,
     )
     real_port = acceptor.sockets[0].getsockname()[1] if int(port) == 0 else int(port)
-    return SSHGameServer(hub, acceptor, key, real_port)
+    server = SSHGameServer(hub, acceptor, key, real_port)
+    if web:
+        from colosseum.tui.net.host.web import WebGateway
+
+        server.web = WebGateway(
+            hub, listen=web, public_url=web_url, guests=open_to_all, per_player=MAX_SESSIONS_PER_IDENTITY
+        )
+        try:
+            await server.web.start()
+        except OSError:
+            acceptor.close()
+            await tables.close()
+            raise
+    return server
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -842,6 +865,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 memory_budget_mb=getattr(args, "memory_budget", None),
                 per_address=getattr(args, "sessions_per_address", MAX_SESSIONS_PER_ADDRESS),
                 fixed_seeds=bool(getattr(args, "fixed_seeds", False)),
+                web=getattr(args, "web", None),
+                web_url=getattr(args, "web_url", None),
             )
         except OSError as exc:
             print(f"colosseum serve: cannot listen on {args.listen}: {exc.strerror or exc}", file=sys.stderr)
@@ -850,6 +875,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"host key fingerprint: {srv.host_key.get_fingerprint()}", flush=True)
         host = args.listen.rpartition(":")[0] or "127.0.0.1"
         print(f"listening on {host}:{srv.port}  (ssh -p {srv.port} NAME@{host}); data in {data}", flush=True)
+        if srv.web is not None:
+            print(f"web pages on {srv.web.public_url}", flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):

@@ -1,0 +1,174 @@
+"""The web gateway (``colosseum serve --web``) at the HTTP level: sign-in by one-time link only,
+cookies signed, websockets only from this server's page and only signed in, the caps, a clean
+environment for the client process, no external resource on the pages.  (A real browser plays
+through it in test_browser.py.)"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from colosseum.tui.net.host.ssh import start_server
+from colosseum.tui.net.host.testing import free_port
+from colosseum.tui.net.host.web import COOKIE, WebGateway
+
+
+def run(coro, timeout: float = 60.0):
+    async def main():
+        return await asyncio.wait_for(coro, timeout)
+
+    return asyncio.run(main())
+
+
+async def _servers(tmp_path: Path, **kw):
+    srv = await start_server(listen=f"127.0.0.1:{free_port()}", data=tmp_path / "data", open_to_all=True)
+    web = WebGateway(srv.hub, listen=f"127.0.0.1:{free_port()}", **kw)
+    await web.start()
+    return srv, web
+
+
+async def _close(srv, web):
+    await web.close()
+    await srv.close()
+
+
+def test_without_a_sign_in_the_page_asks_for_one_and_the_websocket_is_refused(tmp_path):
+    async def go():
+        srv, web = await _servers(tmp_path)
+        try:
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+                async with http.get(web.public_url + "/") as r:
+                    page = await r.text()
+                    assert r.status == 200 and "press <b>w</b> in the lobby" in page
+                    assert 'id="terminal"' not in page
+                with pytest.raises(aiohttp.WSServerHandshakeError) as e:
+                    await http.ws_connect(web.public_url + "/ws", origin=web.public_url)
+                assert e.value.status == 401
+        finally:
+            await _close(srv, web)
+
+    run(go())
+
+
+def test_a_one_time_link_signs_in_once_and_a_forged_one_never(tmp_path):
+    async def go():
+        srv, web = await _servers(tmp_path)
+        try:
+            link = web.link_for("key:SHA256:becky", "ベッキー")
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+                async with http.get(link, allow_redirects=False) as r:
+                    assert r.status == 303 and COOKIE in r.cookies
+                    cookie = r.cookies[COOKIE]
+                    assert cookie["httponly"] and cookie["samesite"] == "Strict"
+                async with http.get(web.public_url + "/") as r:
+                    assert 'id="terminal"' in await r.text()  # signed in
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as other:
+                async with other.get(link, allow_redirects=False) as r:
+                    assert r.status == 403  # used once already
+                token = link.rsplit("/", 1)[1]
+                forged = token[:-3] + ("AAA" if not token.endswith("AAA") else "BBB")
+                async with other.get(f"{web.public_url}/login/{forged}", allow_redirects=False) as r:
+                    assert r.status == 403
+                other.cookie_jar.update_cookies({COOKIE: "eyJpIjoia2V5OngiLCJuIjoieCIsImUiOjk5OTk5OTk5OTl9.AAAA"})
+                async with other.get(web.public_url + "/") as r:
+                    assert 'id="terminal"' not in await r.text()  # a forged cookie is no sign-in
+        finally:
+            await _close(srv, web)
+
+    run(go())
+
+
+def test_a_foreign_origin_is_refused_and_the_pages_fetch_nothing_from_elsewhere(tmp_path):
+    async def go():
+        srv, web = await _servers(tmp_path)
+        try:
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+                await http.get(web.link_for("key:SHA256:kat", "Kat"))
+                with pytest.raises(aiohttp.WSServerHandshakeError) as e:
+                    await http.ws_connect(web.public_url + "/ws", origin="https://evil.example")
+                assert e.value.status == 403
+                for path in ("/", "/static/js/textual.js", "/static/css/xterm.css"):
+                    async with http.get(web.public_url + path) as r:
+                        assert r.status == 200
+                        text = await r.text()
+                        if path == "/":
+                            assert not re.search(r"(src|href)=[\"']https?://", text), text
+                            assert "fonts.googleapis" not in text
+        finally:
+            await _close(srv, web)
+
+    run(go())
+
+
+def test_the_client_process_gets_a_clean_environment_and_the_cap_holds(tmp_path, monkeypatch):
+    monkeypatch.setenv("SERVER_SECRET_FOR_TEST", "do-not-leak")
+
+    async def go():
+        srv, web = await _servers(tmp_path)
+        srv.hub.max_per_address = 1
+        try:
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+                await http.get(web.link_for("key:SHA256:laura", "Laura"))
+                ws = await http.ws_connect(web.public_url + "/ws?width=80&height=24", origin=web.public_url)
+                got = b""
+                for _ in range(200):
+                    msg = await asyncio.wait_for(ws.receive(), 20)
+                    if msg.type == aiohttp.WSMsgType.BINARY:
+                        got += msg.data
+                    if b"Lobby" in got:
+                        break
+                assert b"Lobby" in got  # the very same client as over SSH, drawn for a browser
+                (proc,) = web.sessions
+                environ = Path(f"/proc/{proc.pid}/environ").read_bytes().split(b"\0")
+                names = {e.split(b"=", 1)[0].decode() for e in environ if e}
+                assert "SERVER_SECRET_FOR_TEST" not in names and b"do-not-leak" not in b"".join(environ)
+                # a second session from the same address is over the cap
+                with pytest.raises(aiohttp.WSServerHandshakeError) as e:
+                    await http.ws_connect(web.public_url + "/ws", origin=web.public_url)
+                assert e.value.status == 503
+                await ws.send_str(json.dumps(["ping", "x"]))
+                await ws.close()
+            for _ in range(50):  # the tab closed: the client process ends
+                if not web.sessions:
+                    break
+                await asyncio.sleep(0.1)
+            assert not web.sessions
+        finally:
+            await _close(srv, web)
+
+    run(go())
+
+
+def test_guests_only_on_an_open_web_server_and_never_under_a_players_name(tmp_path):
+    async def go():
+        srv, web = await _servers(tmp_path, guests=True)
+        srv.hub.names.bind("Becky", "SHA256:becky")
+        try:
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+                async with http.post(web.public_url + "/guest", data={"name": "becky"}, allow_redirects=False) as r:
+                    assert r.status == 409
+                async with http.post(web.public_url + "/guest", data={"name": "[/a] 小明"}, allow_redirects=False) as r:
+                    assert r.status == 303
+                async with http.get(web.public_url + "/") as r:
+                    assert 'id="terminal"' in await r.text()
+        finally:
+            await _close(srv, web)
+        srv2, closed = await _servers(tmp_path / "b")
+        try:
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+                async with http.post(closed.public_url + "/guest", data={"name": "x"}, allow_redirects=False) as r:
+                    assert r.status == 403
+        finally:
+            await _close(srv2, closed)
+
+    run(go())
+
+
+def test_os_environ_of_the_test_is_untouched():
+    assert "COLOSSEUM_FRONT" not in os.environ
