@@ -149,6 +149,7 @@ class WebGateway:
                 web.get("/login/{token}", self.login),
                 web.post("/guest", self.guest),
                 web.get("/ws", self.websocket),
+                web.get("/static/js/textual.js", self.script),
                 web.static("/static", self.static, show_index=False),
             ]
         )
@@ -159,6 +160,9 @@ class WebGateway:
             return web.Response(text=signin_page(self.guests), content_type="text/html", headers=_NO_CACHE)
         ws = self.public_url.replace("https://", "wss://").replace("http://", "ws://") + "/ws"
         return web.Response(text=game_page(ws), content_type="text/html", headers=_NO_CACHE)
+
+    async def script(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(text=page_script(self.static), content_type="application/javascript")
 
     async def login(self, request: web.Request) -> web.StreamResponse:
         payload = self.signer.check(request.match_info["token"])
@@ -396,6 +400,26 @@ class WebGateway:
 
 
 _NO_CACHE = {"Cache-Control": "no-store"}
+
+#: where textual-serve's page script (1.1.3) makes each terminal: the terminals are kept in
+#: ``window.colosseumTerminals`` as well, so that a page test can read the screen from the
+#: terminal's buffer (xterm draws on a canvas)
+_SCRIPT_HOOK = (
+    "const t=new w(e,{ping:r});",
+    "const t=new w(e,{ping:r});(window.colosseumTerminals=window.colosseumTerminals||[]).push(t);",
+)
+_script: str | None = None
+
+
+def page_script(static: Path) -> str:
+    """textual-serve's script with the hook above (ValueError if the pinned script changed)."""
+    global _script
+    if _script is None:
+        text = (static / "js" / "textual.js").read_text(encoding="utf-8")
+        if text.count(_SCRIPT_HOOK[0]) != 1:
+            raise ValueError("textual-serve's textual.js is not the pinned one: the terminal hook does not fit")
+        _script = text.replace(*_SCRIPT_HOOK)
+    return _script
 
 
 def _packet(proc: asyncio.subprocess.Process, kind: bytes, payload: bytes) -> None:
