@@ -33,11 +33,30 @@ from colosseum.core.options import OptionSpec, SetupBase, make_setup, option_spe
 if TYPE_CHECKING:
     from colosseum.core.gamelog import HintLine
 
-__all__ = ["Bot", "GameSpec", "Rules", "load_path"]
+__all__ = ["Bot", "GameSpec", "Rules", "ScoreLine", "ScoreSheet", "load_path"]
 
 SetupT = TypeVar("SetupT", bound=SetupBase)
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
+
+
+class ScoreLine(msgspec.Struct, frozen=True, kw_only=True):
+    """One line of a finished game's score sheet: a value per seat.  ``adds``: a part of the
+    final score (the parts add up to it); else a figure for interest (coins spent, ...)."""
+
+    label: str
+    values: tuple[int, ...]
+    adds: bool = True
+    notes: tuple[str, ...] = ()  # per seat, a word on where it came from ("Satyricon, round 3")
+
+
+class ScoreSheet(msgspec.Struct, frozen=True, kw_only=True):
+    """Where each player's points came from: the lines that add up to the final scores, then
+    the other figures of the game."""
+
+    score_name: str
+    lines: tuple[ScoreLine, ...]
+    totals: tuple[int, ...]
 
 
 @runtime_checkable
@@ -188,6 +207,14 @@ class Rules(ABC, Generic[SetupT, StateT, ActionT]):
         """The game's own figures of a finished game, for ``simulate`` (beside the ranks and
         scores every game has)."""
         return {}
+
+    def score_sheet(
+        self, states: Sequence[StateT], actions: Sequence[ActionT], events: Sequence[Sequence[Event]]
+    ) -> ScoreSheet | None:
+        """Where the points came from, from a whole game: ``states[i]`` after the first ``i``
+        actions, ``events[i]`` what action ``i`` caused (``events[0]`` empty).  None for a game
+        without one (the end screen then shows the ranks and scores alone)."""
+        return None
 
     def step_key(self, state: StateT, step: str) -> Any:
         """The viewer's segments: a key that changes where a ``step`` ("round", "phase", "turn")

@@ -32,7 +32,19 @@ def test_blank_looking_and_spoofing_names_are_refused(name, why):
 
 
 @pytest.mark.parametrize(
-    "name", ["ベッキー", "小明", "김철수", "田中さん", "Mr 田中", "Aurelia Maximiliana Cornelia", "[/a]", "Zoë", "Ωμέγα", "Иван"]
+    "name",
+    [
+        "ベッキー",
+        "小明",
+        "김철수",
+        "田中さん",
+        "Mr 田中",
+        "Aurelia Maximiliana Cornelia",
+        "[/a]",
+        "Zoë",
+        "Ωμέγα",
+        "Иван",
+    ],
 )
 def test_real_names_pass(name):
     assert name_problem(name) == ""

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from colosseum.core.events import Event
-from colosseum.core.game import Rules
+from colosseum.core.game import Rules, ScoreSheet
 from colosseum.core.games.colosseum import bots, invariants
 from colosseum.core.games.colosseum.actions import Action
 from colosseum.core.games.colosseum.engine import apply, apply_fast, to_act
@@ -152,6 +152,13 @@ class ColosseumRules(Rules[GameSetup, State, Action]):
         from colosseum.core.games.colosseum.bots.hint import ask_hint
 
         return ask_hint(state, think=think, playouts=playouts, seed=seed)
+
+    def score_sheet(
+        self, states: Sequence[State], actions: Sequence[Action], events: Sequence[Sequence[Event]]
+    ) -> ScoreSheet:
+        from colosseum.core.games.colosseum.scoresheet import score_sheet
+
+        return score_sheet(states, actions, events)
 
     def make_bot(self, level: str, seed: int, think: float | None = None) -> Any:
         return bots.make_bot(level, seed, think)

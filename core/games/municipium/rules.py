@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from colosseum.core.events import Event
-from colosseum.core.game import Rules
+from colosseum.core.game import Rules, ScoreLine, ScoreSheet
 from colosseum.core.games.municipium import bots, invariants
 from colosseum.core.games.municipium.actions import MuniAction
 from colosseum.core.games.municipium.engine import apply, new_game, to_act
@@ -103,6 +103,35 @@ class MunicipiumRules(Rules[MuniSetup, State, MuniAction]):
             "decided_by": result.standings[0].decided_by,
             "turns": state.turn,
         }
+
+    def score_sheet(
+        self, states: Sequence[State], actions: Sequence[MuniAction], events: Sequence[Sequence[Event]]
+    ) -> ScoreSheet:
+        """Decurions come from full sets exchanged (M-9.2) and hand-ins at the Basilica (M-8.4);
+        the tie-breaks (favours and citizens held, the Temple) follow."""
+        final = states[-1]
+        n = final.n
+        sets, basilica = [0] * n, [0] * n
+        for caused in events:
+            for e in caused:
+                if e.kind == "set" and 0 <= e.seat < n:
+                    if "Basilica" in e.text:
+                        basilica[e.seat] += 1
+                    else:
+                        sets[e.seat] += 1
+        return ScoreSheet(
+            score_name="decurions",
+            lines=(
+                ScoreLine(label="Full sets exchanged", values=tuple(sets)),
+                ScoreLine(label="Hand-ins at the Basilica", values=tuple(basilica)),
+                ScoreLine(
+                    label="Favours and citizens held (tie-break)",
+                    values=tuple(p.favours + sum(p.citizens) for p in final.players),
+                    adds=False,
+                ),
+            ),
+            totals=tuple(p.decurions for p in final.players),
+        )
 
     def make_bot(self, level: str, seed: int, think: float | None = None) -> Any:
         return bots.make_bot(level, seed)
