@@ -57,6 +57,11 @@ class ScoreSheet(msgspec.Struct, frozen=True, kw_only=True):
     score_name: str
     lines: tuple[ScoreLine, ...]
     totals: tuple[int, ...]
+    #: each seat's score after each round (or turn: ``series_name``), for a plot
+    series: tuple[tuple[int, ...], ...] = ()
+    series_name: str = "round"
+    #: what each seat did that scored, (seat, what, points): Colosseum's performances
+    items: tuple[tuple[int, str, int], ...] = ()
 
 
 @runtime_checkable

@@ -44,3 +44,15 @@ def test_the_parts_add_up_to_each_final_score(name, options):
             parts = sum(line.values[seat] for line in sheet.lines if line.adds)
             assert parts == sheet.totals[seat], (seat, [(ln.label, ln.values[seat]) for ln in sheet.lines])
         assert all(len(line.values) == n for line in sheet.lines)
+
+
+@pytest.mark.parametrize(("name", "options"), [CASES[0], CASES[3], CASES[4]])
+def test_the_series_ends_at_the_final_score_and_never_falls(name, options):
+    game, states, actions, events = _game(name, options, 4, 9, "normal")
+    sheet = game.score_sheet(states, actions, events)
+    for seat, points in enumerate(sheet.series):
+        assert points and points[-1] == sheet.totals[seat]
+        assert all(a <= b for a, b in zip(points, points[1:], strict=False))
+    if name == "colosseum":
+        performed = [i for i in sheet.items]
+        assert performed and all(0 <= seat < 4 and label and value > 0 for seat, label, value in performed)

@@ -37,6 +37,8 @@ def score_sheet(states: Sequence[State], actions: Sequence[Action], events: Sequ
     best_note = ["did not perform"] * n
     best = [-1] * n  # the Acclaim of the performance that set the marker last
     per_round: dict[int, list[int]] = {}
+    marker: dict[int, tuple[int, ...]] = {}  # each seat's Acclaim at the end of each round
+    items: list[tuple[int, str, int]] = []
     coins = {key: [0] * n for key in ("performances", "auctions", "investments", "deals")}
     stolen_from, stole = [0] * n, [0] * n
     for i, action in enumerate(actions):
@@ -46,6 +48,7 @@ def score_sheet(states: Sequence[State], actions: Sequence[Action], events: Sequ
             spec = spectacle_by_key(cat, action.spectacle)
             b = breakdown(before, seat, spec, action.aquilas)
             per_round.setdefault(before.round, [0] * n)[seat] = b.total
+            items.append((seat, cat.label(spec), b.total))
             if b.total > before.players[seat].acclaim:  # the marker moved: this is the best so far
                 for k, (_, value) in enumerate(b.lines[:PARTS]):
                     parts[k][seat] = value
@@ -56,6 +59,7 @@ def score_sheet(states: Sequence[State], actions: Sequence[Action], events: Sequ
             if before.closing is not None:
                 stolen_from[before.closing.victim] += 1
         phase = before.phase
+        marker[after.round if after.phase != "over" else after.round + 1] = tuple(p.acclaim for p in after.players)
         for s in range(n):
             delta = after.players[s].coins - before.players[s].coins
             if not delta:
@@ -95,4 +99,12 @@ def score_sheet(states: Sequence[State], actions: Sequence[Action], events: Sequ
         ScoreLine(label="Performers stolen from you", values=tuple(stolen_from), adds=False),
         ScoreLine(label="Performers you stole", values=tuple(stole), adds=False),
     ]
-    return ScoreSheet(score_name=acclaim, lines=tuple(lines), totals=tuple(p.acclaim for p in final.players))
+    rounds = sorted(marker)  # the end of each round, then the end of the game
+    series = tuple(tuple(marker[r][s] for r in rounds) for s in range(n))
+    return ScoreSheet(
+        score_name=acclaim,
+        lines=tuple(lines),
+        totals=tuple(p.acclaim for p in final.players),
+        series=series,
+        items=tuple(items),
+    )

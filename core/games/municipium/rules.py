@@ -112,6 +112,9 @@ class MunicipiumRules(Rules[MuniSetup, State, MuniAction]):
         final = states[-1]
         n = final.n
         sets, basilica = [0] * n, [0] * n
+        turns: dict[int, tuple[int, ...]] = {}
+        for st in states:
+            turns[st.turn] = tuple(p.decurions for p in st.players)
         for caused in events:
             for e in caused:
                 if e.kind == "set" and 0 <= e.seat < n:
@@ -131,6 +134,8 @@ class MunicipiumRules(Rules[MuniSetup, State, MuniAction]):
                 ),
             ),
             totals=tuple(p.decurions for p in final.players),
+            series=tuple(tuple(turns[t][s] for t in sorted(turns)) for s in range(n)),
+            series_name="turn",
         )
 
     def make_bot(self, level: str, seed: int, think: float | None = None) -> Any:

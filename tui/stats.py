@@ -1,0 +1,307 @@
+"""Statistics across saved games (``colosseum stats`` and the statistics screen).
+
+Each saved game is summed up once (:class:`GameSummary`: the game, its edition, each seat's
+name, kind, place and score, the score after each round, what scored), and the summaries are
+kept in a cache in the data folder (``stats-cache.jsonl``), keyed by each log's digest: a log
+whose size or time changed is read again, a log moved or copied keeps its summary, a log gone
+is forgotten.  Then :func:`tally` sums them up for the people who played (the human seats;
+``player`` narrows it to one name): games and wins by game, edition and the bots faced, average
+and best score, favourite and best-scoring plays, the scores' spread and the average score by
+round.  No Textual (the command prints text; the screen draws plots of the same figures).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import statistics
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import msgspec
+
+from colosseum.core.gamelog import GameLogError
+from colosseum.core.options import described
+
+__all__ = ["GameSummary", "SeatSummary", "Tally", "load_summaries", "summarize", "tally"]
+
+CACHE = "stats-cache.jsonl"
+CACHE_VERSION = 1
+
+
+class SeatSummary(msgspec.Struct, frozen=True, kw_only=True):
+    name: str
+    kind: str  # "human" or the bot's level
+    rank: int  # 0 while the game goes on
+    score: int
+    series: tuple[int, ...] = ()
+    items: tuple[tuple[str, int], ...] = ()  # what scored: (Colosseum's spectacle, its Acclaim)
+
+
+class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
+    game: str
+    title: str
+    edition: str  # the options away from their defaults, in words ("" for the plain game)
+    created: str
+    finished: bool
+    score_name: str
+    series_name: str = "round"
+    seats: tuple[SeatSummary, ...]
+
+
+class _Entry(msgspec.Struct, kw_only=True):
+    v: int = CACHE_VERSION
+    path: str
+    size: int
+    mtime: int
+    digest: str
+    summary: GameSummary | None = None  # None: not a game log (remembered so it is not read again)
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def summarize(data: bytes, path: Path | None = None) -> GameSummary | None:
+    """A saved game's summary (None if the file is not a readable game log)."""
+    from colosseum.core.logread import parse_log
+
+    try:
+        log = parse_log(data, path=path)
+    except GameLogError:
+        return None
+    rules = log.rules
+    tl = log.timeline
+    states = [tl.state(i) for i in range(tl.end + 1)]
+    events = [tl.events(i) for i in range(tl.end + 1)]
+    final = states[-1]
+    ranks = rules.ranks(final)
+    scores = rules.scores(final)
+    names = rules.names(final)
+    sheet = rules.score_sheet(states, log.actions, events) if ranks is not None else None
+    seats = []
+    for i, kind in enumerate(log.seats):
+        seats.append(
+            SeatSummary(
+                name=names[i],
+                kind="human" if kind == "human" else rules.level_of(kind),
+                rank=ranks[i] if ranks is not None else 0,
+                score=scores[i],
+                series=sheet.series[i] if sheet is not None and sheet.series else (),
+                items=tuple((label, value) for seat, label, value in (sheet.items if sheet else ()) if seat == i),
+            )
+        )
+    return GameSummary(
+        game=log.game,
+        title=log.spec.title,
+        edition=", ".join(f"{label} {value}" for label, value in described(log.setup)),
+        created=log.header.created,
+        finished=ranks is not None,
+        score_name=sheet.score_name if sheet is not None else rules.score_name,
+        series_name=sheet.series_name if sheet is not None else "round",
+        seats=tuple(seats),
+    )
+
+
+def load_summaries(paths: Iterable[Path], cache_dir: Path) -> tuple[list[GameSummary], int]:
+    """The summaries of ``paths``, from the cache where a file is unchanged; (summaries, files
+    read anew).  The cache is rewritten (atomically) when anything changed; a cache that cannot
+    be read or written only costs time."""
+    cache_path = cache_dir / CACHE
+    entries: dict[str, _Entry] = {}
+    by_digest: dict[str, _Entry] = {}
+    try:
+        for line in cache_path.read_bytes().splitlines():
+            try:
+                e = msgspec.json.decode(line, type=_Entry)
+            except (msgspec.DecodeError, ValueError):
+                continue
+            if e.v == CACHE_VERSION:
+                entries[e.path] = e
+                by_digest[e.digest] = e
+    except OSError:
+        pass
+    out: list[GameSummary] = []
+    fresh: dict[str, _Entry] = {}
+    read = 0
+    for path in paths:
+        try:
+            info = path.stat()
+        except OSError:
+            continue
+        key = str(path)
+        old = entries.get(key)
+        if old is not None and old.size == info.st_size and old.mtime == info.st_mtime_ns:
+            entry = old
+        else:
+            try:
+                data = path.read_bytes()
+            except OSError:
+                continue
+            digest = _digest(data)
+            known = by_digest.get(digest)
+            summary = known.summary if known is not None else summarize(data, path)
+            read += known is None
+            entry = _Entry(path=key, size=info.st_size, mtime=info.st_mtime_ns, digest=digest, summary=summary)
+        fresh[key] = entry
+        if entry.summary is not None:
+            out.append(entry.summary)
+    if read or fresh.keys() != entries.keys():
+        _write(cache_path, fresh.values())
+    return out, read
+
+
+def _write(path: Path, entries: Iterable[_Entry]) -> None:
+    tmp = path.with_suffix(".tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as f:
+            for e in entries:
+                f.write(msgspec.json.encode(e) + b"\n")
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+
+
+@dataclass
+class Record:
+    games: int = 0
+    wins: int = 0
+
+    @property
+    def share(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass
+class GameTally:
+    """One game's (Colosseum's, Municipium's) figures for the people counted."""
+
+    title: str
+    score_name: str
+    series_name: str = "round"
+    record: Record = field(default_factory=Record)
+    by_edition: dict[str, Record] = field(default_factory=lambda: defaultdict(Record))
+    by_opponent: dict[str, Record] = field(default_factory=lambda: defaultdict(Record))
+    scores: list[int] = field(default_factory=list)
+    series: list[tuple[int, ...]] = field(default_factory=list)
+    plays: Counter[str] = field(default_factory=Counter)
+    best_plays: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def average(self) -> float:
+        return statistics.fmean(self.scores) if self.scores else 0.0
+
+    @property
+    def best(self) -> int:
+        return max(self.scores, default=0)
+
+    def by_round(self) -> list[float]:
+        """The average score after each round (of the games long enough to reach it)."""
+        if not self.series:
+            return []
+        longest = max(len(s) for s in self.series)
+        out = []
+        for r in range(longest):
+            values = [s[r] for s in self.series if len(s) > r]
+            out.append(statistics.fmean(values))
+        return out
+
+    def spread(self, bins: int = 8) -> list[tuple[int, int, int]]:
+        """The scores' distribution: (low, high, count) for ``bins`` equal ranges."""
+        if not self.scores:
+            return []
+        low, high = min(self.scores), max(self.scores)
+        width = max(1, -(-(high - low + 1) // bins))
+        out = []
+        for b in range(bins):
+            lo = low + b * width
+            if lo > high:
+                break
+            hi = lo + width - 1
+            out.append((lo, hi, sum(1 for s in self.scores if lo <= s <= hi)))
+        return out
+
+
+@dataclass
+class Tally:
+    games: dict[str, GameTally] = field(default_factory=dict)
+    unfinished: int = 0
+    player: str | None = None
+
+
+def tally(summaries: Sequence[GameSummary], player: str | None = None) -> Tally:
+    """Every finished game's figures for its people (``player``: one name, case-insensitive)."""
+    out = Tally(player=player)
+    want = player.casefold() if player else None
+    for g in summaries:
+        if not g.finished:
+            out.unfinished += 1
+            continue
+        t = out.games.get(g.game)
+        if t is None:
+            t = out.games[g.game] = GameTally(title=g.title, score_name=g.score_name, series_name=g.series_name)
+        levels = sorted({s.kind for s in g.seats if s.kind != "human"})
+        for seat in g.seats:
+            if seat.kind != "human" or (want is not None and seat.name.casefold() != want):
+                continue
+            won = seat.rank == 1
+            for record in (t.record, t.by_edition[g.edition or "standard"]):
+                record.games += 1
+                record.wins += won
+            for level in levels or ["people only"]:
+                t.by_opponent[level].games += 1
+                t.by_opponent[level].wins += won
+            t.scores.append(seat.score)
+            if seat.series:
+                t.series.append(seat.series)
+            for label, value in seat.items:
+                t.plays[label] += 1
+                t.best_plays[label] = max(value, t.best_plays.get(label, 0))
+    out.games = {k: g for k, g in out.games.items() if g.record.games}
+    return out
+
+
+def _games(n: int) -> str:
+    return f"{n} game" if n == 1 else f"{n} games"
+
+
+def render(t: Tally, *, width: int = 80) -> str:
+    """The figures as text for a terminal of ``width`` columns (every line fits)."""
+    from colosseum.tui.text import fit
+
+    lines: list[str] = []
+    who = f" of {t.player}" if t.player else " of the people at this keyboard"
+    if not t.games:
+        return f"No finished games{who} yet." + (f" ({t.unfinished} unfinished)" if t.unfinished else "") + "\n"
+    for g in t.games.values():
+        r = g.record
+        lines.append(fit(f"{g.title}{who}: {_games(r.games)}, {r.wins} won ({r.share:.0%})", width))
+        lines.append(fit(f"  {g.score_name}: average {g.average:.1f}, best {g.best}", width))
+        for label, book in (("edition", g.by_edition), ("against", g.by_opponent)):
+            for key, rec in sorted(book.items(), key=lambda kv: -kv[1].games):
+                lines.append(fit(f"  {label} {key}: {_games(rec.games)}, {rec.wins} won ({rec.share:.0%})", width))
+        if g.plays:
+            fav = ", ".join(f"{name} x{n}" for name, n in g.plays.most_common(3))
+            top = ", ".join(f"{name} {v}" for name, v in sorted(g.best_plays.items(), key=lambda kv: -kv[1])[:3])
+            lines.append(fit(f"  most played: {fav}", width))
+            lines.append(fit(f"  best scoring: {top}", width))
+        per = g.by_round()
+        if per:
+            steps = " ".join(f"{v:.0f}" for v in per)
+            lines.append(fit(f"  average {g.score_name} by {g.series_name}: {steps}", width))
+        spread = g.spread()
+        if spread:
+            most = max(c for _, _, c in spread)
+            lines.append(f"  {g.score_name} spread:")
+            for lo, hi, c in spread:
+                bar = "#" * round(30 * c / most) if most else ""
+                lines.append(fit(f"  {lo:>4}-{hi:<4} {c:>4} {bar}", width))
+    if t.unfinished:
+        lines.append(f"({t.unfinished} unfinished games not counted)")
+    return "\n".join(lines) + "\n"
