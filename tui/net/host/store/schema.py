@@ -137,3 +137,35 @@ store_meta = Table(
     Column("key", String(80), primary_key=True),
     Column("value", Text, nullable=False),
 )
+
+# ---------------------------------------------------------------- several hosts (0002)
+
+#: the hosts of one server (several behind one address share the database)
+hosts = Table(
+    "hosts",
+    metadata,
+    Column("id", String(80), primary_key=True),
+    Column("address", String(200), nullable=False),
+    Column("started", Float, nullable=False),
+    Column("seen", Float, nullable=False),
+)
+
+#: which host owns each table, until when, and the generation that fences a host which lost it
+leases = Table(
+    "leases",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("host", String(80), nullable=False),
+    Column("gen", Integer, nullable=False),
+    Column("until", Float, nullable=False),
+)
+
+#: the tables' logs as rows: the same lines (and digest chain) as the files of a single host
+log_lines = Table(
+    "log_lines",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("n", Integer, primary_key=True),
+    Column("body", Text, nullable=False),
+    Column("gen", Integer, nullable=False),
+)

@@ -1,0 +1,77 @@
+"""Several hosts on one database (issue 30) at the database level: leases taken, renewed and
+taken over with a higher generation; a host whose lease was taken over (or ran out) cannot append
+to the table's log; the log's rows export to the very bytes of the file form."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from colosseum.core.gamelog import Chain, make_header
+from colosseum.core.logread import parse_log
+from colosseum.core.registry import rules
+from colosseum.tui.net.host.store import Store, cluster
+
+
+def run(coro):
+    return asyncio.run(coro)
+
+
+def test_leases_fence_a_host_that_lost_its_table(tmp_path, db_url):
+    async def go():
+        store = await Store.open(tmp_path, db_url)
+        try:
+            a = await store.write(lambda c: cluster.acquire(c, "t1", "host-a", seconds=10, now=100))
+            assert a is not None and a.gen == 1
+            assert await store.write(lambda c: cluster.acquire(c, "t1", "host-b", seconds=10, now=105)) is None
+            await store.write(lambda c: cluster.append(c, a, 1, [b'{"h":1}'], now=106))
+            # host-a is paused past its lease; host-b takes the table over
+            b = await store.write(lambda c: cluster.acquire(c, "t1", "host-b", seconds=10, now=111))
+            assert b is not None and b.gen == 2
+            with pytest.raises(cluster.Fenced):  # host-a, resumed, cannot append
+                await store.write(lambda c: cluster.append(c, a, 2, [b'{"late":1}'], now=112))
+            with pytest.raises(cluster.Fenced):
+                await store.write(lambda c: cluster.renew(c, a, now=112))
+            await store.write(lambda c: cluster.append(c, b, 2, [b'{"b":1}'], now=112))
+            with pytest.raises(cluster.Fenced):  # a line already written is not written twice
+                await store.write(lambda c: cluster.append(c, b, 2, [b'{"again":1}'], now=113))
+            with pytest.raises(cluster.Fenced):  # a lease that ran out writes nothing either
+                await store.write(lambda c: cluster.append(c, b, 3, [b"{}"], now=130))
+            assert await store.read(lambda c: cluster.lines(c, "t1")) == [b'{"h":1}', b'{"b":1}']
+            await store.write(lambda c: cluster.heartbeat(c, "host-a", "127.0.0.1:7001", now=200))
+            await store.write(lambda c: cluster.heartbeat(c, "host-b", "127.0.0.1:7002", now=150))
+            assert await store.read(lambda c: cluster.live_hosts(c, within=20, now=205)) == {"host-a": "127.0.0.1:7001"}
+        finally:
+            await store.close()
+
+    run(go())
+
+
+def test_a_tables_log_rows_export_to_the_file_form(tmp_path, db_url):
+    game = rules("colosseum")
+    setup = game.spec.make_setup(("Becky", "小明", "Kat"), seed=0, secret="ab" * 32)
+    state, actions = game.new_game(setup), []
+    bots = [game.make_bot("normal", i) for i in range(3)]
+    while not game.is_over(state):
+        action = bots[game.to_act(state)].act(state)
+        state, _ = game.apply(state, action)
+        actions.append(action)
+
+    async def go():
+        store = await Store.open(tmp_path, db_url)
+        try:
+            lease = await store.write(lambda c: cluster.acquire(c, "t9", "host-a"))
+            assert lease is not None
+            header = make_header(setup, ("human", "normal", "normal"), version=3)
+            chain, head = Chain.for_header(header)
+            lines = [head[:-1]] + [chain.action_line(a)[:-1] for a in actions] + [chain.end_line()[:-1]]
+            for k in range(0, len(lines), 50):  # acknowledged batch by batch, as a table would
+                await store.write(lambda c, k=k: cluster.append(c, lease, k + 1, lines[k : k + 50]))
+            data = await store.read(lambda c: cluster.export_log(c, "t9"))
+            log = parse_log(data)
+            assert log.error is None and log.actions == actions and game.encode(log.state) == game.encode(state)
+        finally:
+            await store.close()
+
+    run(go())

@@ -1,0 +1,164 @@
+"""Several hosts, one lobby (PostgreSQL the only shared part): hosts register with a heartbeat,
+each table is owned by one host through a lease, and a table's log is rows of the database.
+
+* A **lease** is taken when it is free or expired, renewed by its owner, and each take-over
+  raises its generation.  The generation **fences**: a host writes a table's log only with the
+  generation it holds and while its lease lasts, checked in the same transaction as the write,
+  so a host that was paused past its lease (and taken over) cannot append any more.
+* **Log lines** are the file's lines, digest chain and all (``core.gamelog.Chain`` makes them);
+  an action is acknowledged only once its line is committed; ``export_log`` writes the file
+  form, which ``colosseum view`` and ``resume`` read.
+
+Times are the hosts' clocks (kept by NTP): a lease's length (seconds) is far above their drift,
+and the generation, not the time, is what keeps two hosts from writing the same table.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import and_, delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from colosseum.tui.net.host.store import schema as S
+
+__all__ = ["Fenced", "Lease", "acquire", "append", "export_log", "heartbeat", "live_hosts", "renew"]
+
+LEASE_SECONDS = 15.0
+
+
+class Fenced(Exception):
+    """This host no longer owns the table (its lease expired or was taken over)."""
+
+
+@dataclass(frozen=True)
+class Lease:
+    table_id: str
+    host: str
+    gen: int
+    until: float
+
+
+async def heartbeat(conn: AsyncConnection, host: str, address: str, *, now: float | None = None) -> None:
+    """Register ``host`` (or say it is alive)."""
+    at = time.time() if now is None else now
+    done = await conn.execute(update(S.hosts).where(S.hosts.c.id == host).values(address=address, seen=at))
+    if done.rowcount == 0:
+        await conn.execute(insert(S.hosts).values(id=host, address=address, started=at, seen=at))
+
+
+async def live_hosts(
+    conn: AsyncConnection, *, within: float = 3 * LEASE_SECONDS, now: float | None = None
+) -> dict[str, str]:
+    """The hosts heard from lately: id -> address."""
+    at = time.time() if now is None else now
+    rows = await conn.execute(select(S.hosts.c.id, S.hosts.c.address).where(S.hosts.c.seen >= at - within))
+    return {r.id: r.address for r in rows}
+
+
+async def owner(conn: AsyncConnection, table_id: str) -> Lease | None:
+    row = (await conn.execute(select(S.leases).where(S.leases.c.table_id == table_id))).first()
+    return Lease(row.table_id, row.host, row.gen, row.until) if row is not None else None
+
+
+async def acquire(
+    conn: AsyncConnection, table_id: str, host: str, *, seconds: float = LEASE_SECONDS, now: float | None = None
+) -> Lease | None:
+    """Take ``table_id`` for ``host`` if it is free, expired or already ``host``'s (renewed
+    then); None while another host's lease lasts.  A take-over raises the generation."""
+    at = time.time() if now is None else now
+    held = await _locked(conn, table_id)
+    if held is None:
+        try:
+            await conn.execute(insert(S.leases).values(table_id=table_id, host=host, gen=1, until=at + seconds))
+        except IntegrityError:  # another host took it in between
+            return None
+        return Lease(table_id, host, 1, at + seconds)
+    if held.host == host and held.until > at:
+        return await renew(conn, held, seconds=seconds, now=at)
+    if held.until > at:
+        return None
+    gen = held.gen + 1
+    done = await conn.execute(
+        update(S.leases)
+        .where(and_(S.leases.c.table_id == table_id, S.leases.c.gen == held.gen))
+        .values(host=host, gen=gen, until=at + seconds)
+    )
+    return Lease(table_id, host, gen, at + seconds) if done.rowcount == 1 else None
+
+
+async def renew(
+    conn: AsyncConnection, lease: Lease, *, seconds: float = LEASE_SECONDS, now: float | None = None
+) -> Lease:
+    """Extend a lease this host still holds; Fenced if it does not."""
+    at = time.time() if now is None else now
+    done = await conn.execute(
+        update(S.leases)
+        .where(
+            and_(
+                S.leases.c.table_id == lease.table_id,
+                S.leases.c.host == lease.host,
+                S.leases.c.gen == lease.gen,
+                S.leases.c.until > at,
+            )
+        )
+        .values(until=at + seconds)
+    )
+    if done.rowcount != 1:
+        raise Fenced(f"table {lease.table_id}: the lease of generation {lease.gen} is lost")
+    return Lease(lease.table_id, lease.host, lease.gen, at + seconds)
+
+
+async def release(conn: AsyncConnection, lease: Lease) -> None:
+    await conn.execute(delete(S.leases).where(and_(S.leases.c.table_id == lease.table_id, S.leases.c.gen == lease.gen)))
+
+
+async def _locked(conn: AsyncConnection, table_id: str) -> Lease | None:
+    query = select(S.leases).where(S.leases.c.table_id == table_id)
+    if conn.dialect.name == "postgresql":
+        query = query.with_for_update()
+    row = (await conn.execute(query)).first()
+    return Lease(row.table_id, row.host, row.gen, row.until) if row is not None else None
+
+
+async def append(
+    conn: AsyncConnection, lease: Lease, first: int, lines: Sequence[bytes], *, now: float | None = None
+) -> None:
+    """Append ``lines`` (numbered from ``first``) to the table's log, fenced: Fenced unless this
+    host still holds ``lease`` (its generation, not expired), checked in this transaction; a
+    number already written (another host's) is Fenced too."""
+    at = time.time() if now is None else now
+    held = await _locked(conn, lease.table_id)
+    if held is None or held.host != lease.host or held.gen != lease.gen or held.until <= at:
+        raise Fenced(f"table {lease.table_id}: not this host's (generation {lease.gen}) to write")
+    try:
+        await conn.execute(
+            insert(S.log_lines),
+            [
+                {"table_id": lease.table_id, "n": first + k, "body": line.decode("utf-8"), "gen": lease.gen}
+                for k, line in enumerate(lines)
+            ],
+        )
+    except IntegrityError:
+        raise Fenced(f"table {lease.table_id}: line {first} is written already") from None
+
+
+async def lines(conn: AsyncConnection, table_id: str) -> list[bytes]:
+    """The table's log lines in order (without their newlines)."""
+    rows = await conn.execute(
+        select(S.log_lines.c.body).where(S.log_lines.c.table_id == table_id).order_by(S.log_lines.c.n)
+    )
+    return [r.body.encode("utf-8") for r in rows]
+
+
+async def line_count(conn: AsyncConnection, table_id: str) -> int:
+    found = await conn.execute(select(func.count()).select_from(S.log_lines).where(S.log_lines.c.table_id == table_id))
+    return int(found.scalar_one())
+
+
+async def export_log(conn: AsyncConnection, table_id: str) -> bytes:
+    """The table's log in the file form (what a single host's ``games/TABLE.jsonl`` holds)."""
+    return b"".join(line + b"\n" for line in await lines(conn, table_id))
