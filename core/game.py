@@ -155,6 +155,19 @@ class Rules(ABC, Generic[SetupT, StateT, ActionT]):
         """What a bot plays when its own action is refused: a bot never stalls the game."""
         return self.legal_actions(state)[0]
 
+    # ---- out of turn (what a table does around people and bots; neutral: nobody acts out of turn)
+    def out_of_turn(self, state: StateT, seat: int) -> bool:
+        """Whether ``seat`` may now send an action though another seat is to act (Colosseum: a
+        deal proposal while no deal is on the table, G-4).  A server's table then holds a bot's
+        move while a person at that seat composes one, and gives people a moment before a bot's
+        move that only the seat to act could make (ending its trade turn)."""
+        return False
+
+    def bot_offer(self, bot: Any, state: StateT, seat: int) -> ActionT | None:
+        """An action the bot playing ``seat`` offers out of turn to the person to act now
+        (Colosseum: a deal its valuation finds worth it for both); None: nothing to offer."""
+        return None
+
     # ---- the result
     @abstractmethod
     def ranks(self, state: StateT) -> tuple[int, ...] | None:

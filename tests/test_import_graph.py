@@ -12,7 +12,6 @@ import grimp
 #: entry is the set of modules of one circle.  Nothing may be added here.
 KNOWN: list[frozenset[str]] = [
     frozenset({"colosseum.tui.municipium.dialogs", "colosseum.tui.municipium.power_dialogs"}),
-    frozenset({"colosseum.tui.net.host.hub", "colosseum.tui.net.host.table", "colosseum.tui.net.host.muni_table"}),
 ]
 
 

@@ -402,7 +402,12 @@ class ViewerScreen(Screen):
         """The viewer on a running game (a copy of its actions so far; the game is untouched)."""
         seats = [s.kind for s in session.seats]
         reseed = getattr(session, "reseed", None)
-        timeline = Timeline(rules(None), session.setup, list(session.actions), reseed=reseed)
+        remote = getattr(session, "review_timeline", None)  # a server's table: its seat's view
+        timeline = (
+            remote()
+            if remote is not None
+            else Timeline(rules(None), session.setup, list(session.actions), reseed=reseed)
+        )
         path = getattr(getattr(session, "recorder", None), "path", None)
         header = make_header(session.setup, seats, reseed=reseed, version=UNDO_VERSION)
         hints = session_hints(session)

@@ -1,5 +1,6 @@
-"""MuniRemoteSession: a Municipium table's game in a networked client, and the lobby opening
-the Municipium screen over it.  The table server runs on its own loop in a thread."""
+"""RemoteSession at a Municipium table: the one networked session reads Municipium's game with
+Municipium's types, and the lobby opens the Municipium screen over it.  The table server runs on
+its own loop in a thread."""
 
 from __future__ import annotations
 
@@ -10,18 +11,16 @@ import pytest
 
 from colosseum.core.errors import RuleError
 from colosseum.core.games.municipium.rules import RULES as MUNICIPIUM
-from colosseum.tui.net.muni_remote import MuniNetScreen, MuniRemoteSession, attach, wait_game
-from colosseum.tui.net.remote import RemoteClient
+from colosseum.tui.net.muni_screen import MuniNetScreen
+from colosseum.tui.net.remote import RemoteClient, RemoteSession
 
 
 def test_muni_remote_session_submits_through_the_server(server):
     client = RemoteClient(server.address, server.token_for("key:becky", "Becky"))
-    attach(client)
     joined = client.create_table(seats=["human", "normal"], sit=0, seed=3, game="municipium")
-    assert joined.table.game == "municipium" and joined.state is None
-    game = wait_game(client, joined.table.id)
-    assert game is not None and game.seat == 0 and game.state.rng == 0
-    session = MuniRemoteSession(client, joined, game)
+    assert joined.table.game == "municipium" and joined.state is not None  # the last human seat: started
+    session = client.session_for(joined)
+    assert isinstance(session, RemoteSession) and session.seat == 0 and session.state.rng == 0
     table = server.tables[joined.table.id]
 
     async def main():
@@ -32,7 +31,7 @@ def test_muni_remote_session_submits_through_the_server(server):
                 break
             await asyncio.sleep(0.01)
         st = session.state
-        assert MUNICIPIUM.to_act(st) == 0 and st == MUNICIPIUM.player_view(table.game, None)
+        assert MUNICIPIUM.to_act(st) == 0 and st == MUNICIPIUM.player_view(table.state, 0)
         other = msgspec.structs.replace(MUNICIPIUM.legal_actions(st)[0], player=1)
         with pytest.raises(RuleError, match="you hold seat 1"):
             session.submit(other)
@@ -41,7 +40,7 @@ def test_muni_remote_session_submits_through_the_server(server):
         events = session.submit(first)
         assert events and session.actions[n] == first
         await asyncio.sleep(0.3)  # the bot moves on; its updates reach the listener
-        assert session.state == MUNICIPIUM.player_view(table.game, None) and session.actions == table.actions
+        assert session.state == MUNICIPIUM.player_view(table.state, 0) and session.actions == table.actions
         assert calls
         session.say("ave")
         for _ in range(100):
@@ -107,12 +106,10 @@ def test_lobby_opens_the_municipium_screen_and_plays(server):
 
 def test_a_spectator_follows_a_municipium_table_and_cannot_act(server):
     client = RemoteClient(server.address, server.token_for("key:cy", "Cy"))
-    attach(client)
     joined = client.create_table(seats=["normal", "normal"], sit=-1, seed=2, game="municipium")
     assert joined.seat == -1
-    game = wait_game(client, joined.table.id)
-    assert game is not None and game.seat == -1
-    session = MuniRemoteSession(client, joined, game)
+    session = client.session_for(joined)
+    assert session.seat == -1 and session.rules is MUNICIPIUM
     assert session.local_seats() == ()
     with pytest.raises(RuleError, match="spectators"):
         session.submit(MUNICIPIUM.legal_actions(session.state)[0])

@@ -72,7 +72,7 @@ def test_a_server_game_draws_from_a_secret_nobody_is_sent(tmp_path):
                 frames = c.raw or []
                 assert frames and not any(secret in f for f in frames)
                 states = [getattr(P.decode(f), "state", None) for f in frames]
-                states = [st for st in states if st is not None]
+                states = [P.Codec.of("colosseum").state(st) for st in states if st is not None]
                 assert states and all(st.rng == 0 and st.setup.seed == 0 and not st.setup.secret for st in states)
         finally:
             await srv.close()

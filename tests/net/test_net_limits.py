@@ -20,9 +20,9 @@ import pytest
 
 from colosseum.core.games.colosseum import to_act
 from colosseum.tui.net.host import protocol as P
-from colosseum.tui.net.host.hub import MAX_TABLES_PER_PLAYER, TableServer, tail_lines
+from colosseum.tui.net.host.hub import MAX_TABLES_PER_PLAYER, TableServer
 from colosseum.tui.net.host.proto_client import ProtoClient
-from colosseum.tui.net.host.table import SeatMeta, TableMeta
+from colosseum.tui.net.host.store import tail_lines
 
 
 def run(coro, timeout: float = 60.0):
@@ -200,18 +200,19 @@ def test_tail_lines_pages_backwards(tmp_path):
 def test_a_finished_table_of_an_older_version_moves_to_the_history(tmp_path):
     data = tmp_path / "data"
     (data / "tables").mkdir(parents=True)
-    meta = TableMeta(
-        id="abc123",
-        name="old",
-        variant="grand",
-        options=[],
-        allow_takeover=False,
-        creator="key:x",
-        creator_name="x",
-        seats=[SeatMeta(kind="random"), SeatMeta(kind="human", holder="key:x", name="x")],
-        status="over",
-    )
-    (data / "tables" / "abc123.json").write_bytes(msgspec.json.encode(meta))
+    # the shape of a table's file before the game was named (no "game"; "variant", a list of options)
+    old = {
+        "id": "abc123",
+        "name": "old",
+        "variant": "original",
+        "options": ["auction-2007"],
+        "allow_takeover": False,
+        "creator": "key:x",
+        "creator_name": "x",
+        "seats": [{"kind": "random"}, {"kind": "human", "holder": "key:x", "name": "x"}],
+        "status": "over",
+    }
+    (data / "tables" / "abc123.json").write_bytes(msgspec.json.encode(old))
 
     async def go():
         srv = TableServer(data, fixed_seeds=True)
@@ -219,6 +220,7 @@ def test_a_finished_table_of_an_older_version_moves_to_the_history(tmp_path):
         assert not srv.tables and srv.history_count == 1
         (h,) = srv.history_page(0, 10)
         assert h.name == "old" and h.players == ["random bot", "x"]
+        assert h.game == "colosseum" and h.edition == "Original 2007, 2007 auctions"
         await srv.close()
 
     run(go())
@@ -247,7 +249,9 @@ def test_a_stalled_player_s_decision_runs_out_and_a_bot_stands_in(tmp_path):
         changed = await others[0].expect(lambda m: isinstance(m, P.TableChanged) and m.table.seats[seat].standin)
         assert changed.table.seats[seat].present  # connected, yet a bot plays for it
         # the bot moved for the stalled seat; the next decision has its own clock
-        upd = await others[1].expect(lambda m: isinstance(m, P.Update) and m.actions[0].player == seat, timeout=5)
+        upd = await others[1].expect(
+            lambda m: isinstance(m, P.Update) and P.Codec.of("colosseum").action(m.actions[0]).player == seat, timeout=5
+        )
         assert upd.n >= 1
         # the player takes the seat back
         stalled.send(P.Autopilot(table=tid, on=False))
@@ -291,7 +295,8 @@ def test_data_files_are_the_owner_s_only(tmp_path):
 
 
 def test_a_chat_flood_is_cut_and_a_table_keeps_only_recent_talk(tmp_path):
-    from colosseum.tui.net.host.table import CHAT_BURST, CHAT_KEPT
+    from colosseum.tui.net.host.chat import CHAT_KEPT
+    from colosseum.tui.net.host.conn import CHAT_BURST
 
     async def go():
         srv = TableServer(tmp_path / "data", fixed_seeds=True)

@@ -60,10 +60,10 @@ def test_a_bots_trade_turn_waits_while_a_player_composes_and_the_bot_answers_the
             # alice's offer: a coin for nothing (the bot judges it by its valuation)
             n = len(table.actions)
             deal = ProposeDeal(player=0, transfers=(Transfer(0, bot, "coins", 1),))
-            p.c.send(P.Act(table=table.id, action=deal, ref=99, at=n))
+            p.c.send(P.Act(table=table.id, action=p.codec.pack(deal), ref=99, at=n))
             assert isinstance(await p.c.expect(lambda m: isinstance(m, (P.Ack, P.Error)) and m.ref == 99), P.Ack)
             up = await p.c.expect(lambda m: isinstance(m, P.Update) and m.n == n + 2)
-            answer = up.actions[0]
+            answer = p.codec.action(up.actions[0])
             assert isinstance(answer, (AcceptDeal, RejectDeal)) and answer.player == bot
             # the dialog closes: the bot's turn goes on (after the short window for offers)
             p.c.send(P.Composing(table=table.id, on=False))

@@ -14,7 +14,7 @@ from test_net_tables import client, run, server_at, three_at_a_table
 from colosseum.core.games.colosseum import legal, to_act
 from colosseum.core.logwriter import fsync_default
 from colosseum.tui.net.host import protocol as P
-from colosseum.tui.net.host.table import TableMeta
+from colosseum.tui.net.host.meta import TableMeta
 from colosseum.tui.net.host.testing import Player, play_to_end
 
 
@@ -37,7 +37,7 @@ def test_a_power_cut_at_random_points_loses_no_acknowledged_action(tmp_path):
                 continue
             p = players[seat]
             ref += 1
-            p.c.send(P.Act(table=tid, action=legal(table.state).actions[-1], ref=ref))
+            p.c.send(P.Act(table=tid, action=P.Codec.of("colosseum").pack(legal(table.state).actions[-1]), ref=ref))
             reply = await p.c.expect(lambda m, r=ref: isinstance(m, (P.Ack, P.Error)) and m.ref == r)
             assert isinstance(reply, P.Ack)
             # (the bots may have moved on since: what is in effect now is what is synced now)

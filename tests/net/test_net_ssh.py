@@ -328,15 +328,16 @@ def test_restart_after_sigkill_resumes_every_acknowledged_action(tmp_path, keys)
             return j
 
         j = run(phase2())
-        assert j.state.actions == len(j.actions)
+        codec = P.Codec.of(j.table.game)
+        assert codec.state(j.state).actions == len(j.actions)
         from colosseum.core.games.colosseum import replay
         from colosseum.core.games.colosseum.view import player_view
         from colosseum.tui.net.host import gamelog_io
 
         # the very same actions; the seed is the server's (players are sent none)
         setup = gamelog_io.load(data / "games" / f"{tid}.jsonl").setup
-        assert j.setup.seed == 0 and setup.seed == 11
-        assert player_view(replay(setup, j.actions[:seen])[0]) == seen_state
+        assert codec.setup(j.setup).seed == 0 and setup.seed == 11
+        assert player_view(replay(setup, codec.actions(j.actions)[:seen])[0]) == seen_state
 
         # and the SSH side answers again
         async def ssh_again():

@@ -19,7 +19,9 @@ from colosseum.tui.net.host import gamelog_io
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.hub import TableServer
 from colosseum.tui.net.host.proto_client import NetError, ProtoClient
-from colosseum.tui.net.host.testing import Player, play_to_end, standings
+from colosseum.tui.net.host.testing import Player, play_to_end, ranks
+
+C = P.Codec.of("colosseum")  # a Colosseum table's values on the wire
 
 
 def run(coro, timeout: float = 30.0):
@@ -67,7 +69,7 @@ def test_three_players_play_to_the_end_and_see_the_same_ranking(tmp_path, addres
             finals = [p.state for p in players]
             assert all(s.result is not None for s in finals)
             assert len({msgspec.json.encode(s) for s in finals}) == 1
-            assert len({tuple(standings(s)) for s in finals}) == 1
+            assert len({ranks(p) for p in players}) == 1
             # the game log replays to the very same final state
             loaded = gamelog_io.load(srv.tables[tid].log_path)
             final, _ = replay(loaded.setup, loaded.actions)
@@ -102,19 +104,19 @@ def test_acting_for_another_seat_or_out_of_turn_is_refused_and_logged(tmp_path, 
             holder = next(p for p in players if p.seat == actor)
             # 1. a seat acting for the seat to act (someone else's seat)
             good = legal(before).actions[0]
-            other.c.send(P.Act(table=tid, action=good, ref=1))
+            other.c.send(P.Act(table=tid, action=C.pack(good), ref=1))
             err = await other.c.expect(lambda m: isinstance(m, P.Error))
             assert err.ref == 1 and "seat" in err.message
             # 2. acting for its own seat out of turn
             own = msgspec.structs.replace(good, player=other.seat)
-            other.c.send(P.Act(table=tid, action=own, ref=2))
+            other.c.send(P.Act(table=tid, action=C.pack(own), ref=2))
             err = await other.c.expect(lambda m: isinstance(m, P.Error))
             assert err.ref == 2 and "turn" in err.message
             # 3. a spectator acting
             spy = await client(srv, "eve")
             spy.send(P.Watch(table=tid))
             await spy.expect(lambda m: isinstance(m, P.Joined))
-            spy.send(P.Act(table=tid, action=good, ref=3))
+            spy.send(P.Act(table=tid, action=C.pack(good), ref=3))
             err = await spy.expect(lambda m: isinstance(m, P.Error))
             assert "spectators" in err.message
             # 4. an illegal move by the right seat: the engine's rule error comes back
@@ -124,17 +126,17 @@ def test_acting_for_another_seat_or_out_of_turn_is_refused_and_logged(tmp_path, 
                 pytest.skip("expected the action to be illegal here")
             except RuleError as e:
                 expected = e
-            holder.c.send(P.Act(table=tid, action=bad, ref=4))
+            holder.c.send(P.Act(table=tid, action=C.pack(bad), ref=4))
             err = await holder.c.expect(lambda m: isinstance(m, P.Error) and m.ref == 4)
             assert err.code == "rule" and err.rule == expected.rule and err.message == expected.detail
             assert table.state == before and table.actions == []
             # the server goes on serving: the holder's legal move is applied and pushed to all
-            holder.c.send(P.Act(table=tid, action=good, ref=5))
+            holder.c.send(P.Act(table=tid, action=C.pack(good), ref=5))
             ack = await holder.c.expect(lambda m: isinstance(m, P.Ack))
             assert ack.ref == 5 and ack.n == 1
             for p in players:
                 up = await p.c.expect(lambda m: isinstance(m, P.Update))
-                assert up.state == player_view(table.state) and up.n == 1
+                assert C.state(up.state) == player_view(table.state) and up.n == 1
             up = await spy.expect(lambda m: isinstance(m, P.Update))
             assert up.n == 1
         finally:
@@ -169,6 +171,11 @@ def test_malformed_and_oversized_messages_are_refused_others_still_served(tmp_pa
             bad.send_raw(struct.pack(">I", len(body)) + body)
             err = await bad.expect(lambda m: isinstance(m, P.Error))
             assert err.code == "malformed"
+            # an action that is not one of the table's game (its JSON, read with its types)
+            for junk in (b"\xff", b'{"a": "end", "player": "x"}', b'{"a": "take", "player": 1, "heap": 0, "count": 1}'):
+                bad.send(P.Act(table=tid, action=junk, ref=8))
+                err = await bad.expect(lambda m: isinstance(m, P.Error) and m.ref == 8)
+                assert err.code == "malformed" and "not an action of Colosseum" in err.message
             # still served after all that
             bad.send(P.Ping(ref=9))
             assert (await bad.expect(lambda m: isinstance(m, P.Pong))).ref == 9
@@ -191,7 +198,7 @@ def test_malformed_and_oversized_messages_are_refused_others_still_served(tmp_pa
             assert (await raw.expect(lambda m: isinstance(m, P.Error))).code == "version"
             # the others play on
             actor = next(p for p in players if p.seat == to_act(table.state))
-            actor.c.send(P.Act(table=tid, action=legal(table.state).actions[0], ref=1))
+            actor.c.send(P.Act(table=tid, action=C.pack(legal(table.state).actions[0]), ref=1))
             assert isinstance(await actor.c.expect(lambda m: isinstance(m, (P.Ack, P.Error))), P.Ack)
         finally:
             await srv.close()
@@ -216,7 +223,11 @@ def test_spectator_mid_game_sees_the_current_position_and_chat(tmp_path):
             spec.send(P.Watch(table=tid))
             j = await spec.expect(lambda m: isinstance(m, P.Joined))
             table = srv.tables[tid]
-            assert j.seat == -1 and j.state == player_view(table.state) and len(j.actions) == len(table.actions) > 0
+            assert (
+                j.seat == -1
+                and C.state(j.state) == player_view(table.state)
+                and len(j.actions) == len(table.actions) > 0
+            )
             assert any("my Lion" in c.text and "\x1b" not in c.text for c in j.chat)
             # and follows the game from then on
             await play_to_end(players, timeout=40)
@@ -227,8 +238,8 @@ def test_spectator_mid_game_sees_the_current_position_and_chat(tmp_path):
                 except TimeoutError:
                     break
                 if isinstance(m, P.Update):
-                    last = m
-            assert last is not None and last.state == player_view(table.state) and last.state.result is not None
+                    last = C.state(m.state)
+            assert last is not None and last == player_view(table.state) and last.result is not None
             # chat is in the game log
             assert any("my Lion" in c["text"] for c in gamelog_io.load(table.log_path).chat)
         finally:
@@ -258,10 +269,11 @@ def test_reconnect_mid_auction_returns_to_the_same_seat(tmp_path):
                         continue
                     ch = legal(p.state)
                     if p.state.phase == "invest":  # keep the coins for bidding
-                        p.c.send(P.Act(table=tid, action=EndTurn(player=p.seat), ref=98, at=p.n))
+                        p.c.send(P.Act(table=tid, action=C.pack(EndTurn(player=p.seat)), ref=98, at=p.n))
                         assert isinstance(await p.c.expect(lambda m: isinstance(m, (P.Ack, P.Error))), P.Ack)
                     elif p.state.phase == "hire" and ch.bids:
-                        p.c.send(P.Act(table=tid, action=ch.bids[0].action(p.seat, ch.bids[0].low), ref=99, at=p.n))
+                        bid = ch.bids[0].action(p.seat, ch.bids[0].low)
+                        p.c.send(P.Act(table=tid, action=C.pack(bid), ref=99, at=p.n))
                         assert isinstance(await p.c.expect(lambda m: isinstance(m, (P.Ack, P.Error))), P.Ack)
                     else:
                         await p.act_once()
@@ -283,8 +295,9 @@ def test_reconnect_mid_auction_returns_to_the_same_seat(tmp_path):
             assert (tid, cut) in [tuple(x) for x in back.welcome.seats]
             back.send(P.Join(table=tid, seat=cut))
             j = await back.expect(lambda m: isinstance(m, P.Joined))
-            assert j.seat == cut and j.state == player_view(table.state) and to_act(j.state) == cut
-            assert j.state.hire.auction is not None  # still the same auction
+            seen = C.state(j.state)
+            assert j.seat == cut and seen == player_view(table.state) and to_act(seen) == cut
+            assert seen.hire.auction is not None  # still the same auction
             p = Player(back, tid, cut, seed=5)
             p.take(j)
             ack = await p.act_once()
@@ -409,8 +422,8 @@ def test_a_table_of_bots_starts_at_once_for_its_watchers(tmp_path):
                     break
                 await asyncio.sleep(0.01)
             assert srv.tables[j.table.id].meta.status == "over"
-            last = await a.expect(lambda m: isinstance(m, P.Update) and m.state.result is not None)
-            assert last.state == player_view(srv.tables[j.table.id].state)
+            last = await a.expect(lambda m: isinstance(m, P.Update) and C.state(m.state).result is not None)
+            assert C.state(last.state) == player_view(srv.tables[j.table.id].state)
         finally:
             await srv.close()
 

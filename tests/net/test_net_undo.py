@@ -14,13 +14,15 @@ from colosseum.core.logread import read_log
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.proto_client import ProtoClient
 
+C = P.Codec.of("colosseum")
+
 
 def _ours(m: P._Msg, ref: int) -> bool:
     return isinstance(m, (P.Ack, P.Error)) and m.ref == ref
 
 
 async def _act(player, action, ref: int) -> P._Msg:
-    player.c.send(P.Act(table=player.table, action=action, ref=ref))
+    player.c.send(P.Act(table=player.table, action=C.pack(action), ref=ref))
     return await player.c.expect(lambda m: _ours(m, ref))
 
 
@@ -51,7 +53,7 @@ def test_undo_is_accepted_written_and_every_client_rewinds(tmp_path):
             assert table.state == start and table.actions == []
             for p in players:
                 done = await p.c.expect(lambda m: isinstance(m, P.Undone))
-                assert done.n == 0 and done.seat == 0 and done.state == player_view(start)
+                assert done.n == 0 and done.seat == 0 and C.state(done.state) == player_view(start)
                 assert done.dropped >= 1
                 assert done.event.kind == "undo" and done.event.text.startswith("alice took back: ")
                 assert "seat 0" not in done.event.text
@@ -125,7 +127,7 @@ def test_a_bots_move_ends_the_take_back_unless_it_is_still_waiting(tmp_path):
                 j = await a.expect(lambda m: isinstance(m, P.Joined))
                 table = srv.tables[j.table.id]
                 assert to_act(table.state) == 0
-                a.send(P.Act(table=table.id, action=legal(table.state).actions[0], ref=1))
+                a.send(P.Act(table=table.id, action=C.pack(legal(table.state).actions[0]), ref=1))
                 assert isinstance(await a.expect(lambda m: _ours(m, 1)), P.Ack)
                 if not grace:
                     await a.expect(lambda m: isinstance(m, P.Update) and m.n == 2)
@@ -176,7 +178,7 @@ def test_a_restarted_server_replays_undo_lines_to_the_same_state(tmp_path):
             alice = await client(srv2, "alice")
             alice.send(P.Join(table=tid, seat=0))
             j = await alice.expect(lambda m: isinstance(m, P.Joined))
-            assert j.state == player_view(state)
+            assert C.state(j.state) == player_view(state)
             reach = await alice.expect(lambda m: isinstance(m, P.Reach))
             assert reach.n == len(actions)
             assert t2.reach(0).steps == 0
@@ -272,7 +274,7 @@ def test_an_undo_that_cannot_be_saved_changes_nothing(tmp_path):
 def test_bots_at_a_table_have_distinct_names_no_person_uses():
     """Two bots of one level read apart at a glance ("Normal bot" and "Normal bot 2" cut to
     the same cells in the players table), and no bot takes a seated person's name."""
-    from colosseum.tui.net.host.table import SeatMeta, seat_names
+    from colosseum.tui.net.host.meta import SeatMeta, seat_names
 
     seats = [
         SeatMeta(kind="human", holder="k1", name="Kat"),

@@ -12,9 +12,12 @@ from colosseum.core.games.colosseum.offers import safe_action
 from colosseum.core.games.colosseum.view import player_view, setup_view
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.hub import TableServer
+from colosseum.tui.net.host.meta import SeatMeta, TableMeta
 from colosseum.tui.net.host.proto_client import ProtoClient
-from colosseum.tui.net.host.table import SeatMeta, Table, TableMeta
+from colosseum.tui.net.host.table import Table
 from colosseum.tui.net.host.testing import Player, play_to_end
+
+C = P.Codec.of("colosseum")
 
 
 def run(coro, timeout: float = 30.0):
@@ -47,8 +50,8 @@ def test_no_message_to_a_client_carries_the_seed_or_the_generator_state(tmp_path
             c.send(P.CreateTable(seats=["human", "random", "greedy"], seed=5, sit=0))
             j = await c.expect(lambda m: isinstance(m, P.Joined))
             assert j.state is not None and j.setup is not None
-            _unseen(j.state)
-            assert j.setup.seed == 0
+            _unseen(C.state(j.state))
+            assert C.setup(j.setup).seed == 0
             table = srv.tables[j.table.id]
             assert table.state is not None and table.state.rng and table.setup is not None
             assert table.setup.seed == 5  # the server keeps them
@@ -65,10 +68,10 @@ def test_no_message_to_a_client_carries_the_seed_or_the_generator_state(tmp_path
             states = 0
             for m in seen:
                 if isinstance(m, (P.Update, P.Joined, P.TableChanged)) and m.state is not None:
-                    _unseen(m.state)
+                    _unseen(C.state(m.state))
                     states += 1
                 if isinstance(m, (P.Joined, P.TableChanged)) and m.setup is not None:
-                    assert m.setup.seed == 0
+                    assert C.setup(m.setup).seed == 0
             assert states >= 2
             assert player.state is not None and player.state.result is not None
             assert player.state == player_view(table.state)
@@ -95,8 +98,6 @@ def test_a_bot_whose_choice_is_refused_plays_the_safe_action(tmp_path):
         meta = TableMeta(
             id="t1",
             name="bots",
-            variant="grand",
-            options=[],
             allow_takeover=False,
             creator="key:x",
             creator_name="x",
@@ -105,7 +106,7 @@ def test_a_bot_whose_choice_is_refused_plays_the_safe_action(tmp_path):
         )
         table = Table(srv, meta)
         srv.tables["t1"] = table
-        table.bots = {i: RefusedBot() for i in range(3)}
+        table.botplay.bots = {i: RefusedBot() for i in range(3)}
         table.start()
         for _ in range(300):
             if len(table.actions) >= 12:

@@ -28,6 +28,7 @@ from textual.widgets.data_table import CellDoesNotExist
 from colosseum.core.games.colosseum.bots import LEVELS
 from colosseum.core.games.colosseum.components import OPTIONS, VARIANTS
 from colosseum.core.games.municipium.spec import SPEC as MUNICIPIUM
+from colosseum.core.registry import spec
 from colosseum.tui.base import BaseApp, exit_soon_after_hangup
 from colosseum.tui.plain import Label, OptionList, Static
 from colosseum.tui.widgets.forms import AsciiCheckbox, ascii_select_arrows
@@ -35,8 +36,8 @@ from colosseum.tui.widgets.keybar import KeyBar
 
 from .host import protocol as P
 from .host.proto_client import NetError
-from .muni_remote import MuniNetScreen, MuniRemoteSession, attach, wait_game
-from .remote import RemoteClient
+from .muni_screen import MuniNetScreen
+from .remote import RemoteClient, RemoteSession
 from .remote_app import RemoteAppMixin
 
 SEAT_CHOICES = (
@@ -51,6 +52,15 @@ MUNI_SEAT_CHOICES = (
     + [("- no seat", "")]
 )
 GAME_CHOICES = [("Colosseum", "colosseum"), ("Municipium", "municipium")]
+
+
+def game_text(game: str, edition: str) -> str:
+    """A table's game and its options in words ("Colosseum: Original 2007")."""
+    try:
+        title = spec(game).title
+    except ValueError:
+        title = game
+    return f"{title}: {edition}" if edition else title
 
 
 def seats_text(t: P.TableInfo) -> str:
@@ -84,8 +94,8 @@ class LobbyScreen(Screen[None]):
         Binding("left_square_bracket", "page(-1)", "Prev page", key_display="[", show=False),
         Binding("q", "quit_lobby", "Quit"),
     ]
-    LIVE_COLUMNS = ("Table", "Name", "Variant", "Status", "Round", "Players", "Free", "Watching")
-    HISTORY_COLUMNS = ("Game", "Name", "Variant", "Players", "Winner", "Moves", "Ended")
+    LIVE_COLUMNS = ("Table", "Name", "Game", "Status", "Players", "Free", "Watching", "Progress")
+    HISTORY_COLUMNS = ("Table", "Name", "Game", "Players", "Winner", "Moves", "Ended")
 
     DEFAULT_CSS = """
     LobbyScreen { layout: vertical; }
@@ -177,14 +187,12 @@ class LobbyScreen(Screen[None]):
             cells = (
                 t.id,
                 t.name,
-                (t.variant if t.game == "colosseum" else MUNICIPIUM.title)
-                + ("+" + ",".join(t.options) if t.options else "")
-                + (" hints" if t.hints else ""),
+                game_text(t.game, t.edition) + (" hints" if t.hints else ""),
                 status,
-                str(t.round or ""),
                 seats_text(t),
                 str(len(free_seats(t))),
                 str(t.spectators),
+                t.progress,
             )
             dt.add_row(*(Text(c) for c in cells), key=t.id)
         if order:
@@ -199,7 +207,7 @@ class LobbyScreen(Screen[None]):
             cells = (
                 g.id,
                 g.name,
-                g.variant,
+                game_text(g.game, g.edition),
                 ", ".join(g.players),
                 g.winner,
                 str(g.actions or ""),
@@ -402,10 +410,12 @@ class CreateTable(ModalScreen[None]):
         if not low <= len(seats) <= high:
             self.notify(f"A table has {low} to {high} seats.", severity="error")
             return
+        chosen_options: dict[str, object] = {"options": options}
+        if game == "colosseum":
+            chosen_options["variant"] = variant
         kw = dict(
             seats=seats,
-            variant=variant,
-            options=options,
+            options=chosen_options,
             allow_takeover=takeover,
             hints=hints,
             sit=0,
@@ -450,7 +460,7 @@ class WaitingScreen(Screen[None]):
         self.query_one(RichLog).write(Text(f"{line.name}: {line.text}"))
 
     def show(self, t: P.TableInfo) -> None:
-        what = t.variant if t.game == "colosseum" else MUNICIPIUM.title
+        what = game_text(t.game, t.edition)
         lines = [f"Table {t.id} | {t.name} | {what} - waiting for players", ""]
         for i, s in enumerate(t.seats):
             who = s.name if s.holder else ("free" if s.kind == "human" else f"{s.kind} bot")
@@ -485,7 +495,6 @@ class LobbyApp(RemoteAppMixin, BaseApp):
     def __init__(self, client: RemoteClient, *, theme: str | None = None, rejoin: bool = False) -> None:
         super().__init__(theme=theme)
         self.client = client
-        attach(client)  # Municipium's game messages reach its sessions
         self.rejoin = rejoin
         self.result: P.Joined | None = None
         self.held: dict[str, int] = {}
@@ -581,16 +590,15 @@ class LobbyApp(RemoteAppMixin, BaseApp):
 
     def _play_municipium(self, joined: P.Joined) -> None:
         """A Municipium table's game opens here, over the lobby (leaving it comes back)."""
-        game = wait_game(self.client, joined.table.id)
-        if game is None:
+        if joined.state is None:
             self.notify("The table's game did not arrive; try again.", severity="error")
             return
-        session = MuniRemoteSession(self.client, joined, game)
+        session = self.client.session_for(joined)
         waiting, self.waiting = self.waiting, None  # (later table changes: no second join)
         # (from the reader's hand-over too: screens change in the app's own context)
         self.call_later(self._open_municipium, session, waiting)
 
-    def _open_municipium(self, session: MuniRemoteSession, waiting: WaitingScreen | None) -> None:
+    def _open_municipium(self, session: RemoteSession, waiting: WaitingScreen | None) -> None:
         if waiting is not None and waiting in self.screen_stack:
             while self.screen is not waiting:
                 self.pop_screen()

@@ -2,10 +2,12 @@
 
 ``RemoteClient`` is one connection from a client process to the table server (a blocking
 socket and a reader thread, so that ``GameSession.submit`` can stay synchronous).
-``RemoteSession`` is the ``GameSession`` of one table over that connection: it never applies
-an action itself; it sends ``Act`` and takes the state the server pushes.  Listeners are called
-on the thread of the event loop that was running when they were added (the app's), never on
-the reader thread.
+``RemoteSession`` is the ``GameSession`` of one table over that connection, whatever its game:
+it reads the game's values with the types of the game the table names (``protocol.Codec``), never
+applies an action itself (it sends ``Act`` and takes the state the server pushes, its seat's
+view), and for the review asks the server for the positions it could not work out itself
+(``Review``: chance not yet revealed stays unrevealed).  Listeners are called on the thread of
+the event loop that was running when they were added (the app's), never on the reader thread.
 
 The asyncio client of the same protocol (tests, benchmarks) is ``host.proto_client.ProtoClient``.
 """
@@ -13,6 +15,7 @@ The asyncio client of the same protocol (tests, benchmarks) is ``host.proto_clie
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import logging
 import os
@@ -23,8 +26,10 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from colosseum.core.errors import RuleError
+from colosseum.core.events import Event
 from colosseum.core.gamelog import UndoLine
-from colosseum.core.games.colosseum import Action, Event, RuleError, State, to_act
+from colosseum.core.timeline import Timeline
 from colosseum.core.undo import UndoReach
 from colosseum.tui.session import GameSession, Seat
 
@@ -66,7 +71,7 @@ class RemoteClient:
         self._frames = P.FrameBuffer()
         self._pending: list[P._Msg] = []
         self.replies: queue.Queue[P._Msg] = queue.Queue()
-        self.acks: dict[int, tuple[threading.Event, list[P.Ack | P.Error]]] = {}
+        self.acks: dict[int, tuple[threading.Event, list[P._Msg]]] = {}  # ref -> its answer
         self.sessions: dict[str, RemoteSession] = {}
         self.tables: dict[str, P.TableInfo] = {}
         self.table_listeners: list[Callable[[P._Msg], None]] = []
@@ -115,7 +120,7 @@ class RemoteClient:
                 s._post(None)
 
     def _route(self, msg: P._Msg) -> None:
-        if isinstance(msg, (P.Ack, P.Error)) and msg.ref > 0 and msg.ref in self.acks:
+        if isinstance(msg, (P.Ack, P.Error, P.Positions)) and msg.ref > 0 and msg.ref in self.acks:
             ev, box = self.acks[msg.ref]
             box.append(msg)
             ev.set()
@@ -144,7 +149,10 @@ class RemoteClient:
             return
         if isinstance(msg, P.Joined) and msg.state is not None:
             # registered here, on the reader thread, so no Update after it can be missed
-            self.sessions[msg.table.id] = RemoteSession(self, msg)
+            try:
+                self.sessions[msg.table.id] = RemoteSession(self, msg)
+            except ValueError as exc:  # a game this program cannot play: the request says so
+                log.warning("table %s: %s", msg.table.id, exc)
         if isinstance(msg, P.Error) and (msg.code == "moved" or not self._in_request):
             for fn in list(self.table_listeners):  # shown to the player by the lobby
                 fn(msg)
@@ -233,28 +241,38 @@ class RemoteClient:
         self.sock.close()
 
 
-class TableLink:
-    """What a game's session at a server's table does whatever the game: what the screen reads
-    (the state, events and actions the server pushed), the seat's keys (talk, let a bot play,
-    leave), the clock, requests answered by Ack or Error, and the hand-over of pushed messages
-    from the reader thread to the app's event loop (``_post`` -> ``drain``, each game's own)."""
+class RemoteSession(GameSession):
+    """A table's game, held by the server.  ``submit`` sends the action and waits for the
+    server's answer: the new state (pushed to every client) or a RuleError with the server's
+    message.  Chat lines arrive as events of kind ``"chat"``."""
 
-    client: RemoteClient
-    table: P.TableInfo
-    table_id: str
-    seat: int
-    deadline: float
-    clock_seat: int
-    lost: bool
-    _state: Any
-    _events: list[Event]
-    _actions: list[Any]
-    _listeners: list[Callable[..., None]]
-    _inbox: queue.Queue[Any]
-    _loop: asyncio.AbstractEventLoop | None
-
-    def drain(self, until: int = -1) -> list[Event]:
-        raise NotImplementedError
+    def __init__(self, client: RemoteClient, joined: P.Joined) -> None:
+        if joined.state is None or joined.setup is None:
+            raise ValueError("the table's game has not started")
+        self.client = client
+        self.table = joined.table
+        self.table_id = joined.table.id
+        self.seat = joined.seat
+        self.codec = P.Codec.of(joined.table.game)  # ValueError: a game this program lacks
+        self.rules = self.codec.rules
+        self.setup = self.codec.setup(joined.setup)
+        self.seats = tuple(Seat(kind=s.kind) for s in joined.table.seats)
+        self._state: Any = self.codec.state(joined.state)
+        self._actions: list[Any] = self.codec.actions(joined.actions)
+        self._events: list[Event] = list(joined.events)
+        for c in joined.chat:
+            self._events.append(self._chat_event(c))
+        self._listeners: list[Callable[[Any, list[Event]], None]] = []
+        self._table_listeners: list[Callable[[P.TableInfo], None]] = []
+        self._inbox: queue.Queue[P._Msg | None] = queue.Queue()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.lost = False
+        self._arrived: dict[int, float] = {}
+        self.deadline = joined.table.deadline  # the table's clock (wall clock; 0: none)
+        self.clock_seat = joined.table.clock_seat
+        self._reach: P.Reach | None = None  # how far each seat may take back (the server says)
+        self._undone: P.Undone | None = None  # the last take-back heard of
+        self._holds: set[object] = set()
 
     # ---------------------------------------------------------------- what the screen reads
     @property
@@ -271,13 +289,21 @@ class TableLink:
     def actions(self) -> list[Any]:
         return self._actions
 
-    def add_listener(self, fn: Callable[..., None]) -> None:
+    def add_listener(self, fn: Callable[[Any, list[Event]], None]) -> None:
         self._remember_loop()
         self._listeners.append(fn)
 
-    def remove_listener(self, fn: Callable[..., None]) -> None:
+    def remove_listener(self, fn: Callable[[Any, list[Event]], None]) -> None:
         if fn in self._listeners:
             self._listeners.remove(fn)
+
+    def add_table_listener(self, fn: Callable[[P.TableInfo], None]) -> None:
+        self._remember_loop()
+        self._table_listeners.append(fn)
+
+    @property
+    def spectator(self) -> bool:
+        return self.seat < 0
 
     @property
     def autopilot(self) -> bool:
@@ -287,6 +313,9 @@ class TableLink:
     def local_seats(self) -> tuple[int, ...]:
         """This connection's seat (none for a spectator, or while a bot plays it for us)."""
         return (self.seat,) if self.seat >= 0 and not self.autopilot else ()
+
+    def waiting_for(self) -> int:
+        return self.rules.to_act(self._state)
 
     def bot_to_act(self) -> bool:
         return False  # the server plays every bot
@@ -308,10 +337,11 @@ class TableLink:
         if self.lost or self.client.closed.is_set():
             raise RuleError("G-0", "the connection to the server is lost")
 
-    def _request(self, make: Callable[[int], P._Msg]) -> P.Ack | P.Error:
-        """Send the message ``make(ref)`` with a fresh ``ref`` and wait for its Ack or Error."""
+    def _request(self, make: Callable[[int], P._Msg]) -> P._Msg:
+        """Send the message ``make(ref)`` with a fresh ``ref`` and wait for its answer (an
+        ``Ack``, an ``Error``, or what the request asks for)."""
         ref = next(self.client._refs)
-        ev, box = threading.Event(), list[P.Ack | P.Error]()
+        ev, box = threading.Event(), list[P._Msg]()
         self.client.acks[ref] = (ev, box)
         try:
             self.client.send(make(ref))
@@ -320,6 +350,18 @@ class TableLink:
         finally:
             self.client.acks.pop(ref, None)
         return box[0]
+
+    def submit(self, action: Any) -> list[Event]:
+        self._may_act()
+        self.drain()
+        at = len(self._actions)
+        data = self.codec.pack(action)
+        reply = self._request(lambda ref: P.Act(table=self.table_id, action=data, ref=ref, at=at))
+        if isinstance(reply, P.Error):
+            raise RuleError(reply.rule or "G-0", reply.message)
+        assert isinstance(reply, P.Ack)
+        # the Update for this action came before the Ack on the same stream
+        return self.drain(until=reply.n)
 
     def say(self, text: str) -> None:
         self.client.send(P.Say(table=self.table_id, text=text))
@@ -330,85 +372,57 @@ class TableLink:
     def leave(self) -> None:
         self.client.leave(self.table_id)
 
-    # ---------------------------------------------------------------- incoming
-    def _remember_loop(self) -> None:
-        if self._loop is None:
-            try:
-                self._loop = asyncio.get_running_loop()
-            except RuntimeError:
-                return
-            self._loop.call_soon(self.drain)  # what arrived before the loop was known
-
-    def _post(self, msg: Any) -> None:
-        """Called on the reader thread (None: the connection is lost)."""
-        self._inbox.put(msg)
-        loop = self._loop
-        if loop is not None and not loop.is_closed():
-            try:
-                loop.call_soon_threadsafe(self.drain)
-            except RuntimeError:
-                pass
-
-    @staticmethod
-    def _chat_event(c: P.ChatLine) -> Event:
-        return Event(kind="chat", text=f"{c.name}: {c.text}", seat=c.seat)
-
-
-class RemoteSession(TableLink, GameSession):
-    """A table's game, held by the server.  ``submit`` sends the action and waits for the
-    server's answer: the new state (pushed to every client) or a RuleError with the server's
-    message.  Chat lines arrive as events of kind ``"chat"``."""
-
-    def __init__(self, client: RemoteClient, joined: P.Joined) -> None:
-        if joined.state is None or joined.setup is None:
-            raise ValueError("the table's game has not started")
-        self.client = client
-        self.table = joined.table
-        self.table_id = joined.table.id
-        self.seat = joined.seat
-        self.setup = joined.setup
-        self.seats = tuple(Seat(kind=s.kind) for s in joined.table.seats)
-        self._state: State = joined.state
-        self._actions: list[Action] = list(joined.actions)
-        self._events: list[Event] = list(joined.events)
-        for c in joined.chat:
-            self._events.append(self._chat_event(c))
-        self._listeners: list[Callable[[State, list[Event]], None]] = []
-        self._table_listeners: list[Callable[[P.TableInfo], None]] = []
-        self._inbox: queue.Queue[P._Msg | None] = queue.Queue()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self.lost = False
-        self._arrived: dict[int, float] = {}
-        self.deadline = joined.table.deadline  # the table's clock (wall clock; 0: none)
-        self.clock_seat = joined.table.clock_seat
-        self._reach: P.Reach | None = None  # how far each seat may take back (the server says)
-        self._undone: P.Undone | None = None  # the last take-back heard of
-        self._holds: set[object] = set()
-
-    def add_table_listener(self, fn: Callable[[P.TableInfo], None]) -> None:
-        self._remember_loop()
-        self._table_listeners.append(fn)
-
-    @property
-    def spectator(self) -> bool:
-        return self.seat < 0
-
-    def submit(self, action: Action) -> list[Event]:
-        self._may_act()
-        self.drain()
-        at = len(self._actions)
-        reply = self._request(lambda ref: P.Act(table=self.table_id, action=action, ref=ref, at=at))
-        if isinstance(reply, P.Error):
-            raise RuleError(reply.rule or "G-0", reply.message)
-        # the Update for this action came before the Ack on the same stream
-        return self.drain(until=reply.n)
-
     # ---------------------------------------------------------------- hints
     def offers_hint(self) -> bool:
         """A table's creator may allow hints: the asker's own client process thinks on the
         player's view (no generator state: the search samples its own luck), and the hint is
         shown to the asker only, not written to the table's log (D-28)."""
         return bool(self.table.hints)
+
+    # ---------------------------------------------------------------- the review
+    def review_timeline(self) -> Timeline:
+        """The game so far as this seat sees it, position by position, for the review (``v``):
+        the server sends the actions, their events and the positions this client cannot work
+        out from the one before (where chance or something hidden came in); every other
+        position is the one before with the action applied.  Nothing not yet revealed is in it
+        (D-42).  RuleError if the server cannot be asked."""
+        if self.lost or self.client.closed.is_set():
+            raise RuleError("G-0", "the connection to the server is lost")
+        actions: list[Any] = []
+        events: list[list[Event]] = [[]]
+        states: list[Any] = []
+        setup: Any = None
+        start = 0
+        while True:
+            reply = self._request(functools.partial(self._review, start))
+            if isinstance(reply, P.Error):
+                raise RuleError(reply.rule or "G-0", reply.message)
+            assert isinstance(reply, P.Positions)
+            setup = self.codec.setup(reply.setup)
+            keys = {k.at: self.codec.state(k.state) for k in reply.keys}
+            if not states:
+                states.append(keys[0])
+            for k, packed in enumerate(reply.actions):
+                at = reply.start + k
+                action = self.codec.action(packed)
+                after = keys.get(at + 1)
+                if after is None:
+                    after = self.rules.player_view(self.rules.apply(states[at], action)[0], self.seat_view)
+                actions.append(action)
+                states.append(after)
+                events.append(list(reply.events[k]))
+            if reply.next <= 0:
+                break
+            start = reply.next
+        return Timeline(self.rules, setup, actions, _states=states, _events=events)
+
+    def _review(self, start: int, ref: int) -> P.Review:
+        return P.Review(table=self.table_id, ref=ref, start=start)
+
+    @property
+    def seat_view(self) -> int | None:
+        """The seat whose view this connection sees (None: a spectator's)."""
+        return self.seat if self.seat >= 0 else None
 
     # ---------------------------------------------------------------- taking back
     @property
@@ -421,7 +435,7 @@ class RemoteSession(TableLink, GameSession):
         decisions since anyone else acted, never across chance (``core.undo.seat_undo_reach``)."""
         if self.seat < 0:
             return super().undo_reach(seat)
-        if self._state.phase == "over":
+        if self.rules.is_over(self._state):
             return UndoReach(seat=self.seat, reason="the game is over", short="game over")
         r = self._reach
         if r is None or r.n != len(self._actions) or not 0 <= self.seat < len(r.seats):
@@ -441,17 +455,18 @@ class RemoteSession(TableLink, GameSession):
         reply = self._request(lambda ref: P.Undo(table=self.table_id, seat=self.seat, count=1, ref=ref, at=at))
         if isinstance(reply, P.Error):
             raise RuleError(reply.rule or "G-0", reply.message)
+        assert isinstance(reply, P.Ack)
         self.drain()  # the Undone came before the Ack on the same stream
         done = self._undone
         text = done.event.text if done is not None else ""
         n = done.n if done is not None else reply.n
-        name = self._state.players[self.seat].name
+        name = self.rules.names(self._state)[self.seat]
         return UndoLine(undo=n + 1, through=at, seat=self.seat, name=name, time=time.time(), text=text)
 
-    # ---------------------------------------------------------------- composing a deal
+    # ---------------------------------------------------------------- composing out of turn
     def hold(self, reason: object) -> None:
-        """The deal dialog opened: a bot's trade turn waits for the offer (the server holds
-        it while any seated player composes, for a while)."""
+        """A dialog for an action out of turn opened (the deal dialog): a bot's move waits for
+        it (the server holds it while any seated player composes, for a while)."""
         first = not self._holds
         self._holds.add(reason)
         if first and self.seat >= 0:
@@ -471,11 +486,29 @@ class RemoteSession(TableLink, GameSession):
             pass
 
     # ---------------------------------------------------------------- incoming
+    def _remember_loop(self) -> None:
+        if self._loop is None:
+            try:
+                self._loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return
+            self._loop.call_soon(self.drain)  # what arrived before the loop was known
+
     def _post(self, msg: P._Msg | None) -> None:
-        """Called on the reader thread."""
+        """Called on the reader thread (None: the connection is lost)."""
         if _TRACE is not None and isinstance(msg, P.Update):
             self._arrived[msg.n] = time.monotonic()
-        super()._post(msg)
+        self._inbox.put(msg)
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(self.drain)
+            except RuntimeError:
+                pass
+
+    @staticmethod
+    def _chat_event(c: P.ChatLine) -> Event:
+        return Event(kind="chat", text=f"{c.name}: {c.text}", seat=c.seat)
 
     def drain(self, until: int = -1) -> list[Event]:
         """Take in what the server pushed; returns the events of the update reaching
@@ -489,18 +522,17 @@ class RemoteSession(TableLink, GameSession):
             if msg is None:
                 self.lost = True
                 self._notify(self._state, [Event(kind="net", text="Connection to the server lost.")])
-                continue
-            if isinstance(msg, P.Update):
+            elif isinstance(msg, P.Update):
                 if msg.n <= len(self._actions):
                     continue  # already have it
-                self._state = msg.state
-                self._actions.extend(msg.actions)
+                self._state = self.codec.state(msg.state)
+                self._actions.extend(self.codec.actions(msg.actions))
                 self._events.extend(msg.events)
                 self.deadline, self.clock_seat = msg.deadline, msg.clock_seat
                 if msg.n == until:
                     mine = list(msg.events)
                 t1 = time.monotonic()
-                self._notify(msg.state, list(msg.events))
+                self._notify(self._state, list(msg.events))
                 if _TRACE is not None:
                     t0 = self._arrived.pop(msg.n, t1)
                     _TRACE.write(
@@ -544,17 +576,14 @@ class RemoteSession(TableLink, GameSession):
                 del self._events[k]
                 drop -= 1
         self._events.append(msg.event)
-        self._state = msg.state
+        self._state = self.codec.state(msg.state)
         self.deadline, self.clock_seat = msg.deadline, msg.clock_seat
         self._undone = msg
-        self._notify(msg.state, [msg.event])
+        self._notify(self._state, [msg.event])
 
-    def _notify(self, state: State, events: list[Event]) -> None:
+    def _notify(self, state: Any, events: list[Event]) -> None:
         for fn in list(self._listeners):
             try:
                 fn(state, events)
-            except Exception:  # pragma: no cover - a widget's bug must not kill the session
+            except Exception:  # noqa: BLE001 - a widget's bug must not kill the session
                 log.exception("listener failed")
-
-    def waiting_for(self) -> int:
-        return to_act(self._state)

@@ -16,6 +16,7 @@ from colosseum.core.games.colosseum.engine import apply, apply_fast, to_act
 from colosseum.core.games.colosseum.model import GameSetup, State
 from colosseum.core.games.colosseum.offers import legal, safe_action
 from colosseum.core.games.colosseum.phases.setup import new_game
+from colosseum.core.games.colosseum.phases.trade import may_propose
 from colosseum.core.games.colosseum.queries import ANY_SEAT_ACTIONS
 from colosseum.core.games.colosseum.spec import SPEC
 from colosseum.core.games.colosseum.view import determinised, player_view
@@ -65,6 +66,15 @@ class ColosseumRules(Rules[GameSetup, State, Action]):
 
     def fallback_action(self, state: State) -> Action:
         return safe_action(state)
+
+    def out_of_turn(self, state: State, seat: int) -> bool:
+        return to_act(state) != seat and may_propose(state, seat)
+
+    def bot_offer(self, bot: Any, state: State, seat: int) -> Action | None:
+        active = to_act(state)
+        if seat == active or not may_propose(state, active):
+            return None
+        return bots.deal_offer(bot, state, seat)
 
     def ranks(self, state: State) -> tuple[int, ...] | None:
         result = state.result

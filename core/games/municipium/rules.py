@@ -53,10 +53,12 @@ class MunicipiumRules(Rules[MuniSetup, State, MuniAction]):
         return tuple(p.name for p in state.players)
 
     def player_view(self, state: State, seat: int | None) -> State:
-        # the deck's order and the bag's next draws come from ``rng``; the seed (or secret) would
-        # replay them
+        """Every seat sees the same: the bag's next draws and the next shuffle come from ``rng``
+        (blanked) and the seed or secret would replay them (blanked); the common deck lies face
+        down, so its order is not seen, only what it holds (sorted: anyone can count it from the
+        cards out of it, M-2.8)."""
         setup = msgspec.structs.replace(state.setup, seed=0, secret="")
-        return msgspec.structs.replace(state, rng=0, setup=setup)
+        return msgspec.structs.replace(state, rng=0, setup=setup, deck=tuple(sorted(state.deck)))
 
     def determinised(self, state: State, luck: int) -> State:
         setup = msgspec.structs.replace(state.setup, secret="") if state.setup.secret else state.setup

@@ -53,7 +53,7 @@ def test_m13_lobby_form_creates_a_municipium_table_from_the_keyboard():
             await pilot.pause()
         (kw,) = app.client.created
         assert kw["game"] == "municipium" and kw["seats"] == ["human", "human", "human"]
-        assert kw["options"] == ["single-chamber"] and kw["variant"] == "" and kw["allow_takeover"] is False
+        assert kw["options"] == {"options": ["single-chamber"]} and kw["allow_takeover"] is False
 
     asyncio.run(go())
 

@@ -1,9 +1,11 @@
-"""A server table's game log, in the format of ``colosseum.core.gamelog`` (so ``colosseum
-view``/``export``/``games`` read it): a header line, then one numbered action per line, each
-written and flushed before the action is acknowledged or broadcast.
+"""A table's game log: the file, in the format of ``colosseum.core.gamelog`` (so ``colosseum
+view``/``export``/``games`` read it), and what the table keeps of it in memory (:class:`TableLog`).
 
-Chat lines are kept in the same file as the game log's chat lines (``core.gamelog.ChatLine``),
-and decisions taken back as its undo lines (``core.gamelog.UndoLine``): ``load`` replays them.
+The file is a header line, then one numbered action per line, each written and flushed before
+the action is acknowledged or broadcast.  Chat lines are kept in the same file as the game log's
+chat lines (``core.gamelog.ChatLine``), and decisions taken back as its undo lines
+(``core.gamelog.UndoLine``): ``load`` and :meth:`TableLog.restore` replay them.  Any game's log:
+its header names the game, whose rules replay it.
 
 A SIGKILL can leave a partial last line: ``load`` keeps the valid prefix and ``reopen`` cuts the
 partial line off, so every complete (and therefore acknowledged) action is kept.  Writing goes
@@ -19,22 +21,25 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from colosseum.core import gamelog as GL
-from colosseum.core.games.colosseum import Action, GameSetup
+from colosseum.core.events import Event
+from colosseum.core.game import Rules
 from colosseum.core.logread import parse_log
 from colosseum.core.logwriter import LogWriter
+from colosseum.core.options import SetupBase
 
 
 @dataclass
 class Loaded:
-    setup: GameSetup
+    setup: Any  # the game's setup (the header names the game)
     seats: list[str]
-    actions: list[Action] = field(default_factory=list)
+    actions: list[Any] = field(default_factory=list)
     chat: list[dict[str, Any]] = field(default_factory=list)  # name, text, seat, time
     good_bytes: int = 0
     damaged: str = ""
     digest: bytes | None = None  # the running digest after the last action (version 2 logs)
     # what was taken back, in file order: (actions in effect after it, the undo line)
     undos: list[tuple[int, GL.UndoLine]] = field(default_factory=list)
+    rules: Rules[Any, Any, Any] | None = None
 
 
 def load(path: Path) -> Loaded:
@@ -49,6 +54,7 @@ def load(path: Path) -> Loaded:
         chat=[{"name": c.name, "text": c.chat, "seat": c.seat, "time": c.time} for c in log.chat],
         digest=log.digest,
         undos=[(w.at, w.line) for w in log.undos],
+        rules=log.rules,
     )
     if log.error is None or log.error.kind == "truncated":
         out.good_bytes = data.rfind(b"\n") + 1 if log.error is not None else len(data)
@@ -67,7 +73,7 @@ class ChatLike(Protocol):
 
 
 def create(
-    path: Path, setup: GameSetup, seats: list[str], actions: Sequence[Action] = (), resumed_from: str | None = None
+    path: Path, setup: SetupBase, seats: list[str], actions: Sequence[Any] = (), resumed_from: str | None = None
 ) -> LogWriter:
     """A new log at ``path`` (which must not exist) through the one writer of game logs
     (``colosseum.core.logwriter``: exclusive create, a lock held while open, one write and one
@@ -88,3 +94,97 @@ def reopen(path: Path, loaded: Loaded) -> LogWriter:
 
 def chat_line(line: ChatLike, after: int) -> GL.ChatLine:
     return GL.ChatLine(chat=line.text, name=line.name, seat=line.seat, time=float(line.time), after=after)
+
+
+class TableLog:
+    """What a table keeps of its game: the actions in effect, every event (game events, and the
+    notes of what was taken back), where each action's events start (``marks[k]``: the events
+    before action ``k``'s; the last mark is the end), and the writer of the file (None until
+    the game begins, and again once it is over)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.actions: list[Any] = []
+        self.events: list[Event] = []
+        self.marks: list[int] = [0]
+        self.writer: LogWriter | None = None
+
+    @property
+    def open(self) -> bool:
+        return self.writer is not None and not self.writer.closed
+
+    def begin(self, setup: SetupBase, seats: list[str], talk: Sequence[ChatLike]) -> None:
+        """The game's log, with the talk so far."""
+        self.writer = create(self.path, setup, seats)
+        for line in talk:
+            self.writer.append_chat(chat_line(line, self.writer.count))
+
+    def append(self, action: Any, events: list[Event], *, final: bool) -> None:
+        """``action`` written and synced (OSError: it did not happen), then kept; the last
+        action carries the end line."""
+        assert self.writer is not None
+        self.writer.append_action(action, final=final)
+        self.actions.append(action)
+        self.events.extend(events)
+        self.marks.append(len(self.events))
+
+    def chat(self, line: ChatLike) -> None:
+        """A chat line into the file (while the game runs: talk after the end is not kept)."""
+        if self.writer is not None and not self.writer.closed:
+            self.writer.append_chat(chat_line(line, self.writer.count))
+
+    def events_of(self, k: int) -> list[Event]:
+        """What action ``k`` (0-based) did, with the notes of what was taken back after it."""
+        return self.events[self.marks[k] : self.marks[k + 1]]
+
+    def take_back(self, at: int, line: GL.UndoLine) -> tuple[int, Event]:
+        """Back to ``at`` actions: the undo line written and synced first (OSError: nothing was
+        taken back), then the actions after ``at`` and their events out, the note of it in.
+        Returns how many events went, and the note."""
+        assert self.writer is not None
+        self.writer.append_undo(line)
+        dropped = len(self.events) - self.marks[at]
+        del self.actions[at:], self.events[self.marks[at] :], self.marks[at + 1 :]
+        note = note_event(self.events, line.text, line.seat)
+        self.events.append(note)
+        self.marks[at] += 1
+        return dropped, note
+
+    def restore(self, rules: Rules[Any, Any, Any]) -> tuple[Loaded, Any]:
+        """The game read back from the file after a restart (the writer reopened unless it is
+        over): what was loaded and the position reached.  The notes of what was taken back
+        stand after the position they went back to."""
+        loaded = load(self.path)
+        state = rules.new_game(loaded.setup)
+        notes: dict[int, list[GL.UndoLine]] = {}
+        for at, undo in loaded.undos:
+            for k in [k for k in notes if k > at]:
+                del notes[k]
+            notes.setdefault(at, []).append(undo)
+        self.actions, self.events, self.marks = [], [], []
+
+        def noted() -> None:
+            for undo in notes.get(len(self.actions), ()):
+                self.events.append(note_event(self.events, undo.text, undo.seat))
+            self.marks.append(len(self.events))
+
+        noted()
+        for a in loaded.actions:
+            state, ev = rules.apply(state, a)
+            self.actions.append(a)
+            self.events.extend(ev)
+            noted()
+        if not rules.is_over(state):
+            self.writer = reopen(self.path, loaded)
+        return loaded, state
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+def note_event(events: Sequence[Event], text: str, seat: int) -> Event:
+    """The log's line for a take-back, dated as the game's last event before it (each game's
+    own words for when: ``Event.round`` and ``phase``)."""
+    last = next((e for e in reversed(events) if e.kind not in ("undo", "chat")), None)
+    return Event(kind="undo", text=text, seat=seat, round=last.round if last else 0, phase=last.phase if last else "")

@@ -3,20 +3,12 @@
 ``TableServer`` listens on a local socket (a unix socket in the data folder, or loopback TCP)
 for the client processes the SSH server spawns.  A client proves who it is with a token
 (``tokens``) in ``Hello``; then each request is dispatched to the table it names (``table``).
-
-Files in the data folder::
-
-    tables/<id>.json     a live table's description (seats, holders, flags), rewritten atomically
-    games/<id>.jsonl     the game log (see ``gamelog_io``): header, then one line per action
-                         and per chat line, flushed as written
-    history/<id>.json    a finished table's description (moved from tables/)
-    history.jsonl        one line per finished game (``protocol.HistoryInfo``), oldest first
-    secret               the token key (0600)
+A table may hold any game the program knows (``core.registry``); the hub names none.  The data
+folder's files are described in ``store``.
 
 Only live tables (waiting or playing) are held in memory.  A finished table leaves as soon as
 nobody looks at it any more (its log and history line stay on disk), and a waiting table that
-everyone left is removed: memory does not grow with the number of games played.  Folders are
-created 0700 and files 0600.
+everyone left is removed: memory does not grow with the number of games played.
 """
 
 from __future__ import annotations
@@ -31,12 +23,16 @@ from pathlib import Path
 
 import msgspec
 
-from colosseum.core.games.colosseum import RuleError
+from colosseum.core.options import BASE_FIELDS, OptionError
+from colosseum.core.registry import spec
 
 from . import protocol as P
-from .muni_table import MuniTable, table_class
+from .botplay import COMPOSE_CAP, TRADE_WINDOW
+from .conn import Conn
+from .meta import SeatMeta, TableMeta, edition_of, history_entry, load_meta
 from .names import clean_text
-from .table import Conn, SeatMeta, Table, TableMeta
+from .store import append_private, count_lines, private_dir, tail_lines, write_private
+from .table import Table
 from .tokens import check_token, load_secret, make_token
 
 log = logging.getLogger("colosseum.net")
@@ -70,6 +66,8 @@ class TableServer:
         self.bot_timeout = bot_timeout
         self.bot_delay = bot_delay
         self.turn_timeout = turn_timeout  # seconds a person has for one decision (0: no clock)
+        self.trade_window = TRADE_WINDOW  # seconds a bot's turn stays open for actions out of turn
+        self.compose_cap = COMPOSE_CAP  # seconds an open dialog holds a bot's move at most
         # A table made with a seed replays a known game: its creator would know every roll to
         # come.  Only a server told so (tests, benchmarks) takes one; else each game's chance
         # comes from a secret drawn by the operating system (core.rng).
@@ -94,17 +92,14 @@ class TableServer:
         write_private(self.data / "tables" / f"{meta.id}.json", msgspec.json.encode(meta))
 
     def load_tables(self) -> None:
-        hist = self.data / "history.jsonl"
-        if hist.exists():
-            with open(hist, "rb") as f:
-                self.history_count = sum(1 for _ in f)
+        self.history_count = count_lines(self.data / "history.jsonl")
         for path in sorted((self.data / "tables").glob("*.json")):
             try:
-                meta = msgspec.json.decode(path.read_bytes(), type=TableMeta)
+                meta = load_meta(path.read_bytes())
                 if meta.status == "over":  # finished before this version kept a history
                     self._to_history(meta, self._history_of(meta))
                     continue
-                table = table_class(meta.game)(self, meta)
+                table = Table(self, meta)
                 self.tables[meta.id] = table
                 if meta.status != "waiting":
                     table.restore()
@@ -128,8 +123,9 @@ class TableServer:
         return P.HistoryInfo(
             id=meta.id,
             name=meta.name,
-            variant=meta.variant,
             players=[s.name or f"{s.kind} bot" for s in meta.seats],
+            game=meta.game,
+            edition=meta.edition,
             ended=time.time(),
         )
 
@@ -140,9 +136,7 @@ class TableServer:
             os.unlink(self.data / "tables" / f"{meta.id}.json")
         except FileNotFoundError:
             pass
-        fd = os.open(self.data / "history.jsonl", os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        with os.fdopen(fd, "ab") as f:
-            f.write(msgspec.json.encode(entry) + b"\n")
+        append_private(self.data / "history.jsonl", msgspec.json.encode(entry) + b"\n")
         self.history_count += 1
 
     def finished(self, table: Table) -> None:
@@ -173,8 +167,8 @@ class TableServer:
         out = []
         for line in lines:
             try:
-                out.append(msgspec.json.decode(line, type=P.HistoryInfo))
-            except msgspec.DecodeError:  # a line cut by a crash
+                out.append(history_entry(line))
+            except (msgspec.DecodeError, ValueError):  # a line cut by a crash, or of a game gone
                 continue
         return out
 
@@ -323,38 +317,30 @@ class TableServer:
                 self.undo(conn, msg)
             case P.Composing(table=tid, on=on):
                 self.composing(conn, tid, on)
-            case P.GameMsg():
-                self.game_msg(conn, msg)
-
-    def game_msg(self, conn: Conn, msg: P.GameMsg) -> None:
-        """A message of another game than Colosseum: its table reads it."""
-        t = self.table_of(conn, msg.table, msg.ref)
-        if t is None:
-            return
-        if not isinstance(t, MuniTable):
-            self.refuse(conn, "this table plays Colosseum", code="malformed", ref=msg.ref, table=t.id)
-            return
-        t.receive(conn, msg)
+            case P.Review():
+                self.review(conn, msg)
 
     def act(self, conn: Conn, msg: P.Act) -> None:
         t = self.table_of(conn, msg.table, msg.ref)
         if t is None:
             return
-        why = t.check_act(conn, msg)
-        if why is not None:
-            self.refuse(conn, why, ref=msg.ref, table=t.id)
-            return
-        try:
-            t.commit(msg.action, by_person=True)
-        except RuleError as err:
-            self.refuse(conn, err.detail, code="rule", ref=msg.ref, rule=err.rule, table=t.id)
-            return
-        except OSError as err:  # the move could not be saved, so it did not happen
-            log.error("table %s: game log not written: %s", t.id, err)
-            self.refuse(conn, "the server could not save that move; try again", ref=msg.ref, table=t.id)
+        err = t.act(conn, msg)
+        if err is not None:
+            self.refuse(conn, err.message, code=err.code, ref=msg.ref, rule=err.rule, table=t.id)
             return
         conn.send(P.Ack(ref=msg.ref, n=len(t.actions)))
         t.kick()
+
+    def review(self, conn: Conn, msg: P.Review) -> None:
+        """The game so far as the asker's seat sees it (the review, ``v``)."""
+        t = self.table_of(conn, msg.table, msg.ref)
+        if t is None:
+            return
+        answer = t.review(conn, msg)
+        if isinstance(answer, str):
+            self.refuse(conn, answer, ref=msg.ref, table=t.id)
+            return
+        conn.send(answer)
 
     def undo(self, conn: Conn, msg: P.Undo) -> None:
         """A seated player takes back their last decision(s) (``Table.undo`` says when not)."""
@@ -468,48 +454,62 @@ class TableServer:
         t = self.table_of(conn, tid)
         if t is None:
             return
-        seat = t.conns.get(conn, -1)
-        if seat < 0 or t.present.get(seat) is not conn:
-            self.refuse(conn, "only a seated player can hand their seat to a bot", table=t.id)
-            return
-        if on:
-            t.standin.add(seat)
-        else:
-            t.standin.discard(seat)
-        log.info("table %s: seat %d autopilot %s", t.id, seat, "on" if on else "off")
-        t.changed()
-        t.kick()
+        why = t.autopilot(conn, on)
+        if why is not None:
+            self.refuse(conn, why, table=t.id)
 
-    def create(self, conn: Conn, msg: P.CreateTable) -> None:
-        kind = table_class(msg.game) if msg.game in ("colosseum", "municipium") else None
-        if kind is None:
-            return self.refuse(conn, f"unknown game {msg.game!r}")
-        why = kind.refusal(msg)  # the game's own: seats, bot levels, variant, options
-        if why:
-            return self.refuse(conn, why)
+    def create_refusal(self, conn: Conn, msg: P.CreateTable) -> str | None:
+        """Why the table ``msg`` asks for cannot be made (None: it can): the game's own player
+        counts, bots and options (``GameSpec.make_setup``), and the server's limits."""
+        try:
+            game = spec(msg.game)
+        except ValueError as err:
+            return str(err)
+        if not game.min_players <= len(msg.seats) <= game.max_players:
+            return f"a {game.title} table has {game.min_players} to {game.max_players} seats"
+        bots = game.rules().bot_names()
+        if any(k != "human" and k not in bots for k in msg.seats):
+            return f"seat kinds are 'human' or a bot: {', '.join(bots)}"
+        if set(msg.options) & set(BASE_FIELDS):
+            return "the players, the seed and the secret are not options"
+        try:
+            game.make_setup(game.default_names[: len(msg.seats)], seed=0, **msg.options)
+        except OptionError as err:
+            return str(err)
+        except TypeError:  # an option named as a parameter of make_setup
+            return f"{game.title} has no such options: {', '.join(sorted(msg.options))}"
         if msg.sit >= 0 and (msg.sit >= len(msg.seats) or msg.seats[msg.sit] != "human"):
-            return self.refuse(conn, "you can sit only at a human seat")
+            return "you can sit only at a human seat"
         if msg.seed is not None and not self.fixed_seeds:
-            return self.refuse(conn, "this server draws every game's chance itself: a table cannot choose its seed")
+            return "this server draws every game's chance itself: a table cannot choose its seed"
         live = [t for t in self.tables.values() if t.meta.status != "over"]
         if len(live) >= MAX_TABLES:
-            return self.refuse(conn, "too many tables")
+            return "too many tables"
         if sum(1 for t in live if t.meta.creator == conn.player) >= MAX_TABLES_PER_PLAYER:
-            return self.refuse(conn, f"you have {MAX_TABLES_PER_PLAYER} open tables already")
+            return f"you have {MAX_TABLES_PER_PLAYER} open tables already"
+        return None
+
+    def create(self, conn: Conn, msg: P.CreateTable) -> None:
+        why = self.create_refusal(conn, msg)
+        if why:
+            return self.refuse(conn, why)
         tid = self.new_id()
         name = clean_text(msg.name, MAX_TABLE_NAME) or clean_text(f"{conn.name}'s table", MAX_TABLE_NAME)
         meta = TableMeta(
             id=tid,
             name=name,
+            game=msg.game,
+            options=dict(msg.options),
+            edition=edition_of(spec(msg.game), msg.options),
+            allow_takeover=msg.allow_takeover,
+            hints=msg.hints,
             creator=conn.player,
             creator_name=conn.name,
             seats=[SeatMeta(kind=k) for k in msg.seats],
             seed=msg.seed,
             created=time.time(),
-            game=msg.game,
-            **kind.meta_fields(msg),
         )
-        t = kind(self, meta)
+        t = Table(self, meta)
         self.tables[tid] = t
         self.save_meta(meta)
         log.info("table %s (%s) created by %s: %s", tid, msg.game, conn.name, ",".join(msg.seats))
@@ -521,57 +521,4 @@ class TableServer:
             if all(k != "human" for k in msg.seats):
                 t.start()  # bots only: a game to watch
             conn.send(t.joined(-1))
-        if meta.status != "waiting" and not kind.JOINED_HAS_GAME:
-            t.changed()  # the game itself, now that it started (it follows the Joined)
         t.kick()
-
-
-def private_dir(path: Path) -> None:
-    """``path`` as a folder only its owner can enter (created 0700, or made so)."""
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
-    if path.stat().st_mode & 0o077:
-        os.chmod(path, 0o700)
-
-
-def write_private(path: Path, data: bytes, *, sync: bool = True) -> None:
-    """Replace ``path`` atomically by ``data``, readable by its owner only (0600)."""
-    tmp = path.with_suffix(".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-        f.flush()
-        if sync:
-            os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
-def tail_lines(path: Path, skip: int, count: int, block: int = 1 << 16) -> list[bytes]:
-    """Lines ``skip`` .. ``skip + count`` of ``path`` counted from its end (newest first),
-    read backwards in blocks: a page of a long history costs what it shows."""
-    try:
-        f = open(path, "rb")
-    except FileNotFoundError:
-        return []
-    with f:
-        end = f.seek(0, os.SEEK_END)
-        out: list[bytes] = []
-        seen = 0
-        rest = b""
-        pos = end
-        while pos > 0 and len(out) < count:
-            step = min(block, pos)
-            pos -= step
-            f.seek(pos)
-            chunk = f.read(step) + rest
-            lines = chunk.split(b"\n")
-            rest = lines[0] if pos > 0 else b""
-            body = lines[1:] if pos > 0 else lines
-            for line in reversed(body):
-                if not line.strip():
-                    continue
-                if seen >= skip:
-                    out.append(line)
-                    if len(out) >= count:
-                        break
-                seen += 1
-        return out

@@ -6,25 +6,69 @@ and ``Welcome``; a server refuses a client of another version.  A frame longer t
 ``MAX_MESSAGE`` is refused (the connection is closed: the stream cannot be trusted after it);
 a frame that does not decode into a known message is refused with an ``Error`` and logged.
 
-Clients never apply actions: they send ``Act`` and receive the server's resulting ``State`` in
+One wire for every game.  The messages name no game's types: a game's setup, state and actions
+travel as :data:`GameData`, that game's JSON (its ``Rules.encode``), and the receiver decodes
+them with the types of the game the table names (``TableInfo.game``: ``Rules.decode_state``,
+``decode_setup``, ``decode_action``; :class:`Codec` does it by name).
+
+Clients never apply actions: they send ``Act`` and receive the server's resulting state in
 ``Update`` (plus the new actions and their events for the log panel).  Every state and setup a
-client receives is the player's view (``colosseum.core.games.colosseum.view``): seed and generator state zero.
+connection receives is its seat's view (``Rules.player_view(state, seat)``; a spectator's is
+seat None's): no seed, no secret, no generator state, nothing that seat may not see.
 """
 
 from __future__ import annotations
 
 import asyncio
 import struct
-from typing import Union
+from typing import Any, Union
 
 import msgspec
 
-from colosseum.core.games.colosseum import Action, Event, GameSetup, State
+from colosseum.core.events import Event
+from colosseum.core.game import Rules
+from colosseum.core.options import DEFAULT_GAME
+from colosseum.core.registry import rules as rules_of
 
-PROTOCOL_VERSION = 4  # 3: Undo, Composing, Undone, Reach; GameMsg (a second game); 4: hints
+#: 3: Undo, Composing, Undone, Reach; 4: hints; 5: one wire for every game (game values in the
+#: game's JSON), CreateTable's options by name, Review and Positions
+PROTOCOL_VERSION = 5
 MAX_MESSAGE = 1 << 20  # 1 MiB: a full state is a few kB
 PAGE_MAX = 100  # tables in one Tables message (a TableInfo is a few hundred bytes)
+REVIEW_BUDGET = 256 << 10  # bytes of positions in one Positions message (more follow on request)
 HEADER = struct.Struct(">I")
+
+#: a game's setup, state or action in that game's JSON (``Rules.encode``)
+GameData = bytes
+
+
+class Codec:
+    """A game's values on the wire: ``pack`` one (its JSON), and read each kind back with the
+    game's own types.  Raises msgspec.DecodeError (a ValidationError included) for data that
+    is not one."""
+
+    def __init__(self, rules: Rules[Any, Any, Any]) -> None:
+        self.rules = rules
+
+    @classmethod
+    def of(cls, game: str) -> Codec:
+        """The codec of the game called ``game`` (ValueError for one this program lacks)."""
+        return cls(rules_of(game))
+
+    def pack(self, value: object) -> GameData:
+        return self.rules.encode(value)
+
+    def state(self, data: GameData) -> Any:
+        return self.rules.decode_state(data)
+
+    def setup(self, data: GameData) -> Any:
+        return self.rules.decode_setup(data)
+
+    def action(self, data: GameData) -> Any:
+        return self.rules.decode_action(data)
+
+    def actions(self, data: list[GameData]) -> list[Any]:
+        return [self.rules.decode_action(a) for a in data]
 
 
 class _Msg(msgspec.Struct, tag_field="t", kw_only=True, forbid_unknown_fields=True):
@@ -52,18 +96,21 @@ class ListTables(_Msg, tag="list"):
 
 
 class CreateTable(_Msg, tag="create"):
-    """``seats``: per seat 'human' (open for a player) or a bot name.  The creator sits at
-    ``sit`` (-1: only create).  ``seed`` None: random."""
+    """A new table of ``game`` (a name of ``core.registry``).  ``seats``: per seat 'human'
+    (open for a player) or a bot name of the game (``Rules.bot_names``); as many as the game
+    has players.  ``options``: the game's setup options by field name, as JSON values (checked
+    by ``GameSpec.make_setup``: its ``OptionError`` is the refusal).  The creator sits at ``sit``
+    (-1: only create).  ``seed`` None: the server draws the game's chance (``--fixed-seeds``
+    servers take a seed: tests)."""
 
     seats: list[str]
-    variant: str = "grand"
-    options: list[str] = []
-    allow_takeover: bool = False
-    hints: bool = False  # players may ask the hard bot what it would do (shown to the asker only)
+    name: str = ""
+    game: str = DEFAULT_GAME
+    options: dict[str, Any] = {}
+    allow_takeover: bool = False  # players may take over bot seats between their turns
+    hints: bool = False  # players may ask the game's strongest bot (shown to the asker only)
     sit: int = 0
     seed: int | None = None
-    name: str = ""
-    game: str = "colosseum"  # a name of core.games.GAMES
 
 
 class Join(_Msg, tag="join"):
@@ -91,11 +138,12 @@ class Start(_Msg, tag="start"):
 
 
 class Act(_Msg, tag="act"):
-    """An action for ``table``; ``ref`` is echoed in the ``Ack`` or ``Error``.  ``at`` is the
-    number of actions the client has seen (the server refuses a stale action)."""
+    """An action for ``table`` (in its game's JSON); ``ref`` is echoed in the ``Ack`` or
+    ``Error``.  ``at`` is the number of actions the client has seen (the server refuses a
+    stale action)."""
 
     table: str
-    action: Action
+    action: GameData
     ref: int = 0
     at: int = -1
 
@@ -130,11 +178,21 @@ class Undo(_Msg, tag="undo"):
 
 
 class Composing(_Msg, tag="composing"):
-    """The seated player opened (``on``) or closed the deal dialog: a bot's trade turn waits for
-    the offer (for a while: a silent client cannot hold a table)."""
+    """The seated player opened (``on``) or closed a dialog for an action out of turn (a deal):
+    a bot's move waits for it while the game lets that seat act out of turn
+    (``Rules.out_of_turn``), for a while (a silent client cannot hold a table)."""
 
     table: str
     on: bool = True
+
+
+class Review(_Msg, tag="review"):
+    """The game so far as this connection's seat may see it, for the review (``v``): answered
+    with ``Positions`` from position ``start`` (or ``Error``)."""
+
+    table: str
+    ref: int = 0
+    start: int = 0
 
 
 # ------------------------------------------------------------------ server -> client
@@ -158,12 +216,12 @@ class SeatInfo(msgspec.Struct, kw_only=True):
 class TableInfo(msgspec.Struct, kw_only=True):
     id: str
     name: str
-    variant: str
-    options: list[str]
+    game: str  # a name of core.registry: how a client reads the table's game values
     status: str  # 'waiting', 'playing', 'over'
     seats: list[SeatInfo]
-    round: int = 0
-    phase: str = ""
+    options: dict[str, Any] = {}  # the game's options as the creator gave them
+    edition: str = ""  # the options in words, "" for the game's defaults ("Original 2007")
+    progress: str = ""  # how far the game is ("round 3": Rules.progress)
     allow_takeover: bool = False
     hints: bool = False  # the table allows hints
     creator: str = ""  # display name
@@ -171,17 +229,19 @@ class TableInfo(msgspec.Struct, kw_only=True):
     actions: int = 0
     deadline: float = 0.0  # wall-clock time the seat to act runs out of time (0: no clock)
     clock_seat: int = -1  # the seat the clock runs for
-    game: str = "colosseum"  # a name of core.games.GAMES
 
 
 class HistoryInfo(msgspec.Struct, kw_only=True):
-    """A finished game: its log stays in the server's data folder."""
+    """A finished game: its log stays in the server's data folder.  A line of
+    ``history.jsonl`` (lines written before version 5 have ``variant`` instead of ``game``:
+    ``host.meta.history_entry`` reads both)."""
 
     id: str
     name: str
-    variant: str
     players: list[str]
-    winner: str = ""
+    game: str = DEFAULT_GAME
+    edition: str = ""
+    winner: str = ""  # the winners' names ("A, B" when they share the win)
     ended: float = 0.0
     actions: int = 0
 
@@ -196,38 +256,49 @@ class Tables(_Msg, tag="tables"):
     history: list[HistoryInfo] = []
 
 
+class ChatLine(_Msg, tag="chat"):
+    table: str
+    name: str
+    text: str
+    seat: int = -1
+    time: float = 0.0
+
+
 class Joined(_Msg, tag="joined"):
     """You sit at (``seat`` >= 0) or watch (``seat`` -1) ``table``.  ``state`` is None while the
-    table waits for players."""
+    table waits for players.  ``setup`` and ``state`` are this seat's view; ``actions`` every
+    action so far, ``events`` the last ones (a log panel's worth)."""
 
     table: TableInfo
     seat: int
-    setup: GameSetup | None = None
-    state: State | None = None
-    actions: list[Action] = []
+    setup: GameData | None = None
+    state: GameData | None = None
+    actions: list[GameData] = []
     events: list[Event] = []
     chat: list[ChatLine] = []
 
 
 class Update(_Msg, tag="update"):
-    """The server applied ``actions`` (in order); ``state`` is the result; ``n`` the number of
-    actions applied so far at this table."""
+    """The server applied ``actions`` (in order); ``state`` is the result as the receiving seat
+    sees it; ``n`` the number of actions applied so far at this table."""
 
     table: str
     n: int
-    actions: list[Action]
+    actions: list[GameData]
     events: list[Event]
-    state: State
+    state: GameData
     deadline: float = 0.0  # as ``TableInfo.deadline``, for the seat to act now
     clock_seat: int = -1
 
 
 class TableChanged(_Msg, tag="table"):
-    """Seats, presence or status of a table changed (also sent when a game starts)."""
+    """Seats, presence or status of a table changed (also sent when a game starts); ``n`` the
+    actions so far."""
 
     table: TableInfo
-    setup: GameSetup | None = None
-    state: State | None = None
+    setup: GameData | None = None
+    state: GameData | None = None
+    n: int = 0
 
 
 class SeatReach(msgspec.Struct, kw_only=True):
@@ -246,7 +317,7 @@ class Undone(_Msg, tag="undone"):
 
     table: str
     n: int
-    state: State
+    state: GameData
     seat: int
     event: Event
     dropped: int = 0
@@ -255,12 +326,37 @@ class Undone(_Msg, tag="undone"):
 
 
 class Reach(_Msg, tag="reach"):
-    """Sent after each change of a running game (and after ``Joined``): per seat, how far it may
-    take back (an empty entry for a seat no person holds)."""
+    """Sent after each change of a running game where people hold seats (and after
+    ``Joined``): per seat, how far it may take back (an empty entry for a seat no person holds)."""
 
     table: str
     n: int
     seats: list[SeatReach]
+
+
+class Position(msgspec.Struct, kw_only=True):
+    """Position ``at`` (after that many actions), as the asking seat sees it."""
+
+    at: int
+    state: GameData
+
+
+class Positions(_Msg, tag="positions"):
+    """The answer to ``Review``: the game from position ``start`` to ``n`` as the asking seat
+    sees it.  ``actions[k]`` leads from position ``start + k`` to the next and ``events[k]``
+    is what it did; ``keys`` are the positions a client cannot reach by applying the actions
+    to its view of the one before (chance, or something turned up): every other position is
+    that.  ``next`` > 0: ask again from there for the rest."""
+
+    table: str
+    n: int
+    start: int
+    setup: GameData
+    actions: list[GameData]
+    events: list[list[Event]]
+    keys: list[Position]
+    next: int = -1
+    ref: int = 0
 
 
 class Ack(_Msg, tag="ack"):
@@ -275,25 +371,7 @@ class Error(_Msg, tag="error"):
     ref: int = -1
 
 
-class ChatLine(_Msg, tag="chat"):
-    table: str
-    name: str
-    text: str
-    seat: int = -1
-    time: float = 0.0
-
-
 class Pong(_Msg, tag="pong"):
-    ref: int = 0
-
-
-class GameMsg(_Msg, tag="game"):
-    """Either way: a message of a game other than Colosseum at ``table``, in that game's own
-    types (``body``: a message of ``host.muni_wire`` for Municipium), so this union stays the
-    same whatever games a table may hold."""
-
-    table: str
-    body: bytes
     ref: int = 0
 
 
@@ -311,6 +389,7 @@ Message = Union[
     Ping,
     Undo,
     Composing,
+    Review,
     Welcome,
     Tables,
     Joined,
@@ -322,7 +401,7 @@ Message = Union[
     Pong,
     Undone,
     Reach,
-    GameMsg,
+    Positions,
 ]
 
 CLIENT_MESSAGES = (
@@ -339,7 +418,7 @@ CLIENT_MESSAGES = (
     Ping,
     Undo,
     Composing,
-    GameMsg,
+    Review,
 )
 
 _encoder = msgspec.msgpack.Encoder()

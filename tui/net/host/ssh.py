@@ -46,9 +46,10 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
-from .hub import TableServer, private_dir, write_private
+from .hub import TableServer
 from .names import clean_name, name_key, name_problem
 from .options import MAX_CLIENTS, MAX_SESSIONS_PER_ADDRESS, PASSWORD_ENV, SESSION_MB, add_serve_arguments
+from .store import private_dir, write_private
 
 if TYPE_CHECKING:
     from .web import WebGateway

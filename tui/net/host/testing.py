@@ -1,17 +1,15 @@
 """Helpers for tests and the load benchmark: protocol-level players, screen text, free ports.
 
-The players see only what the server sends (``player_view``: no seed, no generator state);
-their bots need no more."""
+The players see only what the server sends (their seat's view: no seed, no generator state,
+nothing hidden); their bots need no more.  A player plays any game: its table's, read from the
+first ``Joined`` or ``TableChanged`` it takes in (or given)."""
 
 from __future__ import annotations
 
 import asyncio
 import re
 import socket
-
-from colosseum.core.games.colosseum import State, to_act
-from colosseum.core.games.colosseum.bots import make_bot
-from colosseum.core.games.colosseum.offers import safe_action
+from typing import Any
 
 from . import protocol as P
 from .proto_client import ProtoClient
@@ -32,26 +30,49 @@ def free_port() -> int:
 
 
 class Player:
-    """A protocol-level player at one table that follows the pushed state."""
+    """A protocol-level player at one table that follows the pushed state and plays its seat
+    with a bot of the game (``bot``: a level or name ``Rules.make_bot`` takes)."""
 
-    def __init__(self, client: ProtoClient, table: str, seat: int, bot: str = "random", seed: int = 0) -> None:
+    def __init__(
+        self, client: ProtoClient, table: str, seat: int, bot: str = "random", seed: int = 0, game: str | None = None
+    ) -> None:
         self.c = client
         self.table = table
         self.seat = seat
-        self.bot = make_bot(bot, seed=seed)
-        self.state: State | None = None
+        self.bot_name = bot
+        self.seed = seed
+        self.codec: P.Codec | None = P.Codec.of(game) if game is not None else None
+        self._bot: Any = None
+        self.state: Any = None
         self.n = 0
         self.ref = 0
-        self.final = None
+
+    @property
+    def rules(self) -> Any:
+        assert self.codec is not None, "no game known yet: take in the table's Joined first"
+        return self.codec.rules
+
+    @property
+    def bot(self) -> Any:
+        if self._bot is None:
+            self._bot = self.rules.make_bot(self.bot_name, self.seed)
+        return self._bot
+
+    def _learn(self, info: P.TableInfo) -> P.Codec:
+        if self.codec is None:
+            self.codec = P.Codec.of(info.game)
+        return self.codec
 
     def take(self, m: P._Msg) -> None:
-        if isinstance(m, P.Update) and m.table == self.table and m.n > self.n:
-            self.state, self.n = m.state, m.n
-        elif isinstance(m, P.Undone) and m.table == self.table:
-            self.state, self.n = m.state, m.n  # a seat took decisions back
-        elif isinstance(m, (P.TableChanged, P.Joined)) and m.state is not None:
-            if self.state is None or m.state.actions >= self.n:
-                self.state, self.n = m.state, m.state.actions
+        if isinstance(m, P.Joined | P.TableChanged) and m.table.id == self.table:
+            codec = self._learn(m.table)
+            n = len(m.actions) if isinstance(m, P.Joined) else m.n
+            if m.state is not None and (self.state is None or n >= self.n):
+                self.state, self.n = codec.state(m.state), n
+        elif isinstance(m, P.Update) and m.table == self.table and m.n > self.n and self.codec is not None:
+            self.state, self.n = self.codec.state(m.state), m.n
+        elif isinstance(m, P.Undone) and m.table == self.table and self.codec is not None:
+            self.state, self.n = self.codec.state(m.state), m.n  # a seat took decisions back
 
     async def pump(self, timeout: float = 0.0) -> None:
         """Take in whatever has arrived (waiting at most ``timeout`` for a first message)."""
@@ -70,27 +91,34 @@ class Player:
             self.take(m)
 
     def my_turn(self) -> bool:
-        return self.state is not None and to_act(self.state) == self.seat
+        return self.state is not None and self.rules.to_act(self.state) == self.seat
 
-    async def act_once(self, timeout: float = 10.0) -> P._Msg:
-        """Send this player's bot move; returns the Ack or Error (updates are taken in)."""
-        assert self.state is not None, "no game state yet"
-        action = self.bot.act(self.state)
+    def over(self) -> bool:
+        return self.state is not None and self.rules.to_act(self.state) < 0
+
+    def send_act(self, action: Any) -> int:
+        """Send ``action`` (the game's own) for this seat; returns its ``ref``."""
         self.ref += 1
-        self.c.send(P.Act(table=self.table, action=action, ref=self.ref, at=self.n))
-        ref = self.ref
+        self.c.send(P.Act(table=self.table, action=self.rules.encode(action), ref=self.ref, at=self.n))
+        return self.ref
+
+    async def act(self, action: Any, timeout: float = 10.0) -> P._Msg:
+        """Send ``action``; returns the Ack or Error (updates are taken in)."""
+        ref = self.send_act(action)
         while True:
             m = await self.c.recv(timeout=timeout)
             self.take(m)
             if isinstance(m, (P.Ack, P.Error)) and m.ref == ref:
-                if isinstance(m, P.Error) and m.code == "rule":
-                    # bots may try illegal things: fall back to a legal action
-                    fallback = safe_action(self.state)
-                    self.ref += 1
-                    self.c.send(P.Act(table=self.table, action=fallback, ref=self.ref, at=self.n))
-                    ref = self.ref
-                    continue
                 return m
+
+    async def act_once(self, timeout: float = 10.0) -> P._Msg:
+        """Send this player's bot move; returns the Ack or Error (updates are taken in)."""
+        assert self.state is not None, "no game state yet"
+        m = await self.act(self.bot.act(self.state), timeout)
+        if isinstance(m, P.Error) and m.code == "rule":
+            # bots may try illegal things: fall back to a legal action
+            m = await self.act(self.rules.fallback_action(self.state), timeout)
+        return m
 
 
 async def play_to_end(players: list[Player], timeout: float = 60.0) -> None:
@@ -103,12 +131,12 @@ async def play_to_end(players: list[Player], timeout: float = 60.0) -> None:
         progressed = False
         for p in players:
             await p.pump()
-            if p.state is not None and to_act(p.state) < 0:
+            if p.over():
                 continue
             if p.my_turn():
                 await p.act_once()
                 progressed = True
-        if all(p.state is not None and to_act(p.state) < 0 for p in players):
+        if all(p.over() for p in players):
             return
         if not progressed:
             # wait for someone's update (bots or other players)
@@ -116,6 +144,8 @@ async def play_to_end(players: list[Player], timeout: float = 60.0) -> None:
             await asyncio.gather(*waiting)
 
 
-def standings(state: State) -> list[tuple[int, int]]:
-    assert state.result is not None, "the game is not over"
-    return [(s.seat, s.rank) for s in state.result.standings]
+def ranks(player: Player) -> tuple[int, ...]:
+    """Each seat's place in the finished game the player saw."""
+    found = player.rules.ranks(player.state)
+    assert found is not None, "the game is not over"
+    return tuple(found)

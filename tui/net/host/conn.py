@@ -1,0 +1,60 @@
+"""One client process's connection to the table server, as the tables see it."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+
+from . import protocol as P
+
+log = logging.getLogger("colosseum.net")
+
+CHAT_BURST, CHAT_WINDOW = 8, 10.0  # chat lines per connection, per seconds
+WRITE_BUFFER_LIMIT = 4 << 20  # a client this far behind is dropped
+
+
+@dataclass(eq=False)
+class Conn:
+    """One client process's connection."""
+
+    id: int
+    writer: asyncio.StreamWriter
+    player: str = ""
+    name: str = ""
+    tables: dict[str, int] = field(default_factory=dict)  # table id -> seat (-1 watching)
+    closed: bool = False
+    said: list[float] = field(default_factory=list)  # when its recent chat lines came
+
+    def may_say(self, now: float) -> bool:
+        """At most ``CHAT_BURST`` lines in ``CHAT_WINDOW`` seconds (chat is kept in memory and
+        in the game log: a flood must not grow either)."""
+        self.said = [t for t in self.said if now - t < CHAT_WINDOW]
+        if len(self.said) >= CHAT_BURST:
+            return False
+        self.said.append(now)
+        return True
+
+    def send(self, msg: P._Msg) -> None:
+        self.send_frame(P.encode(msg))
+
+    def send_frame(self, frame: bytes) -> None:
+        """An encoded message (``P.encode``): a broadcast encodes once for every connection
+        that sees the same."""
+        if self.closed:
+            return
+        try:
+            self.writer.write(frame)
+            if self.writer.transport.get_write_buffer_size() > WRITE_BUFFER_LIMIT:
+                log.warning("conn %s (%s): too far behind, dropped", self.id, self.name)
+                self.close()
+        except (ConnectionError, RuntimeError):
+            self.close()
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            try:
+                self.writer.close()
+            except (OSError, RuntimeError):  # pragma: no cover - a transport already torn down
+                pass
