@@ -109,3 +109,46 @@ def test_bad_municipium_tables_are_refused(tmp_path):
             await srv.close()
 
     run(go(), 60.0)
+
+
+def test_a_common_card_drawn_cannot_be_taken_back(tmp_path):
+    """Drawing from the common deck shows the drawer a card it could not foresee (the deck's
+    order is hidden): taking the draw back would let a player look at the next card and choose
+    again.  The table stops a take-back there, though the generator did not move (the game's own
+    ``chance_between`` sees nothing; the seat's view does)."""
+    from colosseum.core.games.municipium.actions import DrawCommon
+
+    async def go():
+        srv = await server_at(tmp_path, bot_delay=0.3)  # time to ask before the bot moves on
+        try:
+            a = await client(srv, "alice")
+            a.send(P.CreateTable(seats=["human", "normal"], seed=3, sit=0, game="municipium"))
+            ja = await a.expect(lambda m: isinstance(m, P.Joined))
+            table = srv.tables[ja.table.id]
+            p = muni_player(a, ja.table.id, 0)
+            p.take(ja)
+            for _ in range(2000):
+                await p.pump(timeout=0.05)
+                if not p.my_turn():
+                    continue
+                draw = next((x for x in MUNICIPIUM.legal_actions(p.state) if isinstance(x, DrawCommon)), None)
+                if draw is None:
+                    assert isinstance(await p.act_once(), P.Ack)
+                    continue
+                before = table.state
+                assert isinstance(await p.act(draw), P.Ack)
+                if table.state.rng != before.rng:
+                    continue  # the deck ran out and was shuffled: chance, refused anyway
+                assert MUNICIPIUM.chance_between(before, table.state) == ("", "")
+                reach = table.reach(0)
+                assert not reach.targets and "something hidden came to light" in reach.reason
+                assert reach.short == "revealed"
+                a.send(P.Undo(table=table.id, seat=0, ref=90))
+                err = await a.expect(lambda m: isinstance(m, P.Error | P.Ack) and m.ref == 90)
+                assert isinstance(err, P.Error) and "came to light" in err.message
+                return
+            raise AssertionError("alice never drew a common card")
+        finally:
+            await srv.close()
+
+    run(go(), 90.0)

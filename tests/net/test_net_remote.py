@@ -112,3 +112,66 @@ def test_lobby_create_start_now_and_watch(server):
     assert app2.result is not None and app2.result.seat == -1
     alice.close()
     bob.close()
+
+
+def test_review_at_a_table_shows_the_game_as_the_seat_saw_it_without_what_is_still_hidden(server):
+    """``v`` at a remote table (issue 24: it replayed with seed 0 and raised): the session asks
+    the server for the positions it cannot work out itself; every position of the review is the
+    seat's view of the real one, and the tiles still face down stay face down."""
+    from colosseum.core.games.colosseum.rules import RULES
+    from colosseum.core.games.colosseum.view import HIDDEN
+    from colosseum.core.logread import read_log
+    from colosseum.tui.net.client import _game_app
+    from colosseum.tui.viewer import ViewerScreen
+
+    client = RemoteClient(server.address, server.token_for("key:becky", "Becky"))
+    joined = client.create_table(
+        seats=["human", "random", "random"], sit=0, seed=5, options={"variant": "original"}, allow_takeover=False
+    )
+    session = client.session_for(joined)
+    table = server.tables[joined.table.id]
+
+    async def play():
+        moved = 0
+        while moved < 12 and not RULES.is_over(table.state):
+            session.drain()
+            if to_act(session.state) == 0:
+                session.submit(legal(session.state).actions[-1])
+                moved += 1
+            await asyncio.sleep(0.01)
+
+    asyncio.run(asyncio.wait_for(play(), 60))
+    session.drain()
+    timeline = session.review_timeline()
+    assert timeline.end == len(session.actions) == len(table.actions)
+    setup = read_log(table.log_path).setup  # the server's, with the seed
+    real = RULES.new_game(setup)
+    assert timeline.state(0) == player_view(real)
+    for i, action in enumerate(table.actions):
+        real = RULES.apply(real, action)[0]
+        assert timeline.state(i + 1) == RULES.player_view(real, 0), f"position {i + 1}"
+        assert timeline.actions[i] == action
+    assert all(set(timeline.state(i).aside) <= {HIDDEN} for i in range(len(timeline)))
+    assert any(timeline.state(i).aside for i in range(len(timeline)))
+
+    # a spectator's game app (no dialog of its own in the way): ``v`` opens the review
+    spy = RemoteClient(server.address, server.token_for("key:eve", "Eve"))
+    watching = spy.session_for(spy.watch(joined.table.id))
+    app = _game_app(watching, None)
+
+    async def review():
+        async with app.run_test(size=(100, 32)) as pilot:
+            await pilot.pause(0.3)
+            await pilot.press("v")
+            for _ in range(30):
+                await pilot.pause(0.1)
+                if isinstance(app.screen, ViewerScreen):
+                    break
+            assert isinstance(app.screen, ViewerScreen)
+            seen = app.screen.timeline
+            assert seen.end == len(watching.actions)
+            assert seen.state(seen.end) == watching.state == player_view(table.state)
+
+    asyncio.run(asyncio.wait_for(review(), 30))
+    client.close()
+    spy.close()
