@@ -33,16 +33,14 @@ from pathlib import Path
 
 import asyncssh
 
-from colosseum.core.games.colosseum import to_act
-from colosseum.core.games.colosseum.bots import make_bot
-from colosseum.core.games.colosseum.offers import safe_action
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.proto_client import NetError, ProtoClient
 from colosseum.tui.net.host.ssh import SESSION_MB
-from colosseum.tui.net.host.testing import free_port, plain
+from colosseum.tui.net.host.testing import Player, free_port, plain
 from colosseum.tui.net.host.tokens import load_secret, make_token
 
 PASSWORD = "correct horse battery staple"
+LOBBY_MARK = "Lobby - you are"  # the lobby's title (tui/net/lobby.py)
 SERVE = (
     "import argparse, sys\n"
     "from colosseum.tui.net.host.ssh import add_serve_arguments, cmd_serve\n"
@@ -110,48 +108,32 @@ class Game:
 
     async def _games(self, a: ProtoClient, b: ProtoClient) -> None:
         """One game after another, for as long as the benchmark runs."""
-        for seed in range(1, 1000):
-            a.send(P.CreateTable(seats=["human", "human", "random"], sit=0, seed=seed))
+        for _ in range(1000):
+            a.send(P.CreateTable(seats=["human", "human", "random"], sit=0))
             tid = (await a.expect(lambda m: isinstance(m, P.Joined))).table.id
             b.send(P.Join(table=tid, seat=1))
-            await b.expect(lambda m: isinstance(m, P.Joined))
-            await self._play([a, b], tid)
+            joined = await b.expect(lambda m: isinstance(m, P.Joined))
+            players = [Player(a, tid, 0, seed=0), Player(b, tid, 1, seed=1)]
+            for p in players:
+                p.take(joined)
+            await self._play(players)
             for c in (a, b):
                 c.send(P.Leave(table=tid))
 
-    async def _play(self, clients: list[ProtoClient], tid: str) -> None:
-        bots = [make_bot("random", seed=i) for i in range(2)]
-        state = None
+    async def _play(self, players: list[Player]) -> None:
+        """The two people play their bots' moves; every move heard of is timed."""
         n = 0
-        ref = 0
-        while True:
-            for seat, c in enumerate(clients):
-                while c.inbox or not c.queue.empty():
-                    try:
-                        m = await c.recv(timeout=0.01)
-                    except (TimeoutError, NetError):
-                        break
-                    if isinstance(m, P.Update) and m.n > n:
-                        state, n = m.state, m.n
+        while not all(p.over() for p in players):
+            for p in players:
+                try:
+                    await p.pump(timeout=0.01)
+                    if p.n > n:
+                        n = p.n
                         self.times.append(time.monotonic())
-                    elif isinstance(m, (P.Joined, P.TableChanged)) and m.state is not None and state is None:
-                        state, n = m.state, m.state.actions
-                if state is not None and to_act(state) == seat:
-                    if state.result is not None:
-                        return
-                    ref += 1
-                    action = bots[seat].act(state)
-                    c.send(P.Act(table=tid, action=action, ref=ref, at=n))
-                    try:
-                        r = await c.expect(lambda m, r=ref: isinstance(m, (P.Ack, P.Error)) and m.ref == r)
-                    except (TimeoutError, NetError):
-                        continue
-                    if isinstance(r, P.Error):
-                        ref += 1
-                        c.send(P.Act(table=tid, action=safe_action(state), ref=ref, at=n))
-            if state is not None and to_act(state) < 0:
-                return
-            await asyncio.sleep(0.01)
+                    if p.my_turn():
+                        await p.act_once()
+                except (TimeoutError, NetError):
+                    continue
 
     def longest_gap(self, t0: float, t1: float) -> float:
         ts = [t for t in self.times if t0 <= t <= t1]
@@ -251,10 +233,10 @@ async def open_sessions(
             if not data:
                 break
             buf += data
-            if b"lobby" in buf or b"Colosseum:" in buf:
+            if LOBBY_MARK.encode() in buf or b"Colosseum:" in buf:
                 break
         text = plain(buf)
-        if "Colosseum lobby" in text:
+        if LOBBY_MARK in text:
             ok += 1
         else:
             refusal = text.strip().splitlines()[-1] if text.strip() else "(closed)"

@@ -39,6 +39,7 @@ from colosseum.tui.net.host.tokens import load_secret, make_token
 from colosseum.tui.net.remote import connect_socket
 
 GAME_MARK = r"Round \d+/\d+"  # the game header; the lobby has no such text
+LOBBY_MARK = "Lobby - you are"  # the lobby's title (tui/net/lobby.py)
 SESSIONS_PER_SOURCE = 5  # sessions from one loopback address (the server allows 6)
 
 
@@ -191,6 +192,7 @@ async def main(args) -> None:
             str(data),
             "--bot-timeout",
             "3600",
+            "--fixed-seeds",  # the tables are made with seeds: the same games each run
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -248,7 +250,7 @@ async def main(args) -> None:
                     term_type=args.term, term_size=(args.cols, args.rows), encoding=None, env=env
                 )
                 sc = Screen(name, proc)
-                await sc.wait_for("Colosseum lobby", timeout=180)
+                await sc.wait_for(LOBBY_MARK, timeout=180)
                 return sc
 
         screens = list(await asyncio.gather(*(open_one(i) for i in range(args.sessions))))
