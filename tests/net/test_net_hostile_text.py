@@ -1,14 +1,11 @@
 """What users type is text, never markup or terminal control: table names, player names and
 chat lines with Rich markup, control characters, bidi overrides, zero-width and wide (CJK)
-characters go through every place the lobby and the game show them.  The table server runs
+characters go through every place the lobby and the game show them.  The table paced_server runs
 on its own loop in a thread, as in ``colosseum serve``."""
 
 from __future__ import annotations
 
 import asyncio
-
-import pytest
-from conftest import running_server
 
 from colosseum.core.games.colosseum import to_act
 from colosseum.tui.net.host import protocol as P
@@ -29,12 +26,6 @@ def screen_text(app) -> str:
     return "\n".join("".join(seg.text for strip in line for seg in strip) for line in update.strips)
 
 
-@pytest.fixture
-def server(tmp_path):
-    with running_server(tmp_path / "data", bot_delay=0.05, bot_timeout=60, fixed_seeds=True) as srv:
-        yield srv
-
-
 def test_names_are_cleaned_but_markup_is_kept_as_text():
     assert EVIL_NAME == "[bold red]EVIL漢字[2J"  # no bidi override, zero-width space or ESC
     assert name_key("alice\u200b") == name_key("ALICE") == name_key("ａｌｉｃｅ") == "alice"
@@ -45,10 +36,10 @@ def test_names_are_cleaned_but_markup_is_kept_as_text():
     assert clean_text("  a \t\n  b  ", 10) == "a b"
 
 
-def test_lobby_waiting_room_seat_picker_and_notifications_show_hostile_text(server):
+def test_lobby_waiting_room_seat_picker_and_notifications_show_hostile_text(paced_server):
     from colosseum.tui.net.lobby import LobbyApp, LobbyScreen, SeatPicker, WaitingScreen
 
-    evil = RemoteClient(server.address, server.token_for("key:evil", EVIL_NAME))
+    evil = RemoteClient(paced_server.address, paced_server.token_for("key:evil", EVIL_NAME))
     app = LobbyApp(evil)
 
     async def create():
@@ -78,7 +69,7 @@ def test_lobby_waiting_room_seat_picker_and_notifications_show_hostile_text(serv
             await pilot.pause(0.5)
 
     asyncio.run(asyncio.wait_for(create(), 30))
-    ((tid, table),) = [(t, x) for t, x in server.tables.items()] or [(None, None)]
+    ((tid, table),) = [(t, x) for t, x in paced_server.tables.items()] or [(None, None)]
     assert tid is None  # everybody left the waiting table: removed
 
     # a table with a bot seat and take-overs, and an evil name as its creator
@@ -87,7 +78,7 @@ def test_lobby_waiting_room_seat_picker_and_notifications_show_hostile_text(serv
     )
     assert joined.table.name == TABLE_NAME + "[5m"
     evil.client_seat = 0
-    bob = RemoteClient(server.address, server.token_for("key:bob", "bob"))
+    bob = RemoteClient(paced_server.address, paced_server.token_for("key:bob", "bob"))
     app2 = LobbyApp(bob)
 
     async def look():
@@ -106,7 +97,7 @@ def test_lobby_waiting_room_seat_picker_and_notifications_show_hostile_text(serv
             # the seat picker (a bot's seat between its turns)
             for _ in range(100):
                 t = bob.list_tables()[0]
-                if t.status == "playing" and to_act(server.tables[t.id].state) != 1:
+                if t.status == "playing" and to_act(paced_server.tables[t.id].state) != 1:
                     break
                 await pilot.pause(0.05)
             app2.push_screen(SeatPicker(t, [1, 2]))
@@ -119,10 +110,10 @@ def test_lobby_waiting_room_seat_picker_and_notifications_show_hostile_text(serv
     bob.close()
 
 
-def test_game_screen_shows_hostile_names_and_chat_as_text(server):
+def test_game_screen_shows_hostile_names_and_chat_as_text(paced_server):
     from colosseum.tui.net.client import _game_app
 
-    evil = RemoteClient(server.address, server.token_for("key:evil", EVIL_NAME))
+    evil = RemoteClient(paced_server.address, paced_server.token_for("key:evil", EVIL_NAME))
     joined = evil.create_table(seats=["human", "random", "random"], sit=0, seed=5, name=TABLE_NAME)
     session = evil.session_for(joined)
     session.say(CHAT)
@@ -161,11 +152,11 @@ def test_game_screen_shows_hostile_names_and_chat_as_text(server):
     evil.close()
 
 
-def test_a_player_named_like_markup_gets_a_dialog_with_the_name_as_text(server):
+def test_a_player_named_like_markup_gets_a_dialog_with_the_name_as_text(paced_server):
     from colosseum.tui.net.client import _game_app
 
     name = "[/]x[bold red]EVIL"
-    evil = RemoteClient(server.address, server.token_for("key:markup", name))
+    evil = RemoteClient(paced_server.address, paced_server.token_for("key:markup", name))
     joined = evil.create_table(seats=["human", "random", "random"], sit=0, seed=5)
     session = evil.session_for(joined)
     app = _game_app(session, None)
@@ -189,12 +180,12 @@ def test_a_player_named_like_markup_gets_a_dialog_with_the_name_as_text(server):
         evil.close()
 
 
-def test_wide_characters_keep_the_game_screen_aligned(server):
+def test_wide_characters_keep_the_game_screen_aligned(paced_server):
     from rich.cells import cell_len
 
     from colosseum.tui.net.client import _game_app
 
-    wide = RemoteClient(server.address, server.token_for("key:wide", "漢字漢字"))
+    wide = RemoteClient(paced_server.address, paced_server.token_for("key:wide", "漢字漢字"))
     joined = wide.create_table(seats=["human", "random", "random"], sit=0, seed=5)  # waits for us
     session = wide.session_for(joined)
     session.say("字" * 60)
@@ -221,14 +212,14 @@ def test_wide_characters_keep_the_game_screen_aligned(server):
         wide.close()
 
 
-def test_the_lobby_pages_through_many_tables_and_the_finished_games(server):
+def test_the_lobby_pages_through_many_tables_and_the_finished_games(paced_server):
     from colosseum.tui.net.lobby import LobbyApp
 
-    makers = [RemoteClient(server.address, server.token_for(f"key:m{i}", f"m{i}")) for i in range(31)]
+    makers = [RemoteClient(paced_server.address, paced_server.token_for(f"key:m{i}", f"m{i}")) for i in range(31)]
     for i, c in enumerate(makers):
         for k in range(5):
             c.create_table(seats=["human", "human", "human"], sit=0, name=f"t{i}-{k}")
-    viewer = RemoteClient(server.address, server.token_for("key:viewer", "viewer"))
+    viewer = RemoteClient(paced_server.address, paced_server.token_for("key:viewer", "viewer"))
     app = LobbyApp(viewer)
 
     async def go():

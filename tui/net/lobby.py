@@ -94,8 +94,8 @@ class LobbyScreen(Screen[None]):
         Binding("left_square_bracket", "page(-1)", "Prev page", key_display="[", show=False),
         Binding("q", "quit_lobby", "Quit"),
     ]
-    LIVE_COLUMNS = ("Table", "Name", "Game", "Status", "Players", "Free", "Watching", "Progress")
-    HISTORY_COLUMNS = ("Table", "Name", "Game", "Players", "Winner", "Moves", "Ended")
+    LIVE_COLUMNS = ("Table", "Name", "Game", "Status", "Players", "Free", "Watching", "Progress", "Options")
+    HISTORY_COLUMNS = ("Table", "Name", "Game", "Players", "Winner", "Moves", "Ended", "Options")
 
     DEFAULT_CSS = """
     LobbyScreen { layout: vertical; }
@@ -187,12 +187,13 @@ class LobbyScreen(Screen[None]):
             cells = (
                 t.id,
                 t.name,
-                game_text(t.game, t.edition) + (" hints" if t.hints else ""),
+                game_text(t.game, ""),
                 status,
                 seats_text(t),
                 str(len(free_seats(t))),
                 str(t.spectators),
                 t.progress,
+                ", ".join(x for x in (t.edition, "hints" if t.hints else "") if x),
             )
             dt.add_row(*(Text(c) for c in cells), key=t.id)
         if order:
@@ -207,11 +208,12 @@ class LobbyScreen(Screen[None]):
             cells = (
                 g.id,
                 g.name,
-                game_text(g.game, g.edition),
+                game_text(g.game, ""),
                 ", ".join(g.players),
                 g.winner,
                 str(g.actions or ""),
                 time.strftime("%Y-%m-%d %H:%M", time.localtime(g.ended)) if g.ended else "",
+                g.edition,
             )
             dt.add_row(*(Text(c) for c in cells), key=g.id)
         if games:
