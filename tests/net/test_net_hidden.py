@@ -46,20 +46,26 @@ class Seen:
         self.setup = setup
         self.secret = secret
         self.actions: list = []
+        self.reals = [self.rules.new_game(setup)]  # the real position after each of ``actions``
         self.states = 0
         self.extra: list = []  # every view sent, for the game's own checks
 
     def real(self, n: int):
-        st = self.rules.new_game(self.setup)
-        for a in self.actions[:n]:
-            st = self.rules.apply(st, a)[0]
-        return st
+        while len(self.reals) <= n:
+            self.reals.append(self.rules.apply(self.reals[-1], self.actions[len(self.reals) - 1])[0])
+        return self.reals[n]
+
+    def heard(self, actions: list, at: int) -> None:
+        """The actions in effect are now ``self.actions[:at] + actions``."""
+        del self.actions[at:], self.reals[at + 1 :]
+        self.actions += actions
 
     def check(self, data: bytes, n: int) -> None:
         view = self.codec.state(data)
-        assert view == self.rules.player_view(self.real(n), self.seat), f"position {n} is not seat {self.seat}'s view"
+        real = self.real(n)
+        assert view == self.rules.player_view(real, self.seat), f"position {n} is not seat {self.seat}'s view"
         assert view.rng == 0 and view.setup.seed == 0 and view.setup.secret == ""
-        self.extra.append((view, self.real(n)))
+        self.extra.append((view, real))
         self.states += 1
 
     def frame(self, raw: bytes) -> None:
@@ -69,16 +75,16 @@ class Seen:
             seen = self.codec.setup(m.setup)
             assert seen.seed == 0 and seen.secret == ""
         if isinstance(m, P.Joined) and m.state is not None:
-            self.actions = self.codec.actions(m.actions)
+            self.heard(self.codec.actions(m.actions), 0)
             self.check(m.state, len(self.actions))
         elif isinstance(m, P.TableChanged) and m.state is not None:
             self.check(m.state, m.n)
         elif isinstance(m, P.Update):
             assert m.n == len(self.actions) + len(m.actions)
-            self.actions += self.codec.actions(m.actions)
+            self.heard(self.codec.actions(m.actions), len(self.actions))
             self.check(m.state, m.n)
         elif isinstance(m, P.Undone):
-            del self.actions[m.n :]
+            self.heard([], m.n)
             self.check(m.state, m.n)
         elif isinstance(m, P.Positions):
             assert self.codec.actions(m.actions) == self.actions[m.start : m.start + len(m.actions)]
@@ -107,18 +113,21 @@ async def _play(tmp_path, name: str):
         undone = 0
         loop = asyncio.get_running_loop()
         end = loop.time() + 90
-        while not all(p.over() for p in players) and loop.time() < end:
+        while undone < 3 and not all(p.over() for p in players) and loop.time() < end:  # with take-backs
+            acted = False
             for p in players:
                 await p.pump()
                 if p.my_turn():
                     await p.act_once()
+                    acted = True
                     table = srv.tables.get(tid)
-                    if table is not None and undone < 3 and table.reach(p.seat).steps:
+                    if table is not None and table.reach(p.seat).steps:
                         p.c.send(P.Undo(table=tid, seat=p.seat, ref=900 + undone))
                         await p.c.expect(lambda m: isinstance(m, P.Ack | P.Error) and m.ref >= 900)
                         undone += 1
-            await asyncio.gather(*(p.pump(timeout=0.05) for p in players))
-        await play_to_end(players, timeout=30)
+            if not acted:
+                await asyncio.gather(*(p.pump(timeout=0.05) for p in players))
+        await play_to_end(players, timeout=60)
         for c in (a, b, eve):
             c.send(P.Review(table=tid, ref=77))
             await c.expect(lambda m: isinstance(m, P.Positions) and m.ref == 77)
