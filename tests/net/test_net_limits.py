@@ -20,9 +20,9 @@ import pytest
 
 from colosseum.core.games.colosseum import to_act
 from colosseum.tui.net.host import protocol as P
+from colosseum.tui.net.host.files import tail_lines
 from colosseum.tui.net.host.hub import MAX_TABLES_PER_PLAYER, TableServer
 from colosseum.tui.net.host.proto_client import ProtoClient
-from colosseum.tui.net.host.store import tail_lines
 
 
 def run(coro, timeout: float = 60.0):

@@ -385,7 +385,7 @@ class RemoteSession(GameSession):
         the server sends the actions, their events and the positions this client cannot work
         out from the one before (where chance or something hidden came in); every other
         position is the one before with the action applied.  Nothing not yet revealed is in it
-        (D-32).  RuleError if the server cannot be asked."""
+        (D-33).  RuleError if the server cannot be asked."""
         if self.lost or self.client.closed.is_set():
             raise RuleError("G-0", "the connection to the server is lost")
         actions: list[Any] = []

@@ -15,7 +15,7 @@ game named: a table plays any game of ``core.registry`` through its rules.
 | ``seen`` | what a seat could foresee: take-back boundaries and the review's positions |
 | ``gamelog_io`` | a table's game log in ``colosseum.core.gamelog`` format, and what the table keeps of it |
 | ``meta`` | ``TableMeta`` (a table's description), files of older versions, names, options in words |
-| ``store`` | the data folder's files |
+| ``files`` | the data folder's files |
 | ``conn`` | one client process's connection |
 | ``names`` | user text as the server keeps it |
 | ``options`` | every ``serve`` option (no asyncssh import) |

@@ -4,7 +4,7 @@
 for the client processes the SSH server spawns.  A client proves who it is with a token
 (``tokens``) in ``Hello``; then each request is dispatched to the table it names (``table``).
 A table may hold any game the program knows (``core.registry``); the hub names none.  The data
-folder's files are described in ``store``.
+folder's files are described in ``files``.
 
 Only live tables (waiting or playing) are held in memory.  A finished table leaves as soon as
 nobody looks at it any more (its log and history line stay on disk), and a waiting table that
@@ -29,9 +29,9 @@ from colosseum.core.registry import spec
 from . import protocol as P
 from .botplay import COMPOSE_CAP, TRADE_WINDOW
 from .conn import Conn
+from .files import append_private, count_lines, private_dir, tail_lines, write_private
 from .meta import SeatMeta, TableMeta, edition_of, history_entry, load_meta
 from .names import clean_text
-from .store import append_private, count_lines, private_dir, tail_lines, write_private
 from .table import Table
 from .tokens import check_token, load_secret, make_token
 

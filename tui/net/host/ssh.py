@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
+from .files import private_dir, write_private
 from .hub import TableServer
 from .options import MAX_CLIENTS, MAX_SESSIONS_PER_ADDRESS, SESSION_MB, add_serve_arguments
 from .ssh_login import AuthGuard, Hub, LoginServer, NameBook, display_name, read_password
@@ -53,7 +54,6 @@ from .ssh_pty import (
     handle_process,
     stop_client,
 )
-from .store import private_dir, write_private
 
 if TYPE_CHECKING:
     from .web import WebGateway

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import asyncssh
 
+from .files import private_dir
 from .hub import TableServer
 from .names import clean_name, name_key, name_problem
 from .options import MAX_CLIENTS, MAX_SESSIONS_PER_ADDRESS, PASSWORD_ENV, SESSION_MB
-from .store import private_dir
 
 log = logging.getLogger("colosseum.net")
 
