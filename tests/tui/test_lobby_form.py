@@ -57,6 +57,8 @@ def test_new_table_form_fits_80x24_in_ascii_and_creates_from_the_keyboard():
         (kw,) = app.client.created
         assert kw["name"] == "Friday" and kw["sit"] == 0
         assert kw["seats"] == ["human", "human", "human", "normal"]  # seat 5 empty by default
-        assert kw["variant"] == "grand" and kw["options"] == [] and kw["allow_takeover"] is False
+        # the message of one wire for every game: the game by name, options (none set here) by field
+        assert kw["game"] == "colosseum" and "variant" not in kw and "options" not in kw
+        assert kw["allow_takeover"] is False
 
     asyncio.run(go())

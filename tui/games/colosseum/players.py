@@ -11,9 +11,9 @@ from colosseum.core.games.colosseum import State, catalog, star_count, to_act
 from colosseum.core.games.colosseum.components import Catalog
 from colosseum.core.games.colosseum.summary import Changes
 from colosseum.tui.text import pad
+from colosseum.tui.widgets.lines import LinePanel
 
 from .common import player_letters, seat_style
-from .lines import LinePanel
 
 
 def stacks(state: State) -> list[tuple[int, list[int]]]:

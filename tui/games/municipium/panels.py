@@ -7,12 +7,14 @@ are P S M A in their kind's colour, so everything reads with NO_COLOR or 16 colo
 
 from __future__ import annotations
 
-from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widget import Widget
 
-from colosseum.core.games.municipium import Event, State, target, to_act
+from colosseum.core.games.municipium import Event, State, to_act
 from colosseum.core.games.municipium.board import ranking, temple_pos
 from colosseum.tui.widgets.lines import LinePanel
 
@@ -20,14 +22,12 @@ from .text import (
     CARD_SHORT,
     ORDINALS,
     ROMAN,
-    card_name,
     cat,
     citizens_text,
     kind_letter,
     kind_style,
     letters,
     pad,
-    prompt,
     seat_style,
     wrap_cells,
 )
@@ -57,39 +57,6 @@ class _Panel(LinePanel):
     @property
     def width(self) -> int:
         return self.content_region.width or 44
-
-
-# ====================================================================== header
-
-
-class MuniHeader(_Panel):
-    DEFAULT_CSS = """
-    MuniHeader { height: 1; background: $panel; color: $foreground; }
-    MuniHeader > .header--title { color: $primary; text-style: bold; }
-    """
-    COMPONENT_CLASSES = {"header--title"}
-
-    def build_lines(self) -> list[Text]:
-        width = self.width
-        t = Text(no_wrap=True, overflow="crop")
-        t.append(" MUNICIPIUM ", self.component_style("header--title"))
-        st = self.state
-        if st is None:
-            return [t]
-        if st.phase == "place":
-            t.append(" Placement ")
-        elif st.phase != "over":
-            t.append(f" Turn {st.turn} ")
-        if st.in_play:
-            t.append(f"[{card_name(st.in_play) if width >= 100 else CARD_SHORT[st.in_play]}] ", BOLD)
-        t.append("| ")
-        seat, text = prompt(st)
-        t.append(text, seat_style(st, seat, self.dark))
-        goal = f"  goal {target(st)} decurions"
-        if t.cell_len + cell_len(goal) <= width:
-            t.append(goal, DIM)
-        t.truncate(width, overflow="ellipsis")
-        return [t]
 
 
 # ====================================================================== board
@@ -196,14 +163,20 @@ class BoardPanel(_Panel):
 
 class PlayersPanel(_Panel):
     """Two rows a player: '>' to act, letter, name, decurions, favours, citizens by kind; then
-    the family cards left and the Temple rank."""
+    the family cards left and the Temple rank.  With ``sheet`` set to a seat (1-4, or ``i``),
+    that family's sheet instead: its members at each institution, its cards and holdings."""
 
     DEFAULT_CSS = """
     PlayersPanel { border: round $primary 60%; border-title-color: $primary; height: 10; }
     """
 
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.sheet: int | None = None
+        self._shown_titles = ("Families", "D decurions F favours")
+
     def show(self, state: State) -> None:
-        height = 2 * state.n + 2
+        height = 2 * state.n + 2 if self.sheet is None else max(2 * state.n + 2, SHEET_ROWS)
         if self.styles.height is None or self.styles.height.value != height:
             self.styles.height = height
         super().show(state)
@@ -216,6 +189,9 @@ class PlayersPanel(_Panel):
         st = self.state
         if st is None:
             return []
+        if self.sheet is not None and 0 <= self.sheet < st.n:
+            return self._sheet(st, self.sheet)
+        self._titles("Families", "D decurions F favours")
         dark = self.dark
         width = self.width
         actor = to_act(st)
@@ -246,6 +222,55 @@ class PlayersPanel(_Panel):
                     t2.append(rank, DIM)
             lines.append(t2)
         return lines
+
+    def _titles(self, title: str, subtitle: str) -> None:
+        """Set the border's words where they changed (a border repaints its panel)."""
+        if (title, subtitle) != self._shown_titles:
+            self._shown_titles = (title, subtitle)
+            self.border_title = Text(title)
+            self.border_subtitle = Text(subtitle)
+
+    def _sheet(self, st: State, seat: int) -> list[Text]:
+        """One family's sheet: holdings, cards, and its members at each institution."""
+        dark = self.dark
+        width = self.width
+        p = st.players[seat]
+        style = seat_style(st, seat, dark)
+        self._titles(f"Family {letters(st)[seat]} ({seat + 1})", "f: every family")
+        right = Text(f" D{p.decurions} F{p.favours} ")
+        right.stylize(BOLD, 0, 3)
+        right.append_text(citizens_text(p.citizens, dark, zero=True))
+        head = Text(">" if to_act(st) == seat else " ", BOLD)
+        head.append(f"{letters(st)[seat]} ", style)
+        head.append(pad(p.name, max(4, width - 3 - right.cell_len)), style)
+        head.append_text(right)
+        lines = [head]
+        cards = Text("   cards ")
+        cards.append(" ".join(CARD_SHORT[x] for x in p.family) or "none", Style() if p.family else DIM)
+        if p.spent:
+            cards.append("; spent " + " ".join(CARD_SHORT[x] for x in p.spent), DIM)
+        lines.append(cards)
+        temple = f"   Temple {ORDINALS[temple_pos(st, seat)]}" if st.temple else "   Temple order after placement"
+        led = [ROMAN[i] for i in range(7) if ranking(st, i)[:1] == (seat,)]
+        lines.append(Text(temple + ("   leads " + " ".join(led) if led else ""), DIM))
+        half = max(10, (width - 1) // 2)
+        c = cat()
+        for row in range(4):
+            t = Text()
+            for i in (row, row + 4):
+                if i > 6:
+                    continue
+                n, k = p.plain[i], p.crowned[i]
+                where = pad(f"{ROMAN[i]} {c.inst_name(i)}", half - 6)
+                count = f"{n + k}" + ("*" * k if k <= 2 else f"*{k}")
+                t.append(where)
+                t.append(pad(count if n + k else "-", 6), style if n + k else DIM)
+            lines.append(t)
+        return lines
+
+
+#: rows of a family's sheet (its border included)
+SHEET_ROWS = 9
 
 
 # ====================================================================== log
@@ -345,3 +370,53 @@ class LogPanel(_Panel, can_focus=True):
     def action_newest(self) -> None:
         self.back = 0
         self.redraw()
+
+
+# ====================================================================== the body
+
+
+class MuniBody(Horizontal):
+    """Municipium's panels as the shell's game body (``client.GameBody``): the board over the
+    families on the left, the log (in the viewer: the history) on the right."""
+
+    DEFAULT_CSS = """
+    MuniBody { height: 1fr; }
+    MuniBody > #left { width: 46; height: 1fr; }
+    MuniBody > .muni-log { width: 1fr; height: 1fr; }
+    """
+
+    def __init__(self, log: Widget) -> None:
+        super().__init__(id="main")
+        self._log = log
+        log.add_class("muni-log")
+        self.detail = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="left"):
+            yield BoardPanel(id="board")
+            yield PlayersPanel(id="players")
+        yield self._log
+
+    def show(self, state: State, seat: int, marks: object, *, chosen: bool = False) -> None:
+        self.query_one(BoardPanel).show(state)
+        players = self.query_one(PlayersPanel)
+        players.sheet = seat if chosen or self.detail else None
+        players.show(state)
+        for log in self.query(LogPanel):
+            log.state = state
+
+    def show_events(self, events: list[Event]) -> None:
+        for log in self.query(LogPanel):
+            log.show_events(events)
+
+    def toggle_detail(self) -> None:
+        """``i``: the viewed family's sheet in place of every family's two rows, or back."""
+        self.detail = not self.detail
+        players = self.query_one(PlayersPanel)
+        if players.state is not None:
+            seat = players.sheet if players.sheet is not None else to_act(players.state)
+            players.sheet = max(0, seat) if self.detail else None
+            players.show(players.state)
+
+    def set_preview(self, value: object) -> None:
+        """Nothing on Municipium's board previews a choice (the dialogs say it in words)."""

@@ -1,4 +1,4 @@
-"""The end screen: the final ranking with the variant's tie-breaks spelled out (G-9, or a
+"""The end screen's content for Colosseum: the final ranking with the variant's tie-breaks spelled out (G-9, or a
 shared win in the original, O-29), and each player's
 Acclaim per round as a small text chart (``Player.history``)."""
 
@@ -7,16 +7,11 @@ from __future__ import annotations
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import VerticalScroll
-from textual.screen import Screen
 
 from colosseum.core.games.colosseum import State, catalog, rank
-from colosseum.tui.plain import Static
 from colosseum.tui.text import fit, pad
-from colosseum.tui.widgets.common import player_letters, seat_style
-from colosseum.tui.widgets.keybar import KeyBar
+
+from .common import player_letters, seat_style
 
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
 
@@ -112,40 +107,3 @@ def result_text(state: State, theme: str, width: int = 76) -> Text:
         "\nFinal marker: " + ", ".join(f"{fit(state.players[s.seat].name, NAME_CELLS)} {s.acclaim}" for s in standings)
     )
     return out
-
-
-class EndScreen(Screen):
-    BINDINGS = [
-        Binding("escape", "back", "Board", id="end.back"),
-        Binding("n", "app.new_game", "New game", id="end.new"),
-    ]
-    DEFAULT_CSS = """
-    EndScreen { align: center top; }
-    EndScreen > #end-title { height: 1; width: 1fr; background: $panel; color: $primary; text-style: bold; padding: 0 1; }
-    EndScreen > VerticalScroll { border: round $primary 60%; border-title-color: $primary; padding: 0 1; }
-    """
-
-    def __init__(self, state: State) -> None:
-        super().__init__()
-        self.state = state
-
-    def compose(self) -> ComposeResult:
-        yield Static(" COLOSSEUM  Game over: the final ranking", id="end-title")
-        scroll = VerticalScroll(id="end-body", can_focus=True)
-        scroll.border_title = "Result"
-        with scroll:
-            yield Static(id="end-text")
-        yield KeyBar()
-
-    def on_mount(self) -> None:
-        self._draw()
-        self.query_one("#end-body").focus()
-
-    def on_resize(self) -> None:
-        self._draw()
-
-    def _draw(self) -> None:
-        self.query_one("#end-text", Static).update(result_text(self.state, self.app.theme, self.size.width - 6))
-
-    def action_back(self) -> None:
-        self.app.pop_screen()

@@ -23,8 +23,7 @@ from colosseum.core.games.municipium.actions import (
 )
 from colosseum.core.games.municipium.model import RearrangeFrame
 
-from .dialog_base import Entry, MuniDialog, entry
-from .dialogs import ListDialog
+from .dialog_base import Entry, ListDialog, MuniDialog, entry
 from .facts import after, held_after_exchange, ranks_lines
 from .text import bag_text, cat, fit, inst_label, kind_index, kind_letter, kind_style, letters, seat_style
 

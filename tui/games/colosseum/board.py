@@ -11,26 +11,19 @@ from __future__ import annotations
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
-from textual.message import Message
 
 from colosseum.core.games.colosseum import State, catalog
 from colosseum.core.games.colosseum.summary import Changes
+from colosseum.tui.widgets.lines import LinePanel
+from colosseum.tui.widgets.preview import Preview
 
 from .common import MARKETS, NOBLE_LETTERS, player_letters, seat_style
-from .lines import LinePanel
 
 SPACES = 36
 
 
-class PreviewSpaces(Message):
-    """Highlight these track spaces on the game's board (an empty set clears the highlight).
-
-    Posted by dialogs and choosers while a choice is highlighted that would put something on
-    the track; the app hands it to the game screen, which owns the board."""
-
-    def __init__(self, spaces: frozenset[int]) -> None:
-        super().__init__()
-        self.spaces = spaces
+#: "highlight these track spaces" (a ``frozenset`` of spaces; empty clears): the shell's preview
+PreviewSpaces = Preview
 
 
 def ring_position(space: int) -> tuple[int, int]:

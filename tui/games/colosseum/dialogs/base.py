@@ -21,18 +21,19 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.css.query import NoMatches
 from textual.dom import DOMNode
-from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Footer
 from textual.widgets.option_list import Option
 
-from colosseum.core.games.colosseum import Choices, State, catalog, legal, to_act
+from colosseum.core.games.colosseum import Action, Choices, State, catalog, legal, to_act
 from colosseum.core.games.colosseum.components import Catalog
 from colosseum.core.games.colosseum.model import PHASE_TITLES, Player
 from colosseum.tui.base import submit_or_notify
+from colosseum.tui.dialogs.frame import DecisionScreen
 from colosseum.tui.plain import OptionList, Static
-from colosseum.tui.widgets.board import PreviewSpaces
+from colosseum.tui.session import GameSession
 from colosseum.tui.widgets.log import LogPanel
+from colosseum.tui.widgets.preview import Preview
 
 
 class _Hub:
@@ -112,7 +113,7 @@ def option(oid: str, *parts, disabled: bool = False, why: str = "") -> Option:
     return Option(text, id=oid, disabled=disabled)
 
 
-class DecisionDialog(ModalScreen[None]):
+class DecisionDialog(DecisionScreen):
     """Base class: subclasses implement ``decision_key``, ``compose_body`` and ``refresh_view``."""
 
     DEFAULT_CSS = """
@@ -170,7 +171,7 @@ class DecisionDialog(ModalScreen[None]):
     MIN_WIDTH = 38
     MAX_WIDTH = 64
 
-    def __init__(self, session, seat: int) -> None:
+    def __init__(self, session: GameSession[State, Action], seat: int) -> None:
         super().__init__()
         self.session = session
         self.seat = seat
@@ -432,7 +433,8 @@ class DecisionDialog(ModalScreen[None]):
         return self._undo_steps() > 0
 
     def action_undo(self) -> None:
-        self.app.action_undo()  # type: ignore[attr-defined]  # ColosseumApp's: the game takes back
+        """The app's ``u`` (a priority key) takes back; this binding shows the count."""
+        self.app.call_later(self.app.run_action, "undo")
 
     def finish(self) -> None:
         """Close the dialog (now if it is on top, else as soon as it is)."""
@@ -495,4 +497,4 @@ class DecisionDialog(ModalScreen[None]):
     def _send_preview(self, spaces: frozenset[int]) -> None:
         # To the app directly: this also runs while the dialog is being removed, when a
         # message posted to the dialog itself would no longer bubble.
-        self.app.post_message(PreviewSpaces(frozenset(spaces)))
+        self.app.post_message(Preview(frozenset(spaces)))

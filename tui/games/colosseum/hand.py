@@ -15,8 +15,7 @@ from rich.text import Text
 from colosseum.core.games.colosseum import State, breakdown, catalog, match, to_act, why_not_performable
 from colosseum.core.games.colosseum.summary import Changes
 from colosseum.tui.text import fit, pad
-
-from .lines import ScrollingLinePanel
+from colosseum.tui.widgets.lines import ScrollingLinePanel
 
 
 class HandPanel(ScrollingLinePanel, can_focus=True):

@@ -5,52 +5,15 @@ Nothing here decides a rule: facts come from the State and from ``colosseum.core
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from rich.style import Style
-
 from colosseum.core.games.colosseum import State, catalog, to_act
-from colosseum.themes import DEFAULT_THEME, seat_colour
 from colosseum.tui.text import fit
+from colosseum.tui.widgets.style import player_letters, seat_style
+
+__all__ = ["MARKETS", "NOBLE_LETTERS", "NOBLE_NAMES", "player_letters", "prompt", "rounds_total", "seat_style", "short"]
 
 NOBLE_LETTERS = ("E", "C", "C", "S", "S", "S")
 NOBLE_NAMES = ("emperor", "consul", "consul", "senator", "senator", "senator")
 MARKETS = "ABCDE"
-
-
-def player_letters(names: tuple[str, ...] | list[str]) -> tuple[str, ...]:
-    """One distinct lower-case letter per player.  Names that begin with a Latin letter get
-    it first (so a name without one, e.g. in Japanese, never takes "Aurelia"'s "a"); then each
-    other name gets a free letter of the name, else the first free letter of the alphabet."""
-    return _player_letters(tuple(names))
-
-
-@lru_cache(maxsize=64)
-def _player_letters(names: tuple[str, ...]) -> tuple[str, ...]:
-    picks: list[str] = [""] * len(names)
-    taken: set[str] = set()
-    for i, name in enumerate(names):
-        first = name.strip()[:1].lower()
-        if first.isascii() and first.isalpha() and first not in taken:
-            picks[i] = first
-            taken.add(first)
-    for i, name in enumerate(names):
-        if picks[i]:
-            continue
-        candidates = [c.lower() for c in name if c.isascii() and c.isalpha()]
-        pick = next((c for c in candidates if c not in taken), "")
-        if not pick:
-            pick = next(c for c in "abcdefghijklmnopqrstuvwxyz" if c not in taken)
-        picks[i] = pick
-        taken.add(pick)
-    return tuple(picks)
-
-
-@lru_cache(maxsize=256)
-def seat_style(theme: str, seat: int, bold: bool = True) -> Style:
-    if seat < 0:
-        return Style()
-    return Style(color=seat_colour(theme if theme.startswith("colosseum") else DEFAULT_THEME, seat), bold=bold)
 
 
 def rounds_total(state: State) -> int:

@@ -1,5 +1,5 @@
-"""One dialog per kind of decision the Municipium engine asks (``dialog_for`` picks it): here
-placement, the move, the card and the citizens; the powers are in ``power_dialogs``.
+"""One dialog per kind of decision the Municipium engine asks (``which.dialog_for`` picks it):
+here placement, the move, the card and the citizens; the powers are in ``power_dialogs``.
 
 Every list is built from ``legal(state)``; every preview from a trial ``apply`` or an engine
 query (``facts``).  Multi-step choices (a move, a Tavern pull, a rearrangement) open sub-lists;
@@ -9,12 +9,11 @@ Escape goes back one step.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from rich.style import Style
 from rich.text import Text
 
-from colosseum.core.games.municipium import MuniAction, State, to_act
+from colosseum.core.games.municipium import MuniAction
 from colosseum.core.games.municipium.actions import (
     DrawCommon,
     GreatFamilyOption,
@@ -26,20 +25,11 @@ from colosseum.core.games.municipium.actions import (
 )
 from colosseum.core.games.municipium.board import influence, led_by, ranking
 from colosseum.core.games.municipium.model import (
-    BasilicaFrame,
-    ChamberFrame,
     CitizenEventFrame,
-    EmporiumFrame,
-    ForumFrame,
-    GreatFamilyFrame,
-    OfferFrame,
-    PlaceFrame,
-    RearrangeFrame,
-    TavernFrame,
 )
 
-from .dialog_base import Entry, MuniDialog, entry
-from .facts import after, describe, gains_lines, rank_text, ranks_lines
+from .dialog_base import Entry, ListDialog, MuniDialog, entry
+from .facts import after, gains_lines, rank_text, ranks_lines
 from .text import ROMAN, bag_text, cat, fit, inst_label, inst_name, kind_index, kind_letter, kind_style
 
 DIM = Style(dim=True)
@@ -48,22 +38,6 @@ BOLD = Style(bold=True)
 
 def _inst_of(a: MuniAction) -> int:
     return int(getattr(a, "institution", -1))
-
-
-class ListDialog(MuniDialog):
-    """One list of the legal actions, labelled by ``label``; previews the highlighted one."""
-
-    def label(self, a: MuniAction) -> Text:
-        return Text(describe(self.state, a))
-
-    def entries(self) -> list[Entry]:
-        return [Entry(f"a{i}", self.label(a), a) for i, a in enumerate(self.legal())]
-
-    def preview(self, chosen: Entry | None) -> Sequence[Text | str]:
-        if chosen is None:
-            return ()
-        later = after(self.state, chosen.payload)
-        return gains_lines(self.state, later, self.dark) if later is not None else ()
 
 
 # ====================================================================== placement and cards
@@ -345,45 +319,3 @@ class GenericDialog(ListDialog):
     """Any decision without its own dialog: the legal actions in words."""
 
     heading = "Choose"
-
-
-# ====================================================================== which dialog
-
-
-def dialog_for(session: Any, seat: int) -> MuniDialog | None:
-    """The dialog for the decision ``seat`` faces now, or None if it is not theirs."""
-    from .power_dialogs import (
-        BasilicaDialog,
-        EmporiumDialog,
-        ForumDialog,
-        GreatFamilyDialog,
-        OfferDialog,
-        RearrangeDialog,
-        TavernDialog,
-    )
-
-    st: State = session.state
-    if to_act(st) != seat:
-        return None
-    cls: type[MuniDialog] = GenericDialog
-    if st.stack:
-        top = st.stack[-1]
-        cls = {
-            PlaceFrame: PlaceCitizenDialog,
-            CitizenEventFrame: KeepDialog,
-            GreatFamilyFrame: GreatFamilyDialog,
-            OfferFrame: OfferDialog,
-            TavernFrame: TavernDialog,
-            EmporiumFrame: EmporiumDialog,
-            BasilicaFrame: BasilicaDialog,
-            ForumFrame: ForumDialog,
-            RearrangeFrame: RearrangeDialog,
-            ChamberFrame: ChamberDialog,
-        }.get(type(top), GenericDialog)
-    elif st.phase == "place":
-        cls = PlaceMemberDialog
-    elif st.phase == "move":
-        cls = MoveDialog
-    elif st.phase == "card":
-        cls = CardDialog
-    return cls(session, seat)
