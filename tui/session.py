@@ -30,6 +30,7 @@ from .game_session import EngineSession, Seat
 
 if TYPE_CHECKING:  # the log module is loaded when first needed, after the first frame
     from colosseum.core.gamelog import UndoLine
+    from colosseum.core.timeline import Timeline
 
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
@@ -189,6 +190,14 @@ class GameSession(ABC, Generic[StateT, ActionT]):
     def undo(self, seat: int | None = None) -> UndoLine:
         """Take back ``seat``'s last decision (and the bot moves after it); RuleError if it may not."""
         raise RuleError("G-0", self.undo_reach(seat).reason)
+
+    # ---- review (``v``)
+    def review_timeline(self) -> Timeline:
+        """The game so far as this seat may review it (the viewer's positions): here every
+        position, replayed from the setup; a table's session gives its seat's view instead."""
+        from colosseum.core.timeline import Timeline
+
+        return Timeline(self.rules, self.setup, list(self.actions), reseed=getattr(self, "reseed", None))
 
     # ---- hints from the game's strongest bot (a table must allow them; a local game does)
     def offers_hint(self) -> bool:

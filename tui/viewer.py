@@ -227,7 +227,7 @@ class ViewerScreen(Screen[int]):
         """The viewer on a running game (a copy of its actions so far; the game is untouched)."""
         seats = [s.kind for s in session.seats]
         reseed = getattr(session, "reseed", None)
-        timeline = Timeline(session.rules, session.setup, list(session.actions), reseed=reseed)
+        timeline = session.review_timeline()  # (a table's: what its seat may see)
         path = getattr(getattr(session, "recorder", None), "path", None)
         header = make_header(session.setup, seats, reseed=reseed, version=UNDO_VERSION)
         hints = session_hints(session)

@@ -155,6 +155,9 @@ class GameScreen(Screen[None]):
         self.session.remove_listener(self._on_game_event)
 
     def on_screen_resume(self) -> None:
+        # a dialog taken off the stack without closing itself (popped) is closed like Escape
+        for dialog in [d for d in self._dialogs if d not in self.app.screen_stack]:
+            self._dialog_closed(dialog, None)
         self._schedule()
 
     # ------------------------------------------------------------------ state -> panels

@@ -13,6 +13,7 @@ rows instead of four whole panels is most of what keeps a table of ten screens c
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.segment import Segment
 from rich.style import Style
@@ -55,10 +56,17 @@ def row_regions(rows: Sequence[int], width: int) -> list[Region]:
     return regions
 
 
-class CachedStyles(Widget):
+if TYPE_CHECKING:  # what the mixin is mixed into (at run time a plain class: a Widget base
+    # here would put Widget's default CSS after a ScrollView's, and the log would not scroll)
+    _Mixin = Widget
+else:
+    _Mixin = object
+
+
+class CachedStyles(_Mixin):
     """Styles a widget looks up while drawing, kept until Textual says the styles changed
     (a theme switch, a class or pseudo-class change): Textual's ``rich_style`` walks every
-    ancestor on each call, and a line-API widget would ask once per row."""
+    ancestor on each call, and a line-API widget would ask once per row.  A mixin of a widget."""
 
     _base: Style | None = None
     _components: dict[str, Style] | None = None
