@@ -45,9 +45,10 @@ class GameBody(Protocol):
     the history in place of the log, in the viewer.  A panel may carry the id ``board``: the
     dialogs of the game place themselves right of it, the table's clock goes in its border."""
 
-    def show(self, state: Any, seat: int, marks: Any) -> None:
+    def show(self, state: Any, seat: int, marks: Any, *, chosen: bool = False) -> None:
         """Draw ``state`` as ``seat`` sees it (the seat viewed: 1-5, or the one to act), with
-        the marks of the last move (the follow record's, or None)."""
+        the marks of the last move (the follow record's, or None); ``chosen``: the seat was
+        chosen with 1-5 (not followed)."""
 
     def show_events(self, events: list[Event]) -> None:
         """The game's log (on the game screen; the viewer shows its history instead)."""

@@ -297,7 +297,7 @@ class ViewerScreen(Screen[int]):
         st = self.state
         seat = self.seat_shown()
         self.query_one(HeaderLine).show(st, seat)
-        self.body.show(st, seat, self.marks())
+        self.body.show(st, seat, self.marks(), chosen=self.viewed is not None)
         self.query_one(HistoryPanel).set_current(self.index)
         self.query_one("#v-bar", Static).update(self.bar_text())
 

@@ -189,7 +189,7 @@ class GameScreen(Screen[None]):
         seat = self.view_seat()
         self.query_one(HeaderLine).show(st, seat)
         body = self.body
-        body.show(st, seat, self.session.follow.marks())
+        body.show(st, seat, self.session.follow.marks(), chosen=self.viewed is not None)
         body.show_events(self.session.events)
         self._refresh_bindings_if_changed()
         top = self.app.screen

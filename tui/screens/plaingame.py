@@ -104,7 +104,7 @@ class PlainBody(Horizontal):
             yield StatePanel(self.client, id="board")
         yield self._log
 
-    def show(self, state: Any, seat: int, marks: Any) -> None:
+    def show(self, state: Any, seat: int, marks: Any, *, chosen: bool = False) -> None:
         self.query_one(StatePanel).show(state, seat)
 
     def show_events(self, events: list[Event]) -> None:

@@ -62,7 +62,7 @@ class Arena(Horizontal):
 class ColosseumBody(Arena):
     """The arena as the shell's game body (``client.GameBody``)."""
 
-    def show(self, state: Any, seat: int, marks: Any) -> None:
+    def show(self, state: Any, seat: int, marks: Any, *, chosen: bool = False) -> None:
         self.query_one(BoardPanel).show(state, seat, marks=marks)
         self.query_one(PlayersPanel).show(state, seat, marks=marks)
         self.query_one(HandPanel).show(state, seat, marks=marks)
