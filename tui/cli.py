@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # the commands import what they use when run: `play` starts s
 
     from colosseum.core.options import OptionSpec
 
-#: the commands whose game's options are flags (a fork keeps its parent's setup: D-30)
+#: the commands whose game's options are flags (a fork keeps its parent's setup: D-37)
 GAME_COMMANDS = ("play", "simulate")
 
 
