@@ -145,12 +145,24 @@ class NewGameScreen(Screen[None]):
 
         return spec(game)
 
+    def _first_game(self, wanted: str) -> str:
+        """The game the screen opens on: the one chosen last time, if this program knows it."""
+        from colosseum.core.registry import game_names
+
+        try:
+            self._spec(wanted)
+        except ValueError:
+            return game_names(discover=False)[0]
+        return wanted
+
     def compose(self) -> ComposeResult:
         # Only what is shown is composed (the seats in play, the game's own option rows): a
         # hidden row is mounted when it is first shown, so the first frame comes sooner.
         s = self.settings
-        offered = games_offered()
-        game = s.game if s.game in {name for _t, name in offered} else str(offered[0][1])
+        game = self._first_game(s.game)
+        # only the game shown is offered for the first frame; the others (their specs loaded)
+        # once it is drawn (_discover_games)
+        offered: list[tuple[str, object]] = [(self._spec(game).title, game)]
         counts = player_counts(game)
         players = s.players if s.players in counts else self._spec(game).default_players
         yield Static(" COLOSSEUM  New game", id="ng-title")
@@ -191,13 +203,14 @@ class NewGameScreen(Screen[None]):
     AUTO_FOCUS = "#ng-name-0"
 
     def on_mount(self) -> None:
-        # games other distributions register: offered once the first frame is drawn
+        # the other games (and those other distributions register): once the first frame is drawn
         self.call_after_refresh(self._discover_games)
 
     def _discover_games(self) -> None:
+        """Every game: this program's, those registered, those other distributions register."""
         offered = games_offered(discover=True)
         cycle = self.query_one("#ng-game", Cycle)
-        if len(offered) != len(cycle.options):
+        if offered != cycle.options:
             self._reoffer(cycle, offered, cycle.value)
 
     def _seat_kind(self, i: int, game: str) -> str:
