@@ -44,9 +44,17 @@ def _seat_choices(players: int) -> list[tuple[str, object]]:
     return [("by lot", None)] + [(str(i + 1), i) for i in range(players)]
 
 
+def _label(option: OptionSpec) -> str:
+    """The field's name; a number's with its range (``Starting coins 0-99``)."""
+    if option.kind == "count" and option.low is not None and option.high is not None:
+        return f"{option.label} {option.low}-{option.high}"
+    return option.label
+
+
 def _fields(option: OptionSpec, prefix: str, value: Any, players: int) -> list[Widget]:
-    out: list[Widget] = [Static(option.label, classes="opt-label")]
-    out[0].styles.width = cell_len(option.label) + 1
+    label = _label(option)
+    out: list[Widget] = [Static(label, classes="opt-label")]
+    out[0].styles.width = cell_len(label) + 1
     if option.kind == "choice":
         labels = [(c.label, c.value) for c in option.choices]
         cycle = Cycle(
@@ -72,7 +80,7 @@ def _fields(option: OptionSpec, prefix: str, value: Any, players: int) -> list[W
         hint = f"{option.low}-{option.high}" if option.low is not None else "a number"
         field = FormInput(
             "" if value is None else str(value),
-            placeholder=("default" if option.optional else hint),
+            placeholder=("default" if option.optional else ""),
             compact=True,
             type="integer",
             id=field_id(prefix, option),

@@ -9,9 +9,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 
 from colosseum.core.games.colosseum import credit
-from colosseum.core.games.colosseum.actions import EndTurn, PassBid
+from colosseum.core.games.colosseum.actions import Action, EndTurn, PassBid
+from colosseum.core.games.colosseum.model import State
 from colosseum.core.games.colosseum.queries import bid_limit
 from colosseum.tui.plain import OptionList, Static
+from colosseum.tui.session import GameSession
 
 from ._text import coins, lot_effects, lot_text, market_name, name
 from .base import ChoiceList, DecisionDialog, option
@@ -64,7 +66,7 @@ class AuctionDialog(DecisionDialog):
         Binding("p", "pass_turn", "pass turn", id="auction.pass_turn"),
     ]
 
-    def __init__(self, session, seat: int) -> None:
+    def __init__(self, session: GameSession[State, Action], seat: int) -> None:
         super().__init__(session, seat)
         self.amount = Amount()
         self._bid_ctx: tuple | None = None

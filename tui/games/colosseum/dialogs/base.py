@@ -53,7 +53,7 @@ class _Hub:
 _HUBS: weakref.WeakKeyDictionary[object, _Hub] = weakref.WeakKeyDictionary()
 
 
-def _hub(session) -> _Hub:
+def _hub(session: GameSession[State, Action]) -> _Hub:
     hub = _HUBS.get(session)
     if hub is None:
         hub = _HUBS[session] = _Hub()

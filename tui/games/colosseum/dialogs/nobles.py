@@ -7,10 +7,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 
-from colosseum.core.games.colosseum.actions import AquilaMove, ChooseDice, EndTurn, MoveNoble, Roll
+from colosseum.core.games.colosseum.actions import Action, AquilaMove, ChooseDice, EndTurn, MoveNoble, Roll
 from colosseum.core.games.colosseum.engine import noble_step_range, walk
+from colosseum.core.games.colosseum.model import State
 from colosseum.core.games.colosseum.offers import performable
 from colosseum.tui.plain import OptionList, Static
+from colosseum.tui.session import GameSession
 
 from ._text import after, gate_nobles_acclaim, noble_title, plural, space_text
 from .base import ChoiceList, DecisionDialog, option
@@ -41,7 +43,7 @@ class NobleDialog(DecisionDialog):
         Binding("d", "next_die", "other die", id="nobles.die"),
     ]
 
-    def __init__(self, session, seat: int) -> None:
+    def __init__(self, session: GameSession[State, Action], seat: int) -> None:
         super().__init__(session, seat)
         self.die: int | None = None
         self.steps: int = 0
@@ -285,7 +287,7 @@ class AquilaMoveDialog(DecisionDialog):
         Binding("escape", "close", "done", id="dialog.close", key_display="esc", priority=True),
     ]
 
-    def __init__(self, session, seat: int) -> None:
+    def __init__(self, session: GameSession[State, Action], seat: int) -> None:
         super().__init__(session, seat)
         self.steps = 1
 

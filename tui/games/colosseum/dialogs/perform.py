@@ -9,8 +9,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 
 from colosseum.core.games.colosseum import breakdown, spectacle_by_key, why_not_performable
-from colosseum.core.games.colosseum.actions import AquilaMove, EndTurn, Perform
+from colosseum.core.games.colosseum.actions import Action, AquilaMove, EndTurn, Perform
+from colosseum.core.games.colosseum.model import State
 from colosseum.tui.plain import OptionList, Static
+from colosseum.tui.session import GameSession
 from colosseum.tui.text import pad
 
 from ._text import plural
@@ -29,7 +31,7 @@ class PerformDialog(DecisionDialog):
         Binding("n", "nothing", "pass", id="perform.nothing"),
     ]
 
-    def __init__(self, session, seat: int) -> None:
+    def __init__(self, session: GameSession[State, Action], seat: int) -> None:
         super().__init__(session, seat)
         self.spend = 0
 

@@ -11,9 +11,19 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 
 from colosseum.core.games.colosseum import RuleError, Transfer, may_propose
-from colosseum.core.games.colosseum.actions import AcceptDeal, CancelDeal, CloseDeal, EndTurn, ProposeDeal, RejectDeal
+from colosseum.core.games.colosseum.actions import (
+    AcceptDeal,
+    Action,
+    CancelDeal,
+    CloseDeal,
+    EndTurn,
+    ProposeDeal,
+    RejectDeal,
+)
 from colosseum.core.games.colosseum.engine import check_deal, deal_pending
+from colosseum.core.games.colosseum.model import State
 from colosseum.tui.plain import OptionList, Static
+from colosseum.tui.session import GameSession
 from colosseum.tui.text import fit, pad
 
 from .base import ChoiceList, DecisionDialog, option
@@ -28,7 +38,7 @@ _DRAFTS: weakref.WeakKeyDictionary[object, dict[int, tuple[int, dict[tuple[int, 
 )
 
 
-def draft(session, seat: int, round_: int) -> dict[tuple[int, str, int], int]:
+def draft(session: GameSession[State, Action], seat: int, round_: int) -> dict[tuple[int, str, int], int]:
     """The offer ``seat`` is composing this round (a new empty one in a new round)."""
     by_seat = _DRAFTS.setdefault(session, {})
     kept = by_seat.get(seat)
@@ -64,7 +74,7 @@ class TradeDialog(DecisionDialog):
         Binding("e", "end_turn", "end trade turn", id="trade.end"),
     ]
 
-    def __init__(self, session, seat: int) -> None:
+    def __init__(self, session: GameSession[State, Action], seat: int) -> None:
         super().__init__(session, seat)
         st = session.state
         self.partners = [s for s in range(st.n) if s != seat]
