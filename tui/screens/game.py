@@ -502,7 +502,13 @@ class GameScreen(Screen[None]):
         a copy of the actions; bots keep playing; a human's dialog waits until it closes."""
         from colosseum.tui.viewer import ViewerScreen
 
-        self.app.push_screen(ViewerScreen.from_session(self.session, client=self.client))
+        try:
+            viewer = ViewerScreen.from_session(self.session, client=self.client)
+            viewer.timeline.state(viewer.timeline.end)  # every position now: one that cannot be had says so
+        except ValueError as err:  # RuleError: a table's game replayed without what its seat may not see
+            self.notify(f"The game so far cannot be reviewed here: {err}", severity="warning", markup=False)
+            return
+        self.app.push_screen(viewer)
 
     def action_hint(self) -> None:
         """What would the game's strongest bot do in this decision (thought off the event loop)?"""
