@@ -9,7 +9,7 @@ from __future__ import annotations
 import gc
 import signal
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -28,14 +28,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from colosseum.core.timeline import GameLog
 
+    from .client import GameClient
     from .screens.game import GameScreen
     from .screens.newgame import NewGameScreen, NewGameSettings
     from .screens.playfrom import PlayFromChoice
     from .session import GameSession, LocalSession
     from .viewer import ViewerScreen
-    from .widgets.board import PreviewSpaces
-
-DEFAULT_NAMES = ("Becky", "Kat", "Laura", "Marcus", "Titus")
+    from .widgets.preview import Preview
 
 #: the terminal bell rings when a decision arrives for a seat at this terminal after other
 #: players acted, and when chat names its player (a user setting may turn it off: ``bell_on``)
@@ -94,6 +93,8 @@ class ColosseumApp(BaseApp):
             theme = stored
         super().__init__(theme=theme)
         self.session = session
+        if session is not None:
+            self.title = session.spec.title  # the terminal's title: the game played
         if bot_delay is None:
             bot_delay = self.user_settings.bot_delay
         self.bot_delay: float = DEFAULT_BOT_DELAY if bot_delay is None else bot_delay
@@ -130,10 +131,14 @@ class ColosseumApp(BaseApp):
     def record_now(self) -> None:
         """Start saving the game given at start-up (``record_pending``), if not yet: the file
         gets every action played so far; the game screen's banner follows the recorder."""
-        if not self.record_pending or self.session is None:
+        session = self.session
+        if not self.record_pending or session is None:
             return
         self.record_pending = False
-        start_recording(self.session)  # type: ignore[arg-type]  # build_app's LocalSession
+        from .session import LocalSession
+
+        if isinstance(session, LocalSession):
+            start_recording(session)
         from .widgets.save_banner import SaveBanner
 
         for screen in self.screen_stack:
@@ -151,7 +156,7 @@ class ColosseumApp(BaseApp):
             )
         from .screens.newgame import NewGameScreen
 
-        return NewGameScreen(self.settings)
+        return NewGameScreen(self._new_game_settings())
 
     def _hangup(self) -> None:
         """The terminal went away: leave cleanly (the game log is flushed after every action)."""
@@ -160,87 +165,52 @@ class ColosseumApp(BaseApp):
 
     def on_new_game_screen_chosen(self, message: NewGameScreen.Chosen) -> None:
         s = message.settings
-        if s.game == "municipium":
-            self.start_municipium(
-                tuple(s.names[: s.players]), tuple(s.kinds[: s.players]), seed=message.seed, options=s.options
-            )
-            return
+        self.user_settings.new_game = s.remembered()
+        self._remember(new_game=s.remembered())
         self.start_game(
-            tuple(s.names[: s.players]),
-            tuple(s.kinds[: s.players]),
-            seed=message.seed,
-            variant=s.variant,
-            options=s.options,
+            s.game, tuple(s.names[: s.players]), tuple(s.kinds[: s.players]), seed=message.seed, options=s.options
         )
 
     def start_game(
         self,
+        game: str,
         names: tuple[str, ...],
         kinds: tuple[str, ...],
         *,
         seed: int,
-        variant: str = "grand",
-        options: tuple[str, ...] = (),
+        options: dict[str, object] | None = None,
     ) -> bool:
-        """Start a new game (from the new-game screen).  False, with a notification, if the
-        engine refuses the setup."""
+        """Start a new game of ``game`` (from the new-game screen).  False, with a notification,
+        if the setup is refused (an option's value, the player count, a bot)."""
+        from .local import make_session
+
         try:
-            session = make_session(names, kinds, seed=seed, variant=variant, options=options)
-        except Exception as err:  # noqa: BLE001 - RuleError, CatalogError, ValueError: shown
+            session = make_session(game, names, kinds, seed=seed, options=options)
+        except ValueError as err:  # OptionError, RuleError, an unknown bot: shown
             self.notify(str(err), severity="error", markup=False)
             return False
-        self.session = session
         if self.record:
-            start_recording(session, notify=self.notify)
-        # Replace whatever is on the stack (new-game screen, an old game) by the game.
+            start_recording(session)
+        self._play(session)
+        return True
+
+    def _play(self, session: GameSession) -> None:
+        """Replace whatever is on the stack (new-game screen, an old game) by ``session``'s game;
+        the bottom screen (the first game or the new-game screen) stays below, dormant.  The
+        app's session is the game being played: its log is closed when the app ends."""
         from .screens.game import GameScreen
 
+        self.session = session
+        self.title = session.spec.title  # the terminal's title: the game played
         screen = GameScreen(
             session, bot_delay=self.bot_delay, exit_at_end=self.exit_at_end, auto_dialogs=self.auto_dialogs
         )
         for old in self.screen_stack:
             if isinstance(old, GameScreen):
                 old.stop()
-        # the bottom screen (the first game or the new-game screen) stays below, dormant
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.push_screen(screen)
-        return True
-
-    def start_municipium(
-        self, names: tuple[str, ...], kinds: tuple[str, ...], *, seed: int, options: tuple[str, ...] = ()
-    ) -> bool:
-        """Start a Municipium game (from the new-game screen) on its own game screen, saved like
-        a Colosseum game.  False, with a notification, if the engine refuses the setup."""
-        from colosseum.core.errors import RuleError
-
-        from .municipium.app import make_muni_session
-        from .municipium.screen import MuniGameScreen
-
-        try:
-            session = make_muni_session(names, kinds, seed=seed, options=options)
-        except (RuleError, ValueError) as err:
-            self.notify(str(err), severity="error", markup=False)
-            return False
-        if self.record:
-            from .storage import record_game
-
-            record_game(session)
-        from .screens.game import GameScreen
-
-        for old in self.screen_stack:
-            if isinstance(old, GameScreen):
-                old.stop()
-        # the app's session is the game being played: its log is closed when the app ends
-        self.session = session  # type: ignore[assignment]  # not a GameSession: Municipium's own
-        while len(self.screen_stack) > 1:
-            self.pop_screen()
-        self.push_screen(
-            MuniGameScreen(
-                session, bot_delay=self.bot_delay, exit_at_end=self.exit_at_end, auto_dialogs=self.auto_dialogs
-            )
-        )
-        return True
 
     # ------------------------------------------------------------------ play from here
     def on_viewer_screen_play_from(self, message: ViewerScreen.PlayFrom) -> None:
@@ -273,18 +243,7 @@ class ColosseumApp(BaseApp):
             self.notify(f"The new game is not being saved: {err}", severity="warning", markup=False)
         else:
             self.notify(f"New game from action {at}: {path.name}", title="Play from here", markup=False)
-        self.session = session
-        from .screens.game import GameScreen
-
-        screen = GameScreen(
-            session, bot_delay=self.bot_delay, exit_at_end=self.exit_at_end, auto_dialogs=self.auto_dialogs
-        )
-        for old in self.screen_stack:
-            if isinstance(old, GameScreen):
-                old.stop()
-        while len(self.screen_stack) > 1:
-            self.pop_screen()
-        self.push_screen(screen)
+        self._play(session)
         return True
 
     # ------------------------------------------------------------------ helpers
@@ -296,11 +255,27 @@ class ColosseumApp(BaseApp):
                 return screen
         return None
 
-    def on_preview_spaces(self, message: PreviewSpaces) -> None:
-        """A dialog highlights track spaces (noble moves, gates): the game's board shows them."""
+    def current_client(self) -> GameClient:
+        """The client part of the game on screen, else of the game chosen on the new-game
+        screen, else of the default game."""
+        from colosseum.core.registry import spec
+
+        from .client import load_client
+
+        game = self.game_screen()
+        if game is not None:
+            return game.client
+        chosen = getattr(self.screen, "game", None) if type(self.screen).__name__ == "NewGameScreen" else None
+        try:
+            return load_client(spec(str(chosen) if chosen else None))
+        except ValueError:
+            return load_client(spec(None))
+
+    def on_preview(self, message: Preview) -> None:
+        """A dialog shows what its highlighted choice would do (Colosseum: track spaces)."""
         game = self.game_screen()
         if game is not None and game.is_attached:
-            game.set_preview(message.spaces)
+            game.set_preview(message.value)
 
     # ------------------------------------------------------------------ actions
     def _undo_target(self) -> GameScreen | None:
@@ -357,11 +332,9 @@ class ColosseumApp(BaseApp):
 
     def _game_going(self) -> bool:
         session = self.session
-        if session is None or session.state.phase == "over":
+        if session is None or session.rules.is_over(session.state):
             return False
-        from .municipium.screen import MuniGameScreen
-
-        return self.game_screen() is not None or any(isinstance(s, MuniGameScreen) for s in self.screen_stack)
+        return self.game_screen() is not None
 
     def _saved_path(self) -> str | None:
         """The file the game is being saved to, if it is (a local, recorded game)."""
@@ -399,18 +372,26 @@ class ColosseumApp(BaseApp):
         from .screens.rules import RulesScreen
 
         if type(self.screen).__name__ != "RulesScreen":
-            self.push_screen(RulesScreen())
+            self.push_screen(RulesScreen(self.current_client()))
 
     def action_new_game(self) -> None:
         from .screens.newgame import NewGameScreen
 
         if type(self.screen).__name__ != "NewGameScreen":
             self.record = True
-            self.push_screen(NewGameScreen(self.settings, can_cancel=True))
+            self.push_screen(NewGameScreen(self._new_game_settings(), can_cancel=True))
 
     def action_set_theme(self, name: str) -> None:
         if name in self.available_themes:
             self.theme = name
+
+    def _new_game_settings(self) -> NewGameSettings:
+        """The new-game screen's settings: given to the app, else the last ones chosen."""
+        if self.settings is not None:
+            return self.settings
+        from .screens.newgame import NewGameSettings
+
+        return NewGameSettings.from_remembered(self.user_settings.new_game)
 
     def _remember(self, **changes: object) -> None:
         """Keep a setting the player chose for the next run (the settings file)."""
@@ -462,23 +443,10 @@ class ColosseumApp(BaseApp):
 # ====================================================================== sessions
 
 
-def make_session(
-    names: Sequence[str], kinds: Sequence[str], *, seed: int, variant: str = "grand", options: Sequence[str] = ()
-) -> LocalSession:
-    """A new game in this process; raises ValueError (RuleError, CatalogError) for a bad setup."""
-    from colosseum.core.games.colosseum.spec import SPEC
-
-    from .session import LocalSession, Seat
-
-    setup = SPEC.make_setup(names, seed=seed, variant=variant, options=tuple(options))
-    return LocalSession(setup, tuple(Seat(kind=k) for k in kinds))
-
-
-def start_recording(session: LocalSession, notify: Callable[..., object] | None = None) -> None:
+def start_recording(session: LocalSession) -> None:
     """Save the game in the games folder as it is played (``storage.record_game``).  A game
     that cannot be saved is played anyway: the game screen's banner says why, in the UI (not
-    on the terminal it covers), and saving is retried after every move.  ``notify`` is not
-    used any more (kept for callers)."""
+    on the terminal it covers), and saving is retried after every move."""
     from .storage import record_game
 
     record_game(session)
@@ -496,16 +464,6 @@ def _finish(app: ColosseumApp) -> int:
         print(f"colosseum: {lost}", file=sys.stderr)
         return status or 1
     return status
-
-
-def _bot_name(name: str) -> str:
-    from colosseum.core.games.colosseum.bots import BOTS
-
-    if name in BOTS:
-        return name
-    fallback = "random" if "random" in BOTS else sorted(BOTS)[0]
-    print(f"colosseum: bot {name!r} is not available yet; using {fallback!r}", file=sys.stderr)
-    return fallback
 
 
 def _known_theme(theme: str) -> bool:
@@ -558,6 +516,17 @@ def run_app(args: argparse.Namespace) -> int:
     return _finish(app)
 
 
+def _bot_name(game: str, name: str) -> str:
+    from colosseum.core.registry import spec
+
+    known = spec(game).rules().bot_names()
+    if name in known:
+        return name
+    fallback = "random" if "random" in known else known[0]
+    print(f"colosseum: bot {name!r} is not available in {spec(game).title}; using {fallback!r}", file=sys.stderr)
+    return fallback
+
+
 def build_app(args: argparse.Namespace, *, record: bool = True) -> ColosseumApp | int:
     """The app ``run_app`` would run for ``args``, or an exit status for bad arguments."""
     theme = getattr(args, "theme", None)
@@ -565,7 +534,10 @@ def build_app(args: argparse.Namespace, *, record: bool = True) -> ColosseumApp 
         return 2
     if getattr(args, "command", None) != "play":
         return ColosseumApp(None, theme=theme, record=record)
-    n = args.players or 4  # None: not given on the command line
+    from colosseum.core.registry import spec
+
+    found = spec(getattr(args, "game", None))
+    n = args.players or found.default_players  # None: not given on the command line
     humans = args.humans
     if not 0 <= humans <= n:
         print(f"colosseum: --humans must be 0 to {n}", file=sys.stderr)
@@ -576,17 +548,19 @@ def build_app(args: argparse.Namespace, *, record: bool = True) -> ColosseumApp 
             print(f"colosseum: --names needs {n} names", file=sys.stderr)
             return 2
     else:
-        names = DEFAULT_NAMES[:n]
-    bot = _bot_name(args.bots)
+        names = found.default_names[:n]
+    bot = _bot_name(found.name, args.bots)
     kinds = ("human",) * humans + (bot,) * (n - humans)
     seed = args.seed
     if seed is None:
         import secrets
 
         seed = secrets.randbelow(1_000_000)
+    from .local import make_session
+
     try:
-        session = make_session(names, kinds, seed=seed, variant=args.variant, options=tuple(args.options))
-    except ValueError as err:  # RuleError, CatalogError: a bad setup is a message, not a traceback
+        session = make_session(found.name, names, kinds, seed=seed, options=getattr(args, "setup_options", None))
+    except ValueError as err:  # OptionError, RuleError: a bad setup is a message, not a traceback
         print(f"colosseum: {err}", file=sys.stderr)
         return 2
     app = ColosseumApp(session, bot_delay=args.bot_delay, theme=theme, exit_at_end=args.exit_at_end)

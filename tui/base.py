@@ -37,7 +37,7 @@ def submit_or_notify(node, session, action) -> bool:
     """Send ``action`` through ``session`` for a widget or screen.  A refused action (the
     engine's RuleError, or a lost connection) shows its message and changes nothing; the
     player never sees a traceback."""
-    from colosseum.core.games.colosseum import RuleError
+    from colosseum.core.errors import RuleError
 
     try:
         session.submit(action)

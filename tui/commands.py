@@ -1,5 +1,5 @@
 """Command palette (ctrl+p): new game, theme, rules, help, view a player's board, the game
-screen's keys (bot pace, detail, log, review), quit."""
+screen's keys (bot pace, detail, log, review), the game's own commands, quit: for every game."""
 
 from __future__ import annotations
 
@@ -38,20 +38,20 @@ class ColosseumCommands(Provider):
             cmds.append((f"Theme: {name}", partial(app.action_set_theme, name), "Switch the colour theme"))
         game = app.game_screen()
         if game is not None:
-            for seat, p in enumerate(game.state.players):
-                cmds.append(
-                    (f"View board of {p.name}", partial(game.action_view, seat), f"Show seat {seat + 1}'s board")
-                )
+            for seat, name in enumerate(game.rules.names(game.state)):
+                cmds.append((f"View board of {name}", partial(game.action_view, seat), f"Show seat {seat + 1}'s board"))
             cmds.append(("Follow the turn", game.action_follow, "The board shown follows who must act (f)"))
-            cmds.append(("Hint", game.action_hint, "What would the hard bot do in your decision? (h)"))
+            cmds.append(("Hint", game.action_hint, "What would the bot do in your decision? (h)"))
             if game.session.offers_undo:
                 cmds.append(("Take back (undo)", game.action_undo, "Take back your last decision (u)"))
             if game.check_action("rush", ()):
                 cmds.append(("Bots play on", game.action_rush, "Let the bots run until your next decision (g)"))
                 cmds.append(("Step bot moves", game.action_step, "Bots move one at a time, one per press (.)"))
-            cmds.append(("Spectacle detail", game.action_detail, "Needs, holdings, missing types and strips (i)"))
+            title, words = game.client.detail_help
+            cmds.append((title, game.action_detail, words))
             cmds.append(("Log", game.action_focus_log, "Move to the log to scroll it (l)"))
             cmds.append(("Review the game", game.action_review, "Step through the game so far (v)"))
+            cmds += game.client.palette(game)
         cmds.append(("Quit", app.action_quit, "Leave the game (it is saved as you play)"))
         return cmds
 

@@ -21,7 +21,6 @@ from pathlib import Path
 
 from colosseum.core import rng
 from colosseum.core.gamelog import UNDO_VERSION, make_header
-from colosseum.core.games.colosseum.bots import BOTS
 from colosseum.core.logwriter import SUFFIX, LogWriter
 from colosseum.core.timeline import GameLog
 
@@ -36,8 +35,10 @@ class ForkError(ValueError):
 def seat_kinds(log: GameLog, humans: Sequence[int] | None = None, bots: Sequence[str] | None = None) -> tuple[str, ...]:
     """Who plays each seat of the fork: by default as in the parent.  ``humans``: the seats
     (0-based) people play; every other seat gets a bot, ``bots[k]`` for the k-th of them (the
-    last name repeats; default: the parent's bot for that seat, else greedy)."""
+    last name repeats; default: the parent's bot for that seat, else the game's usual level)."""
     n = len(log.seats)
+    rules = log.timeline.rules
+    known = rules.bot_names()
     if humans is None and bots is None:
         return tuple(log.seats)
     people = set(humans) if humans is not None else {i for i, k in enumerate(log.seats) if k == "human"}
@@ -46,8 +47,8 @@ def seat_kinds(log: GameLog, humans: Sequence[int] | None = None, bots: Sequence
         raise ForkError(f"there is no seat {bad[0] + 1} (the game has {n} players)")
     names = list(bots or ())
     for name in names:
-        if name not in BOTS:
-            raise ForkError(f"unknown bot {name!r}; choose from {', '.join(sorted(BOTS))}")
+        if name not in known:
+            raise ForkError(f"unknown bot {name!r}; choose from {', '.join(known)}")
     kinds = []
     k = 0
     for i in range(n):
@@ -58,7 +59,7 @@ def seat_kinds(log: GameLog, humans: Sequence[int] | None = None, bots: Sequence
             kinds.append(names[min(k, len(names) - 1)])
         else:
             old = log.seats[i]
-            kinds.append(old if old in BOTS else "greedy")
+            kinds.append(old if old in known else rules.spec.default_level)
         k += 1
     return tuple(kinds)
 
@@ -71,7 +72,7 @@ def fork_session(log: GameLog, at: int, kinds: Sequence[str], *, reseed: int | N
     if len(kinds) != len(log.seats):
         raise ForkError(f"{len(kinds)} seats for {len(log.seats)} players")
     state = log.timeline.state(at)
-    if state.phase == "over":
+    if log.timeline.rules.is_over(state):
         raise ForkError(f"the game is over after {at} actions: fork at an earlier action")
     parent = log.header.reseed_point()
     # the parent's own reseed stays if it lies within the actions taken
@@ -103,7 +104,7 @@ def record_fork(session: LocalSession, log: GameLog, at: int, folder: str | Path
         folder = games_dir(create=True)
     parent = log.path.stem if log.path is not None else game_file_name(log.setup)[: -len(SUFFIX)]
     stem = re.sub(r"-fork-\d+$", "", parent) + "-fork"
-    over = session.state.phase == "over"
+    over = session.rules.is_over(session.state)
     writer = LogWriter.create(folder, stem, header, session.actions, first_suffix=1, end=over)
     session.recorder = Recorder(session, writer, header=header)
     return writer.path

@@ -5,8 +5,8 @@ and ``session.events`` and send actions with ``session.submit``; they never appl
 themselves.  The engine runs in-process through the game's :class:`~colosseum.core.game.Rules`
 (``new_game``, ``apply``, ``to_act``, ``make_bot``); this base keeps the state, the events and the
 actions, calls the ``recorder`` (the autosave: ``tui.storage.Recorder``) and the listeners after
-each action, and plays the bot seats.  A game's own session adds what only it has (Colosseum's
-take-backs, trade window and holds; nothing yet for Municipium).
+each action, and plays the bot seats.  :class:`colosseum.tui.session.LocalSession` adds take-backs,
+the follow record, bot pacing and the hooks a game's client part supplies.
 
 Imports no Textual, and nothing of the client above it.
 """
@@ -50,14 +50,14 @@ class Seat(msgspec.Struct, frozen=True):
 
 
 class EngineSession:
-    """A game run in-process.  ``actions`` are replayed first (a resumed game); ``recorder`` (if
-    given) is called with each applied action and its resulting state, before the listeners, so
-    a game log can be appended and flushed; ``reseed``: new chance from a position on (see
-    ``gamelog.Header.reseed_point``)."""
+    """A game run in-process by its ``rules``.  ``actions`` are replayed first (a resumed game);
+    ``recorder`` (if given) is called with each applied action and its resulting state, before
+    the listeners, so a game log can be appended and flushed; ``reseed``: new chance from a
+    position on (see ``gamelog.Header.reseed_point``)."""
 
     def __init__(
         self,
-        kind: Rules[Any, Any, Any],
+        rules: Rules[Any, Any, Any],
         setup: Any,
         seats: tuple[Any, ...],
         *,
@@ -67,9 +67,9 @@ class EngineSession:
     ) -> None:
         if len(seats) != len(setup.players):
             raise ValueError("one seat per player")
-        self.kind = kind
+        self._rules = rules
         self.reseed = reseed
-        self._state: Any = reseeded(kind.new_game(setup), 0, reseed)  # RuleError for a bad setup
+        self._state: Any = reseeded(rules.new_game(setup), 0, reseed)  # RuleError for a bad setup
         self.setup: Any = self._state.setup
         self.seats = tuple(seats)
         self._events: list[Event] = []
@@ -78,12 +78,17 @@ class EngineSession:
         self._made_bots: dict[int, Any] | None = None  # made on first use (see ``_bots``)
         self._started(self._state)
         for a in actions or ():
-            state, ev = kind.apply(self._state, a)
+            state, ev = rules.apply(self._state, a)
             self._state = reseeded(state, len(self._actions) + 1, reseed)
             self._events.extend(ev)
             self._actions.append(a)
             self._committed(a, self._state, ev)
         self.recorder = recorder
+
+    @property
+    def rules(self) -> Rules[Any, Any, Any]:
+        """The game's rules (the engine this session runs)."""
+        return self._rules
 
     @property
     def _bots(self) -> dict[int, Any]:
@@ -92,7 +97,7 @@ class EngineSession:
         if self._made_bots is None:
             seed = self.setup.seed
             self._made_bots = {
-                i: self.kind.make_bot(s.kind, seed * 31 + i) for i, s in enumerate(self.seats) if s.is_bot
+                i: self._rules.make_bot(s.kind, seed * 31 + i) for i, s in enumerate(self.seats) if s.is_bot
             }
         return self._made_bots
 
@@ -100,7 +105,12 @@ class EngineSession:
     def _bots(self, bots: dict[int, Any]) -> None:
         self._made_bots = bots
 
-    # ---- what a game's own session adds (each a no-op here)
+    @property
+    def bots(self) -> dict[int, Any]:
+        """The bot of each bot seat, by seat."""
+        return self._bots
+
+    # ---- what a session adds (each a no-op here)
     def _started(self, state: Any) -> None:
         """The first position, before any action (also before a resumed game's replay)."""
 
@@ -128,7 +138,7 @@ class EngineSession:
         return tuple(i for i, s in enumerate(self.seats) if not s.is_bot)
 
     def waiting_for(self) -> int:
-        return self.kind.to_act(self._state)
+        return self._rules.to_act(self._state)
 
     def bot_to_act(self) -> bool:
         seat = self.waiting_for()
@@ -144,7 +154,7 @@ class EngineSession:
 
     def submit(self, action: Any) -> list[Event]:
         """Apply ``action``; raises RuleError (state unchanged) if the engine rejects it."""
-        state, events = self.kind.apply(self._state, action)  # RuleError propagates; nothing changed
+        state, events = self._rules.apply(self._state, action)  # RuleError propagates; nothing changed
         state = reseeded(state, len(self._actions) + 1, self.reseed)
         self._before_commit(action)
         self._state = state
@@ -158,9 +168,8 @@ class EngineSession:
         return events
 
     def fallback_action(self) -> Any:
-        """What a bot plays when its own action is refused: the game's first legal action.
-        (Colosseum's session plays the legal action that changes the least instead.)"""
-        return self.kind.fallback_action(self._state)
+        """What a bot plays when its own action is refused (the rules say: a bot never stalls)."""
+        return self._rules.fallback_action(self._state)
 
     def bot_action(self) -> Any | None:
         """The action of the bot to act, or None when a human (or nobody) is to act."""

@@ -1,8 +1,14 @@
-"""The one interface between the client and a game.
+"""The one interface between the client and a game, whatever the game and wherever it runs.
 
 Widgets read ``session.state`` / ``session.events`` and send actions with ``session.submit``;
-they never apply rules themselves.  ``LocalSession`` runs the engine in-process and plays the
-bot seats; a networked session (``net.remote.RemoteSession``) implements the same interface over a connection.
+they never apply rules themselves.  :class:`GameSession` is the interface (typed over the game's
+state and action); :class:`LocalSession` runs any game's engine in-process through its
+:class:`~colosseum.core.game.Rules`: take-backs (``core.undo``), the follow record, bot pacing
+(rush, step, holds) and hints.  What only one game has (Colosseum's bots offering deals to a
+person's trade turn, the window before a bot ends a trade turn) comes from :class:`SessionHooks`,
+which the game's client part supplies (found by the spec's ``client_path``: this module never
+imports a game).  A networked session (``net.remote.RemoteSession``) implements the same
+interface over a connection.
 """
 
 from __future__ import annotations
@@ -11,59 +17,117 @@ import asyncio
 import pickle
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 
-from colosseum.core.games.colosseum import (
-    Action,
-    EndTurn,
-    Event,
-    GameSetup,
-    ProposeDeal,
-    RuleError,
-    State,
-    may_propose,
-    to_act,
-)
-from colosseum.core.games.colosseum.bots import deal_offer
-from colosseum.core.games.colosseum.offers import safe_action
-from colosseum.core.games.colosseum.rules import RULES as COLOSSEUM
-from colosseum.core.games.colosseum.summary import Follow
+from colosseum.core.errors import RuleError
+from colosseum.core.events import Event
+from colosseum.core.game import GameSpec, Rules, load_path
+from colosseum.core.registry import game_of
 from colosseum.core.undo import UndoReach, last_human_seat, undo_reach
 
 from .game_session import EngineSession, Seat
 
 if TYPE_CHECKING:  # the log module is loaded when first needed, after the first frame
     from colosseum.core.gamelog import UndoLine
+    from colosseum.core.timeline import Timeline
 
-Listener = Callable[[State, list[Event]], None]
+StateT = TypeVar("StateT")
+ActionT = TypeVar("ActionT")
 
-#: default seconds a bot's trade turn stays open for offers from humans
-TRADE_WINDOW = 4.0
+Listener = Callable[[Any, list[Event]], None]
+
+#: default seconds a bot waits before an action that ends the others' chance to act out of turn
+#: (Colosseum: a bot's trade turn stays open for offers from people)
+OFFER_WINDOW = 4.0
+
+__all__ = [
+    "FollowRecord",
+    "GameSession",
+    "Listener",
+    "LocalSession",
+    "Seat",
+    "SessionHooks",
+    "Steps",
+]
 
 
-def _plain(action: Action) -> str:
-    """A decision that logs no sentence of its own, in words."""
-    mode = getattr(action, "mode", None)
-    if mode in ("sum", "split"):
-        return f"chose to {'add' if mode == 'sum' else 'split'} the dice"
-    from colosseum.core.gamelog import describe_action
-
-    return describe_action(action)
+# ====================================================================== the follow record
 
 
-__all__ = ["GameSession", "Listener", "LocalSession", "Seat"]  # Seat lives in game_session now
+class FollowRecord(Protocol):
+    """The record of the moves seen since a session started: what the last move changed (the
+    panels' marks: the game's own type, None where the game marks nothing) and what happened
+    since a seat last acted."""
+
+    seen_from: int
+
+    @property
+    def steps(self) -> Sequence[Any]: ...  # each with ``actor``, the seat that acted
+
+    def record(self, state: Any, events: Sequence[Event]) -> None: ...
+
+    def marks(self) -> Any: ...
+
+    def since(self, seat: int, limit: int = 0) -> list[str]: ...
 
 
-class GameSession(ABC):
-    """What the client needs from a game, wherever it runs."""
+class Step(NamedTuple):
+    actor: int
+    events: tuple[Event, ...]
+    before: Any
+    after: Any
 
-    setup: GameSetup
+
+class Steps:
+    """The follow record of a game whose client part has none of its own: each step's actor and
+    events; no marks; "since your last turn" is each step's sentences."""
+
+    def __init__(self, rules: Rules[Any, Any, Any], state: Any) -> None:
+        self.rules = rules
+        self.state = state
+        self.steps: list[Step] = []
+        self.seen_from = 0  # steps before this one were replayed, not watched
+
+    def record(self, state: Any, events: Sequence[Event]) -> None:
+        events = tuple(events)
+        if any(e.kind == "undo" for e in events):
+            keep = next((i for i in range(len(self.steps) - 1, -1, -1) if self.steps[i].before is state), 0)
+            del self.steps[keep:]
+            self.seen_from = min(self.seen_from, len(self.steps))
+            self.state = state
+            return
+        if state is self.state:
+            return
+        self.steps.append(Step(self.rules.to_act(self.state), events, self.state, state))
+        self.state = state
+
+    __call__ = record
+
+    def marks(self) -> Any:
+        return None
+
+    def since(self, seat: int, limit: int = 0) -> list[str]:
+        steps = self.steps[self.seen_from :]
+        start = next((i + 1 for i in range(len(steps) - 1, -1, -1) if steps[i].actor == seat), 0)
+        lines = [" ".join(e.text for e in s.events if e.text) for s in steps[start:]]
+        lines = [line for line in lines if line]
+        return lines[-limit:] if limit else lines
+
+
+# ====================================================================== the interface
+
+
+class GameSession(ABC, Generic[StateT, ActionT]):
+    """What the client needs from a game, wherever it runs.  The state and action types are
+    the game's own (``GameSession[State, Action]`` in a game's client part)."""
+
+    setup: Any
     seats: tuple[Seat, ...]
 
     @property
     @abstractmethod
-    def state(self) -> State: ...
+    def state(self) -> StateT: ...
 
     @property
     @abstractmethod
@@ -71,22 +135,34 @@ class GameSession(ABC):
 
     @property
     @abstractmethod
-    def actions(self) -> list[Action]: ...
+    def actions(self) -> list[ActionT]: ...
 
     @abstractmethod
-    def submit(self, action: Action) -> list[Event]:
+    def submit(self, action: ActionT) -> list[Event]:
         """Apply ``action``; raises RuleError (state unchanged) if the engine rejects it."""
 
     @abstractmethod
     def add_listener(self, fn: Listener) -> None: ...
 
+    def remove_listener(self, fn: Listener) -> None:
+        """Stop calling ``fn`` (a session that keeps its listeners forever ignores this)."""
+
+    # ---- the game
     @property
-    def follow(self) -> Follow:
+    def spec(self) -> GameSpec:
+        return game_of(self.setup)
+
+    @property
+    def rules(self) -> Rules[Any, Any, Any]:
+        return self.spec.rules()
+
+    @property
+    def follow(self) -> FollowRecord:
         """The record of the moves seen since this session started (what the last move
         changed, what happened since a seat last acted)."""
-        follow: Follow | None = getattr(self, "_follow", None)
+        follow: FollowRecord | None = getattr(self, "_follow", None)
         if follow is None:
-            follow = self._follow = Follow(self.state)
+            follow = self._follow = hooks_for(self.spec).follow(self.rules, self.state)
             self.add_listener(follow.record)
         return follow
 
@@ -95,7 +171,7 @@ class GameSession(ABC):
         return tuple(i for i, s in enumerate(self.seats) if not s.is_bot)
 
     def waiting_for(self) -> int:
-        return to_act(self.state)
+        return self.rules.to_act(self.state)
 
     def bot_to_act(self) -> bool:
         seat = self.waiting_for()
@@ -115,75 +191,165 @@ class GameSession(ABC):
         """Take back ``seat``'s last decision (and the bot moves after it); RuleError if it may not."""
         raise RuleError("G-0", self.undo_reach(seat).reason)
 
-    # ---- hints from the hard bot (a table must allow them; a local game does)
+    # ---- review (``v``)
+    def review_timeline(self) -> Timeline:
+        """The game so far as this seat may review it (the viewer's positions): here every
+        position, replayed from the setup; a table's session gives its seat's view instead."""
+        from colosseum.core.timeline import Timeline
+
+        return Timeline(self.rules, self.setup, list(self.actions), reseed=getattr(self, "reseed", None))
+
+    # ---- hints from the game's strongest bot (a table must allow them; a local game does)
     def offers_hint(self) -> bool:
-        """Whether a player here may ask the hard bot what it would do."""
+        """Whether a player here may ask the bot what it would do."""
         return False
 
+    # ---- the bots' pace (a local game plays its bots; a table's server plays them)
+    #: bots play without delay until a human must decide (``rush``)
+    rushing: bool = False
+    #: bot moves play only when ``step()`` is called (one at a time)
+    stepping: bool = False
 
-class LocalSession(EngineSession, GameSession):
-    """The engine in-process (the shared :class:`EngineSession` on Colosseum's engine), with
-    what only Colosseum has: take-backs, the trade window and holds.  ``recorder`` (if given)
-    is called with each applied action and its resulting state, before listeners, so a game
-    log can be appended and flushed."""
+    @property
+    def paced(self) -> bool:
+        """Whether this session plays bots whose pace ``rush`` and ``step`` set."""
+        return False
 
-    setup: GameSetup
-    _state: State
-    _actions: list[Action]
+    def rush(self) -> None:
+        """Let the bots run without delay until a human must decide."""
+
+    def step(self) -> None:
+        """Let one bot move through (stepping mode)."""
+
+    async def run_bots(self, delay: float = 0.0) -> None:
+        """Play bot moves until a human must act (nothing here: the bots are played elsewhere)."""
+
+    def hold(self, reason: object) -> None:
+        """Bots wait (e.g. while a human composes an offer) until ``release(reason)``."""
+
+    def release(self, reason: object) -> None:
+        """End the hold ``reason``."""
+
+
+# ====================================================================== what a game adds
+
+
+class SessionHooks:
+    """What a game's client part adds to a local session; each a neutral default.  One object
+    per session (it may keep what it learns about that session's game)."""
+
+    def follow(self, rules: Rules[Any, Any, Any], state: Any) -> FollowRecord:
+        """The follow record of a new session whose first position is ``state``."""
+        return Steps(rules, state)
+
+    def event_place(self, session: LocalSession, state: Any) -> tuple[int, str]:
+        """(round, phase) for an event said at ``state`` (the note of a take-back): the game's
+        own words; by default those of the last event before it."""
+        last = session.events[-1] if session.events else None
+        return (last.round, last.phase) if last is not None else (0, "")
+
+    def bot_offer(self, session: LocalSession) -> Any | None:
+        """An action a bot takes out of turn towards a person (Colosseum: a deal proposed to a
+        person's trade turn), or None."""
+        return None
+
+    def window_before(self, session: LocalSession, action: Any) -> bool:
+        """Whether the bot about to take ``action`` should first give the people at this
+        keyboard a moment to act out of turn (it ends their chance to)."""
+        return False
+
+    def hold_applies(self, session: LocalSession) -> bool:
+        """Whether a hold (a person composing an out-of-turn action) stops the bots now."""
+        return True
+
+
+def hooks_for(spec: GameSpec) -> SessionHooks:
+    """The hooks of ``spec``'s game: its client part's (loaded by the spec's path), or none."""
+    if not spec.client_path:
+        return SessionHooks()
+    client = load_path(spec.client_path)
+    hooks: SessionHooks = client.session_hooks()
+    return hooks
+
+
+# ====================================================================== a game in this process
+
+
+class LocalSession(EngineSession, GameSession[Any, Any]):
+    """Any game's engine in-process (the shared :class:`EngineSession`), with take-backs, the
+    follow record, the bots' pace and hints.  ``recorder`` (if given) is called with each applied
+    action and its resulting state, before listeners, so a game log can be appended and flushed.
+    ``rules`` default to the game whose setup ``setup`` is; ``hooks`` to its client part's."""
 
     def __init__(
         self,
-        setup: GameSetup,
+        setup: Any,
         seats: tuple[Seat, ...],
         *,
-        actions: list[Action] | None = None,
-        recorder: Callable[[Action, State], None] | None = None,
+        actions: list[Any] | None = None,
+        recorder: Callable[[Any, Any], None] | None = None,
         reseed: tuple[int, int] | None = None,
+        rules: Rules[Any, Any, Any] | None = None,
+        hooks: SessionHooks | None = None,
     ) -> None:
+        found = rules.spec if rules is not None else game_of(setup)
+        self.hooks = hooks if hooks is not None else hooks_for(found)
         # Every position and the events up to it, so a decision can be taken back; and the bots
         # as they were before each human decision, so they replay the same moves after an undo.
-        self._states: list[State] = []
+        self._states: list[Any] = []
         self._marks: list[int] = [0]
         self._bot_memo: dict[int, bytes] = {}
         self._replaying = True  # a resumed game's actions: the follow record takes them in
         # A fork may draw new chance from a position on (gamelog.Header.reseed_point).
-        super().__init__(COLOSSEUM, setup, seats, actions=actions, recorder=recorder, reseed=reseed)
+        super().__init__(rules or found.rules(), setup, seats, actions=actions, recorder=recorder, reseed=reseed)
         self._replaying = False
         # a resumed game shows its last move marked; its summaries start from here
         self._follow.seen_from = len(self._follow.steps)
         self._listeners.append(self._follow.record)
         self._holds: set[object] = set()
         self._steps = 0
-        self._offer_memo: dict[tuple[int, int], ProposeDeal | None] = {}
 
-    def _started(self, state: State) -> None:
-        self._follow = Follow(state)
+    @property
+    def spec(self) -> GameSpec:
+        return self._rules.spec
+
+    @property
+    def follow(self) -> FollowRecord:
+        return self._follow
+
+    @property
+    def states(self) -> list[Any]:
+        """Every position of the game that stands (``states[i]`` after ``i`` actions)."""
+        return self._states
+
+    def _started(self, state: Any) -> None:
+        self._follow: FollowRecord = self.hooks.follow(self._rules, state)
         self._states.append(state)
 
-    def _before_commit(self, action: Action) -> None:
+    def _before_commit(self, action: Any) -> None:
         if not self.seats[action.player].is_bot and any(seat.is_bot for seat in self.seats):
             self._bot_memo[len(self._actions)] = pickle.dumps(self._bots)
             if len(self._bot_memo) > 64:  # an undo never reaches that far back in practice
                 del self._bot_memo[min(self._bot_memo)]
 
-    def _committed(self, action: Action, state: State, events: list[Event]) -> None:
+    def _committed(self, action: Any, state: Any, events: list[Event]) -> None:
         if self._replaying:  # (afterwards the follow record is a listener)
             self._follow.record(state, events)
         self._states.append(state)
         self._marks.append(len(self._events))
 
     @property
-    def state(self) -> State:
+    def state(self) -> Any:
         return self._state
 
     @property
-    def actions(self) -> list[Action]:
+    def actions(self) -> list[Any]:
         return self._actions
 
-    def fallback_action(self) -> Action:
-        """A bot's refused move: the legal action that changes the least."""
-        return safe_action(self._state)
+    def remove_listener(self, fn: Listener) -> None:
+        EngineSession.remove_listener(self, fn)
 
+    # ------------------------------------------------------------------ taking back
     @property
     def offers_undo(self) -> bool:
         return any(not s.is_bot for s in self.seats)
@@ -199,13 +365,13 @@ class LocalSession(EngineSession, GameSession):
         refusal = getattr(self.recorder, "undo_refusal", "")
         if refusal:
             return UndoReach(seat=-1, reason=refusal, short="old log")
-        if self._state.phase == "over":  # the log is closed at the end: nothing may follow it
+        if self._rules.is_over(self._state):  # the log is closed at the end: nothing may follow it
             return UndoReach(seat=-1, reason="the game is over", short="game over")
         if seat is None:
             seat = last_human_seat(self._actions, humans)
             if seat is None:
                 return UndoReach(seat=-1, reason="nothing to take back yet", short="nothing yet")
-        return undo_reach(self.kind, self._states, self._actions, seat, humans)
+        return undo_reach(self._rules, self._states, self._actions, seat, humans)
 
     def undo(self, seat: int | None = None) -> UndoLine:
         """Take back ``seat``'s last decision and every move after it.  The withdrawn actions
@@ -216,11 +382,11 @@ class LocalSession(EngineSession, GameSession):
             raise RuleError("G-0", reach.reason)
         at = reach.targets[0]
         withdrawn = self._actions[at:]
-        who = self._state.players[reach.seat].name
+        who = self._rules.names(self._state)[reach.seat]
         mine = withdrawn[0]
         # the sentences of the decision itself (not an earlier "took back" note kept at that position)
         said = [e.text for e in self._events[self._marks[at] : self._marks[at + 1]] if e.kind != "undo"]
-        what = said[0] if said else _plain(mine)
+        what = said[0] if said else self._rules.describe(mine)
         if what.startswith(who + " "):
             what = what[len(who) + 1 :]
         from colosseum.core.gamelog import UndoLine
@@ -241,7 +407,8 @@ class LocalSession(EngineSession, GameSession):
             self._bots = pickle.loads(memo)  # noqa: S301 - our own bytes, made by this process
         for k in [k for k in self._bot_memo if k > at]:
             del self._bot_memo[k]
-        event = Event(kind="undo", text=line.text, seat=reach.seat, round=self._state.round, phase=self._state.phase)
+        when, phase = self.hooks.event_place(self, self._state)
+        event = Event(kind="undo", text=line.text, seat=reach.seat, round=when, phase=phase)
         self._events.append(event)
         self._marks[at] += 1
         record = getattr(self.recorder, "record_undo", None)
@@ -251,66 +418,27 @@ class LocalSession(EngineSession, GameSession):
             fn(self._state, [event])
         return line
 
-    # ------------------------------------------------------------------ bots' offers to humans
-    #: bots propose deals to a human's trade turn where their valuation finds one (G-4)
+    # ------------------------------------------------------------------ bots' offers to people
+    #: bots take actions out of turn towards a person where the game has them (``SessionHooks.bot_offer``)
     bots_offer: bool = True
 
     def bot_to_act(self) -> bool:
         return super().bot_to_act() or self.bot_offer() is not None
 
-    def bot_offer(self) -> ProposeDeal | None:
-        """A deal a bot proposes to the local human whose trade turn it is (G-4: anyone may
-        propose to the active player): each bot at most once a trade turn, clockwise from the
-        active player, only a deal the bot's own valuation finds worth it for both sides."""
-        st = self._state
-        t = st.trade
-        if not self.bots_offer or st.phase != "trade" or t is None or t.deal is not None:
-            return None
-        if self.seats[t.active].is_bot or to_act(st) != t.active or not may_propose(st, t.active):
-            return None
-        spoken = self._offered_this_turn()
-        for k in range(1, st.n):
-            seat = (t.active + k) % st.n
-            bot = self._bots.get(seat)
-            if bot is None or seat in spoken:
-                continue
-            key = (len(self._actions), seat)
-            if key not in self._offer_memo:  # the valuation runs once per position
-                self._offer_memo = {kk: v for kk, v in self._offer_memo.items() if kk[0] == key[0]}
-                self._offer_memo[key] = deal_offer(bot, st, seat)
-            offer = self._offer_memo[key]
-            if offer is not None:
-                return offer
-            # nothing worth offering now: this bot is asked again after the next change
-        return None
+    def bot_offer(self) -> Any | None:
+        """An action a bot takes out of turn towards the person to act (the game's hook)."""
+        return self.hooks.bot_offer(self) if self.bots_offer else None
 
-    def _offered_this_turn(self) -> set[int]:
-        """Bots that proposed a deal in this trade turn already (read from the actions, so an
-        undo forgets the offers it took back)."""
-        st = self._state
-        assert st.trade is not None
-        out: set[int] = set()
-        for i in range(len(self._actions) - 1, -1, -1):
-            before = self._states[i]
-            if before.phase != "trade" or before.round != st.round or before.trade is None:
-                break
-            if before.trade.active != st.trade.active:
-                break
-            a = self._actions[i]
-            if isinstance(a, ProposeDeal) and a.player in self._bots:
-                out.add(a.player)
-        return out
-
-    def bot_action(self) -> Action | None:
-        """The move of the bot to act (or a bot's offer to a human's trade turn), or None when a
-        human (or nobody) is to act."""
+    def bot_action(self) -> Any | None:
+        """The move of the bot to act (or a bot's offer to a person), or None when a human (or
+        nobody) is to act."""
         seat = self.waiting_for()
         if seat < 0 or seat not in self._bots:
             return self.bot_offer()
         return self._bots[seat].act(self._state)
 
-    async def bot_move(self) -> Action | None:
-        """``bot_action`` without blocking the event loop: a bot that thinks for a while (the
+    async def bot_move(self) -> Any | None:
+        """``bot_action`` without blocking the event loop: a bot that thinks for a while (a
         search bot) does it in a thread.  None when a human acted meanwhile (think again)."""
         seat = self.waiting_for()
         if seat < 0 or seat not in self._bots:
@@ -322,13 +450,13 @@ class LocalSession(EngineSession, GameSession):
         return action if self._state is st else None
 
     # ------------------------------------------------------------------ pace
-    #: seconds a bot waits before it ends its trade turn while a human could still propose
-    #: a deal to it (G-4: anyone may); 0: no wait
-    trade_window: float = TRADE_WINDOW
-    #: bot moves play only when ``step()`` is called (one at a time)
-    stepping: bool = False
-    #: bots play without delay (and without the trade window) until a human must decide
-    rushing: bool = False
+    #: seconds a bot waits before an action that ends the people's chance to act out of turn
+    #: (``SessionHooks.window_before``); 0: no wait
+    offer_window: float = OFFER_WINDOW
+
+    @property
+    def paced(self) -> bool:
+        return any(s.is_bot for s in self.seats)
 
     def hold(self, reason: object) -> None:
         """Bots wait (e.g. while a human composes an offer) until ``release(reason)``."""
@@ -339,10 +467,9 @@ class LocalSession(EngineSession, GameSession):
 
     @property
     def held(self) -> bool:
-        """A hold stops the bots while a human composes an offer: in Phase 3 with no deal on
-        the table (once it is proposed, the bots answer it)."""
-        st = self._state
-        return bool(self._holds) and st.phase == "trade" and st.trade is not None and st.trade.deal is None
+        """A hold stops the bots while the game says it applies (Colosseum: in Phase 3 with no
+        deal on the table; once one is proposed, the bots answer it)."""
+        return bool(self._holds) and self.hooks.hold_applies(self)
 
     def step(self) -> None:
         """Let one bot move through (stepping mode)."""
@@ -352,10 +479,6 @@ class LocalSession(EngineSession, GameSession):
         """Let the bots run without delay until a human must decide."""
         self.stepping = False
         self.rushing = self.bot_to_act()  # (a human to act already: nothing to run)
-
-    def _humans_may_offer(self) -> bool:
-        st = self._state
-        return any(may_propose(st, seat) for seat in self.local_seats() if seat != to_act(st))
 
     async def _wait_turn(self, delay: float) -> None:
         """Wait before a bot move: the delay, any hold, and in stepping mode a step."""
@@ -368,22 +491,15 @@ class LocalSession(EngineSession, GameSession):
         if self.stepping and self._steps > 0:
             self._steps -= 1
 
-    async def _trade_window(self, action: Action, delay: float) -> bool:
-        """Before a bot ends its trade turn, give local humans a moment to propose a deal
-        (only when bots are paced: with no delay they play as fast as they can).  True if
-        the game moved on meanwhile (the bot must think again)."""
+    async def _offer_window(self, action: Any, delay: float) -> bool:
+        """Before a bot action that ends the people's chance to act out of turn, give them a
+        moment (only when bots are paced: with no delay they play as fast as they can).  True
+        if the game moved on meanwhile (the bot must think again)."""
         st = self._state
-        if (
-            delay <= 0
-            or self.rushing
-            or self.trade_window <= 0
-            or not isinstance(action, EndTurn)
-            or st.phase != "trade"
-            or not self._humans_may_offer()
-        ):
+        if delay <= 0 or self.rushing or self.offer_window <= 0 or not self.hooks.window_before(self, action):
             return False
         loop = asyncio.get_running_loop()
-        end = loop.time() + min(self.trade_window, 20 * delay)  # paced with the bots
+        end = loop.time() + min(self.offer_window, 20 * delay)  # paced with the bots
         while (loop.time() < end or self.held) and self._state is st and not self.rushing:
             await asyncio.sleep(0.05)
         return self._state is not st
@@ -396,7 +512,7 @@ class LocalSession(EngineSession, GameSession):
                 action = await self.bot_move()
                 if action is None:  # a human acted meanwhile (e.g. proposed a deal)
                     continue
-                if await self._trade_window(action, delay):
+                if await self._offer_window(action, delay):
                     continue
                 self._play(action)
         finally:

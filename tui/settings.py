@@ -10,6 +10,15 @@ One TOML file, ``settings.toml`` in ``platformdirs.user_config_dir("colosseum")`
     "game.review" = "v,ctrl+r"
     "trade.end" = "e,x"
 
+    [new_game]        # the new-game screen's last choices (written by the program)
+    game = "colosseum"
+    players = 4
+    names = ["Becky", "Kat", "Laura", "Marcus", "Titus"]
+    kinds = ["human", "normal", "normal", "normal", "normal"]
+
+    [new_game.options]
+    variant = "classic"
+
 A missing file means the defaults; a damaged one is reported and ignored (never a crash).
 Command-line options win over the file.  No Textual here: the command line reads it too.
 """
@@ -20,6 +29,7 @@ import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 CONFIG_ENV = "COLOSSEUM_CONFIG_DIR"
 FILE_NAME = "settings.toml"
@@ -31,6 +41,8 @@ class Settings:
     theme: str | None = None
     bot_delay: float | None = None
     keys: dict[str, str] = field(default_factory=dict)
+    #: the new-game screen's last choices: game, players, names, kinds, options (plain values)
+    new_game: dict[str, Any] = field(default_factory=dict)
     #: what was wrong with the file, if anything (shown to the player, then ignored)
     problem: str = ""
 
@@ -78,13 +90,64 @@ def load_settings(path: Path | None = None) -> Settings:
                 problems.append(f'keys.{binding_id} must be keys such as "v,ctrl+r"')
     else:
         problems.append("[keys] must be a table")
+    new_game = data.get("new_game", {})
+    if isinstance(new_game, dict):
+        out.new_game = new_game  # read loosely: what is not understood is the default
+    else:
+        problems.append("[new_game] must be a table")
     if problems:
         out.problem = f"{path}: " + "; ".join(problems)
     return out
 
 
 def _toml_string(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """A TOML basic string: quotes and backslashes escaped, control characters as \\uXXXX."""
+    out = []
+    for ch in text:
+        if ch in ('"', "\\"):
+            out.append("\\" + ch)
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def _toml_value(value: Any) -> str | None:
+    """A plain value (a string, a whole number, a yes/no, a list of those) in TOML; None for
+    anything else (left out of the file)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return _toml_string(value)
+    if isinstance(value, (list, tuple)):
+        items = [_toml_value(v) for v in value]
+        if any(i is None for i in items):
+            return None
+        return "[" + ", ".join(i for i in items if i is not None) + "]"
+    return None
+
+
+def _toml_key(key: object) -> str:
+    text = str(key)
+    return text if text and all(c.isascii() and (c.isalnum() or c in "_-") for c in text) else _toml_string(text)
+
+
+def _toml_table(name: str, table: dict[str, Any]) -> list[str]:
+    lines = ["", f"[{name}]"]
+    subtables = []
+    for key, value in table.items():
+        if isinstance(value, dict):
+            subtables.append((key, value))
+            continue
+        text = _toml_value(value)
+        if text is not None:
+            lines.append(f"{_toml_key(key)} = {text}")
+    for key, value in subtables:
+        lines += _toml_table(f"{name}.{_toml_key(key)}", value)
+    return lines
 
 
 def dump_settings(settings: Settings) -> str:
@@ -101,6 +164,8 @@ def dump_settings(settings: Settings) -> str:
         lines.append("[keys]")
         for binding_id, keys in sorted(settings.keys.items()):
             lines.append(f"{_toml_string(binding_id)} = {_toml_string(keys)}")
+    if settings.new_game:
+        lines += _toml_table("new_game", settings.new_game)
     return "\n".join(lines) + "\n"
 
 

@@ -21,25 +21,25 @@ import stat
 import unicodedata
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
 import msgspec
 
 from colosseum.core.gamelog import GameLogError, Header, UndoLine, make_header
-from colosseum.core.games.colosseum import Action, GameSetup, State
 from colosseum.core.logread import read_log
 from colosseum.core.logwriter import SUFFIX, LogWriter, fsync_default
+from colosseum.core.options import SetupBase
 from colosseum.core.registry import spec
 from colosseum.core.timeline import GameLog
 
-from .game_session import EngineSession
 from .session import LocalSession
+from .setups import edition_value
 
-if TYPE_CHECKING:  # Municipium's engine is loaded with the first Municipium game
-    from colosseum.core.games.municipium import MuniSetup
+#: an action of any game
+Action = Any
 
-#: a session whose game is saved: Colosseum's, or any game's on the shared base
-RecordedSession = LocalSession | EngineSession
+#: a session whose game is saved
+RecordedSession = LocalSession
 
 DATA_ENV = "COLOSSEUM_DATA_DIR"
 
@@ -75,13 +75,14 @@ def _slug(name: str, fallback: str) -> str:
     return text or fallback
 
 
-def game_file_name(setup: GameSetup | MuniSetup, when: _dt.datetime | None = None) -> str:
-    """``2026-11-29-1412-becky-kat-laura.jsonl`` (local time, player names); another game than
-    Colosseum says which: ``2026-11-29-1412-municipium-becky-kat.jsonl``."""
+def game_file_name(setup: SetupBase, when: _dt.datetime | None = None) -> str:
+    """``2026-11-29-1412-colosseum-grand-becky-kat-laura.jsonl``: local time, the game, its
+    edition (where it has editions: ``setups.edition``), the player names;
+    ``2026-11-29-1412-municipium-becky-kat.jsonl``."""
     when = when or _dt.datetime.now()
     names = "-".join(_slug(p, f"p{i + 1}") for i, p in enumerate(setup.players))
-    game = "" if isinstance(setup, GameSetup) else "municipium-"
-    return f"{when:%Y-%m-%d-%H%M}-{game}{names}{SUFFIX}"
+    game = "-".join(x for x in (_slug(type(setup).game, "game"), _slug(edition_value(setup), "")) if x)
+    return f"{when:%Y-%m-%d-%H%M}-{game}-{names}{SUFFIX}"
 
 
 # ------------------------------------------------------------------------------ autosave
@@ -193,7 +194,7 @@ class Recorder:
         for fn in list(self._listeners):
             fn(self)
 
-    def __call__(self, action: Action, state: State | None = None) -> None:
+    def __call__(self, action: Action, state: Any = None) -> None:
         self.flush()
 
     def flush(self) -> bool:
@@ -220,7 +221,7 @@ class Recorder:
 
     def _write_lines(self) -> None:
         actions = self.session.actions
-        over = self.session.state.phase == "over"
+        over = self._over()
         if self.writer is None and self._backlog:  # the backlog's numbers start from the header
             self.writer = LogWriter.create(games_dir(create=True), self.stem, self.header, (), fsync=self._fsync)
         if self.writer is None:
@@ -241,6 +242,9 @@ class Recorder:
             last = w.count + 1 == len(actions)
             w.append_action(actions[w.count], final=last and over)
 
+    def _over(self) -> bool:
+        return self.session.rules.is_over(self.session.state)
+
     def save_to(self, folder: str | Path) -> Path:
         """Save the whole game in a new log in ``folder`` and go on recording there (the old
         log, which holds a prefix of the game, is left as it is and named in the new header as
@@ -250,9 +254,7 @@ class Recorder:
         if self.writer is not None:
             header = msgspec.structs.replace(header, resumed_from=self.writer.path.name)
         folder = Path(folder).expanduser()
-        writer = LogWriter.create(
-            folder, self.stem, header, actions, fsync=self._fsync, end=self.session.state.phase == "over"
-        )
+        writer = LogWriter.create(folder, self.stem, header, actions, fsync=self._fsync, end=self._over())
         old, self.writer = self.writer, writer
         if old is not None:
             old.close()
@@ -296,7 +298,7 @@ def rescue_places() -> list[Path]:
     return out
 
 
-def _stem(setup: GameSetup | MuniSetup) -> str:
+def _stem(setup: SetupBase) -> str:
     return game_file_name(setup)[: -len(SUFFIX)]
 
 
@@ -333,7 +335,7 @@ def start_recording(
             old.close()  # it holds the lock on the very file to append to
         writer = LogWriter.open_append(path, len(actions), fsync=fsync, digest=digest)
     elif writer is None:
-        over = session.state.phase == "over"
+        over = session.rules.is_over(session.state)
         if path is None:
             writer = LogWriter.create(
                 games_dir(create=True), _stem(session.setup), header, actions, fsync=fsync, end=over

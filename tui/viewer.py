@@ -1,56 +1,66 @@
-"""The game-log viewer: review a game move by move.
+"""The game-log viewer, one for every game: review a game move by move.
 
 ``ViewerScreen(setup, actions, start_index=None)`` shows the position after any number of
-actions with the main game's panels (board, impresarios, a seat's board, the header) and a
-history of every action with the current one highlighted.  It opens from ``colosseum view FILE``
-(:func:`run_viewer`) and from inside a running game (push it on the app; it copies the action
-list, so the game goes on undisturbed, and Escape closes it).
+actions with the game's own panels (its client part's body, the header line) and a history of
+every action with the current one highlighted.  It opens from ``colosseum view FILE``
+(:func:`view_log`) and from inside a running game (``v``: it copies the action list, so the
+game goes on undisturbed, and Escape closes it).
 
-Keys: Left/Right one action, Up/Down one player turn, PgUp/PgDn one phase, [ and ] one round,
-Home/End the start and the end, 1-5 show that seat's board (0: follow the player who acted),
-Escape or q closes.  ``f`` plays a new game from the position shown (posts ``PlayFrom``: the
-app asks who plays each seat), ``w`` shows or hides the actions taken back, ``o`` opens the game
-a fork was made from, at the fork point.
+Keys, the same for every game: Left/Right one action, Up/Down one player turn, PgUp/PgDn one
+phase, [ and ] one round (each game says what its turns, phases and rounds are:
+``Rules.step_key``), Home/End the start and the end, 1-5 show that seat's board (0: follow the
+player who acted), Escape or q closes.  ``f`` plays a new game from the position shown (posts
+``PlayFrom``: the app asks who plays each seat), ``w`` shows or hides the actions taken back,
+``o`` opens the game a fork was made from, at the fork point.
 
-Positions come from :class:`colosseum.core.gamelog.Timeline`, which replays each action once and
-keeps every state (they share structure), so any jump is a list lookup plus a redraw.
+Positions come from :class:`colosseum.core.timeline.Timeline`, which replays each action once
+and keeps every state (they share structure), so any jump is a list lookup plus a redraw.
 """
 
 from __future__ import annotations
 
 import sys
-import weakref
 from collections.abc import Iterable, Sequence
+from typing import Any, cast
 
-from rich.segment import Segment
-from rich.style import Style
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.geometry import Size
 from textual.message import Message
 from textual.screen import Screen
-from textual.scroll_view import ScrollView
-from textual.strip import Strip
 
-from colosseum.core.gamelog import UNDO_VERSION, GameLogError, HintLine, Withdrawal, describe_action, make_header
-from colosseum.core.games.colosseum import Action, GameSetup, State, to_act
-from colosseum.core.games.colosseum.actions import ChooseDice
-from colosseum.core.games.colosseum.summary import Changes, last_move
+from colosseum.core.gamelog import UNDO_VERSION, GameLogError, HintLine, make_header
 from colosseum.core.logread import read_log
-from colosseum.core.registry import rules
+from colosseum.core.registry import game_of
 from colosseum.core.timeline import GameLog, Timeline
 from colosseum.themes import THEME_NAMES
 from colosseum.tui.plain import Static
 
 from .base import BaseApp
-from .text import pad, wrap
-from .widgets.arena import Arena
-from .widgets.board import BoardPanel
-from .widgets.common import seat_style
-from .widgets.hand import HandPanel
-from .widgets.header import GameHeader
+from .client import GameBody, GameClient, load_client
+from .session import GameSession
+from .widgets.header import HeaderLine
+from .widgets.history import (
+    HINTED,
+    WITHDRAWN,
+    HistoryPanel,
+    hint_entries,
+    remember_hint,
+    session_hints,
+    withdrawn_entries,
+)
 from .widgets.keybar import KeyBar
-from .widgets.players import PlayersPanel
+
+__all__ = [
+    "HINTED",
+    "WITHDRAWN",
+    "HistoryPanel",
+    "ViewerApp",
+    "ViewerScreen",
+    "history_entries",
+    "remember_hint",
+    "session_hints",
+    "view_log",
+]
 
 STEP = Binding.Group("Action", compact=True)
 TURN = Binding.Group("Turn", compact=True)
@@ -60,210 +70,20 @@ ENDS = Binding.Group("Start/End", compact=True)
 SEATS = Binding.Group("Board", compact=True)
 
 
-WITHDRAWN = -2  # the "seat" of a history entry that tells what was taken back
-HINTED = -3  # the "seat" of a history entry that tells a hint the hard bot gave
-
-# Hints asked for in running games, by session: the viewer of a running game shows them as the
-# viewer of its log would (the log has them as hint lines).
-_SESSION_HINTS: weakref.WeakKeyDictionary[object, list[HintLine]] = weakref.WeakKeyDictionary()
-
-
-def remember_hint(session: object, line: HintLine) -> None:
-    """Keep a hint given in the running game ``session`` for its viewer."""
-    try:
-        _SESSION_HINTS.setdefault(session, []).append(line)
-    except TypeError:  # a session that cannot be weakly referenced: its viewer goes without
-        pass
-
-
-def session_hints(session: object) -> list[HintLine]:
-    try:
-        return list(_SESSION_HINTS.get(session, ()))
-    except TypeError:
-        return []
-
-
-def hint_entries(hints: Sequence[HintLine], names: Sequence[str]) -> dict[int, list[tuple[int, str]]]:
-    """Entries for the hints, by the position they were asked at (they follow that entry)."""
-    out: dict[int, list[tuple[int, str]]] = {}
-    for h in hints:
-        who = names[h.seat] if 0 <= h.seat < len(names) else "a player"
-        if not h.hint:
-            text = f"   [hint for {who}: {h.chat}]"
-        else:
-            parts = []
-            for k, o in enumerate(h.hint):
-                what = o.text or describe_action(o.action)
-                figures = f" (wins {o.win:.0%}, Acclaim {o.acclaim:.1f})" if o.playouts else ""
-                parts.append(("the bot would " if k == 0 else "") + what + figures)
-            text = f"   [hint for {who}: {parts[0]}" + ("; next: " + "; ".join(parts[1:]) if parts[1:] else "") + "]"
-        out.setdefault(h.after, []).append((HINTED, text))
-    return out
-
-
-def withdrawn_entries(withdrawals: Iterable[Withdrawal]) -> dict[int, list[tuple[int, str]]]:
-    """Entries for the actions taken back, by the position the game went back to."""
-    out: dict[int, list[tuple[int, str]]] = {}
-    for w in withdrawals:
-        n = len(w.actions)
-        head = w.line.text or f"{w.line.name or 'A player'} took back {n} action{'s' if n != 1 else ''}"
-        lines = [(WITHDRAWN, f"   [{head}; withdrawn:]")]
-        for k, action in enumerate(w.actions):
-            text = w.texts[k] if k < len(w.texts) and w.texts[k] else describe_action(action)
-            lines.append((WITHDRAWN, f"   ({w.at + 1 + k}. {text})"))
-        out.setdefault(w.at, []).extend(lines)
-    return out
-
-
-def history_entries(timeline: Timeline) -> list[tuple[int, str]]:
+def history_entries(timeline: Timeline, client: GameClient) -> list[tuple[int, str]]:
     """(seat, text) for each position: 0 is the start, ``i`` the action leading to position i."""
-    st0 = timeline.state(0)
-    names = ", ".join(p.name for p in st0.players)
+    rules = timeline.rules
+    names = ", ".join(rules.names(timeline.state(0)))
     entries = [(-1, f"Start: {names}.")]
     for i in range(1, len(timeline)):
         action = timeline.actions[i - 1]
         texts = [e.text for e in timeline.events(i)]
-        text = " ".join(texts) if texts else quiet_action_text(timeline.state(i - 1), action)
+        text = " ".join(texts) if texts else client.history_text(timeline.state(i - 1), action)
         entries.append((action.player, f"{i}. {text}"))
     return entries
 
 
-def quiet_action_text(state: State, action: Action) -> str:
-    """A sentence for an action the engine logged no event for."""
-    name = state.players[action.player].name if 0 <= action.player < state.n else f"Seat {action.player}"
-    if isinstance(action, ChooseDice):
-        return f"{name} uses the dice {'one by one' if action.mode == 'split' else 'as a sum'}."
-    return f"{name}: {describe_action(action)}."
-
-
-class HistoryPanel(ScrollView, can_focus=False):
-    """Every action as one entry (its events' sentences), the current one highlighted."""
-
-    DEFAULT_CSS = """
-    HistoryPanel { border: round $primary 60%; border-title-color: $primary; height: 1fr; scrollbar-size-vertical: 1; }
-    HistoryPanel:focus { border: round $accent; }
-    HistoryPanel > .history--current { background: $accent; color: $background; text-style: bold; }
-    HistoryPanel > .history--plain { color: $foreground; }
-    HistoryPanel > .history--withdrawn { color: $text-muted; text-style: italic; }
-    HistoryPanel > .history--hint { color: $accent; text-style: italic; }
-    """
-    COMPONENT_CLASSES = {"history--current", "history--plain", "history--withdrawn", "history--hint"}
-
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes)
-        self.entries: list[tuple[int, str]] = []
-        self.current = 0  # the position shown
-        self._entry_at: list[int] = []  # the entry of each position (notes of withdrawn actions lie between)
-        self._lines: list[tuple[int, str]] = []  # (entry, one wrapped line)
-        self._first: list[int] = []  # first line of each entry
-        self._width = 0
-        self._cache_key: tuple[str, int] | None = None
-        self._cache: dict[tuple[int, bool], tuple[Style, Style]] = {}
-        self.border_title = "History"
-
-    def set_entries(
-        self, entries: list[tuple[int, str]], notes: dict[int, list[tuple[int, str]]] | None = None
-    ) -> None:
-        """One entry per position; ``notes[i]`` (entries of withdrawn actions) follow position i."""
-        self.entries = []
-        self._entry_at = []
-        for i, entry in enumerate(entries):
-            self._entry_at.append(len(self.entries))
-            self.entries.append(entry)
-            self.entries.extend((notes or {}).get(i, ()))
-        for i in sorted(k for k in (notes or {}) if k >= len(entries)):  # past the end: kept at the end
-            self.entries.extend((notes or {})[i])
-        self._width = 0
-        self._wrap()
-
-    def _current_entry(self) -> int:
-        return self._entry_at[self.current] if 0 <= self.current < len(self._entry_at) else self.current
-
-    def _wrap(self) -> None:
-        width = max(10, self.scrollable_content_region.width or 40)
-        if width == self._width and self._lines:
-            return
-        self._width = width
-        lines: list[tuple[int, str]] = []
-        first: list[int] = []
-        for k, (_, text) in enumerate(self.entries):
-            first.append(len(lines))
-            parts = wrap(text, width, indent="   ")
-            lines.extend((k, part) for part in parts)
-        self._lines, self._first = lines, first
-        self.virtual_size = Size(width, len(lines))
-        self.refresh()
-
-    def set_current(self, index: int) -> None:
-        self.current = index
-        self._reveal()
-        self.refresh()
-
-    def _reveal(self) -> None:
-        entry = self._current_entry()
-        if not self._first or not 0 <= entry < len(self._first):
-            return
-        top = self._first[entry]
-        end = self._first[entry + 1] if entry + 1 < len(self._first) else len(self._lines)
-        height = max(1, self.scrollable_content_region.height)
-        y = self.scroll_offset.y
-        if top < y or end > y + height:
-            self.scroll_to(y=max(0, top - height // 3), animate=False, immediate=True)
-
-    def on_resize(self) -> None:
-        self._wrap()
-        self._reveal()
-
-    @property
-    def current_line(self) -> int:
-        entry = self._current_entry()
-        return self._first[entry] if self._first and entry < len(self._first) else 0
-
-    def _style_cache(self) -> dict[tuple[int, bool], tuple[Style, Style]]:
-        """Styles for this frame's theme (looking them up per line is a large part of a redraw)."""
-        key = (self.app.theme, id(self.styles))
-        if self._cache_key != key:
-            self._cache_key = key
-            self._cache = {}
-        return self._cache
-
-    def _style(self, seat: int, current: bool) -> tuple[Style, Style]:
-        cache = self._style_cache()
-        k = (seat, current)
-        if k not in cache:
-            base = self.rich_style
-            if current:
-                style = base + self.get_component_rich_style("history--current", partial=True)
-            elif seat == WITHDRAWN:
-                style = base + self.get_component_rich_style("history--withdrawn", partial=True)
-            elif seat == HINTED:
-                style = base + self.get_component_rich_style("history--hint", partial=True)
-            elif seat >= 0:
-                style = base + seat_style(self.app.theme, seat, bold=False)
-            else:
-                style = base + self.get_component_rich_style("history--plain", partial=True)
-            cache[k] = (base, style)
-        return cache[k]
-
-    def notify_style_update(self) -> None:
-        self._cache_key = None
-        super().notify_style_update()
-
-    def render_line(self, y: int) -> Strip:
-        index = self.scroll_offset.y + y
-        width = self.scrollable_content_region.width
-        if index >= len(self._lines):
-            return Strip.blank(width, self.rich_style)
-        entry, text = self._lines[index]
-        current = entry == self._current_entry()
-        base, style = self._style(self.entries[entry][0], current)
-        if current:
-            return Strip([Segment(pad(text, width), style)], width)
-        strip = Strip([Segment(text, style)])  # its width in cells (CJK takes two)
-        return strip.crop_extend(0, width, base)
-
-
-class ViewerScreen(Screen):
+class ViewerScreen(Screen[int]):
     """Review a game: ``setup`` and ``actions`` (a prefix of a game, copied), opening at
     ``start_index`` (default: the end)."""
 
@@ -357,8 +177,8 @@ class ViewerScreen(Screen):
 
     def __init__(
         self,
-        setup: GameSetup,
-        actions: Iterable[Action],
+        setup: Any,
+        actions: Iterable[Any],
         start_index: int | None = None,
         *,
         seats: Iterable[str] | None = None,
@@ -367,9 +187,12 @@ class ViewerScreen(Screen):
         timeline: Timeline | None = None,
         log: GameLog | None = None,
         hints: Sequence[HintLine] | None = None,
+        client: GameClient | None = None,
     ) -> None:
         super().__init__()
-        self.timeline = timeline if timeline is not None else Timeline(rules(None), setup, list(actions))
+        self.timeline = timeline if timeline is not None else Timeline(game_of(setup).rules(), setup, list(actions))
+        self.rules = self.timeline.rules
+        self.client = client if client is not None else load_client(self.rules.spec)
         # hints the hard bot gave (from the log's hint lines, or the running game's)
         self.hints: list[HintLine] = list(hints if hints is not None else (log.hints if log is not None else ()))
         self.game_log = log  # the game to play from ("f"); its undos and its parent
@@ -398,16 +221,13 @@ class ViewerScreen(Screen):
         )
 
     @classmethod
-    def from_session(cls, session, start_index: int | None = None) -> ViewerScreen:
+    def from_session(
+        cls, session: GameSession[Any, Any], start_index: int | None = None, *, client: GameClient | None = None
+    ) -> ViewerScreen:
         """The viewer on a running game (a copy of its actions so far; the game is untouched)."""
         seats = [s.kind for s in session.seats]
         reseed = getattr(session, "reseed", None)
-        remote = getattr(session, "review_timeline", None)  # a server's table: its seat's view
-        timeline = (
-            remote()
-            if remote is not None
-            else Timeline(rules(None), session.setup, list(session.actions), reseed=reseed)
-        )
+        timeline = session.review_timeline()  # (a table's: what its seat may see)
         path = getattr(getattr(session, "recorder", None), "path", None)
         header = make_header(session.setup, seats, reseed=reseed, version=UNDO_VERSION)
         hints = session_hints(session)
@@ -420,12 +240,16 @@ class ViewerScreen(Screen):
             title="the game so far",
             timeline=timeline,
             log=log,
+            client=client,
         )
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
-        yield GameHeader(id="v-header")
-        yield Arena(HistoryPanel(id="v-history"))
+        history = HistoryPanel(id="v-history")
+        history.styler = self._seat_style
+        yield HeaderLine(self.client, id="v-header")
+        self._body = self.client.body(history=history)
+        yield self._body
         yield Static(id="v-bar")
         yield KeyBar()  # ASCII only (Textual's Footer draws an ambiguous-width bar)
 
@@ -433,26 +257,38 @@ class ViewerScreen(Screen):
         self._fill_history()
         self.go(self.index)
 
+    def _seat_style(self, theme: str, seat: int) -> Any:
+        return self.client.seat_style(self.state, seat, theme=theme, dark=self.app.current_theme.dark)
+
     def _fill_history(self) -> None:
         undos = self.game_log.undos if self.game_log is not None and self.show_withdrawn else []
         notes = withdrawn_entries(undos)
-        names = [p.name for p in self.timeline.state(0).players]
-        for at, lines in hint_entries(self.hints, names).items():
+        names = self.rules.names(self.timeline.state(0))
+        for at, lines in hint_entries(self.hints, names, self.rules.score_name).items():
             notes.setdefault(at, []).extend(lines)
-        self.query_one(HistoryPanel).set_entries(history_entries(self.timeline), notes)
+        self.query_one(HistoryPanel).set_entries(history_entries(self.timeline, self.client), notes)
 
     # ------------------------------------------------------------------ position
     @property
-    def state(self) -> State:
+    def state(self) -> Any:
         return self.timeline.state(self.index)
+
+    @property
+    def players(self) -> int:
+        return len(self.rules.names(self.state))
+
+    @property
+    def body(self) -> GameBody:
+        return cast("GameBody", self._body)
 
     def seat_shown(self) -> int:
         st = self.state
-        if self.viewed is not None and 0 <= self.viewed < st.n:
+        if self.viewed is not None and 0 <= self.viewed < self.players:
             return self.viewed
         if self.index > 0:
-            return self.timeline.actions[self.index - 1].player
-        actor = to_act(st)
+            seat: int = self.timeline.actions[self.index - 1].player
+            return seat
+        actor = self.rules.to_act(st)
         return actor if actor >= 0 else 0
 
     def go(self, index: int) -> None:
@@ -460,18 +296,14 @@ class ViewerScreen(Screen):
         self.index = max(0, min(index, self.timeline.end))
         st = self.state
         seat = self.seat_shown()
-        self.query_one(GameHeader).show(st, seat)
-        marks = self.marks()
-        self.query_one(BoardPanel).show(st, seat, marks=marks)
-        self.query_one(PlayersPanel).show(st, seat, marks=marks)
-        self.query_one(HandPanel).show(st, seat, marks=marks)
+        self.query_one(HeaderLine).show(st, seat)
+        self.body.show(st, seat, self.marks(), chosen=self.viewed is not None)
         self.query_one(HistoryPanel).set_current(self.index)
         self.query_one("#v-bar", Static).update(self.bar_text())
 
-    def marks(self) -> Changes:
+    def marks(self) -> Any:
         """The same marks as in a game: what the last run of actions by one player changed."""
-        tl = self.timeline
-        return last_move([a.player for a in tl.actions], tl.state, self.index)
+        return self.client.viewer_marks(self.timeline, self.index)
 
     def bar_text(self) -> str:
         n = self.timeline.end
@@ -480,10 +312,10 @@ class ViewerScreen(Screen):
         if self.error is not None:
             line = getattr(self.error, "line", None)
             text += f"  log damaged at line {line}" if line else "  log damaged"
-        text += f"  1-{self.state.n}: boards"
+        text += f"  1-{self.players}: boards"
         # the key bar is full at 80 columns: the keys of this game's extras are named here
         log = self.game_log
-        if log is not None and self.state.phase != "over":
+        if log is not None and not self.rules.is_over(self.state):
             text += "  f: play from here"
         if log is not None and log.undos:
             text += f"  w: {'hide' if self.show_withdrawn else 'show'} taken back"
@@ -504,7 +336,7 @@ class ViewerScreen(Screen):
         self.go(self.timeline.end if index < 0 else index)
 
     def action_seat(self, seat: int) -> None:
-        if seat >= self.state.n:
+        if seat >= self.players:
             return
         self.viewed = None if seat < 0 else seat
         self.go(self.index)
@@ -516,7 +348,7 @@ class ViewerScreen(Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         log = self.game_log
         if action == "play_from":
-            return log is not None and self.state.phase != "over"
+            return log is not None and not self.rules.is_over(self.state)
         if action == "toggle_withdrawn":
             return log is not None and bool(log.undos)
         if action == "open_parent":
@@ -531,7 +363,7 @@ class ViewerScreen(Screen):
         self.notify("Actions taken back: " + ("shown" if self.show_withdrawn else "hidden"), timeout=2)
 
     def action_play_from(self) -> None:
-        if self.game_log is not None and self.state.phase != "over":
+        if self.game_log is not None and not self.rules.is_over(self.state):
             self.post_message(self.PlayFrom(self.game_log, self.index))
 
     def action_open_parent(self) -> None:
@@ -570,6 +402,7 @@ class ViewerApp(BaseApp):
         if theme is None and stored is not None and _theme_known(stored):
             theme = stored
         super().__init__(theme=theme)
+        self.title = f"{log.spec.title} - review"
         self.log_file = log
         self.start_index = start_index
         self.play_from: ViewerScreen.PlayFrom | None = None

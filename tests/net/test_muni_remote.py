@@ -1,17 +1,20 @@
 """RemoteSession at a Municipium table: the one networked session reads Municipium's game with
 Municipium's types, and the lobby opens the Municipium screen over it.  The table server runs on
-its own loop in a thread."""
+its own loop in a thread.
+
+The lobby opens a Municipium table as every game's: it ends with the ``Joined`` and the shell's
+one game app plays it (``client._game_app``)."""
 
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import msgspec
 import pytest
 
 from colosseum.core.errors import RuleError
 from colosseum.core.games.municipium.rules import RULES as MUNICIPIUM
-from colosseum.tui.net.muni_screen import MuniNetScreen
 from colosseum.tui.net.remote import RemoteClient, RemoteSession
 
 
@@ -53,34 +56,46 @@ def test_muni_remote_session_submits_through_the_server(server):
     client.close()
 
 
-def test_lobby_opens_the_municipium_screen_and_plays(server):
-    from colosseum.tui.municipium.dialog_base import MuniDialog
+def test_lobby_opens_the_municipium_game_as_every_games_and_plays(server):
+    from colosseum.tui.dialogs.frame import DecisionScreen
+    from colosseum.tui.net.client import _game_app
     from colosseum.tui.net.lobby import LobbyApp
+    from colosseum.tui.screens.game import GameScreen
 
     client = RemoteClient(server.address, server.token_for("key:kat", "Kat"))
-    app = LobbyApp(client)
+    lobby = LobbyApp(client)
 
-    async def go():
-        async with app.run_test(size=(80, 24)) as pilot:
+    async def pick():
+        async with lobby.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
-            app.enter(lambda: client.create_table(seats=["human", "normal"], sit=0, seed=5, game="municipium"))
+            lobby.enter(lambda: client.create_table(seats=["human", "normal"], sit=0, seed=5, game="municipium"))
             for _ in range(100):
                 await pilot.pause(0.05)
-                if isinstance(app.screen, (MuniNetScreen, MuniDialog)):
+                if lobby.result is not None:
                     break
-            screens = [type(s).__name__ for s in app.screen_stack]
-            assert "MuniNetScreen" in screens, screens
-            game = next(s for s in app.screen_stack if isinstance(s, MuniNetScreen))
-            before = len(game.session.actions)
-            for _ in range(40):  # answer the dialogs with Enter
-                if isinstance(app.screen, MuniDialog):
+
+    asyncio.run(asyncio.wait_for(pick(), 60))
+    assert lobby.result is not None and lobby.result.table.game == "municipium"
+    session = client.session_for(lobby.result)
+    app: Any = _game_app(session, None)  # (the game app: a ColosseumApp)
+
+    async def play():
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(100):
+                await pilot.pause(0.05)
+                if any(isinstance(s, GameScreen) for s in app.screen_stack):
+                    break
+            game = next(s for s in app.screen_stack if isinstance(s, GameScreen))
+            before = len(session.actions)
+            for _ in range(60):  # answer the dialogs with Enter
+                if isinstance(app.screen, DecisionScreen):
                     await pilot.press("enter")
                 await pilot.pause(0.05)
-                if len(game.session.actions) > before + 3:
+                if len(session.actions) > before + 3:
                     break
-            assert len(game.session.actions) > before + 3
-            table = server.tables[game.session.table_id]
-            assert game.session.actions == table.actions[: len(game.session.actions)]
+            assert len(session.actions) > before + 3
+            table = server.tables[session.table_id]
+            assert session.actions == table.actions[: len(session.actions)]
             while app.screen is not game:
                 app.pop_screen()
                 await pilot.pause()
@@ -95,12 +110,8 @@ def test_lobby_opens_the_municipium_screen_and_plays(server):
                 if table.chat:
                     break
             assert table.chat and table.chat[-1].text == "ave [b]x[/b]"
-            assert app.screen is game
-            await pilot.press("ctrl+l")  # leave the table: back to the lobby
-            await pilot.pause()
-            assert type(app.screen).__name__ == "LobbyScreen"
 
-    asyncio.run(asyncio.wait_for(go(), 60))
+    asyncio.run(asyncio.wait_for(play(), 60))
     client.close()
 
 

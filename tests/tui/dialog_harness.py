@@ -17,8 +17,8 @@ from colosseum.core.games.colosseum import GameSetup, RuleError, apply, legal, n
 from colosseum.core.games.colosseum.bots import make_bot
 from colosseum.core.logread import read_log
 from colosseum.tui.app import ColosseumApp
+from colosseum.tui.games.colosseum.board import BoardPanel
 from colosseum.tui.session import LocalSession, Seat
-from colosseum.tui.widgets.board import BoardPanel
 
 NAMES = ("Kat", "Becky", "Laura", "Mia", "Nora")
 POSITIONS_DIR = Path(__file__).with_name("data") / "positions"

@@ -16,7 +16,7 @@ from rich.cells import cell_len
 from textual.screen import ModalScreen
 
 from colosseum.tui.app import build_app
-from colosseum.tui.cli import build_parser
+from colosseum.tui.cli import parse_args
 
 HOSTILE_NAMES = ("[/a]", "[b]Zed[/b]", "小明[red]", "Aurelia Maximiliana Cornelia", "Li\u200bLi[/]")
 SIZE = (80, 24)
@@ -89,16 +89,11 @@ async def play_hostile(argv: Sequence[str], *, extra_every: int = 40, max_action
     are opened too (each board, the detail, review, rules, help) and checked."""
     from colosseum.core.registry import rules
 
-    args = build_parser().parse_args(list(argv))
-    if args.game == "municipium":
-        from colosseum.tui.municipium.app import build_from_args
-
-        app = build_from_args(args, save=False)
-    else:
-        app = build_app(args, record=False)
+    app = build_app(parse_args(list(argv)), record=False)  # one app, one game screen, every game
+    assert not isinstance(app, int)
     session = app.session
     kind = rules(argv[argv.index("--game") + 1])
-    bots = [kind.make_bot("normal", seed) for seed in range(len(session.state.players))]
+    bots = [kind.make_bot("normal", seed) for seed in range(len(kind.names(session.state)))]
     seen: set[str] = set()
     async with app.run_test(size=SIZE) as pilot:
         done = 0
@@ -114,12 +109,10 @@ async def play_hostile(argv: Sequence[str], *, extra_every: int = 40, max_action
             session.submit(bots[seat].act(state))
             done += 1
             await pilot.pause()
-        await _wait(
-            pilot, lambda: type(app.screen).__name__ in ("EndScreen", "MuniEndScreen", "ResultScreen"), "the end screen"
-        )
+        await _wait(pilot, lambda: type(app.screen).__name__ == "EndScreen", "the end screen")
         check_app(app, f"{argv}: the end", seen)
     text = "\n".join(seen)
-    for name in HOSTILE_NAMES[: len(session.state.players)]:
+    for name in HOSTILE_NAMES[: len(kind.names(session.state))]:
         shown = name[:4] if name[0] != "A" else name[:8]  # at least the start of the name, literally
         assert shown in text, f"{name!r} never shown as it is"
     return done

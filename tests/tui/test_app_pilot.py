@@ -102,7 +102,7 @@ def test_hot_seat_hand_follows_the_player_to_act_and_keys_view_any_board():
 
     async def go():
         from colosseum.core.games.colosseum import to_act
-        from colosseum.tui.widgets.hand import HandPanel
+        from colosseum.tui.games.colosseum.hand import HandPanel
 
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
@@ -161,7 +161,7 @@ def test_help_rules_and_theme_switch():
                 await pilot.pause()
                 assert app.theme == name
             # dialogs highlight track spaces on the board through the app
-            from colosseum.tui.widgets.board import BoardPanel, PreviewSpaces
+            from colosseum.tui.games.colosseum.board import BoardPanel, PreviewSpaces
 
             board = app.game_screen().query_one(BoardPanel)
             app.post_message(PreviewSpaces(frozenset({5, 17})))
@@ -200,9 +200,9 @@ async def play_by_keys(pilot, keys_for, *, limit: int = 3000, timeout: float = 9
 def test_fallback_chooser_when_no_dialog_is_available(monkeypatch):
     """Without the decision dialogs every decision still has a keyboard path: the plain
     chooser over the engine's legal actions (Enter takes the highlighted one)."""
-    from colosseum.tui.dialogs.director import DialogDirector
+    from colosseum.tui.games.colosseum.client import ColosseumClient
 
-    monkeypatch.setattr(DialogDirector, "dialog_for", lambda self, seat: None)
+    monkeypatch.setattr(ColosseumClient, "dialog", lambda self, session, seat: None)
     app = app_for(["play", "--players", "3", "--humans", "2", "--bots", "random", "--seed", "4", "--bot-delay", "0"])
 
     async def go():
@@ -362,10 +362,10 @@ def test_hot_seat_player_not_to_act_can_propose_a_deal_with_d():
             await pilot.pause()
             game = app.game_screen()
             actor = to_act(session.state)
-            assert not game.check_action("deal", ())  # the active player uses a / Enter
+            assert not game.check_action("game_key", ("deal",))  # the active player uses a / Enter
             other = (actor + 1) % 4
             await pilot.press(str(other + 1))
-            assert game.check_action("deal", ())
+            assert game.check_action("game_key", ("deal",))
             await pilot.press("d")
             await pilot.pause()
             assert type(app.screen).__name__ == "TradeDialog" and app.screen.seat == other

@@ -9,7 +9,7 @@ from app_positions import NAMES, play_until
 
 from colosseum.core.games.colosseum import GameSetup, ProposeDeal
 from colosseum.tui.app import ColosseumApp
-from colosseum.tui.dialogs.trade import TradeDialog
+from colosseum.tui.games.colosseum.dialogs.trade import TradeDialog
 from colosseum.tui.session import LocalSession, Seat
 
 SEED = 1
@@ -104,7 +104,7 @@ def test_the_human_answers_a_bots_offer_in_the_trade_dialog():
 def test_a_swap_is_the_last_move_marked():
     """A deal that swaps one tile for one changes no total: it is still the move marked, with
     what came in and what went out."""
-    from colosseum.tui.widgets.players import PlayersPanel
+    from colosseum.tui.games.colosseum.players import PlayersPanel
 
     session = human_trade_turn()
     assert session.step_bot()  # Kat offers a Horse for an Elephant

@@ -26,13 +26,44 @@ def test_simulate_defaults_fit_every_player_count(capsys, players, variant):
     assert "shared" in first
 
 
-def test_the_command_line_offers_municipiums_own_options_m13():
-    """M-13: the parser spells Municipium's options itself (so `play` need not load that
-    engine); they must be the engine's."""
+def test_the_command_line_offers_municipiums_own_options_m13(capsys):
+    """M-13: ``play --game municipium`` takes Municipium's option flags, made from its option
+    specs (the parse is two-phase: the game first); they are the engine's options; its help
+    shows them and not Colosseum's."""
     from colosseum.core.games.municipium import OPTIONS
+    from colosseum.core.registry import spec
     from colosseum.tui import cli
 
-    assert tuple(cli.MUNI_OPTIONS) == tuple(OPTIONS)
+    (muni,) = spec("municipium").options
+    assert tuple(c.value for c in muni.choices) == tuple(OPTIONS)
+    args = cli.parse_args(["play", "--game", "municipium", "--option", "short", "--option", "single-chamber"])
+    assert args.setup_options == {"options": ("short", "single-chamber")}
+    with pytest.raises(SystemExit):
+        cli.parse_args(["play", "--game", "municipium", "--help"])
+    shown = capsys.readouterr().out
+    assert "Municipium's options" in shown and "--option OPTION" in shown and "--variant" not in shown
+    with pytest.raises(SystemExit):  # not one of its flags: argparse says so
+        main(["play", "--game", "municipium", "--variant", "classic"])
+    assert main(["play", "--game", "municipium", "--option", "turbo"]) == 2
+    assert "Options: choose from short, single-chamber" in capsys.readouterr().err
+
+
+def test_starting_coins_is_a_flag_made_from_its_field(capsys):
+    """The house rule is one field of Colosseum's setup: the command line has its flag, checks
+    its range with the option's words, and the game starts with it."""
+    from colosseum.tui import cli
+    from colosseum.tui.app import build_app
+
+    args = cli.parse_args(["play", "--starting-coins", "20", "--first-player", "2", "--seed", "1", "--bot-delay", "0"])
+    assert args.setup_options == {"starting_coins": 20, "first_player": 1}
+    app = build_app(args, record=False)
+    assert not isinstance(app, int)
+    assert all(p.coins == 20 for p in app.session.state.players) and app.session.setup.first_player == 1
+    assert main(["play", "--starting-coins", "120"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "colosseum: Starting coins must be from 0 to 99, not 120"
+    assert main(["simulate", "--starting-coins", "5", "--games", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[0])["seats"]
 
 
 def test_play_loads_neither_the_second_game_nor_the_saved_games_commands():

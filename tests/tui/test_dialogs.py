@@ -35,7 +35,7 @@ from colosseum.core.games.colosseum.actions import (
 )
 from colosseum.core.games.colosseum.engine import noble_step_range, walk
 from colosseum.core.games.colosseum.offers import performable
-from colosseum.tui.dialogs import (
+from colosseum.tui.games.colosseum.dialogs import (
     AquilaMoveDialog,
     AuctionDialog,
     DecisionDialog,
@@ -49,7 +49,7 @@ from colosseum.tui.dialogs import (
     TradeDialog,
     dialog_for,
 )
-from colosseum.tui.dialogs.base import ChoiceList
+from colosseum.tui.games.colosseum.dialogs.base import ChoiceList
 
 SIZE = (80, 24)
 

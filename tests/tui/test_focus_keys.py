@@ -10,7 +10,7 @@ from dialog_harness import dialog_app, find_position, make_session, open_first, 
 
 from colosseum.core.games.colosseum import GameSetup
 from colosseum.core.games.colosseum.actions import CancelDeal, RejectDeal
-from colosseum.tui.dialogs import (
+from colosseum.tui.games.colosseum.dialogs import (
     AuctionDialog,
     DecisionDialog,
     InvestDialog,
@@ -19,7 +19,7 @@ from colosseum.tui.dialogs import (
     SetupDialog,
     TradeDialog,
 )
-from colosseum.tui.dialogs.base import ChoiceList
+from colosseum.tui.games.colosseum.dialogs.base import ChoiceList
 
 SIZE = (80, 24)
 

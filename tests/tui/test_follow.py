@@ -11,10 +11,10 @@ from rich.console import Console
 from colosseum.core.games.colosseum import GameSetup, ProposeDeal, Transfer, to_act
 from colosseum.core.games.colosseum.summary import Changes, Follow, changes
 from colosseum.tui.app import ColosseumApp
-from colosseum.tui.dialogs.base import DecisionDialog
+from colosseum.tui.games.colosseum.board import BoardPanel, ring_position
+from colosseum.tui.games.colosseum.dialogs.base import DecisionDialog
+from colosseum.tui.games.colosseum.players import PlayersPanel
 from colosseum.tui.session import LocalSession, Seat
-from colosseum.tui.widgets.board import BoardPanel, ring_position
-from colosseum.tui.widgets.players import PlayersPanel
 
 
 def run(coro) -> None:
@@ -176,7 +176,7 @@ def test_an_offer_to_a_bots_trade_turn_is_answered_not_lost():
         lambda st: st.phase == "trade" and st.trade is not None and st.trade.active == 1 and st.trade.deal is None,
         ("human", "greedy", "greedy", "greedy"),
     )
-    session.trade_window = 2.0
+    session.offer_window = 2.0
     assert session.state.players[0].coins >= 1
 
     async def go():
@@ -200,14 +200,14 @@ def test_an_offer_during_a_bots_trade_turn_through_the_app():
         lambda st: st.phase == "trade" and st.trade is not None and st.trade.active == 1 and st.trade.deal is None,
         ("human", "greedy", "greedy", "greedy"),
     )
-    session.trade_window = 5.0
+    session.offer_window = 5.0
     app = ColosseumApp(session, bot_delay=0.05, auto_dialogs=True)
 
     async def go():
         async with app.run_test(size=(100, 32)) as pilot:
             for _ in range(50):
                 await pilot.pause(0.02)
-                if app.screen.check_action("deal", ()):
+                if app.screen.check_action("game_key", ("deal",)):
                     break
             await pilot.press("d")
             await pilot.pause()

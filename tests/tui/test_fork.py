@@ -12,8 +12,8 @@ from colosseum.core.games.colosseum.rules import RULES
 from colosseum.core.logread import read_log
 from colosseum.core.undo import chance_in
 from colosseum.tui.cli import main as cli
-from colosseum.tui.cli import prepare_resume
 from colosseum.tui.fork import ForkError, fork_session, seat_kinds, start_fork
+from colosseum.tui.saved import prepare_resume
 from colosseum.tui.session import LocalSession, Seat
 from colosseum.tui.storage import start_recording
 

@@ -82,9 +82,9 @@ def test_escape_cancels_the_search(monkeypatch):
     real = hint_screen.ask_hint
     gate = threading.Event()
 
-    def held(state, **kw):  # a search that is sure to be still running when Escape comes
+    def held(rules, state, **kw):  # a search that is sure to be still running when Escape comes
         gate.wait(10)
-        return real(state, playouts=4)
+        return real(rules, state, think=None, playouts=4)
 
     monkeypatch.setattr(hint_screen, "ask_hint", held)
     session = LocalSession(SETUP, SEATS)
@@ -140,7 +140,7 @@ def test_hints_off_at_this_table():
 
 def test_h_from_an_open_decision_dialog_asks_for_that_decision(monkeypatch):
     """The hint is wanted while the decision's dialog is open: `h` there opens it too."""
-    from colosseum.tui.dialogs.base import DecisionDialog
+    from colosseum.tui.games.colosseum.dialogs.base import DecisionDialog
 
     monkeypatch.setattr(hint_screen, "DEFAULT_THINK", 0.1)
     session = LocalSession(SETUP, SEATS)

@@ -57,6 +57,34 @@ def test_new_table_form_fits_80x24_in_ascii_and_creates_from_the_keyboard():
         (kw,) = app.client.created
         assert kw["name"] == "Friday" and kw["sit"] == 0
         assert kw["seats"] == ["human", "human", "human", "normal"]  # seat 5 empty by default
-        assert kw["options"] == {"variant": "grand", "options": []} and kw["allow_takeover"] is False
+        # the message of one wire for every game: the game by name, options (none set here) by field
+        assert kw["game"] == "colosseum" and "variant" not in kw and "options" not in kw
+        assert kw["allow_takeover"] is False
+
+    asyncio.run(go())
+
+
+def test_the_forms_option_fields_come_from_the_option_specs():
+    """The house rule ``starting_coins`` is one field of Colosseum's setup: the form has its
+    number field, refuses a value out of range with the option's words, and sends it by field."""
+
+    async def go():
+        app = FormApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            scr = app.screen
+            coins = scr.query_one("#ct-opt-starting-coins")
+            assert coins.region.bottom <= 23  # on screen at 80x24
+            coins.value = "120"
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert any("Starting coins" in n.message for n in app._notifications)
+            assert app.client.created == []
+            coins.value = "20"
+            scr.query_one("#ct-opt-variant").value = "original"
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+        (kw,) = app.client.created
+        assert kw["options"] == {"variant": "original", "starting_coins": 20}
 
     asyncio.run(go())

@@ -53,8 +53,8 @@ def test_three_players_names_kinds_variant_and_option():
             await type_into(pilot, "#ng-name-1", "Bo")
             scr.query_one("#ng-kind-1", Cycle).value = "human"
             scr.query_one("#ng-kind-2", Cycle).value = "random"
-            scr.query_one("#ng-variant", Cycle).value = "classic"
-            scr.query_one("#ng-a07").value = True
+            scr.query_one("#ng-opt-variant", Cycle).value = "classic"
+            scr.query_one("#ng-opt-options-auction-2007").value = True
             await type_into(pilot, "#ng-seed", "5")
             await pilot.pause()
             scr.action_start()
@@ -121,10 +121,74 @@ def test_choices_change_with_the_arrow_keys():
             await pilot.press("right", "right")
             await pilot.pause()
             assert players.value == 5 and scr.query_one("#ng-seat-4").display
-            variant = scr.query_one("#ng-variant", Cycle)
+            variant = scr.query_one("#ng-opt-variant", Cycle)
             variant.focus()
             await pilot.press("space")
             await pilot.pause()
             assert variant.value == "classic"
 
     asyncio.run(go())
+
+
+def test_the_options_rows_come_from_the_option_specs():
+    """Every option of the game's setup has its field, by kind: the starting-coins house rule (a
+    number with its range) and who starts (by lot, or a seat) included; a bad value is refused
+    with the option's own words."""
+    app = ColosseumApp(None, bot_delay=0, auto_dialogs=False)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            scr = app.screen
+            coins = scr.query_one("#ng-opt-starting-coins", Input)
+            first = scr.query_one("#ng-opt-first-player", Cycle)
+            assert [label for label, _v in first.options] == ["by lot", "1", "2", "3", "4"]
+            coins.value = "120"
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert type(app.screen).__name__ == "NewGameScreen"
+            assert any("Starting coins" in n.message and "0 to 99" in n.message for n in app._notifications)
+            coins.value = "20"
+            first.value = 2
+            scr.query_one("#ng-players", Cycle).value = 3  # seat 3 is still a seat
+            await pilot.pause()
+            assert first.value == 2 and [v for _l, v in first.options] == [None, 0, 1, 2]
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            s = app.session
+            assert s.setup.starting_coins == 20 and s.setup.first_player == 2
+            assert all(p.coins == 20 for p in s.state.players)
+
+    run(go())
+
+
+def test_the_screen_opens_with_the_last_settings_chosen():
+    """Issue 23: game, players, names, seat kinds and options are kept in settings.toml."""
+
+    async def choose(pilot) -> None:
+        await pilot.pause()
+        scr = pilot.app.screen
+        scr.query_one("#ng-players", Cycle).value = 3
+        await pilot.pause()
+        await type_into(pilot, "#ng-name-0", "小明")
+        scr.query_one("#ng-kind-2", Cycle).value = "hard"
+        scr.query_one("#ng-opt-variant", Cycle).value = "original"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+
+    async def look(pilot) -> None:
+        await pilot.pause()
+        scr = pilot.app.screen
+        assert scr.query_one("#ng-players", Cycle).value == 3
+        assert scr.query_one("#ng-name-0", Input).value == "小明"
+        assert scr.query_one("#ng-kind-2", Cycle).value == "hard"
+        assert scr.query_one("#ng-opt-variant", Cycle).value == "original"
+
+    for step in (choose, look):
+        app = ColosseumApp(None, bot_delay=0, auto_dialogs=False)
+
+        async def go(step=step, app=app):
+            async with app.run_test(size=(80, 24)) as pilot:
+                await step(pilot)
+
+        run(go())

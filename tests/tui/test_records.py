@@ -19,7 +19,7 @@ import pytest
 from colosseum.core.gamelog import dump_log, make_header
 from colosseum.core.games.colosseum import GameSetup, encode_state
 from colosseum.core.logread import read_log
-from colosseum.tui import cli as cli_module
+from colosseum.tui import saved as saved_module
 from colosseum.tui.cli import main as cli
 from colosseum.tui.session import LocalSession, Seat
 from colosseum.tui.storage import game_file_name, start_recording
@@ -71,10 +71,11 @@ def test_file_name_slugs():
     import datetime
 
     name = game_file_name(setup, datetime.datetime(2026, 11, 29, 14, 12))
-    assert name == "2026-11-29-1412-zoe-anstrom-p2-r2-d2-the-droid-of-d.jsonl"
-    cjk = GameSetup(players=("ベッキー", "Aurelia Maximiliana Cornelia", "小明"), seed=1)
+    # the game and its edition, then the players
+    assert name == "2026-11-29-1412-colosseum-grand-zoe-anstrom-p2-r2-d2-the-droid-of-d.jsonl"
+    cjk = GameSetup(players=("ベッキー", "Aurelia Maximiliana Cornelia", "小明"), seed=1, variant="original")
     name = game_file_name(cjk, datetime.datetime(2026, 11, 29, 14, 12))
-    assert name == "2026-11-29-1412-ベッキー-aurelia-maximiliana-小明.jsonl"  # every name kept, readable
+    assert name == "2026-11-29-1412-colosseum-original-ベッキー-aurelia-maximiliana-小明.jsonl"  # every name kept
 
 
 def test_each_action_is_on_disk_when_submit_returns(tmp_path):
@@ -345,7 +346,7 @@ def test_resume_keeps_human_seats_human(tmp_path, fake_app):
     path = start_recording(s, tmp_path / "h.jsonl")
     play(s)
     s.recorder.close()
-    prepared = cli_module.prepare_resume(str(path))
+    prepared = saved_module.prepare_resume(str(path))
     resumed, p = prepared
     assert p == path and resumed.seats == s.seats and resumed.actions == s.actions
     assert resumed.waiting_for() == 1 and not resumed.bot_to_act()
@@ -371,7 +372,7 @@ def test_kill_at_random_moments(tmp_path):
     assert any(0 < r["saved"] < r["total"] for r in results)
     # a killed game resumes where it stopped
     r = next(r for r in results if 0 < r["saved"] < r["total"])
-    prepared = cli_module.prepare_resume(r["path"])
+    prepared = saved_module.prepare_resume(r["path"])
     resumed, _ = prepared
     assert len(resumed.actions) == r["saved"]
     play(resumed)
@@ -417,7 +418,14 @@ def test_a_game_being_played_is_not_resumed_twice(tmp_path, fake_app, capsys):
     assert read_log(path).finished
 
 
-@pytest.mark.parametrize("variant,n", [("grand", 5), ("classic", 4), ("classic", 3)])
+TITLES = {
+    "grand": "Colosseum - The Grand Spectacle: game record",
+    "classic": "Colosseum - Classic: game record",
+    "original": "Colosseum - Original 2007: game record",
+}
+
+
+@pytest.mark.parametrize("variant,n", [("grand", 5), ("classic", 4), ("classic", 3), ("original", 4)])
 def test_export_every_variant(variant, n):
     from colosseum.core.logread import parse_log
     from colosseum.tui.export import export_json_chunks, export_text
@@ -429,7 +437,9 @@ def test_export_every_variant(variant, n):
     play(s)
     log = parse_log(dump_log(make_header(s.setup, [x.kind for x in s.seats]), s.actions))
     text = export_text(log)
-    assert f"Variant:  {variant}" in text and "== Final ranking ==" in text
+    # the edition's own title (the original 2007 edition was called "classic" once)
+    assert text.startswith(TITLES[variant]) and "== Final ranking ==" in text
+    assert "Options:  none   seed: 21" in text
     for e in s.events:
         assert e.text in text
     doc = json.loads(b"".join(export_json_chunks(log)))

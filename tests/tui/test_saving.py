@@ -20,7 +20,7 @@ import pytest
 from colosseum.core.games.colosseum import GameSetup
 from colosseum.core.logread import read_log
 from colosseum.core.logwriter import LogWriter
-from colosseum.tui import cli as cli_module
+from colosseum.tui import saved as saved_module
 from colosseum.tui import storage
 from colosseum.tui.cli import main as cli
 from colosseum.tui.session import LocalSession, Seat
@@ -265,7 +265,7 @@ def fake_app(monkeypatch):
 
 HOLDER = r"""
 import sys
-from colosseum.tui.cli import prepare_resume
+from colosseum.tui.saved import prepare_resume
 got = prepare_resume(sys.argv[1])
 assert not isinstance(got, int), got
 session, path = got
@@ -310,7 +310,7 @@ def test_a_damaged_log_resumed_twice_or_its_rescue_damaged_gives_no_fork(tmp_pat
     with open(path, "ab") as f:
         f.write(b'{"i":31,"a":"ro')
     # resumed, then the process dies mid-game: the rescue is unfinished (and then damaged)
-    got = cli_module.prepare_resume(str(path))
+    got = saved_module.prepare_resume(str(path))
     assert not isinstance(got, int)
     first, rescued = got
     assert rescued.name == "g-resumed-1.jsonl"
@@ -320,7 +320,7 @@ def test_a_damaged_log_resumed_twice_or_its_rescue_damaged_gives_no_fork(tmp_pat
         f.write(b"\xff\n")
     capsys.readouterr()
     # the original again: its continuation (itself damaged) goes on in one new file
-    got = cli_module.prepare_resume(str(path))
+    got = saved_module.prepare_resume(str(path))
     assert not isinstance(got, int)
     second, again = got
     err = capsys.readouterr().err
@@ -330,7 +330,7 @@ def test_a_damaged_log_resumed_twice_or_its_rescue_damaged_gives_no_fork(tmp_pat
     finish_recording(second)
     # and again, from either damaged file: the same continuation, never a third copy
     for name in (path, rescued):
-        got = cli_module.prepare_resume(str(name))
+        got = saved_module.prepare_resume(str(name))
         assert not isinstance(got, int)
         third, where = got
         assert where.name == "g-resumed-2.jsonl" and len(third.actions) == 40

@@ -73,13 +73,16 @@ def test_hidden_rows_of_the_new_game_screen_are_composed_when_shown() -> None:
 
     from colosseum.tui.app import ColosseumApp
     from colosseum.tui.widgets.forms import Cycle
+    from colosseum.tui.widgets.options import row_id
+
+    MUNI_ROW, COLOSSEUM_ROW = row_id("ng-opt", "municipium"), row_id("ng-opt", "colosseum")
 
     async def go() -> None:
         app = ColosseumApp(None, bot_delay=0, auto_dialogs=False)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             scr = app.screen
-            assert not scr.query("#ng-seat-4") and not scr.query("#ng-muni-row")
+            assert not scr.query("#ng-seat-4") and not scr.query(f"#{MUNI_ROW}")
             scr.query_one("#ng-players", Cycle).focus()
             await pilot.press("right")  # 5 players
             await pilot.pause()
@@ -90,13 +93,13 @@ def test_hidden_rows_of_the_new_game_screen_are_composed_when_shown() -> None:
             scr.query_one("#ng-game", Cycle).focus()
             await pilot.press("right")  # Municipium: 2-4 players, its options row
             await pilot.pause()
-            assert scr.query_one("#ng-muni-row").display and not scr.query_one("#ng-colosseum-row").display
+            assert scr.query_one(f"#{MUNI_ROW}").display and not scr.query_one(f"#{COLOSSEUM_ROW}").display
             assert not scr.query_one("#ng-seat-4").display
             await pilot.press("left")  # Colosseum again: its row is first, as composed
             await pilot.pause()
             rows = [w.id for w in scr.query_one("#ng-body").children]
-            assert rows.index("ng-colosseum-row") < rows.index("ng-muni-row") < rows.index("ng-start")
-            scr.query_one("#ng-a07").focus()
+            assert rows.index(COLOSSEUM_ROW) < rows.index(MUNI_ROW) < rows.index("ng-start")
+            scr.query_one("#ng-opt-starting-coins").focus()  # the last field of its options
             await pilot.press("tab")
             assert app.focused is scr.query_one("#ng-start")
             settings = scr.read()
@@ -128,12 +131,15 @@ def test_start_button_is_pressed_by_enter_and_by_a_click() -> None:
         asyncio.run(go())
 
 
-def test_the_command_line_spells_colosseums_variants_and_options_as_the_catalog() -> None:
-    """The parser spells them itself (so the new-game screen need not load the data schema)."""
+def test_the_option_specs_spell_colosseums_variants_and_options_as_the_catalog() -> None:
+    """The command line's flags and the forms are made from the setup's option specs (so the
+    new-game screen need not load the data schema): they spell what the catalog has."""
     from colosseum.core.games.colosseum.components import OPTIONS, VARIANTS
-    from colosseum.tui import cli
+    from colosseum.core.registry import spec
 
-    assert tuple(cli.VARIANTS) == tuple(VARIANTS) and tuple(cli.OPTIONS) == tuple(OPTIONS)
+    specs = {o.name: o for o in spec("colosseum").options}
+    assert tuple(c.value for c in specs["variant"].choices) == tuple(VARIANTS)
+    assert tuple(c.value for c in specs["options"].choices) == tuple(OPTIONS)
 
 
 PLAY_PATH = """
@@ -191,17 +197,17 @@ def test_option_checkboxes_toggle_with_space_enter_and_a_click() -> None:
         app = ColosseumApp(None, bot_delay=0, auto_dialogs=False)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
-            box = app.screen.query_one("#ng-a07")
+            box = app.screen.query_one("#ng-opt-options-auction-2007")
             box.focus()
             await pilot.press("space")
             assert box.value is True
             await pilot.press("enter")
             assert box.value is False
-            await pilot.click("#ng-a07")
+            await pilot.click("#ng-opt-options-auction-2007")
             await pilot.pause()
             assert box.value is True and app.focused is box
             settings = app.screen.read()
-            assert settings is not None and settings.options == ("auction-2007",)
+            assert settings is not None and settings.options == {"options": ("auction-2007",)}
 
     asyncio.run(go())
 
@@ -219,7 +225,9 @@ def test_the_parser_built_for_the_command_given_parses_as_the_whole_one() -> Non
         ["fork", "x.jsonl", "--at", "r3"],
         ["serve"],
     ):
-        assert vars(cli.parse_args(argv)) == vars(cli.build_parser().parse_args(argv)), argv
+        got = vars(cli.parse_args(argv))
+        got.pop("setup_options", None)  # the game's options, checked (play, simulate)
+        assert got == vars(cli.build_parser().parse_args(argv)), argv
     assert cli._command_in(["--theme", "x", "view", "f"]) == "view"
     assert cli._command_in(["--version"]) is None and cli._command_in(["nope"]) is None
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 
+from colosseum.tui.games.colosseum.common import player_letters
 from colosseum.tui.text import fit, pad, slug
-from colosseum.tui.widgets.common import player_letters
 
 NAMES = ["ベッキー", "Aurelia Maximiliana Cornelia", "小明"]
 

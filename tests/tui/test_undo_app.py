@@ -209,7 +209,7 @@ def test_play_from_here_starts_a_fork(tmp_path, monkeypatch):
 def test_since_your_last_turn_leaves_a_dialog_once_its_seat_acts():
     """The summary of the others' moves heads a dialog until its seat acts; a dialog that stays
     open for the seat's next decision (an auction going on) does not keep showing old news."""
-    from colosseum.tui.dialogs.base import DecisionDialog
+    from colosseum.tui.games.colosseum.dialogs.base import DecisionDialog
     from colosseum.tui.plain import Static
 
     prefix, choice = market_choice()

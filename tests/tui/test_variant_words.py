@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from dialog_harness import dialog_app, find_position, make_session, open_first
 
-from colosseum.tui.dialogs import AuctionDialog, NobleDialog
+from colosseum.tui.games.colosseum.dialogs import AuctionDialog, NobleDialog
 
 SIZE = (80, 24)
 

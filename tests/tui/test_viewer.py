@@ -15,9 +15,9 @@ from colosseum.core.logread import parse_log
 from colosseum.core.timeline import GameLog
 from colosseum.tui.base import BaseApp
 from colosseum.tui.cli import main as cli
+from colosseum.tui.games.colosseum.hand import HandPanel
 from colosseum.tui.plain import Static
 from colosseum.tui.viewer import HistoryPanel, ViewerApp, ViewerScreen
-from colosseum.tui.widgets.hand import HandPanel
 
 NAMES = ("Becky", "Kat", "Laura")
 

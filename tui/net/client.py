@@ -111,12 +111,12 @@ def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
             a warning to everyone when they run short."""
             left = session.time_left()
             seat = session.clock_seat
-            st = session.state
+            names = session.rules.names(session.state)
             mine = seat == session.seat and not session.autopilot
             shown = None
-            if left is not None and 0 <= seat < len(st.players):
+            if left is not None and 0 <= seat < len(names):
                 # in the panel's bottom border: a long or wide name cut to a fixed cell budget
-                who = "you" if mine else fit(st.players[seat].name, 16)
+                who = "you" if mine else fit(names[seat], 16)
                 shown = Text(f" clock: {who} {max(0, int(left))} s ")
             self._show_clock(shown)
             if left is None or seat < 0:
@@ -125,7 +125,7 @@ def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
             if mark is None or self._warned == (session.deadline, mark):
                 return
             self._warned = (session.deadline, mark)
-            who = "You have" if mine else f"{st.players[seat].name} has"
+            who = "You have" if mine else f"{names[seat]} has"
             self.notify(
                 f"{who} {max(0, int(left))} s left to act; then a bot plays the seat.",
                 severity="warning" if mine else "information",

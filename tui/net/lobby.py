@@ -16,42 +16,26 @@ import asyncio
 import functools
 import signal
 from collections.abc import Callable
+from typing import cast
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, DataTable, Input, RichLog, Select
+from textual.widgets import DataTable, Input, RichLog
 from textual.widgets.data_table import CellDoesNotExist
 
-from colosseum.core.games.colosseum.bots import LEVELS
-from colosseum.core.games.colosseum.components import OPTIONS, VARIANTS
-from colosseum.core.games.municipium.spec import SPEC as MUNICIPIUM
 from colosseum.core.registry import spec
 from colosseum.tui.base import BaseApp, exit_soon_after_hangup
 from colosseum.tui.plain import Label, OptionList, Static
-from colosseum.tui.widgets.forms import AsciiCheckbox, ascii_select_arrows
 from colosseum.tui.widgets.keybar import KeyBar
 
 from .host import protocol as P
 from .host.proto_client import NetError
-from .muni_screen import MuniNetScreen
-from .remote import RemoteClient, RemoteSession
+from .newtable import CreateTable
+from .remote import RemoteClient
 from .remote_app import RemoteAppMixin
-
-SEAT_CHOICES = (
-    [("human (a player)", "human")]
-    + [(f"{b} bot", b) for b in ("normal", *(lv for lv in LEVELS if lv != "normal"), "random")]
-    + [("- no seat", "")]
-)
-#: a Municipium table's seat choices (its bots' levels: normal, and random to try things out)
-MUNI_SEAT_CHOICES = (
-    [("human (a player)", "human")]
-    + [(f"{b} bot", b) for b in (*MUNICIPIUM.bot_levels, "random")]
-    + [("- no seat", "")]
-)
-GAME_CHOICES = [("Colosseum", "colosseum"), ("Municipium", "municipium")]
 
 
 def game_text(game: str, edition: str) -> str:
@@ -105,7 +89,7 @@ class LobbyScreen(Screen[None]):
     """
 
     def compose(self) -> ComposeResult:
-        app: LobbyApp = self.app  # type: ignore[assignment]
+        app = cast("LobbyApp", self.app)
         yield Static(Text(f"Lobby - you are {app.client.name}"), id="title")
         table: DataTable[Text] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         table.add_columns(*self.LIVE_COLUMNS)
@@ -144,13 +128,13 @@ class LobbyScreen(Screen[None]):
         self.action_refresh()
 
     def _show_pager(self, shown: int) -> None:
-        app: LobbyApp = self.app  # type: ignore[assignment]
+        app = cast("LobbyApp", self.app)
         what = "finished games" if self.history else "tables"
         where = f"{self.page_offset + 1}-{self.page_offset + shown} of {self.total} {what}" if shown else f"no {what}"
         self.query_one("#title", Static).update(Text(f"Lobby - you are {app.client.name}   [{where}]"))
 
     def action_refresh(self) -> None:
-        app: LobbyApp = self.app  # type: ignore[assignment]
+        app = cast("LobbyApp", self.app)
         try:
             page = app.client.list_page(self.page_offset, history=self.history)
         except NetError as exc:
@@ -232,7 +216,7 @@ class LobbyScreen(Screen[None]):
         return self.tables.get(key) if isinstance(key, str) else None
 
     def action_join(self) -> None:
-        app: LobbyApp = self.app  # type: ignore[assignment]
+        app = cast("LobbyApp", self.app)
         if self.history:
             self.notify("A finished game: its log is kept on the server. Press h for the live tables.")
             return
@@ -258,7 +242,7 @@ class LobbyScreen(Screen[None]):
         self.action_join()
 
     def action_watch(self) -> None:
-        app: LobbyApp = self.app  # type: ignore[assignment]
+        app = cast("LobbyApp", self.app)
         t = self.selected()
         if t is not None:
             app.enter(lambda: app.client.watch(t.id))
@@ -284,149 +268,10 @@ class SeatPicker(ModalScreen[None]):
             yield OptionList(*[Text(f"Seat {i + 1}: {self.table.seats[i].kind} bot") for i in self.seats])
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        app: LobbyApp = self.app  # type: ignore[assignment]
+        app = cast("LobbyApp", self.app)
         seat = self.seats[event.option_index]
         self.dismiss()
         app.enter(lambda: app.client.join(self.table.id, seat))
-
-
-class CreateTable(ModalScreen[None]):
-    """The game, seats (human or a bot), the game's variant and options, who may take over bot
-    seats (Colosseum).  Compact fields on one line each, so the form fits an 80x24 terminal,
-    drawn in ASCII and box drawing."""
-
-    BINDINGS = [
-        Binding("escape", "dismiss", "Cancel", id="lobby.create-cancel"),
-        Binding("ctrl+s", "create", "Create", id="lobby.create"),
-    ]
-    DEFAULT_CSS = """
-    CreateTable { align: center middle; }
-    #form { width: 72; max-width: 100%; height: auto; max-height: 100%; border: round $accent;
-            border-title-color: $accent; padding: 0 1; background: $surface; }
-    #form .row { height: 1; margin: 0 0 1 0; }
-    #form .seat-row { height: 1; }
-    #form .lbl { width: 10; height: 1; color: $text-muted; }
-    #form Select { width: 1fr; }
-    #form Input { width: 1fr; }
-    #form Checkbox { height: 1; border: none; padding: 0; }
-    #ct-hint { color: $text-muted; height: auto; margin-bottom: 1; }
-    #buttons { height: 1; margin-top: 1; }
-    #buttons Button { margin-right: 2; }
-    """
-
-    def compose(self) -> ComposeResult:
-        defaults = ["human", "human", "human", "normal", ""]
-        with Vertical(id="form") as form:
-            form.border_title = "New table"
-            yield Static("Seat 1 is yours.  Tab moves, Enter opens a list, ctrl+s creates.", id="ct-hint")
-            with Horizontal(classes="row"):
-                yield Label("Name", classes="lbl")
-                yield Input(placeholder="optional (Enter creates the table)", id="name", max_length=40, compact=True)
-            with Horizontal(classes="seat-row"):
-                yield Label("Game", classes="lbl")
-                yield Select(GAME_CHOICES, value="colosseum", allow_blank=False, compact=True, id="game")
-            for i in range(5):
-                with Horizontal(classes="seat-row"):
-                    yield Label(f"Seat {i + 1}", classes="lbl")
-                    yield Select(SEAT_CHOICES, value=defaults[i], allow_blank=False, compact=True, id=f"seat{i}")
-            with Horizontal(classes="row"):
-                yield Label("Variant", classes="lbl")
-                yield Select([(v, v) for v in VARIANTS], value="grand", allow_blank=False, compact=True, id="variant")
-            for opt in OPTIONS:
-                yield AsciiCheckbox(f"option {opt}", compact=True, id=f"opt-{opt}")
-            yield AsciiCheckbox("players may take over bot seats between turns", compact=True, id="takeover")
-            yield AsciiCheckbox("players may ask the hard bot for hints (h)", compact=True, id="hints")
-            # Municipium's M-13 options (shown instead of Colosseum's choices)
-            yield AsciiCheckbox("short game", compact=True, id="muni-short", classes="muni")
-            yield AsciiCheckbox("single chamber citizen", compact=True, id="muni-single", classes="muni")
-            with Horizontal(id="buttons"):
-                yield Button("Create", variant="primary", compact=True, id="create")
-                yield Button("Cancel", compact=True, id="cancel")
-        yield KeyBar()  # this form's keys, not the lobby's underneath
-
-    def on_mount(self) -> None:
-        ascii_select_arrows(self)
-        self.query_one("#seat0", Select).disabled = True  # the creator's own seat
-        self._show_game("colosseum")
-        self.query_one("#name", Input).focus()
-
-    @property
-    def game(self) -> str:
-        return str(self.query_one("#game", Select).value)
-
-    def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "game":
-            self._show_game(str(event.value))
-
-    def _show_game(self, game: str) -> None:
-        """The choices of ``game``: its seats' kinds, its variant and options."""
-        muni = game == "municipium"
-        self.query_one("#variant").parent.display = not muni  # type: ignore[union-attr]
-        for opt in OPTIONS:
-            self.query_one(f"#opt-{opt}").display = not muni
-        self.query_one("#takeover").display = not muni
-        self.query_one("#hints").display = not muni  # Municipium has no hard bot
-        for box in self.query(".muni"):
-            box.display = muni
-        choices = MUNI_SEAT_CHOICES if muni else SEAT_CHOICES
-        values = [v for _, v in choices]
-        for i in range(5):
-            sel = self.query_one(f"#seat{i}", Select)
-            old = sel.value
-            sel.set_options(choices)
-            if muni and i == 4:
-                sel.value = ""  # Municipium: 2 to 4 players
-            else:
-                sel.value = old if old in values else "normal"
-            if i == 4:
-                sel.parent.display = not muni  # type: ignore[union-attr]
-
-    def action_create(self) -> None:
-        self.create()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.create()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "cancel":
-            self.dismiss()
-            return
-        self.create()
-
-    def create(self) -> None:
-        rows = [self.query_one(f"#seat{i}", Select) for i in range(5)]
-        seats = [sel.value for sel in rows if sel.parent is not None and sel.parent.display]
-        seats = [s for s in seats if s]
-        game = self.game
-        if game == "municipium":
-            low, high = MUNICIPIUM.min_players, MUNICIPIUM.max_players
-            chosen = (("short", "#muni-short"), ("single-chamber", "#muni-single"))
-            options = [o for o, sel in chosen if self.query_one(sel, Checkbox).value]
-            variant, takeover, hints = "", False, False
-        else:
-            low, high = 3, 5
-            options = [o for o in OPTIONS if self.query_one(f"#opt-{o}", Checkbox).value]
-            variant = str(self.query_one("#variant", Select).value)
-            takeover = self.query_one("#takeover", Checkbox).value
-            hints = self.query_one("#hints", Checkbox).value
-        if not low <= len(seats) <= high:
-            self.notify(f"A table has {low} to {high} seats.", severity="error")
-            return
-        chosen_options: dict[str, object] = {"options": options}
-        if game == "colosseum":
-            chosen_options["variant"] = variant
-        kw = dict(
-            seats=seats,
-            options=chosen_options,
-            allow_takeover=takeover,
-            hints=hints,
-            sit=0,
-            name=self.query_one("#name", Input).value.strip(),
-            game=game,
-        )
-        app: LobbyApp = self.app  # type: ignore[assignment]
-        self.dismiss()
-        app.enter(lambda: app.client.create_table(**kw))
 
 
 class WaitingScreen(Screen[None]):
@@ -475,16 +320,16 @@ class WaitingScreen(Screen[None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         if text:
-            app: LobbyApp = self.app  # type: ignore[assignment]
+            app = cast("LobbyApp", self.app)
             app.client.send(P.Say(table=self.joined.table.id, text=text))
         event.input.value = ""
 
     def action_start(self) -> None:
-        app: LobbyApp = self.app  # type: ignore[assignment]
+        app = cast("LobbyApp", self.app)
         app.client.start_table(self.joined.table.id)
 
     def action_back(self) -> None:
-        app: LobbyApp = self.app  # type: ignore[assignment]
+        app = cast("LobbyApp", self.app)
         app.waiting = None
         app.client.leave(self.joined.table.id)
         self.app.pop_screen()
@@ -561,7 +406,7 @@ class LobbyApp(RemoteAppMixin, BaseApp):
             return
         if msg.table.id != w.joined.table.id:
             return
-        if msg.state is not None or (msg.table.game != "colosseum" and msg.table.status == "playing"):
+        if msg.state is not None or msg.table.status == "playing":
             # the game started: sit again to get the full picture, atomically with its updates
             seat = w.joined.seat
             self.enter(lambda: self.client.join(msg.table.id, seat) if seat >= 0 else self.client.watch(msg.table.id))
@@ -575,9 +420,6 @@ class LobbyApp(RemoteAppMixin, BaseApp):
         except NetError as exc:
             self.notify(str(exc), severity="error", markup=False)
             return
-        if joined.table.game == "municipium" and joined.table.status != "waiting":
-            self._play_municipium(joined)
-            return
         if joined.state is not None:
             self.result = joined
             self.waiting = None
@@ -589,23 +431,6 @@ class LobbyApp(RemoteAppMixin, BaseApp):
             return
         self.waiting = WaitingScreen(joined)
         self.push_screen(self.waiting)
-
-    def _play_municipium(self, joined: P.Joined) -> None:
-        """A Municipium table's game opens here, over the lobby (leaving it comes back)."""
-        if joined.state is None:
-            self.notify("The table's game did not arrive; try again.", severity="error")
-            return
-        session = self.client.session_for(joined)
-        waiting, self.waiting = self.waiting, None  # (later table changes: no second join)
-        # (from the reader's hand-over too: screens change in the app's own context)
-        self.call_later(self._open_municipium, session, waiting)
-
-    def _open_municipium(self, session: RemoteSession, waiting: WaitingScreen | None) -> None:
-        if waiting is not None and waiting in self.screen_stack:
-            while self.screen is not waiting:
-                self.pop_screen()
-            self.pop_screen()
-        self.push_screen(MuniNetScreen(session))
 
     def on_unmount(self) -> None:
         try:

@@ -254,7 +254,6 @@ class RemoteSession(GameSession):
         self.table_id = joined.table.id
         self.seat = joined.seat
         self.codec = P.Codec.of(joined.table.game)  # ValueError: a game this program lacks
-        self.rules = self.codec.rules
         self.setup = self.codec.setup(joined.setup)
         self.seats = tuple(Seat(kind=s.kind) for s in joined.table.seats)
         self._state: Any = self.codec.state(joined.state)

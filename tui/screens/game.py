@@ -1,31 +1,38 @@
-"""The main game screen: header, arena, impresarios, the viewed hand, the log.
+"""The game screen, one for every game: the header line, the game's panels (its client part's
+body), the key bar, and the shell's keys.
 
 Flow: bots act on their own in a worker (``session.run_bots``); when a local human must act the
-dialog the ``DialogDirector`` names opens (also the hot-seat hand-over between local seats);
-Escape closes it and Enter or ``a`` opens it again.  The hand follows the local player who must
-act (hot seat); keys 1-5 show any seat's board.
+dialog the ``DialogDirector`` names opens (the game's dialog, else the plain chooser; also the
+hot-seat hand-over between local seats); Escape closes it and Enter or ``a`` opens it again.
+The panels follow the local player who must act (hot seat); keys 1-5 show any seat's board.
+
+The shell's keys, bound here once for every game: ``a``/Enter act, ``u`` take back, ``1``-``5``
+a player's board, ``f`` follow the turn, ``l`` the log, ``i`` detail, ``r`` rules, ``v`` review,
+``e`` result, ``h`` hint, ``g`` bots play on, ``.`` step the bots.  A game adds its own keys
+through its client part (``GameClient.bindings``: Colosseum's ``d`` deal), placed after the
+board keys; every key has a binding id for the keymap in settings.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingsMap
 from textual.screen import ModalScreen, Screen
+from textual.widget import Widget
 from textual.worker import Worker
 
-from colosseum.core.games.colosseum import Event, RuleError, State, to_act
+from colosseum.core.errors import RuleError
+from colosseum.core.events import Event
 from colosseum.tui.base import submit_or_notify
-from colosseum.tui.widgets.arena import Arena
-from colosseum.tui.widgets.board import BoardPanel
-from colosseum.tui.widgets.hand import HandPanel
-from colosseum.tui.widgets.header import GameHeader
+from colosseum.tui.client import GameBody, GameClient, load_client
+from colosseum.tui.dialogs.frame import DecisionScreen
+from colosseum.tui.session import GameSession
+from colosseum.tui.widgets.header import HeaderLine
 from colosseum.tui.widgets.keybar import KeyBar
-from colosseum.tui.widgets.log import LogPanel
-from colosseum.tui.widgets.players import PlayersPanel
 from colosseum.tui.widgets.save_banner import SaveBanner
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -34,57 +41,82 @@ if TYPE_CHECKING:  # pragma: no cover
 
 VIEW = Binding.Group("Board", compact=True)
 
+#: the shell's keys before a game's own (which stand after the board keys) ...
+KEYS_FIRST = [
+    Binding("a", "act", "Act", id="game.act"),
+    Binding("enter", "act", "Act", show=False, id="game.act-enter"),
+    Binding("u", "undo", "Undo", id="game.undo"),
+    # short words in the key bar (it must fit 80 columns); the help screen says more
+    *(
+        Binding(
+            str(k + 1), f"view({k})", str(k + 1), group=VIEW, tooltip=f"View board {k + 1}", id=f"game.view-{k + 1}"
+        )
+        for k in range(5)
+    ),
+]
+#: ... and after them
+KEYS_LAST = [
+    Binding("f", "follow", "Follow", tooltip="Follow the turn: show the board of who must act", id="game.follow"),
+    Binding("l", "focus_log", "Log", id="game.log"),
+    Binding("i", "detail", "Detail", id="game.detail"),
+    Binding("r", "rules", "Rules", id="game.rules"),
+    Binding("v", "review", "Review", id="game.review"),
+    Binding("e", "end_screen", "Result", id="game.result"),
+    # in the key bar where it fits (it leaves first at 80 columns); the palette and help list it
+    Binding("h", "hint", "Hint", tooltip="hint: what would the bot do?", id="game.hint"),
+    # not in the key bar (it is full at 80 columns): the palette and the help screen list them
+    Binding("g", "rush", "bots play on to your next decision", show=False, id="game.rush"),
+    Binding("full_stop", "step", "bots move one at a time", key_display=".", show=False, id="game.step"),
+]
+#: help on the screen itself, where the app it is pushed on has none (the lobby's)
+HELP_KEYS = [
+    Binding("f1", "help", "Help", id="game.help"),
+    Binding("question_mark", "help", "Help", show=False, id="game.help-q"),
+]
 
-class GameScreen(Screen):
+
+class GameScreen(Screen[None]):
     """One game.  Panels render from ``session.state``; actions go through ``session.submit``."""
 
-    BINDINGS = [
-        Binding("a", "act", "Act", id="game.act"),
-        Binding("enter", "act", "Act", show=False, id="game.act-enter"),
-        Binding("u", "undo", "Undo", id="game.undo"),
-        # short words in the key bar (it must fit 80 columns); the help screen says more
-        *(
-            Binding(
-                str(k + 1), f"view({k})", str(k + 1), group=VIEW, tooltip=f"View board {k + 1}", id=f"game.view-{k + 1}"
-            )
-            for k in range(5)
-        ),
-        Binding("d", "deal", "Deal", tooltip="Propose a deal to the player whose trade turn it is", id="game.deal"),
-        Binding("f", "follow", "Follow", tooltip="Follow the turn: show the board of who must act", id="game.follow"),
-        Binding("l", "focus_log", "Log", id="game.log"),
-        Binding("i", "detail", "Detail", id="game.detail"),
-        Binding("r", "app.rules", "Rules", id="game.rules"),
-        Binding("v", "review", "Review", id="game.review"),
-        Binding("e", "end_screen", "Result", id="game.result"),
-        # in the key bar where it fits (it leaves first at 80 columns); the palette and help list it
-        Binding("h", "hint", "Hint", tooltip="hint: what would the hard bot do?", id="game.hint"),
-        # not in the key bar (it is full at 80 columns): the palette and the help screen list them
-        Binding("g", "rush", "bots play on to your next decision", show=False, id="game.rush"),
-        Binding("full_stop", "step", "bots move one at a time", key_display=".", show=False, id="game.step"),
-    ]
+    BINDINGS = [*KEYS_FIRST, *KEYS_LAST]
 
     #: what leaves the key bar first when it does not fit (all in the palette and F1 help)
-    KEYBAR_SPARE = ("hint", "review", "focus_log", "detail", "app.rules", "quit")
+    KEYBAR_SPARE = ("hint", "review", "focus_log", "detail", "rules", "quit")
 
     def __init__(
-        self, session, *, bot_delay: float = 0.6, exit_at_end: bool = False, auto_dialogs: bool = True
+        self,
+        session: GameSession[Any, Any],
+        *,
+        client: GameClient | None = None,
+        bot_delay: float = 0.6,
+        exit_at_end: bool = False,
+        auto_dialogs: bool = True,
     ) -> None:
         super().__init__()
-        self.auto_dialogs = auto_dialogs
         self.session = session
+        self.client = client if client is not None else load_client(session.spec)
+        self.rules = session.rules
+        own = list(self.client.bindings())
+        if own:  # the game's keys after the board keys, as the key bar shows them
+            shell = [b for keys in self._bindings.key_to_bindings.values() for b in keys]
+            at = max(i for i, b in enumerate(shell) if b.action.startswith("view(")) + 1
+            self._bindings = BindingsMap([*shell[:at], *own, *shell[at:]])
+        self._own_keys = tuple(b.action for b in own)
+        self._body: Widget = self.client.body()
+        self.auto_dialogs = auto_dialogs
         self.bot_delay = bot_delay
         self.exit_at_end = exit_at_end
         self.viewed: int | None = None  # seat chosen with 1-5; None: follow the turn
         self._last_human = session.local_seats()[0] if session.local_seats() else 0
         self._sync_pending = False
         self._director: DialogDirector | None = None
-        self._dialogs: list[ModalScreen] = []  # the dialogs this screen pushed, still open
+        self._dialogs: list[ModalScreen[Any]] = []  # the dialogs this screen pushed, still open
         self._suppressed_at: int | None = None
         self._end_shown = False
-        self._preview: frozenset[int] = frozenset()
+        self._preview: Any = frozenset()
         self._stopped = False
-        self._bots_worker: Worker | None = None
-        self._bindings_sig: tuple | None = None
+        self._bots_worker: Worker[None] | None = None
+        self._bindings_sig: tuple[Any, ...] | None = None
         self._rung_at: int | None = None  # the decision the bell last rang for
         self._handed: set[int] = set()  # seats whose dialog was handed over to another (hot seat)
 
@@ -95,37 +127,54 @@ class GameScreen(Screen):
         if self._director is None:
             from colosseum.tui.dialogs.director import DialogDirector
 
-            self._director = DialogDirector(self.session)
+            self._director = DialogDirector(self.session, self.client)
         return self._director
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
-        yield GameHeader(id="header")
+        yield HeaderLine(self.client, id="header")
         yield SaveBanner(self.session)
-        yield Arena(LogPanel(id="log"))
+        yield self._body
         yield KeyBar()
 
+    @property
+    def body(self) -> GameBody:
+        """The game's panels."""
+        return cast("GameBody", self._body)
+
     def on_mount(self) -> None:
+        if not hasattr(self.app, "action_help"):  # the screen brings its own help
+            for b in HELP_KEYS:
+                self._bindings.key_to_bindings.setdefault(b.key, []).append(b)
         self.session.add_listener(self._on_game_event)
         self.sync()
         # the game moves on (bots, the first dialog and its modules) once it is on screen
         self.call_after_refresh(self.call_later, self.advance)
 
+    def on_unmount(self) -> None:
+        self.session.remove_listener(self._on_game_event)
+
     def on_screen_resume(self) -> None:
+        # a dialog taken off the stack without closing itself (popped) is closed like Escape
+        for dialog in [d for d in self._dialogs if d not in self.app.screen_stack]:
+            self._dialog_closed(dialog, None)
         self._schedule()
 
     # ------------------------------------------------------------------ state -> panels
     @property
-    def state(self) -> State:
+    def state(self) -> Any:
         return self.session.state
 
+    @property
+    def players(self) -> int:
+        return len(self.session.seats)
+
     def view_seat(self) -> int:
-        st = self.state
-        actor = to_act(st)
+        actor = self.session.waiting_for()
         local = self.session.local_seats()
         if actor in local:
             self._last_human = actor
-        if self.viewed is not None and 0 <= self.viewed < st.n:
+        if self.viewed is not None and 0 <= self.viewed < self.players:
             return self.viewed
         if actor in local:
             return actor
@@ -138,14 +187,10 @@ class GameScreen(Screen):
         self._sync_pending = False
         st = self.state
         seat = self.view_seat()
-        self.query_one(GameHeader).show(st, seat)
-        board = self.query_one(BoardPanel)
-        board.preview = self._preview
-        marks = self.session.follow.marks()
-        board.show(st, seat, marks=marks)
-        self.query_one(PlayersPanel).show(st, seat, marks=marks)
-        self.query_one(HandPanel).show(st, seat, marks=marks)
-        self.query_one(LogPanel).show_events(self.session.events)
+        self.query_one(HeaderLine).show(st, seat)
+        body = self.body
+        body.show(st, seat, self.session.follow.marks(), chosen=self.viewed is not None)
+        body.show_events(self.session.events)
         self._refresh_bindings_if_changed()
         top = self.app.screen
         if top is not self:
@@ -154,8 +199,8 @@ class GameScreen(Screen):
             self.call_after_refresh(self._repaint_top)
 
     def _repaint_top(self) -> None:
-        """Repaint every screen above this one: with two dialogs stacked (the Aquila move
-        over the perform dialog) Textual does not carry this screen's repaint through the
+        """Repaint every screen above this one: with two dialogs stacked (Colosseum's Aquila
+        move over the perform dialog) Textual does not carry this screen's repaint through the
         transparent screen in between."""
         if not self.is_attached:
             return
@@ -164,15 +209,14 @@ class GameScreen(Screen):
             for screen in stack[stack.index(self) + 1 :]:
                 screen.refresh()
 
-    def _binding_signature(self) -> tuple:
-        st = self.state
+    def _binding_signature(self) -> tuple[Any, ...]:
         return (
-            to_act(st) in self.session.local_seats(),
+            self.session.waiting_for() in self.session.local_seats(),
             not self._dialogs,
-            st.n,
+            self.players,
             self.viewed,
-            st.phase,
-            self._deal_seat(),
+            self.rules.is_over(self.state),
+            tuple(self.client.key_enabled(self, a.split("'")[1]) for a in self._own_keys if "'" in a),
             self._undo_label(),
         )
 
@@ -206,6 +250,9 @@ class GameScreen(Screen):
         """Whether ``screen`` is this game screen or a dialog it opened (keys there act here)."""
         return screen is self or screen in self._dialogs
 
+    def has_dialogs(self) -> bool:
+        return bool(self._dialogs)
+
     def action_undo(self) -> None:
         """Take back the last decision of the local seat that acted last (with the bot moves
         after it), back to the last chance event or another human's action."""
@@ -221,7 +268,7 @@ class GameScreen(Screen):
         self.viewed = None
         self.notify(line.text, title="Taken back", markup=False)
 
-    def _on_game_event(self, state: State, events: list[Event]) -> None:
+    def _on_game_event(self, state: Any, events: list[Event]) -> None:
         if any(e.kind == "chat" for e in events):
             self._chat_bell(events)
         self._schedule()
@@ -246,12 +293,13 @@ class GameScreen(Screen):
         except Exception as err:  # noqa: BLE001 - a drawing fault must not end the game
             self.notify(f"{type(err).__name__}: {err}", severity="error", title="Display", markup=False)
 
-    def set_preview(self, spaces: frozenset[int]) -> None:
-        """Highlight track spaces on the board (what a dialog's highlighted choice would do)."""
-        self._preview = frozenset(spaces)
-        self.query_one(BoardPanel).set_preview(self._preview)
+    def set_preview(self, value: Any) -> None:
+        """Show on the panels what a dialog's highlighted choice would do (Colosseum: the track
+        spaces it would put something on)."""
+        self._preview = value
+        self.body.set_preview(value)
         if self.app.screen is not self:
-            # the board is under the dialog that asked: see sync()
+            # the panels are under the dialog that asked: see sync()
             self.call_after_refresh(self._repaint_top)
 
     # ------------------------------------------------------------------ flow
@@ -259,8 +307,7 @@ class GameScreen(Screen):
         """Start the bots, open the dialog a local human needs, or finish the game."""
         if not self.is_attached or self._stopped:
             return
-        st = self.state
-        if st.phase == "over":
+        if self.rules.is_over(self.state):
             self._game_over()
             return
         if self.session.bot_to_act():
@@ -277,11 +324,11 @@ class GameScreen(Screen):
 
     def _decision_bell(self) -> None:
         """Ring once when a decision arrives for a local seat after other players acted."""
-        st = self.state
-        seat = to_act(st)
-        if seat not in self.session.local_seats() or self._rung_at == st.actions:
+        seat = self.session.waiting_for()
+        made = len(self.session.actions)
+        if seat not in self.session.local_seats() or self._rung_at == made:
             return
-        self._rung_at = st.actions
+        self._rung_at = made
         from colosseum.tui.dialogs.director import serving
 
         if serving(self.app.screen_stack, seat) is not None:
@@ -294,12 +341,13 @@ class GameScreen(Screen):
         """Chat that names a local player rings too."""
         if not self._bell_on():
             return
-        names = [self.state.players[s].name for s in self.session.local_seats()]
+        names = self.rules.names(self.state)
+        mine = [names[s] for s in self.session.local_seats()]
         for e in events:
             if e.kind != "chat" or e.seat in self.session.local_seats():
                 continue
             said = e.text.split(": ", 1)[-1].casefold()
-            if any(name and name.casefold() in said for name in names):
+            if any(name and name.casefold() in said for name in mine):
                 self.app.bell()
                 return
 
@@ -317,26 +365,25 @@ class GameScreen(Screen):
 
     def _open_wanted(self, *, auto: bool) -> None:
         """Push the dialog the director says the stack needs now, if any."""
-        suppressed = self._suppressed_at == self.state.actions
+        suppressed = self._suppressed_at == len(self.session.actions)
         # a seat whose dialog was handed over gets it back by itself, as if it had stayed open
-        auto = auto or to_act(self.state) in self._handed
+        auto = auto or self.session.waiting_for() in self._handed
         dialog = self.director.next_dialog(self.app.screen_stack, self, auto=auto, suppressed=suppressed)
         if dialog is not None:
-            self._push(dialog)
+            self.push_dialog(dialog)
 
     def open_dialog(self) -> None:
         """Open the dialog of the local seat to act (``a``), if none is open."""
         if not self._dialogs:
             self._open_wanted(auto=True)
 
-    def _push(self, dialog: ModalScreen) -> None:
+    def push_dialog(self, dialog: ModalScreen[Any]) -> None:
+        """Open ``dialog`` over this screen (tracked: keys there act on this game)."""
         if not self._dialogs and self.viewed is not None:
-            self.viewed = None  # the hand follows the player who must decide
+            self.viewed = None  # the panels follow the player who must decide
             self.sync()
-        from colosseum.tui.dialogs.base import DecisionDialog
-
         top = self.app.screen
-        if top in self._dialogs and isinstance(top, DecisionDialog) and not top.over:
+        if top in self._dialogs and isinstance(top, DecisionScreen) and not top.over:
             # Hot seat: another seat at this keyboard must act while the decision on screen
             # goes on (an auction going round, a deal waiting for answers).  One dialog at a
             # time: the one on screen is handed over and comes back, made anew from the state,
@@ -348,24 +395,21 @@ class GameScreen(Screen):
         self.app.push_screen(dialog, callback=lambda result: self._dialog_closed(dialog, result))
         self._refresh_bindings_if_changed()
 
-    def _dialog_closed(self, dialog: ModalScreen, result: object = None) -> None:
-        from colosseum.tui.dialogs.base import DecisionDialog
+    _push = push_dialog
 
-        st = self.state
-        if isinstance(dialog, DecisionDialog):
+    def _dialog_closed(self, dialog: ModalScreen[Any], result: object = None) -> None:
+        if isinstance(dialog, DecisionScreen):
             escaped = dialog.decision_open() and not dialog.handed_over
             if dialog.handed_over:
                 self._handed.add(dialog.seat)
         else:  # the plain chooser dismisses with True once it has acted
             escaped = result is None
-        if escaped and st.phase != "over":
+        if escaped and not self.rules.is_over(self.state):
             # closed while the decision it served is still open: Escape.  Wait for 'a'.
-            self._suppressed_at = st.actions
+            self._suppressed_at = len(self.session.actions)
         if dialog in self._dialogs:
             self._dialogs.remove(dialog)
-        release = getattr(self.session, "release", None)
-        if release is not None:
-            release(dialog)
+        self.session.release(dialog)
         if not self._dialogs:
             self.set_preview(frozenset())
         self._schedule()
@@ -381,44 +425,29 @@ class GameScreen(Screen):
 
     # ------------------------------------------------------------------ actions
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        st = self.state
+        session = self.session
         if action == "act":
-            seat = to_act(st)
-            return seat in self.session.local_seats() and not self._dialogs
+            return session.waiting_for() in session.local_seats() and not self._dialogs
         if action == "view":
-            return bool(parameters) and isinstance(parameters[0], int) and parameters[0] < st.n
-        if action == "deal":
-            return self._deal_seat() is not None
+            return bool(parameters) and isinstance(parameters[0], int) and parameters[0] < self.players
+        if action == "game_key":
+            return bool(parameters) and self.client.key_enabled(self, str(parameters[0]))
         if action == "follow":
             return self.viewed is not None
         if action == "end_screen":
-            return st.phase == "over"
+            return self.rules.is_over(self.state)
         if action in ("rush", "step"):
-            bots = any(s.is_bot for s in self.session.seats)
-            return bots and hasattr(self.session, "rush") and st.phase != "over"
+            return session.paced and not self.rules.is_over(self.state)
         if action == "undo":
-            return self.session.offers_undo
+            return session.offers_undo
         if action == "hint":  # a decision of a seat at this keyboard is waiting (a table
             # without hints still answers the key, with why not)
-            return to_act(st) in self.session.local_seats()
+            return session.waiting_for() in session.local_seats()
         return True
 
-    def _deal_seat(self) -> int | None:
-        """The viewed local seat, if it may propose a deal to the active player now (G-4:
-        anyone may) and it is not that seat's turn anyway."""
-        if self.state.phase != "trade" or self._dialogs:
-            return None
-        seat = self.view_seat()
-        return seat if self.director.may_deal(seat) else None
-
-    def action_deal(self) -> None:
-        seat = self._deal_seat()
-        dialog = self.director.deal_dialog(seat) if seat is not None else None
-        if dialog is not None:
-            hold = getattr(self.session, "hold", None)
-            if hold is not None:  # the bot whose trade turn it is waits for the offer
-                hold(dialog)
-            self._push(dialog)
+    def action_game_key(self, name: str) -> None:
+        """A key of the game's own (``GameClient.bindings``)."""
+        self.client.key_pressed(self, name)
 
     def action_rush(self) -> None:
         """Let the bots play on without delay until a local seat must decide."""
@@ -439,7 +468,7 @@ class GameScreen(Screen):
         self.open_dialog()
 
     def action_view(self, seat: int) -> None:
-        if 0 <= seat < self.state.n:
+        if 0 <= seat < self.players:
             self.viewed = seat
             self.sync()
 
@@ -448,31 +477,50 @@ class GameScreen(Screen):
         self.sync()
 
     def action_focus_log(self) -> None:
-        self.query_one(LogPanel).focus()
+        for log in self.query("#log"):
+            if isinstance(log, Widget):
+                log.focus()
+                return
 
     def action_detail(self) -> None:
-        """The board panel shows (or stops showing) each spectacle's needs, holdings, missing
-        types and strip, which fit by themselves only in a wide panel."""
-        self.query_one(HandPanel).toggle_detail()
+        """The panels show (or stop showing) their detail (Colosseum: each spectacle's needs,
+        holdings, missing types and strip, which fit by themselves only in a wide panel)."""
+        self.body.toggle_detail()
+
+    def action_help(self) -> None:
+        from .help import HelpScreen
+
+        self.app.push_screen(HelpScreen(self))
+
+    def action_rules(self) -> None:
+        from .rules import RulesScreen
+
+        self.app.push_screen(RulesScreen(self.client))
 
     def action_review(self) -> None:
         """Look back over the game so far without disturbing it: the viewer works on
         a copy of the actions; bots keep playing; a human's dialog waits until it closes."""
         from colosseum.tui.viewer import ViewerScreen
 
-        self.app.push_screen(ViewerScreen.from_session(self.session))
+        try:
+            viewer = ViewerScreen.from_session(self.session, client=self.client)
+            viewer.timeline.state(viewer.timeline.end)  # every position now: one that cannot be had says so
+        except ValueError as err:  # RuleError: a table's game replayed without what its seat may not see
+            self.notify(f"The game so far cannot be reviewed here: {err}", severity="warning", markup=False)
+            return
+        self.app.push_screen(viewer)
 
     def action_hint(self) -> None:
-        """What would the hard bot do in this decision (thought off the event loop)?"""
+        """What would the game's strongest bot do in this decision (thought off the event loop)?"""
         from .hint import open_hint
 
         open_hint(self)
 
     def action_end_screen(self) -> None:
-        from .end import EndScreen
+        from .ending import EndScreen
 
-        if self.state.phase == "over":
-            self.app.push_screen(EndScreen(self.state))
+        if self.rules.is_over(self.state):
+            self.app.push_screen(EndScreen(self.client, self.state))
 
     def submit(self, action: object) -> bool:
         """Submit for a widget: a rejected action shows its message and changes nothing."""

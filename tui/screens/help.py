@@ -1,5 +1,5 @@
-"""Help for the screen below: its active key bindings (what works now) and a word on each
-panel."""
+"""Help for the screen below: its active key bindings (what works now) and, below a game, a word
+on each of the game's panels (``GameClient.help_panels``)."""
 
 from __future__ import annotations
 
@@ -11,33 +11,6 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 
 from colosseum.tui.plain import Static
-
-PANELS = (
-    ("Header", "round, phase, who must act with what to do, and the cash of the player to act"),
-    (
-        "Arena",
-        "the noble track as a ring, clockwise from the top-left corner (0-9 top, 10-17 right, "
-        "18-27 bottom, 28-35 left).  Each space: gate owner's letter, noble (E emperor, C consul, "
-        "S senator), '*' an Aquila space.  Inside: markets A-E; '>' marks the lot being auctioned, "
-        "|x| a pillar on an emptied market",
-    ),
-    (
-        "Impresarios",
-        "'>' who is to act, F the first player; Acc Acclaim, $ coins, Aq Aquilas, "
-        "(the original edition: Me medals, Ti season tickets, A arena pieces, L loge, p podiums), "
-        "St Star Performers, Pr promoters, G gates, T temple, g gifts.  Stacks: markers on each "
-        "Acclaim space, bottom of the stack first",
-    ),
-    (
-        "Board",
-        "the viewed player's tiles ('*' a Star Performer), money, gates and spectacles: "
-        "have = matched/needed, miss = performers missing, now = the Acclaim it would score now "
-        "(-- cannot be performed yet), up = face up (performed before), 3g/4g = gates it needs; "
-        "i shows each spectacle's needs, what is held, what is missing and its strip",
-    ),
-    ("Log", "every event, newest at the bottom; focus it with l and scroll with the arrows"),
-)
-
 
 GENERIC = {
     "Scroll Left",
@@ -124,9 +97,10 @@ class HelpScreen(ModalScreen):
             for k, d in panel_rows:
                 out.append(f"  {k:<12}", bold)
                 out.append(d + "\n")
-        if below is not None and type(below).__name__ == "GameScreen":
+        client = getattr(below, "client", None) if type(below).__name__ == "GameScreen" else None
+        if client is not None:
             out.append("\nThe screen\n", bold)
-            for name, text in PANELS:
+            for name, text in client.help_panels():
                 out.append(f"  {name}: ", bold)
                 out.append(text + "\n")
             out.append(

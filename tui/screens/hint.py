@@ -1,9 +1,10 @@
-"""The hint: what the ``hard`` bot would do in the decision of the player at the keyboard.
+"""The hint: what the game's strongest bot (Colosseum's ``hard``) would do in the decision of the
+player at the keyboard, for every game.
 
 :func:`open_hint` (the game screen's ``h`` and the palette) pushes :class:`HintScreen`, which asks
-:func:`colosseum.core.games.colosseum.bots.hint.ask_hint` in a worker thread (the event loop goes on; the search
-takes about its time budget), shows the bot's choice and the next best two with the share of
-its playouts won and the mean final Acclaim, and records the hint: in the game's log as a hint
+the game's ``Rules.hint`` in a worker thread (the event loop goes on; a search takes about its
+time budget), shows the bot's choice and, where it searched, the next best two with the share of
+its playouts won and the mean final score, and records the hint: in the game's log as a hint
 line (not an action) and for the viewer of the running game.  A hint never changes the game:
 the search works on its own bot and a copy of nothing but the immutable state.  Escape closes
 the screen at any time; a search still running then ends within its budget and is dropped.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -23,16 +25,32 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 
 from colosseum.core.gamelog import HintLine
-from colosseum.core.games.colosseum import State, to_act
-from colosseum.core.games.colosseum.bots.hint import ask_hint
-from colosseum.core.games.colosseum.bots.search import DEFAULT_THINK
 from colosseum.core.logwriter import LogFileError
 from colosseum.tui.plain import Static
 from colosseum.tui.viewer import remember_hint
 
+if TYPE_CHECKING:
+    from colosseum.core.game import Rules
+    from colosseum.tui.session import GameSession
+
 __all__ = ["HintScreen", "hint_text", "open_hint", "record_hint"]
 
 HINTS_OFF = "Hints are off at this table."
+#: seconds the bot may think about a hint
+DEFAULT_THINK = 1.0
+
+
+def ask_hint(rules: Rules[Any, Any, Any], state: Any, *, think: float | None, playouts: int | None) -> HintLine:
+    """The game's hint for the seat to act in ``state`` (``Rules.hint``), in a worker thread."""
+    return rules.hint(state, think=think, playouts=playouts)
+
+
+def hint_bot(rules: Rules[Any, Any, Any]) -> str:
+    """The bot that answers: the game's strongest level."""
+    levels = rules.spec.bot_levels
+    return levels[-1] if levels else rules.spec.default_level
+
+
 #: below this many playouts a share is noise (one win in two is 50%): the screen says so
 FEW_PLAYOUTS = 5
 
@@ -45,7 +63,7 @@ def open_hint(game, think: float | None = None) -> HintScreen | None:
         game.notify(HINTS_OFF, title="Hint", severity="warning", markup=False)
         return None
     state = session.state
-    seat = to_act(state)
+    seat = session.rules.to_act(state)
     if seat < 0 or seat not in session.local_seats():
         game.notify("A hint is for a decision of yours: none is waiting now.", title="Hint", markup=False)
         return None
@@ -54,7 +72,7 @@ def open_hint(game, think: float | None = None) -> HintScreen | None:
     return screen
 
 
-def record_hint(session, line: HintLine) -> None:
+def record_hint(session: GameSession[Any, Any], line: HintLine) -> None:
     """Keep the hint with the game: the viewer of the running game shows it, and the game's log
     (when it is being saved) gets a hint line.  A log that cannot be written loses only the
     hint, never the game."""
@@ -68,35 +86,38 @@ def record_hint(session, line: HintLine) -> None:
         pass
 
 
-def hint_text(state: State, line: HintLine) -> Text:
+def hint_text(rules: Rules[Any, Any, Any], state: Any, line: HintLine) -> Text:
     """The hint for the screen: the choice, why (its playouts), the next best two."""
     out = Text()
-    name = state.players[line.seat].name if 0 <= line.seat < state.n else "you"
+    names = rules.names(state)
+    name = names[line.seat] if 0 <= line.seat < len(names) else "you"
+    score = rules.score_name
+    bot = hint_bot(rules)
     opts = line.hint
     if not opts:
-        out.append("The hard bot finds nothing to compare here.")
+        out.append(f"The {bot} bot finds nothing to compare here.")
         return out
     best = opts[0]
-    out.append("The hard bot's choice: ")
+    out.append(f"The {bot} bot's choice: ")
     out.append(best.text or "-", style="bold")
     out.append("\n")
     if best.playouts:
-        out.append(f"  wins {best.win:.0%} of {best.playouts} playouts, mean Acclaim {best.acclaim:.1f}\n")
+        out.append(f"  wins {best.win:.0%} of {best.playouts} playouts, mean {score} {best.acclaim:.1f}\n")
         others = [o for o in opts[1:] if o.playouts]
         if others:
             out.append("\nNext best:\n")
             for k, o in enumerate(others, start=2):
                 out.append(f"  {k}. ")
                 out.append(o.text or "-")
-                out.append(f"\n     wins {o.win:.0%} of {o.playouts}, mean Acclaim {o.acclaim:.1f}")
+                out.append(f"\n     wins {o.win:.0%} of {o.playouts}, mean {score} {o.acclaim:.1f}")
                 if o.playouts < FEW_PLAYOUTS <= best.playouts:
                     out.append(" (too few playouts to tell)")
                 out.append("\n")
         out.append("\nWhy: each choice was played to the end of the game by normal bots for every seat, ")
         out.append("on the same sampled luck (bag draws, dice); the bot keeps the normal bot's own ")
         out.append("choice unless another one does clearly better.")
-    else:
-        out.append("  (the normal bot's choice: there is nothing here the search compares)\n")
+    elif bot != rules.spec.default_level:
+        out.append(f"  (the {rules.spec.default_level} bot's choice: there is nothing here the search compares)\n")
     out.append(f"\nFor {name}; the game waits for you: this changes nothing.")
     return out
 
@@ -117,7 +138,9 @@ class HintScreen(ModalScreen[HintLine | None]):
     HintScreen #hint-keys { margin-top: 1; color: $text-muted; }
     """
 
-    def __init__(self, session, state: State, *, think: float = DEFAULT_THINK, playouts: int | None = None) -> None:
+    def __init__(
+        self, session: GameSession[Any, Any], state: Any, *, think: float = DEFAULT_THINK, playouts: int | None = None
+    ) -> None:
         super().__init__()
         self.session = session
         self.state = state  # the position asked about (immutable: the game goes on regardless)
@@ -129,20 +152,23 @@ class HintScreen(ModalScreen[HintLine | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
-            box.border_title = "Hint: what would the hard bot do?"
+            box.border_title = Text(f"Hint: what would the {hint_bot(self.session.rules)} bot do?")
             yield Static(self._thinking_text(), id="hint-text", markup=False)
             yield Static("esc close (cancels the search)", id="hint-keys", markup=False)
 
     def _thinking_text(self) -> Text:
         budget = f"{self.playouts} playouts a choice" if self.playouts else f"about {self.think:g} s"
-        return Text(f"The hard bot is thinking ({budget})...")
+        return Text(f"The {hint_bot(self.session.rules)} bot is thinking ({budget})...")
 
     def on_mount(self) -> None:
         # A thread of the event loop's executor, not a worker of this screen: Escape closes the
         # screen at once, and the search, which cannot be interrupted, ends within its budget
         # on its own; its answer is then dropped.
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(None, partial(ask_hint, self.state, think=self.think, playouts=self.playouts))
+        rules = self.session.rules
+        future = loop.run_in_executor(
+            None, partial(ask_hint, rules, self.state, think=self.think, playouts=self.playouts)
+        )
         future.add_done_callback(self._done)
         self._future = future
 
@@ -161,7 +187,7 @@ class HintScreen(ModalScreen[HintLine | None]):
             return  # cancelled: the hint is dropped, not recorded
         self.result = line
         record_hint(self.session, line)
-        self.query_one("#hint-text", Static).update(hint_text(self.state, line))
+        self.query_one("#hint-text", Static).update(hint_text(self.session.rules, self.state, line))
         self.query_one("#hint-keys", Static).update("esc or enter close")
 
     def action_close(self) -> None:

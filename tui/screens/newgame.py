@@ -1,11 +1,12 @@
-"""The new-game screen: the game (Colosseum or Municipium), its players (3-5 for Colosseum, 2-4
-for Municipium), a name and a seat type for each (human, or a bot level), an optional seed, and
-the game's own choices: Colosseum's variant and 2007 auctions, Municipium's short game and single
-chamber citizen (M-13)."""
+"""The new-game screen, for every game: the game, its players (each game its own range), a name
+and a seat type for each (human, or a bot level of that game), an optional seed, and the game's
+options, made from its option specs (``widgets.options``).  It opens with the settings chosen
+last time (``settings.toml``, ``[new_game]``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -16,16 +17,19 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input
 
+from colosseum.core.options import DEFAULT_GAME
 from colosseum.tui.plain import Static
-from colosseum.tui.widgets.forms import Cycle, FormButton, FormCheckbox, FormInput
+from colosseum.tui.widgets.forms import Cycle, FormButton, FormInput
 from colosseum.tui.widgets.keybar import KeyBar
+from colosseum.tui.widgets.options import OptionError, option_rows, read_options, row_id, set_players
 
 DEFAULT_NAMES = ("Becky", "Kat", "Laura", "Marcus", "Titus")
-GAMES = (("Colosseum", "colosseum"), ("Municipium", "municipium"))
-BODY_TITLES = {"colosseum": "The Grand Spectacle", "municipium": "Municipium"}
+#: seats a form offers rows for (the most any game of this program has)
+MAX_SEATS = 5
+PREFIX = "ng-opt"
 
 
-def bot_names(game: str = "colosseum") -> list[str]:
+def bot_names(game: str | None = None) -> list[str]:
     """The bot levels a seat can be given, by name players know (``greedy`` is ``normal``);
     ``random`` last, for trying things out."""
     from colosseum.core.registry import spec
@@ -34,10 +38,24 @@ def bot_names(game: str = "colosseum") -> list[str]:
     return ["normal", *(lv for lv in levels if lv != "normal"), "random"]
 
 
-def player_counts(game: str) -> tuple[int, ...]:
+def player_counts(game: str | None) -> tuple[int, ...]:
     from colosseum.core.registry import spec
 
     return spec(game).player_counts
+
+
+def games_offered(*, discover: bool = False) -> list[tuple[str, object]]:
+    """(title, name) of each game (``discover``: also those other distributions register,
+    which costs reading their metadata: after the first frame)."""
+    from colosseum.core.registry import game_names, spec
+
+    out: list[tuple[str, object]] = []
+    for name in game_names(discover=discover):
+        try:
+            out.append((spec(name).title, name))
+        except ValueError:  # a game that cannot be loaded is not offered
+            continue
+    return out
 
 
 @dataclass
@@ -46,12 +64,40 @@ class NewGameSettings:
     names: list[str] = field(default_factory=lambda: list(DEFAULT_NAMES))
     kinds: list[str] = field(default_factory=lambda: ["human"] + ["normal"] * 4)
     seed: int | None = None
-    variant: str = "grand"
-    options: tuple[str, ...] = ()
-    game: str = "colosseum"  # a name of core.games.GAMES
+    options: dict[str, Any] = field(default_factory=dict)  # the game's options, by field name
+    game: str = DEFAULT_GAME  # a name of core.registry
+
+    def remembered(self) -> dict[str, Any]:
+        """What the settings file keeps of these for next time (no seed: a new game each time)."""
+        return {
+            "game": self.game,
+            "players": self.players,
+            "names": list(self.names),
+            "kinds": list(self.kinds),
+            "options": {k: list(v) if isinstance(v, tuple) else v for k, v in self.options.items() if v is not None},
+        }
+
+    @classmethod
+    def from_remembered(cls, data: dict[str, Any] | None) -> NewGameSettings:
+        """Settings from what the file kept; what is missing or not understood is the default."""
+        out = cls()
+        if not data:
+            return out
+        if isinstance(data.get("game"), str):
+            out.game = data["game"]
+        if isinstance(data.get("players"), int) and not isinstance(data.get("players"), bool):
+            out.players = data["players"]
+        names = [str(x) for x in data.get("names", []) if isinstance(x, str)][:MAX_SEATS]
+        out.names = names + list(DEFAULT_NAMES[len(names) :])
+        kinds = [str(x) for x in data.get("kinds", []) if isinstance(x, str)][:MAX_SEATS]
+        out.kinds = kinds + out.kinds[len(kinds) :]
+        options = data.get("options", {})
+        if isinstance(options, dict):
+            out.options = {str(k): tuple(v) if isinstance(v, list) else v for k, v in options.items()}
+        return out
 
 
-class NewGameScreen(Screen):
+class NewGameScreen(Screen[None]):
     class Chosen(Message):
         """The player pressed Start: the app starts this game (messages up, not a call into the app)."""
 
@@ -74,14 +120,16 @@ class NewGameScreen(Screen):
     NewGameScreen .lbl { width: 10; height: 1; color: $text-muted; }
     NewGameScreen #ng-game { width: 16; }
     NewGameScreen .lbl2 { width: 9; height: 1; margin-left: 3; color: $text-muted; }
-    NewGameScreen .opt { margin-right: 2; height: 1; border: none; padding: 0; }
+    NewGameScreen .opt-row { margin: 0; }
+    NewGameScreen .opt-row.-last { margin: 0 0 1 0; }
+    NewGameScreen .opt-group { width: auto; height: 1; margin-right: 3; }
+    NewGameScreen .opt-label { height: 1; color: $text-muted; }
+    NewGameScreen .opt-flag { margin-right: 2; height: 1; border: none; padding: 0; }
     NewGameScreen .seat-no { width: 3; height: 1; }
     NewGameScreen .name { width: 24; }
     NewGameScreen .kind { width: 14; margin-left: 1; }
     NewGameScreen #ng-players { width: 8; }
     NewGameScreen #ng-seed { width: 14; }
-    NewGameScreen #ng-variant { width: 12; }
-    NewGameScreen #ng-a07 { margin-left: 2; height: 1; border: none; padding: 0; }
     NewGameScreen #ng-seats { height: auto; margin: 0 0 1 0; }
     NewGameScreen #ng-start { margin: 0 0 0 10; }
     NewGameScreen #ng-hint { color: $text-muted; height: auto; margin-top: 1; }
@@ -92,21 +140,39 @@ class NewGameScreen(Screen):
         self.settings = settings or NewGameSettings()
         self.can_cancel = can_cancel
 
+    def _spec(self, game: str) -> Any:
+        from colosseum.core.registry import spec
+
+        return spec(game)
+
+    def _first_game(self, wanted: str) -> str:
+        """The game the screen opens on: the one chosen last time, if this program knows it."""
+        from colosseum.core.registry import game_names
+
+        try:
+            self._spec(wanted)
+        except ValueError:
+            return game_names(discover=False)[0]
+        return wanted
+
     def compose(self) -> ComposeResult:
-        # Only what is shown is composed (the seats in play, the game's own options row): a
+        # Only what is shown is composed (the seats in play, the game's own option rows): a
         # hidden row is mounted when it is first shown, so the first frame comes sooner.
         s = self.settings
-        game = s.game if s.game in BODY_TITLES else "colosseum"
+        game = self._first_game(s.game)
+        # only the game shown is offered for the first frame; the others (their specs loaded)
+        # once it is drawn (_discover_games)
+        offered: list[tuple[str, object]] = [(self._spec(game).title, game)]
         counts = player_counts(game)
-        players = s.players if s.players in counts else counts[-1]
+        players = s.players if s.players in counts else self._spec(game).default_players
         yield Static(" COLOSSEUM  New game", id="ng-title")
         body = VerticalScroll(id="ng-body")
         body.styles.margin = 0
-        body.border_title = Text(BODY_TITLES[game])
+        body.border_title = Text(self._spec(game).title)
         with body:
             with Horizontal(classes="row"):
                 yield Static("Game", classes="lbl")
-                yield Cycle(list(GAMES), game, id="ng-game")
+                yield Cycle(offered, game, id="ng-game")
                 yield Static("Players", classes="lbl2")
                 yield Cycle([(str(n), n) for n in counts], players, id="ng-players")
             with Vertical(id="ng-seats"):
@@ -123,7 +189,7 @@ class NewGameScreen(Screen):
                 )
                 seed.cursor_blink = False
                 yield seed
-            yield self._options_row(game)
+            yield from self._option_rows(game, players)
             yield FormButton("Start game", id="ng-start")
             yield Static(
                 "Tab moves between fields, Left/Right change a choice, ctrl+s starts.  Seats with a bot play "
@@ -136,15 +202,26 @@ class NewGameScreen(Screen):
     # focus on mount would restyle the whole form twice more)
     AUTO_FOCUS = "#ng-name-0"
 
+    def on_mount(self) -> None:
+        # the other games (and those other distributions register): once the first frame is drawn
+        self.call_after_refresh(self._discover_games)
+
+    def _discover_games(self) -> None:
+        """Every game: this program's, those registered, those other distributions register."""
+        offered = games_offered(discover=True)
+        cycle = self.query_one("#ng-game", Cycle)
+        if offered != cycle.options:
+            self._reoffer(cycle, offered, cycle.value)
+
     def _seat_kind(self, i: int, game: str) -> str:
         """Seat ``i``'s type as the settings give it, where ``game`` offers it."""
-        kind = self.settings.kinds[i]
+        kind = self.settings.kinds[i] if i < len(self.settings.kinds) else "normal"
         bots = bot_names(game)
         return kind if kind in ("human", *bots) else bots[0]
 
     def _seat_row(self, i: int, game: str) -> Horizontal:
         name = FormInput(
-            self.settings.names[i],
+            self.settings.names[i] if i < len(self.settings.names) else "",
             placeholder=f"player {i + 1}",
             compact=True,
             classes="name",
@@ -155,25 +232,12 @@ class NewGameScreen(Screen):
         kind = Cycle(self._kind_options(game), self._seat_kind(i, game), classes="kind", id=f"ng-kind-{i}")
         return Horizontal(Static(f"{i + 1}", classes="seat-no"), name, kind, classes="seat-row", id=f"ng-seat-{i}")
 
-    def _options_row(self, game: str) -> Horizontal:
-        s = self.settings
-        if game == "municipium":
-            # M-13: the short game (4 decurions) and the translator's single chamber citizen
-            return Horizontal(
-                Static("Options", classes="lbl"),
-                FormCheckbox("short game", "short" in s.options, classes="opt", id="ng-short"),
-                FormCheckbox("single chamber citizen", "single-chamber" in s.options, classes="opt", id="ng-single"),
-                classes="row",
-                id="ng-muni-row",
-            )
-        variants = [("grand", "grand"), ("classic", "classic"), ("original", "original")]
-        return Horizontal(
-            Static("Variant", classes="lbl"),
-            Cycle(variants, s.variant, id="ng-variant"),
-            FormCheckbox("2007 auctions", "auction-2007" in s.options, id="ng-a07"),
-            classes="row",
-            id="ng-colosseum-row",
-        )
+    def _option_rows(self, game: str, players: int) -> list[Horizontal]:
+        values = self.settings.options if game == self.settings.game else {}
+        rows = option_rows(self._spec(game).options, PREFIX, game, values, players)
+        if rows:
+            rows[-1].add_class("-last")
+        return rows
 
     @property
     def game(self) -> str:
@@ -195,21 +259,23 @@ class NewGameScreen(Screen):
             self.query_one("#ng-seats").mount_all(missing)
         for i, row in enumerate(rows):
             row.display = i < n
+        set_players(self, self._spec(self.game).options, PREFIX, n)
 
     def _show_game(self, game: str) -> None:
         """The choices of ``game``: its player counts, bot levels and options."""
-        rows = {"colosseum": "#ng-colosseum-row", "municipium": "#ng-muni-row"}
-        if not self.query(rows[game]):
-            # (the Colosseum row stays before Municipium's, as the fields' Tab order)
-            before = "#ng-muni-row" if game == "colosseum" else "#ng-start"
-            self.query_one("#ng-body").mount(self._options_row(game), before=before)
-        for name, selector in rows.items():
-            for row in self.query(selector):
-                row.display = name == game
-        self.query_one("#ng-body").border_title = Text(BODY_TITLES.get(game, game))
+        if not self.query(f"#{row_id(PREFIX, game)}"):
+            # the rows of each game in the order they were first shown, before the Start button
+            rows = self._option_rows(game, int(str(self.query_one("#ng-players", Cycle).value)))
+            if rows:
+                self.query_one("#ng-body").mount_all(rows, before="#ng-start")
+        for row in self.query(".opt-row"):
+            row.display = row.has_class(f"{PREFIX}-{game}")
+        self.query_one("#ng-body").border_title = Text(self._spec(game).title)
         counts = player_counts(game)
         players = self.query_one("#ng-players", Cycle)
-        self._reoffer(players, [(str(n), n) for n in counts], counts[-1])
+        old = players.value if isinstance(players.value, int) else self._spec(game).default_players
+        nearest = min(counts, key=lambda n: abs(n - old))  # as many seats as the game has room for
+        self._reoffer(players, [(str(n), n) for n in counts], nearest)
         kinds = self._kind_options(game)
         for i in range(len(self._seats())):
             self._reoffer(self.query_one(f"#ng-kind-{i}", Cycle), kinds, "normal")
@@ -237,7 +303,7 @@ class NewGameScreen(Screen):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.action_start()
 
-    def check_action(self, action: str, parameters) -> bool | None:
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel":
             return self.can_cancel
         return True
@@ -249,14 +315,15 @@ class NewGameScreen(Screen):
     def read(self) -> NewGameSettings | None:
         """The settings as entered, or None (with a notification) when they do not make a game."""
         game = self.game
+        found = self._spec(game)
         n = self.query_one("#ng-players", Cycle).value
-        n = int(n) if isinstance(n, int) else player_counts(game)[-1]
+        n = int(n) if isinstance(n, int) else found.default_players
         # seats never shown keep the settings' names and types
         shown = len(self._seats())
         names = [self.query_one(f"#ng-name-{i}", Input).value.strip() for i in range(shown)]
-        names += [self.settings.names[i] for i in range(shown, 5)]
+        names += [self.settings.names[i] for i in range(shown, MAX_SEATS)]
         kinds = [str(self.query_one(f"#ng-kind-{i}", Cycle).value) for i in range(shown)]
-        kinds += [self._seat_kind(i, game) for i in range(shown, 5)]
+        kinds += [self._seat_kind(i, game) for i in range(shown, MAX_SEATS)]
         used = names[:n]
         if any(not x for x in used):
             self.notify("Every player needs a name.", severity="error")
@@ -270,16 +337,14 @@ class NewGameScreen(Screen):
         except ValueError:
             self.notify("The seed is a whole number (or empty for a random one).", severity="error")
             return None
-        variants = self.query("#ng-variant").results(Cycle)
-        variant = next((str(v.value) for v in variants), self.settings.variant)
-        if game == "municipium":
-            chosen = (("short", "#ng-short"), ("single-chamber", "#ng-single"))
-            options = tuple(o for o, sel in chosen if self.query_one(sel, FormCheckbox).value)
-        else:
-            options = ("auction-2007",) if self.query_one("#ng-a07", FormCheckbox).value else ()
-        return NewGameSettings(
-            players=n, names=names, kinds=kinds, seed=seed, variant=variant, options=options, game=game
-        )
+        try:
+            options = read_options(self, found.options, PREFIX)
+            found.make_setup(used, seed=0, **{k: v for k, v in options.items() if v is not None})
+        except OptionError as err:
+            self.notify(str(err), severity="error", markup=False)
+            return None
+        options = {k: v for k, v in options.items() if v != next(o.default for o in found.options if o.name == k)}
+        return NewGameSettings(players=n, names=names, kinds=kinds, seed=seed, options=options, game=game)
 
     def action_start(self) -> None:
         s = self.read()

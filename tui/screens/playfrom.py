@@ -31,10 +31,10 @@ class PlayFromChoice:
 
 
 def where(log: GameLog, at: int) -> str:
-    """``action 40 of 134, round 3, Invest``."""
-    st = log.timeline.state(at)
-    phase = st.phase.capitalize()
-    return f"action {at} of {len(log.actions)}, round {st.round}, {phase}"
+    """``action 40 of 134, round 3, Invest`` (the game's own words for where it is)."""
+    from colosseum.tui.client import load_client
+
+    return f"action {at} of {len(log.actions)}, {load_client(log.spec).where(log.timeline.state(at))}"
 
 
 class PlayFromScreen(ModalScreen[PlayFromChoice | None]):
@@ -60,7 +60,7 @@ class PlayFromScreen(ModalScreen[PlayFromChoice | None]):
         self.at = at
 
     def compose(self) -> ComposeResult:
-        bots = bot_names()
+        bots = bot_names(self.game_log.game)
         kinds = [("human", "human")] + [(f"bot: {b}", b) for b in bots]
         box = Vertical(id="pf-box")
         box.border_title = "Play from here"

@@ -1,44 +1,50 @@
-"""The header line: round, phase, who must act and what to do."""
+"""The header line of a game (the game screen and the viewer): the game's title, its options set
+away from their defaults (so nobody plays the wrong rules: made from the option specs), then
+the game's own words (``GameClient.header``: where the game is, who must do what)."""
 
 from __future__ import annotations
 
-from rich.cells import cell_len
+from typing import Any
+
 from rich.style import Style
 from rich.text import Text
 
-from colosseum.core.games.colosseum import State
-from colosseum.core.games.colosseum.model import PHASE_TITLES
+from colosseum.tui.client import GameClient
+from colosseum.tui.setups import option_words
 
-from .common import prompt, rounds_total, seat_style
 from .lines import LinePanel
 
 
-def variant_tag(state: State, wide: bool = False) -> str:
-    """How this game differs from The Grand Spectacle (shown on the main screen, so nobody plays the wrong rules)."""
-    parts = []
-    if state.setup.variant == "classic":
-        parts.append("Classic 2007" if wide else "Classic")
-    elif state.setup.variant == "original":
-        parts.append("Original 2007" if wide else "Original")
-    if "auction-2007" in state.setup.options:
-        parts.append("2007 auctions" if wide else "A07")
-    return " + ".join(parts) if wide else "+".join(parts)
+def options_tag(client: GameClient, setup: Any, wide: bool = False) -> str:
+    """How this game's rules differ from the defaults, in a few words (``Classic+A07``; who starts
+    is left out: it is no rule, and the line is short)."""
+    words = option_words(setup, wide=wide, words=client.header_words, rules_only=True)
+    return " + ".join(words) if wide else "+".join(words)
 
 
-class GameHeader(LinePanel):
+def _dark(node: Any) -> bool:
+    try:
+        return bool(node.app.current_theme.dark)
+    except Exception:  # noqa: BLE001 - no app yet (a panel built in a test)
+        return True
+
+
+class HeaderLine(LinePanel):
     DEFAULT_CSS = """
-    GameHeader { height: 1; background: $panel; color: $foreground; }
-    GameHeader > .header--title { color: $primary; text-style: bold; }
+    HeaderLine { height: 1; background: $panel; color: $foreground; }
+    HeaderLine > .header--title { color: $primary; text-style: bold; }
     """
     COMPONENT_CLASSES = {"header--title"}
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, client: GameClient, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.state: State | None = None
-        self.note = ""
+        self.client = client
+        self.state: Any = None
+        self.seat = -1
 
-    def show(self, state: State, seat: int = -1) -> None:
+    def show(self, state: Any, seat: int = -1) -> None:
         self.state = state
+        self.seat = seat
         self.redraw()
 
     def build_lines(self) -> list[Text]:
@@ -46,30 +52,14 @@ class GameHeader(LinePanel):
 
     def _line(self) -> Text:
         t = Text(no_wrap=True, overflow="crop")
-        t.append(" COLOSSEUM ", self.component_style("header--title"))
+        t.append(f" {self.client.spec.title.upper()} ", self.component_style("header--title"))
         st = self.state
         if st is None:
             return t
-        wide = (self.size.width or 80) >= 100
-        tag = variant_tag(st, wide)
+        width = self.size.width or 80
+        tag = options_tag(self.client, st.setup, width >= 100)
         if tag:
             t.append(f"[{tag}] ", Style(bold=True))
-        rnd = f"{min(st.round, rounds_total(st))}/{rounds_total(st)}"
-        t.append(f" Round {rnd}  " if wide else f" R{rnd} ")
-        t.append(PHASE_TITLES.get(st.phase, st.phase), Style(bold=True))
-        t.append("  |  " if wide else " | ")
-        seat, text = prompt(st)
-        t.append(text, seat_style(self.app.theme, seat) if seat >= 0 else Style(bold=True))
-        width = self.size.width or 80
-        if seat >= 0:
-            p = st.players[seat]
-            # the acting player's purse, labelled (a bare "$23" read as anyone's)
-            money = f"${p.coins}" + (f" Aq{p.aquilas}" if p.aquilas else "")
-            for label in (f"   cash {money}", f"  cash {money}", f" {money}"):
-                if t.cell_len + cell_len(label) <= width:
-                    t.append(label)
-                    break
-        if self.note:
-            t.append("  " + self.note, Style(dim=True))
+        self.client.header(t, st, self.seat, width=width, theme=self.app.theme, dark=_dark(self))
         t.truncate(width, overflow="crop")
         return t

@@ -13,6 +13,7 @@ rows instead of four whole panels is most of what keeps a table of ten screens c
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.segment import Segment
 from rich.style import Style
@@ -55,10 +56,17 @@ def row_regions(rows: Sequence[int], width: int) -> list[Region]:
     return regions
 
 
-class CachedStyles:
+if TYPE_CHECKING:  # what the mixin is mixed into (at run time a plain class: a Widget base
+    # here would put Widget's default CSS after a ScrollView's, and the log would not scroll)
+    _Mixin = Widget
+else:
+    _Mixin = object
+
+
+class CachedStyles(_Mixin):
     """Styles a widget looks up while drawing, kept until Textual says the styles changed
     (a theme switch, a class or pseudo-class change): Textual's ``rich_style`` walks every
-    ancestor on each call, and a line-API widget would ask once per row."""
+    ancestor on each call, and a line-API widget would ask once per row.  A mixin of a widget."""
 
     _base: Style | None = None
     _components: dict[str, Style] | None = None
@@ -67,7 +75,7 @@ class CachedStyles:
     def base_style(self) -> Style:
         """The widget's own style (colours, background)."""
         if self._base is None:
-            self._base = self.rich_style  # type: ignore[attr-defined]
+            self._base = self.rich_style
         return self._base
 
     def component_style(self, name: str) -> Style:
@@ -76,7 +84,7 @@ class CachedStyles:
             self._components = {}
         style = self._components.get(name)
         if style is None:
-            style = self._components[name] = self.get_component_rich_style(name, partial=True)  # type: ignore[attr-defined]
+            style = self._components[name] = self.get_component_rich_style(name, partial=True)
         return style
 
     def _forget_styles(self) -> None:
@@ -84,7 +92,7 @@ class CachedStyles:
         self._components = None
 
     def notify_style_update(self) -> None:
-        super().notify_style_update()  # type: ignore[misc]
+        super().notify_style_update()
         self._forget_styles()
 
 
@@ -92,7 +100,7 @@ class _Lines(CachedStyles):
     """The part shared by fixed and scrolling line panels."""
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes)  # type: ignore[call-arg]
+        super().__init__(id=id, classes=classes)
         self._lines: list[Text] = []
         self._stale = True
 
@@ -104,7 +112,7 @@ class _Lines(CachedStyles):
         raise NotImplementedError
 
     def _can_build(self) -> bool:
-        return self.is_mounted and bool(self.content_region.width)  # type: ignore[attr-defined]
+        return self.is_mounted and bool(self.content_region.width)
 
     def redraw(self) -> None:
         """Compose the lines again and repaint the rows that changed."""
@@ -114,7 +122,7 @@ class _Lines(CachedStyles):
         if self._stale:
             self._lines = self.build_lines()
             self._stale = False
-            self.refresh()  # type: ignore[attr-defined]
+            self.refresh()
             return
         new = self.build_lines()
         rows = changed_rows(self._lines, new)
@@ -123,7 +131,7 @@ class _Lines(CachedStyles):
 
     def _repaint_rows(self, rows: list[int]) -> None:
         if rows:
-            self.refresh(*row_regions(rows, self.size.width))  # type: ignore[attr-defined]
+            self.refresh(*row_regions(rows, self.size.width))
 
     def _current_lines(self) -> list[Text]:
         if self._stale and self._can_build():

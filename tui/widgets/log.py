@@ -16,11 +16,11 @@ from textual.binding import Binding
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from colosseum.core.games.colosseum import Event
+from colosseum.core.events import Event
 from colosseum.tui.text import wrap
 
-from .common import seat_style
 from .lines import CachedStyles, set_virtual_height
+from .style import seat_style
 
 
 class LogPanel(CachedStyles, ScrollView, can_focus=True):

@@ -14,17 +14,17 @@ from pathlib import Path
 
 from colosseum.core.games.municipium import MuniSetup, State, apply, decode_action, encode_action, new_game, to_act
 from colosseum.core.games.municipium.bots import make_bot
-from colosseum.tui.municipium.app import MuniApp
-from colosseum.tui.municipium.dialog_base import MuniDialog
-from colosseum.tui.municipium.session import MuniLocalSession, Seat
+from colosseum.tui.app import ColosseumApp
+from colosseum.tui.games.municipium.dialog_base import MuniDialog
+from colosseum.tui.session import LocalSession, Seat
 
 NAMES = ("Kat", "Becky", "Laura", "Mia")
 DATA = Path(__file__).parent / "data" / "muni_ui_positions.json"
 
 
-def session_for(setup: MuniSetup, actions=(), humans=(0,), bot: str = "greedy") -> MuniLocalSession:
+def session_for(setup: MuniSetup, actions=(), humans=(0,), bot: str = "greedy") -> LocalSession:
     seats = tuple(Seat("human") if i in humans else Seat(bot) for i in range(len(setup.players)))
-    return MuniLocalSession(setup, seats, actions=list(actions))
+    return LocalSession(setup, seats, actions=list(actions))
 
 
 def find_position(
@@ -73,14 +73,14 @@ def record_positions(cases: dict[str, tuple[Callable[[State], bool], dict]]) -> 
     DATA.write_text("{\n" + body + "\n}\n", encoding="utf-8")
 
 
-def position_session(name: str, humans=None) -> MuniLocalSession:
+def position_session(name: str, humans=None) -> LocalSession:
     setup, actions = load_positions()[name]
     humans = tuple(range(len(setup.players))) if humans is None else humans
     return session_for(setup, actions, humans=humans)
 
 
 async def answer_dialogs(
-    pilot, app: MuniApp, rng: random.Random, *, max_steps: int = 20_000, until=None, seen: set[str] | None = None
+    pilot, app: ColosseumApp, rng: random.Random, *, max_steps: int = 20_000, until=None, seen: set[str] | None = None
 ) -> int:
     """Answer every dialog that opens with arrows / Tab and Enter until the game is over (or
     ``until(state)``); returns the number of dialog answers given."""

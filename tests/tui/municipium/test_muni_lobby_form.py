@@ -1,5 +1,6 @@
 """The lobby's new-table form chooses the game: a Municipium table has 2 to 4 seats, its bot
-levels and its M-13 options; the form still fits 80x24 and is driven from the keyboard."""
+levels and its M-13 options (made from its option specs); the form still fits 80x24 and is
+driven from the keyboard; it sends the game by name and its options by field."""
 
 from __future__ import annotations
 
@@ -42,18 +43,20 @@ def test_m13_lobby_form_creates_a_municipium_table_from_the_keyboard():
             await pilot.press("enter", "down", "enter")
             await pilot.pause()
             assert scr.query_one("#game", Select).value == "municipium"
-            assert not scr.query_one("#takeover").display and scr.query_one("#muni-short").display
+            assert scr.query_one("#ct-opt-options-short").display  # its M-13 options, from its option specs
             assert scr.query_one("#seat4", Select).value == ""
             assert not scr.query_one("#seat4").parent.display  # 2 to 4 players: no fifth seat row
             form = scr.query_one("#form")
             assert form.region.bottom <= 24 and scr.query_one("#create").region.bottom <= 23
             scr.query_one("#seat3", Select).value = ""  # three players
-            scr.query_one("#muni-single").value = True
+            scr.query_one("#ct-opt-options-single-chamber").value = True
             await pilot.press("ctrl+s")
             await pilot.pause()
         (kw,) = app.client.created
         assert kw["game"] == "municipium" and kw["seats"] == ["human", "human", "human"]
-        assert kw["options"] == {"options": ["single-chamber"]} and kw["allow_takeover"] is False
+        assert (
+            kw["options"] == {"options": ["single-chamber"]} and "variant" not in kw and kw["allow_takeover"] is False
+        )
 
     asyncio.run(go())
 

@@ -10,10 +10,14 @@ from textual.widgets import Input
 
 from colosseum.core.logread import read_log
 from colosseum.tui.app import ColosseumApp
-from colosseum.tui.municipium.screen import MuniGameScreen
-from colosseum.tui.municipium.session import MuniLocalSession
+from colosseum.tui.screens.game import GameScreen
+from colosseum.tui.session import LocalSession
 from colosseum.tui.storage import finish_recording
 from colosseum.tui.widgets.forms import Cycle
+from colosseum.tui.widgets.options import row_id
+
+MUNI_ROW = "#" + row_id("ng-opt", "municipium")
+COLOSSEUM_ROW = "#" + row_id("ng-opt", "colosseum")
 
 
 async def choose_municipium(pilot) -> None:
@@ -34,19 +38,19 @@ def test_m13_new_game_screen_starts_a_municipium_game(monkeypatch, tmp_path):
             scr = app.screen
             players = scr.query_one("#ng-players", Cycle)
             assert [v for _, v in players.options] == [2, 3, 4] and players.value == 4
-            assert scr.query_one("#ng-muni-row").display and not scr.query_one("#ng-colosseum-row").display
+            assert scr.query_one(MUNI_ROW).display and not scr.query_one(COLOSSEUM_ROW).display
             assert [v for _, v in scr.query_one("#ng-kind-1", Cycle).options] == ["human", "normal", "random"]
             assert scr.query_one("#ng-body").border_title == "Municipium"
             await pilot.press("tab", "left")  # players: 3
             assert players.value == 3 and not scr.query_one("#ng-seat-3").display
             scr.query_one("#ng-seed", Input).value = "21"
-            scr.query_one("#ng-short").focus()
+            scr.query_one("#ng-opt-options-short").focus()
             await pilot.press("space")  # M-13.1: the short game
             await pilot.press("ctrl+s")
             await pilot.pause()
-            assert isinstance(app.screen, MuniGameScreen)
+            assert isinstance(app.screen, GameScreen)
             s = app.session
-            assert isinstance(s, MuniLocalSession)
+            assert isinstance(s, LocalSession)
             assert s.setup.players == ("Becky", "Kat", "Laura") and s.setup.seed == 21
             assert s.setup.options == ("short",)
             assert [x.kind for x in s.seats] == ["human", "normal", "normal"]
@@ -75,9 +79,9 @@ def test_switching_back_to_colosseum_restores_its_choices():
             await pilot.press("shift+tab", "left")  # the game: Colosseum again
             await pilot.pause()
             players = scr.query_one("#ng-players", Cycle)
-            assert [v for _, v in players.options] == [3, 4, 5] and players.value == 5
-            assert scr.query_one("#ng-colosseum-row").display and not scr.query_one("#ng-muni-row").display
-            assert scr.query_one("#ng-seat-4").display
+            assert [v for _, v in players.options] == [3, 4, 5] and players.value == 3  # the nearest it has
+            assert scr.query_one(COLOSSEUM_ROW).display and not scr.query_one(MUNI_ROW).display
+            assert scr.query_one("#ng-seat-2").display and not scr.query_one("#ng-seat-3").display
             assert "hard" in [v for _, v in scr.query_one("#ng-kind-1", Cycle).options]
 
     asyncio.run(go())

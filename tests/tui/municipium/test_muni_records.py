@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 import pytest
 
 from colosseum.core.games.colosseum import GameSetup
 from colosseum.core.games.municipium import MuniSetup, apply, new_game
 from colosseum.core.logread import read_log
-from colosseum.tui import cli as cli_module
+from colosseum.tui import saved as saved_module
+from colosseum.tui.app import start_recording as record
 from colosseum.tui.cli import main as cli
-from colosseum.tui.municipium.app import make_muni_session, record
-from colosseum.tui.municipium.session import MuniLocalSession
+from colosseum.tui.local import make_session
 from colosseum.tui.session import LocalSession, Seat
 from colosseum.tui.storage import finish_recording, start_recording
 
@@ -26,11 +27,11 @@ def data_dir(tmp_path, monkeypatch):
     return tmp_path / "data"
 
 
-def muni_game(names=("Ann", "小明", "Cy"), seed=3, steps=40, kinds=("human", "normal", "normal")) -> MuniLocalSession:
+def muni_game(names=("Ann", "小明", "Cy"), seed=3, steps=40, kinds=("human", "normal", "normal")) -> LocalSession:
     """A recorded game: the human seat plays random moves, the bots their own."""
     from colosseum.core.games.municipium.bots import make_bot
 
-    s = make_muni_session(names, kinds, seed=seed)
+    s = make_session("municipium", names, kinds, seed=seed)
     record(s)
     me = make_bot("random", 99)
     for _ in range(steps):
@@ -95,10 +96,10 @@ def test_resume_continues_the_same_file_and_replays_byte_exact(data_dir):
     played = list(s.actions)
     finish_recording(s)
     before = path.read_bytes()
-    prepared = cli_module.prepare_resume(None)  # the newest unfinished game: this one
+    prepared = saved_module.prepare_resume(None)  # the newest unfinished game: this one
     assert not isinstance(prepared, int)
     r, rpath = prepared
-    assert isinstance(r, MuniLocalSession) and rpath == path and r.actions == played
+    assert isinstance(r, LocalSession) and rpath == path and r.actions == played
     while r.state.phase != "over":
         if not r.step_bot():
             from colosseum.core.games.municipium import legal
@@ -116,17 +117,20 @@ def test_resume_continues_the_same_file_and_replays_byte_exact(data_dir):
     assert cli(["resume", str(path)]) == 1  # the game is over
 
 
-def test_fork_of_a_municipium_game_is_refused(data_dir, capsys):
+def test_a_municipium_game_forks_like_any_game(data_dir, capsys):
     s = muni_game(steps=10)
     path = s.recorder.path
     finish_recording(s)
-    assert cli(["fork", str(path), "--at", "3", "--no-play"]) == 2
-    assert "Municipium" in capsys.readouterr().err
+    assert cli(["fork", str(path), "--at", "3", "--no-play"]) == 0
+    fork = read_log(Path(capsys.readouterr().out.strip()))
+    assert fork.game == "municipium" and fork.error is None
+    assert fork.actions == s.actions[:3] and fork.header.fork_of == path.name and fork.header.fork_at == 3
 
 
 def test_viewer_steps_through_the_game(data_dir):
-    from colosseum.tui.municipium.panels import BoardPanel
-    from colosseum.tui.municipium.viewer import MuniViewerApp
+    """The shell's viewer with Municipium's panels, driven by the keys every game's viewer has."""
+    from colosseum.tui.games.municipium.panels import BoardPanel
+    from colosseum.tui.viewer import ViewerApp
 
     s = muni_game(steps=40)
     path = s.recorder.path
@@ -134,19 +138,20 @@ def test_viewer_steps_through_the_game(data_dir):
     log = read_log(path)
 
     async def go():
-        app = MuniViewerApp(log)
+        app = ViewerApp(log)
         async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
             screen = app.screen
-            assert screen.position == len(log.actions)
+            assert screen.index == len(log.actions)
             await pilot.press("home")
-            assert screen.position == 0, (app.focused, screen.active_bindings.get("home"))
+            assert screen.index == 0, (app.focused, screen.active_bindings.get("home"))
             await pilot.press("right", "right")
-            assert screen.position == 2
+            assert screen.index == 2
             assert screen.query_one(BoardPanel).state == log.timeline.state(2)
-            await pilot.press("n")
-            assert screen.position > 2
+            await pilot.press("down")  # the next player's turn
+            assert screen.index > 2
             await pilot.press("end")
-            assert screen.position == len(log.actions)
+            assert screen.index == len(log.actions)
             await pilot.press("q")
 
     asyncio.run(go())
@@ -158,7 +163,7 @@ def test_snapshot_viewer(snap_compare, tmp_path):
     from colosseum.core.games.municipium import MuniSetup, to_act
     from colosseum.core.games.municipium.bots import make_bot
     from colosseum.core.logwriter import LogWriter
-    from colosseum.tui.municipium.viewer import MuniViewerApp
+    from colosseum.tui.viewer import ViewerApp
 
     setup = MuniSetup(players=("Ann", "Bo", "Cy"), seed=8)
     st, actions = new_game(setup), []
@@ -169,5 +174,5 @@ def test_snapshot_viewer(snap_compare, tmp_path):
         actions.append(a)
     w = LogWriter.create_at(tmp_path / "game.jsonl", make_header(setup, ("human", "normal", "normal")), actions)
     w.close()
-    app = MuniViewerApp(read_log(w.path), position=45, theme="colosseum-dark")
+    app = ViewerApp(read_log(w.path), start_index=45, theme="colosseum-dark")
     assert snap_compare(app, terminal_size=(80, 24))

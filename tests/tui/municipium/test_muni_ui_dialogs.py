@@ -9,15 +9,16 @@ from muni_ui_helpers import load_positions, position_session
 
 from colosseum.core.games.municipium import apply, legal
 from colosseum.core.games.municipium.actions import DrawCommon, Move, Pass, PlayFamily, Relocate
-from colosseum.tui.municipium.app import MuniApp
-from colosseum.tui.municipium.dialog_base import MuniDialog
-from colosseum.tui.municipium.dialogs import GenericDialog, dialog_for
-from colosseum.tui.municipium.facts import after, describe
+from colosseum.tui.app import ColosseumApp
+from colosseum.tui.games.municipium.dialog_base import MuniDialog
+from colosseum.tui.games.municipium.dialogs import GenericDialog
+from colosseum.tui.games.municipium.facts import after, describe
+from colosseum.tui.games.municipium.which import dialog_for
 
 
 def run(case: str, body) -> None:
     session = position_session(case)
-    app = MuniApp(session, bot_delay=0)
+    app = ColosseumApp(session, bot_delay=0)
 
     async def go():
         async with app.run_test(size=(80, 24)) as pilot:
@@ -99,7 +100,7 @@ def test_help_over_a_dialog_keeps_its_step():
         stage = list(dialog.stage)
         await pilot.press("f1")
         await pilot.pause()
-        assert type(app.screen).__name__ == "MuniHelpScreen"
+        assert type(app.screen).__name__ == "HelpScreen"  # the shell's help, over any dialog
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is dialog and dialog.stage == stage

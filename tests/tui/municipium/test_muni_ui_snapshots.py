@@ -23,7 +23,7 @@ from colosseum.core.games.municipium.model import (
     RearrangeFrame,
     TavernFrame,
 )
-from colosseum.tui.municipium.app import MuniApp
+from colosseum.tui.app import ColosseumApp
 
 
 def top_is(frame_type, extra=lambda st: True):
@@ -87,7 +87,7 @@ async def settle(pilot) -> None:
 @pytest.mark.parametrize("snap", list(SNAPS))
 def test_snapshot_80x24(snap_compare, snap):
     case, keys, auto = SNAPS[snap]
-    app = MuniApp(position_session(case), bot_delay=0, theme="colosseum-dark", auto_dialogs=auto)
+    app = ColosseumApp(position_session(case), bot_delay=0, theme="colosseum-dark", auto_dialogs=auto)
     assert snap_compare(app, press=keys, terminal_size=(80, 24), run_before=settle)
 
 

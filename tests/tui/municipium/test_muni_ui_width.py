@@ -10,17 +10,18 @@ from muni_ui_helpers import answer_dialogs, load_positions, session_for
 from rich.cells import cell_len
 
 from colosseum.core.games.municipium import MuniSetup
-from colosseum.tui.municipium.app import MuniApp
-from colosseum.tui.municipium.dialog_base import MuniDialog
-from colosseum.tui.municipium.panels import BoardPanel, LogPanel, MuniHeader, PlayersPanel, _Panel
-from colosseum.tui.municipium.text import fit, wrap_cells
+from colosseum.tui.app import ColosseumApp
+from colosseum.tui.games.municipium.dialog_base import MuniDialog
+from colosseum.tui.games.municipium.panels import BoardPanel, LogPanel, PlayersPanel, _Panel
+from colosseum.tui.games.municipium.text import fit, wrap_cells
+from colosseum.tui.widgets.header import HeaderLine
 
 NAMES = ("ベッキー", "Aurelia Maximiliana Cornelia", "小明")
 
 
-def check_panels(app: MuniApp) -> None:
+def check_panels(app: ColosseumApp) -> None:
     screen = app.screen_stack[0]
-    for cls in (MuniHeader, BoardPanel, PlayersPanel, LogPanel):
+    for cls in (HeaderLine, BoardPanel, PlayersPanel, LogPanel):
         panel: _Panel = screen.query_one(cls)
         width = panel.content_region.width
         assert width > 0
@@ -31,7 +32,7 @@ def check_panels(app: MuniApp) -> None:
 
 def test_nothing_wider_than_its_place_at_80x24():
     session = session_for(MuniSetup(players=NAMES, seed=9), humans=(0,))
-    app = MuniApp(session, bot_delay=0)
+    app = ColosseumApp(session, bot_delay=0)
 
     async def go():
         async with app.run_test(size=(80, 24)) as pilot:
@@ -53,7 +54,7 @@ def test_every_recorded_position_fits():
     """Three citizens on a banner (an event running), four players, crowded institutions."""
     positions = load_positions()
     session = session_for(MuniSetup(players=NAMES, seed=9), humans=(0, 1, 2))
-    app = MuniApp(session, bot_delay=0, auto_dialogs=False)
+    app = ColosseumApp(session, bot_delay=0, auto_dialogs=False)
 
     async def go():
         async with app.run_test(size=(80, 24)) as pilot:
@@ -61,7 +62,7 @@ def test_every_recorded_position_fits():
             screen = app.screen_stack[0]
             for setup, actions in positions.values():
                 st = session_for(setup, actions, humans=tuple(range(len(setup.players)))).state
-                for cls in (MuniHeader, BoardPanel, PlayersPanel):
+                for cls in (HeaderLine, BoardPanel, PlayersPanel):
                     panel = screen.query_one(cls)
                     panel.state = st
                     for line in panel.build_lines():
@@ -73,7 +74,7 @@ def test_every_recorded_position_fits():
 def test_markup_in_a_name_is_text():
     names = ("[bold]Kat[/bold]", "Bo[", "Cy")
     session = session_for(MuniSetup(players=names, seed=2), humans=(0, 1, 2))
-    app = MuniApp(session, bot_delay=0)
+    app = ColosseumApp(session, bot_delay=0)
 
     async def go():
         async with app.run_test(size=(80, 24)) as pilot:

@@ -1,0 +1,60 @@
+"""Local games: a new game's session made from plain values (the new-game screen, ``colosseum
+play``), for any game, and the options a command line or a form gives, checked.
+
+No Textual."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from colosseum.core.options import OptionError, OptionSpec
+from colosseum.core.registry import spec
+
+from .session import LocalSession, Seat
+
+__all__ = ["OptionError", "check_kinds", "make_session", "option_value"]
+
+
+def check_kinds(game: str, kinds: Sequence[str]) -> None:
+    """ValueError naming the bots ``game`` has, for a seat given one it has not."""
+    known = spec(game).rules().bot_names()
+    for k in kinds:
+        if k != "human" and k not in known:
+            raise ValueError(f"unknown bot {k!r}; choose from {', '.join(known)}")
+
+
+def make_session(
+    game: str | None,
+    names: Sequence[str],
+    kinds: Sequence[str],
+    *,
+    seed: int,
+    options: Mapping[str, Any] | None = None,
+) -> LocalSession:
+    """A new game of ``game`` in this process; ``kinds`` per seat: "human" or a bot name;
+    ``options`` by field name (plain values).  Raises OptionError (one line for a person),
+    RuleError (a setup the rules refuse: the player count) or ValueError (an unknown bot)."""
+    found = spec(game)
+    setup = found.make_setup(names, seed=seed, **dict(options or {}))
+    check_kinds(found.name, kinds)
+    return LocalSession(setup, tuple(Seat(kind=k) for k in kinds))
+
+
+def option_value(option: OptionSpec, raw: Any) -> Any:
+    """An option's value from what a person gave (a typed word, a list of words for flags):
+    OptionError names what is wrong and the valid values."""
+    if option.kind == "flags":
+        words = [raw] if isinstance(raw, str) else list(raw)
+        out: list[str] = []
+        for word in words:
+            said = str(word).strip().casefold()
+            value = next((c.value for c in option.choices if said in (c.value.casefold(), c.label.casefold())), None)
+            if value is None:
+                raise OptionError(f"{option.label}: choose from {', '.join(c.value for c in option.choices)}")
+            if value not in out:
+                out.append(value)
+        return tuple(out)
+    if isinstance(raw, str):
+        return option.parse(raw)
+    return raw

@@ -1,0 +1,47 @@
+"""Styles every game's panels share: a seat's colour in the theme, and one letter a player.
+
+Colour is a second channel: a seat is also its letter, so everything reads without colour."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from rich.style import Style
+
+from colosseum.themes import DEFAULT_THEME, seat_colour
+
+
+def player_letters(names: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """One distinct lower-case letter per player.  Names that begin with a Latin letter get
+    it first (so a name without one, e.g. in Japanese, never takes "Aurelia"'s "a"); then each
+    other name gets a free letter of the name, else the first free letter of the alphabet."""
+    return _player_letters(tuple(names))
+
+
+@lru_cache(maxsize=64)
+def _player_letters(names: tuple[str, ...]) -> tuple[str, ...]:
+    picks: list[str] = [""] * len(names)
+    taken: set[str] = set()
+    for i, name in enumerate(names):
+        first = name.strip()[:1].lower()
+        if first.isascii() and first.isalpha() and first not in taken:
+            picks[i] = first
+            taken.add(first)
+    for i, name in enumerate(names):
+        if picks[i]:
+            continue
+        candidates = [c.lower() for c in name if c.isascii() and c.isalpha()]
+        pick = next((c for c in candidates if c not in taken), "")
+        if not pick:
+            pick = next(c for c in "abcdefghijklmnopqrstuvwxyz" if c not in taken)
+        picks[i] = pick
+        taken.add(pick)
+    return tuple(picks)
+
+
+@lru_cache(maxsize=256)
+def seat_style(theme: str, seat: int, bold: bool = True) -> Style:
+    """Seat ``seat``'s colour in ``theme`` (the default theme's for a theme not of this program)."""
+    if seat < 0:
+        return Style()
+    return Style(color=seat_colour(theme if theme.startswith("colosseum") else DEFAULT_THEME, seat), bold=bold)
