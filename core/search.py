@@ -15,10 +15,11 @@ other seat (clipped at ``rules.margin_clip``).
 * ``hard``: two screening iterations play every candidate, then only the policy's choice and
   the best other one; the other replaces the policy's choice only when it is ahead by more than
   the noise of the paired differences (so with few playouts the bot plays like its policy).
-* ``expert``: twice as many candidates, narrowed by sequential halving (each round plays the
-  survivors on new luck and keeps the better half by their mean over every round; the time a
-  round gets is the time left shared among the rounds to come), and a lighter test for leaving
-  the policy's choice at the end.  See docs/decisions.md (how the levels were measured).
+* ``expert``: twice as many candidates (the game's wider list), narrowed by sequential halving:
+  each round plays the survivors on new luck and keeps the better half by their mean over every
+  round so far (the policy's choice always goes on), the time a round gets being the time left
+  shared among the rounds to come, until the policy's choice and one other are left; they share
+  what remains, and the same paired test decides.  See docs/decisions.md.
 
 Budgets: ``think`` seconds a decision (``clock`` ``wall``, what a player waits, or ``cpu``, the
 process's CPU time: figures independent of the machine's load), checked inside the playouts
@@ -94,7 +95,7 @@ class Level:
 
 LEVELS: dict[str, Level] = {
     "hard": Level("hard", cap=4),
-    "expert": Level("expert", cap=8, screen=1, halving=True, switch_z=0.25),
+    "expert": Level("expert", cap=8, halving=True),
 }
 
 
@@ -297,16 +298,7 @@ class SearchBot:
 
     def analyse_detail(self, state: Any) -> list[CandidateStats]:
         self._started = self._now()
-        # the policy may remember what it did (deals proposed) and draws on its generator: a
-        # copy of both (a copy of the bot's generator too)
-        policy = copy.copy(self.policy)
-        for name, value in vars(self.policy).items():
-            if isinstance(value, random.Random):
-                twin = random.Random()
-                twin.setstate(value.getstate())
-                setattr(policy, name, twin)
-            elif isinstance(value, (set, dict, list)):
-                setattr(policy, name, copy.copy(value))
+        policy = twin_of(self.policy)
         rng = random.Random()
         rng.setstate(self.rng.getstate())
         first = policy.act(state)
@@ -509,6 +501,23 @@ class SearchBot:
                 self.close()
                 return None
         return self._pool
+
+
+def twin_of(bot: Any) -> Any:
+    """A copy of ``bot`` that chooses as it would from now on and leaves it untouched: its
+    ``fork()`` where it has one, else a copy with its own generators and collections."""
+    fork = getattr(bot, "fork", None)
+    if fork is not None:
+        return fork()
+    twin = copy.copy(bot)
+    for name, value in vars(bot).items():
+        if isinstance(value, random.Random):
+            rng = random.Random()
+            rng.setstate(value.getstate())
+            setattr(twin, name, rng)
+        elif isinstance(value, (set, dict, list)):
+            setattr(twin, name, copy.copy(value))
+    return twin
 
 
 def _ready() -> bool:

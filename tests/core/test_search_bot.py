@@ -174,10 +174,11 @@ def test_a_failing_policy_falls_back_to_the_rules_last_resort(monkeypatch):
     st = searched(5, 1)[0]
     bot = hard(1, playouts=8)
 
-    def broken(state):
-        raise ValueError("boom")
+    class Broken:
+        def act(self, state):
+            raise ValueError("boom")
 
-    monkeypatch.setattr(bot.policy, "act", broken)
+    monkeypatch.setattr(bot, "policy", Broken())
     assert bot.act(st) == RULES.fallback_action(st)
 
 

@@ -52,17 +52,20 @@ __all__ = ["DEFAULT_THINK", "HARD_CAP", "CandidateStats", "PlayoutGreedy", "Sear
 HARD_CAP = 4
 
 
-class PlayoutGreedy(GreedyBot):
+class PlayoutGreedy:
     """Greedy for a playout: the active player of a trade turn ends it instead of proposing
     (the search's playouts have no deals of their own; one on the table is answered)."""
 
     name = "playout"
 
+    def __init__(self, seed: int = 0) -> None:
+        self.greedy = GreedyBot(seed)
+
     def act(self, state: State) -> Action:
         t = state.trade
         if state.phase == "trade" and t is not None and t.deal is None and to_act(state) == t.active:
             return EndTurn(player=t.active)
-        return super().act(state)
+        return self.greedy.act(state)
 
 
 def SearchBot(  # noqa: N802 - the name older callers construct
