@@ -133,6 +133,23 @@ print(json.dumps({"actions/CPU s": n / (time.process_time() - c), "games": games
 """
 
 
+def build_kind() -> str:
+    """Whether this tree runs as pure Python or with modules compiled by mypyc (setup.py)."""
+    import importlib
+
+    names = [
+        "colosseum.core.games.colosseum.bots.greedy",
+        "colosseum.core.games.colosseum.engine",
+        "colosseum.core.games.municipium.bots.greedy",
+    ]
+    compiled = [n for n in names if not str(importlib.import_module(n).__file__).endswith(".py")]
+    return (
+        "pure Python"
+        if not compiled
+        else f"mypyc-compiled ({', '.join(n.rsplit('.', 2)[-2] + '.' + n.rsplit('.', 1)[-1] for n in compiled)}, ...)"
+    )
+
+
 def catanatron_side_by_side(python: str, players: int, games: int, seed: int, rounds: int) -> None:
     """This tree and catanatron 3.2.1, random 4-player games, in alternating rounds (fresh
     processes), with this tree's hard-bot playout; medians of the rounds."""

@@ -289,6 +289,8 @@ class SearchBot:
             choice = first
         if choice is not first and not self._allowed(state, choice):
             choice = first
+        if choice is first and not self._allowed(state, first):
+            return rules.fallback_action(state)  # the last resort: a bot never stalls a game
         return choice
 
     def analyse(self, state: Any) -> list[tuple[Any, float]]:

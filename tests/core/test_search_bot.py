@@ -182,6 +182,18 @@ def test_a_failing_policy_falls_back_to_the_rules_last_resort(monkeypatch):
     assert bot.act(st) == RULES.fallback_action(st)
 
 
+def test_an_illegal_policy_choice_falls_back_to_the_rules_last_resort(monkeypatch):
+    st = searched(5, 1)[0]
+    bot = hard(1, playouts=8)
+
+    class Wrong:
+        def act(self, state):
+            return PlayoutGreedy(0).act(new_game(make_setup(3, 99)))  # another game's action
+
+    monkeypatch.setattr(bot, "policy", Wrong())
+    assert bot.act(st) == RULES.fallback_action(st)
+
+
 def test_worker_processes_give_the_same_choice():
     st = searched(5, 3)[-1]
     one = hard(4, playouts=12)
