@@ -173,7 +173,8 @@ def catanatron_side_by_side(python: str, players: int, games: int, seed: int, ro
     ratios = [a / b for a, b in zip(ours, theirs, strict=True)]
     med = statistics.median
     print(
-        f"side by side with catanatron {version}: random 4-player games, CPU time, median of {rounds} alternating rounds"
+        f"side by side with catanatron {version}: random 4-player games, CPU time, median of {rounds} "
+        f"alternating rounds; this tree: {build_kind()}"
     )
     print(
         f"  this tree, checked apply (events composed): {med(ours):10,.0f} actions/CPU s  (rounds: "

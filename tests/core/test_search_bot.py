@@ -120,6 +120,25 @@ def test_a_hint_for_municipium_gives_options_with_playout_shares():
     assert line.chat.startswith(f"Hint for {muni.names(state)[line.seat]}: ") and "decurions" in line.chat
 
 
+def test_hard_makes_the_choices_colosseums_own_search_made():
+    """The shared search on Colosseum's hooks is the hard bot it replaced: on a node budget, the
+    same choice in every searched position of a seeded game (digest recorded from the old code)."""
+    import hashlib
+
+    import msgspec
+
+    state = new_game(make_setup(4, 3))
+    bots = make_bots(["greedy"] * 4, 3)
+    out, k = [], 0
+    while (seat := to_act(state)) >= 0:
+        if len(legal(state)) > 1 and k % 11 == 0:
+            out.append(msgspec.json.encode(RULES.search_bot("hard", k, None, playouts=12).act(state)))
+        k += 1
+        state, _ = apply(state, bots[seat].act(state))
+    assert len(out) == 29
+    assert hashlib.sha256(b"".join(out)).hexdigest()[:16] == "853ebc96f232c68d"
+
+
 # ---------------------------------------------------------------------- budgets and determinism
 
 
