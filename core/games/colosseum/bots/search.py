@@ -8,8 +8,10 @@ promoter, the best fitting spectacles, the most attractive gate, the temple; in 
 passing, raising by 1, 2, 3 and bidding up to greedy's value of the lot; opening the lots with
 the best margin (and a jump opening on the best); accepting or refusing a deal on the table;
 both ways of using the dice; performing with or without Aquilas; the best tiles to retire or to
-steal.  A wider list (``cap`` above HARD_CAP: the ``expert`` level) also has more lots, bids
-and spectacles, and whether to propose greedy's deal at all.
+steal.  A wider list (``cap`` above HARD_CAP: the ``expert`` level) also has more spectacles and
+gates, performances with Aquilas and tiles, and whether to propose greedy's deal at all; not
+more bids, lots or start gates (measured: more of those found noise more often than better
+choices, see docs/decisions.md D-31).
 
 ``SearchBot(seed, think=..., playouts=...)`` is the ``hard`` bot of Colosseum (older callers).
 """
@@ -116,7 +118,7 @@ def _setup(state: State, cat: Catalog, seat: int, ch: Choices, g: GreedyBot, wid
         assert isinstance(a, PlaceStartGates)
         return sum(g.gate_attraction(state, cat, (a.space + d) % n_sp) for d in range(-1, 3))
 
-    return sorted(_of(ch.actions, PlaceStartGates), key=attraction, reverse=True)[: 5 if wide else 3]
+    return sorted(_of(ch.actions, PlaceStartGates), key=attraction, reverse=True)[:3]
 
 
 def _invest(state: State, cat: Catalog, seat: int, ch: Choices, g: GreedyBot, wide: bool) -> list[Action]:
@@ -150,8 +152,6 @@ def _hire(state: State, cat: Catalog, seat: int, ch: Choices, g: GreedyBot, wide
         top = g.max_bid(state, cat, seat, lot)
         high = h.auction.high
         bids = [high + 1, top, high + 3, high + 2]
-        if wide:
-            bids += [top + 1, top - 1, high + 5, top + 3]
         for opt in ch.bids:
             for bid in bids:
                 if opt.low <= bid <= opt.high:
@@ -164,10 +164,6 @@ def _hire(state: State, cat: Catalog, seat: int, ch: Choices, g: GreedyBot, wide
     # a jump opening on the best lot: it may keep the others from raising
     if ranked and ranked[0].low + 3 <= ranked[0].high:
         out.append(ranked[0].action(seat, ranked[0].low + 3))
-    if wide:
-        out += [o.action(seat, o.low) for o in ranked[3:5]]
-        if ranked and ranked[0].low + 6 <= ranked[0].high:
-            out.append(ranked[0].action(seat, ranked[0].low + 6))
     return out
 
 
