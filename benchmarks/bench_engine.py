@@ -2,6 +2,7 @@
 
     python benchmarks/bench_engine.py [--games 200] [--players 4] [--seed 1] [--winrates]
     python benchmarks/bench_engine.py --baseline /work/main [--rounds 3]   # side by side
+    python benchmarks/bench_engine.py --catanatron /work/catan-venv/bin/python [--rounds 5]
 
 
 * actions per second of random playouts (4 random bots; target >= 30,000 actions/s),
@@ -15,6 +16,15 @@
 The random playouts run on the engine's quiet path (``apply_fast``: the states of
 ``apply_trusted``, no events) where the tree has one, and again with the events
 (``apply_trusted``; the checked ``apply`` in a tree older than both).
+
+``--catanatron PYTHON`` measures this tree and catanatron 3.2.1 side by side in one run:
+``PYTHON`` is an interpreter that has catanatron installed (a separate virtual environment:
+``python3 -m venv /work/catan-venv && /work/catan-venv/bin/pip install catanatron==3.2.1``;
+nothing of it is part of this project).  Each of ``--rounds`` alternating rounds measures, in
+fresh processes, this tree's random 4-player games through the checked ``apply`` (every rule
+checked, the events composed: what a server runs) and catanatron's random 4-player games
+(``Game.play`` with four ``RandomPlayer``), both in actions per CPU second, and this tree's
+hard-bot playout; the medians of the rounds and their ratio are printed.
 
 ``--baseline PATH`` compares this tree with another checkout of the project (an older commit)
 on the same machine at the same time: the core figures (random games, random playouts on the
@@ -91,6 +101,144 @@ def search_playouts(players: int, seed: int, games: int = 6, every: int = 25) ->
     )
 
 
+def checked_random(players: int, games: int, seed: int) -> float:
+    """Random games through the checked ``apply`` (the events composed), as catanatron's
+    ``Game.play``: actions per CPU second of the loop (the bots' choices, the rules)."""
+    from colosseum.core.games.colosseum import apply, new_game, to_act
+    from colosseum.core.simulate import make_bots, make_setup
+
+    n, c = 0, time.process_time()
+    for g in range(games):
+        state = new_game(make_setup(players, seed + g))
+        bots = make_bots(["random"] * players, seed + g)
+        while (seat := to_act(state)) >= 0:
+            state, _ = apply(state, bots[seat].act(state))
+            n += 1
+    return n / (time.process_time() - c)
+
+
+#: Run by the catanatron interpreter: its random 4-player games, actions per CPU second.
+CATAN_CODE = """
+import json, sys, time
+from catanatron import Color, Game, RandomPlayer
+games = int(sys.argv[1])
+colors = (Color.RED, Color.BLUE, Color.WHITE, Color.ORANGE)
+Game([RandomPlayer(c) for c in colors], seed=10_000).play()  # warm-up
+n, c = 0, time.process_time()
+for g in range(games):
+    game = Game([RandomPlayer(c) for c in colors], seed=g)
+    game.play()
+    n += len(game.state.actions)
+print(json.dumps({"actions/CPU s": n / (time.process_time() - c), "games": games, "actions": n}))
+"""
+
+
+def build_kind() -> str:
+    """Whether this tree runs as pure Python or with modules compiled by mypyc (setup.py)."""
+    import importlib
+
+    names = [
+        "colosseum.core.games.colosseum.bots.greedy",
+        "colosseum.core.games.colosseum.engine",
+        "colosseum.core.games.municipium.bots.greedy",
+    ]
+    compiled = [n for n in names if not str(importlib.import_module(n).__file__).endswith(".py")]
+    return (
+        "pure Python"
+        if not compiled
+        else f"mypyc-compiled ({', '.join(n.rsplit('.', 2)[-2] + '.' + n.rsplit('.', 1)[-1] for n in compiled)}, ...)"
+    )
+
+
+def catanatron_side_by_side(python: str, players: int, games: int, seed: int, rounds: int) -> None:
+    """This tree and catanatron 3.2.1, random 4-player games, in alternating rounds (fresh
+    processes), with this tree's hard-bot playout; medians of the rounds."""
+    version = subprocess.run(
+        [python, "-c", "import importlib.metadata as m; print(m.version('catanatron'))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    ours: list[float] = []
+    theirs: list[float] = []
+    playout_ms: list[float] = []
+    catan_games = max(10, games // 6)  # a random catanatron game is about 7 times as long
+    for r in range(rounds):
+        done = subprocess.run([python, "-c", CATAN_CODE, str(catan_games)], capture_output=True, text=True, check=True)
+        theirs.append(json.loads(done.stdout.strip().splitlines()[-1])["actions/CPU s"])
+        figures = _measure_in(None, 4, games, seed)
+        ours.append(figures["checked apply, actions/CPU s"])
+        playout_ms.append(figures["hard-bot playout, ms CPU"])
+        print(f"round {r + 1}/{rounds} measured", file=sys.stderr)
+    ratios = [a / b for a, b in zip(ours, theirs, strict=True)]
+    med = statistics.median
+    print(
+        f"side by side with catanatron {version}: random 4-player games, CPU time, median of {rounds} "
+        f"alternating rounds; this tree: {build_kind()}"
+    )
+    print(
+        f"  this tree, checked apply (events composed): {med(ours):10,.0f} actions/CPU s  (rounds: "
+        + ", ".join(f"{x:,.0f}" for x in ours)
+        + ")"
+    )
+    print(
+        f"  catanatron {version}, Game.play:            {med(theirs):10,.0f} actions/CPU s  (rounds: "
+        + ", ".join(f"{x:,.0f}" for x in theirs)
+        + ")"
+    )
+    print(f"  ratio: {med(ours) / med(theirs):.2f}x (each round: " + ", ".join(f"{x:.2f}x" for x in ratios) + ")")
+    print(
+        f"  hard-bot playout from positions through 4 greedy games: {med(playout_ms):.2f} ms CPU (rounds: "
+        + ", ".join(f"{x:.2f}" for x in playout_ms)
+        + ")"
+    )
+
+
+def calibrate(game: str, seconds: float, positions: int, seed: int) -> None:
+    """How many playouts the search plays in a decision of ``seconds`` CPU seconds: the node
+    budget (``strength.py --playouts N``) that stands for that time on a free core."""
+    from colosseum.core.registry import spec
+    from colosseum.core.simulate import make_bots, make_setup
+
+    rules = spec(game).rules()
+    found = []
+    g = 0
+    while len(found) < positions and g < 20:
+        state = rules.new_game(make_setup(rules.spec.default_players, seed + g, game=game))
+        bots = make_bots(["normal"] * rules.spec.default_players, seed + g, game=game)
+        k = 0
+        while (seat := rules.to_act(state)) >= 0:
+            if len(rules.legal_actions(state)) > 1:
+                if k % 9 == 0:
+                    found.append(state)
+                k += 1
+            state = rules.apply(state, bots[seat].act(state))[0]
+        g += 1
+    found = found[:positions]
+    for level in ("hard", "expert"):
+        counts, spent = [], []
+        for i, state in enumerate(found):
+            bot = rules.search_bot(level, i, seconds, clock="cpu")
+            c = time.process_time()
+            bot.act(state)
+            spent.append(time.process_time() - c)
+            if bot.last_playouts:
+                counts.append(bot.last_playouts)
+        print(
+            f"{game} {level}: {statistics.median(counts) if counts else 0:.0f} playouts a decision in {seconds:g} s "
+            f"of CPU (median over {len(counts)} searched decisions of {len(found)} positions through "
+            f"{g} games; quartiles {_quartiles(counts)}); CPU a decision: median {statistics.median(spent):.3f} s, "
+            f"worst {max(spent):.3f} s"
+        )
+
+
+def _quartiles(xs: list[int]) -> str:
+    if len(xs) < 4:
+        return "-"
+    q = statistics.quantiles(xs, n=4)
+    return f"{q[0]:.0f}-{q[2]:.0f}"
+
+
 # ---------------------------------------------------------------------- side by side
 #
 # The measuring code below uses only names both the old and the new tree have (apply, to_act,
@@ -117,6 +265,7 @@ def core_figures(players: int, games: int, seed: int) -> dict[str, float]:
     out: dict[str, float] = {}
     _, actions, _, cpu = playouts(["random"], players, games, seed)
     out["random games, actions/CPU s"] = actions / cpu
+    out["checked apply, actions/CPU s"] = checked_random(players, games, seed)
     # random playouts: the loop a search runs (act, trusted apply), no records, no timing
     for key, step in (("random playouts, actions/CPU s", fast), ("  with events, actions/CPU s", trusted)):
         n, c = 0, time.process_time()
@@ -216,6 +365,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--winrates", action="store_true", help="also measure win rates")
     ap.add_argument("--baseline", metavar="PATH", help="compare with the checkout at PATH, side by side")
+    ap.add_argument("--catanatron", metavar="PYTHON", help="compare with catanatron 3.2.1 run by PYTHON, side by side")
+    ap.add_argument(
+        "--calibrate",
+        metavar="GAME",
+        help="playouts the search plays in --seconds of CPU a decision (GAME: colosseum...)",
+    )
+    ap.add_argument("--seconds", type=float, default=1.0, help="the decision's CPU budget for --calibrate")
+    ap.add_argument("--positions", type=int, default=24, help="positions for --calibrate")
     ap.add_argument("--rounds", type=int, default=3, help="alternating rounds with --baseline (default 3)")
     ap.add_argument("--core-json", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
@@ -225,6 +382,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if a.baseline:
         side_by_side(a.baseline, n, games, a.seed, max(1, a.rounds))
+        return 0
+    if a.catanatron:
+        catanatron_side_by_side(a.catanatron, n, games, a.seed, max(1, a.rounds))
+        return 0
+    if a.calibrate:
+        calibrate(a.calibrate, a.seconds, a.positions, a.seed)
         return 0
 
     # warm-up (catalog load, imports)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_check
 
 import msgspec
 
+from colosseum.core.errors import RuleError
 from colosseum.core.events import Event
 from colosseum.core.options import OptionSpec, SetupBase, make_setup, option_specs
 
@@ -248,30 +249,59 @@ class Rules(ABC, Generic[SetupT, StateT, ActionT]):
     def hint(
         self, state: StateT, *, think: float | None = 1.0, playouts: int | None = None, seed: int | None = None
     ) -> HintLine:
-        """What the game's strongest bot would do for the seat to act, best first, with why (the
-        share of its playouts won, where it searches).  Within ``think`` seconds (or ``playouts``
-        playouts a candidate, for a reproducible answer); changes nothing it is given.  This
-        default asks the ``normal`` bot for its one choice (no playouts); ValueError when the
-        game is over."""
-        from colosseum.core.gamelog import HintLine, HintOption  # (the log's line types: not for the menus)
+        """What the ``hard`` search would do for the seat to act, best first, with why (the share
+        of its playouts won, the mean final score).  Within ``think`` seconds (or ``playouts``
+        playouts a decision, for a reproducible answer); changes nothing it is given.  ValueError
+        when the game is over."""
+        from colosseum.core.search import hint_line
 
-        seat = self.to_act(state)
-        if seat < 0:
-            raise ValueError("the game is over: no decision to hint at")
-        bot = self.make_bot(self.spec.default_level, seed if seed is not None else 0)
-        action = bot.act(state)
-        _, events = self.apply(state, action)
+        return hint_line(self, state, think=think, playouts=playouts, seed=seed)
+
+    # ---- what the search (core.search: the hard and expert bots, the hint) asks of a game
+
+    #: what one point of ``scores`` over the best other seat is worth in a playout's result, next
+    #: to a win (1.0): a tie-breaker far less noisy than the win itself; counted up to ``margin_clip``
+    margin_weight: float = 0.03
+    margin_clip: int = 25
+
+    def win_share(self, state: StateT, seat: int) -> float:
+        """What a finished game is worth to ``seat`` in a search's playouts: 1 for a win, 1/k for
+        a win shared by k seats, else 0."""
+        winners = self.winners(state)
+        return 1.0 / len(winners) if seat in winners else 0.0
+
+    def candidates(self, state: StateT, first: ActionT, cap: int, policy: Any) -> list[ActionT]:
+        """The actions a search compares in ``state``, ``first`` (its policy's choice) first,
+        about ``cap`` of them; ``policy`` is the searching bot's own ``normal`` bot, whose
+        valuations a game may use to pick them.  This default: the first legal ones."""
+        out = [first]
+        for action in self.legal_actions(state):
+            if len(out) >= cap:
+                break
+            if action != first:
+                out.append(action)
+        return out
+
+    def playout_bot(self, seed: int) -> Any:
+        """The bot that plays a seat in a search's playouts: the ``normal`` one.  A game may give
+        a cheaper one (the same choices, fewer of them: no deal proposals)."""
+        return self.make_bot("normal", seed)
+
+    def search_bot(self, level: str, seed: int, think: float | None = None, **options: Any) -> Any:
+        """A ``hard`` or ``expert`` bot of this game (core.search)."""
+        from colosseum.core.search import SearchBot
+
+        return SearchBot(self, seed, think=think, level=level, **options)
+
+    def action_text(self, state: StateT, action: ActionT) -> str:
+        """``action`` in ``state`` in words, as the game's log would tell it (a hint's options)."""
+        try:
+            _, events = self.apply(state, action)
+        except RuleError:
+            return self.describe(action)
+        seat = getattr(action, "player", None)
         mine = [e.text for e in events if e.seat == seat] or [e.text for e in events[:1]]
-        text = mine[0].rstrip(".") if mine else self.describe(action)
-        name = self.names(state)[seat]
-        option = HintOption(action=action, text=text)
-        return HintLine(
-            chat=f"Hint for {name}: {text} (the {self.spec.default_level} bot's choice)",
-            name="hint",
-            seat=seat,
-            after=getattr(state, "actions", 0),
-            hint=(option,),
-        )
+        return mine[0].rstrip(".") if mine else self.describe(action)
 
     def level_of(self, name: str) -> str:
         """The level a bot name plays at (older names of levels: ``greedy`` is ``normal``)."""

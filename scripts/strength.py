@@ -1,66 +1,82 @@
-"""How strong is a bot level?  One bot of a level against the rest of the table of another.
+"""How strong is a bot level?  One bot of a level against the rest of the table of another, and
+each level's rating (openskill's Bradley-Terry Full model, as the lobby rates people).
 
     python scripts/strength.py                                   # 8 games, hard vs normal, 0.1 s
     python scripts/strength.py --games 16 --think 0.3 --levels hard,normal --jobs 2
     python scripts/strength.py --games 20 --levels easy,random
     python scripts/strength.py --games 100 --think 0.3 --cpu-clock      # on a busy machine
     python scripts/strength.py --games 40 --playouts 24                  # a node budget
+    python scripts/strength.py --game municipium --levels hard,normal --playouts 40
+    python scripts/strength.py ... --record runs/colosseum.jsonl         # keep every game
+    python scripts/strength.py --fit runs/*.jsonl                        # ratings from them
 
-It ends with the README's table row.  ``--cpu-clock`` counts hard's budget in CPU seconds of
+It ends with the README's table row.  ``--cpu-clock`` counts a search's budget in CPU seconds of
 its own process, so that a machine shared with other work still gives the figures of a free
 core (the wall-clock think times printed are then longer than the budget); ``--playouts`` gives
-hard a fixed number of playouts a decision instead (independent of the machine altogether).
+the search a fixed number of playouts a decision instead (independent of the machine
+altogether; ``benchmarks/bench_engine.py`` says how many a free core plays in a second).
 
 Game ``i`` uses seed ``--seed + i`` and puts the single bot of the first level at seat
 ``i mod players`` (seat rotation); the other seats get the second level.  Prints the first
-level's win share with the games count and a 95% Wilson interval (a fair share is
-1/players), mean Acclaim and the median and worst think time per decision of each level.
-Levels: hard (search, ``--think`` seconds a decision), normal (greedy; also ``greedy``), easy,
-random.
+level's win share (a win shared by k counts 1/k) with the games count and a 95% Wilson interval
+(a fair share is 1/players), its mean score, the median and worst think time per decision of
+each level, and the ratings fitted from these games.  Levels: the game's (``--game``): hard
+and expert (the search, ``--think`` seconds a decision), normal (``greedy``), easy, random.
+
+``--record FILE`` appends a JSON line per game (the levels by seat, the places, the budget);
+``--fit FILE...`` reads such files, in the order given, fits every level's rating
+(``colosseum.core.ratings.fit``; a search level is rated separately for each budget it played
+at, named ``hard (200 playouts)``) and writes the table the lobby reads
+(``core/data/bot_ratings.json``; ``--out`` another path).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
-from colosseum.core.games.colosseum import Action, State
-from colosseum.core.games.colosseum.bots import Bot, make_bot
+from colosseum.core.ratings import DATA, LevelRating, MatchResult, fit, table_json
+from colosseum.core.registry import spec
 from colosseum.core.simulate import make_setup, play_game
 
-LEVELS = ("hard", "normal", "easy", "random")
+SEARCH = ("hard", "expert")
+ROOT = Path(__file__).resolve().parent.parent
 
 
-def build(level: str, seed: int, think: float, playouts: int | None = None, clock: str = "wall") -> Bot:
-    """A bot of ``level``; hard thinks ``think`` seconds a decision, or plays ``playouts``
+def levels_of(game: str) -> tuple[str, ...]:
+    return (*spec(game).bot_levels, "random", "greedy")
+
+
+def build(game: str, level: str, seed: int, think: float, playouts: int | None = None, clock: str = "wall") -> Any:
+    """A bot of ``level``; a search thinks ``think`` seconds a decision, or plays ``playouts``
     playouts a decision when given (a budget independent of the machine's speed and load)."""
-    if level == "hard" and playouts:
-        from colosseum.core.games.colosseum.bots.search import SearchBot
-
-        return SearchBot(seed, think=None, playouts=playouts)
-    if level == "hard" and clock != "wall":
-        from colosseum.core.games.colosseum.bots.search import SearchBot
-
-        return SearchBot(seed, think=think, clock=clock)
-    if level not in (*LEVELS, "greedy"):
-        raise ValueError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
-    return make_bot(level, seed, think if level == "hard" else None)
+    rules = spec(game).rules()
+    if level in SEARCH:
+        if playouts:
+            return rules.search_bot(level, seed, None, playouts=playouts)
+        return rules.search_bot(level, seed, think, clock=clock)
+    if level not in levels_of(game):
+        raise ValueError(f"unknown level {level!r}; choose from {', '.join(levels_of(game))}")
+    return rules.make_bot(level, seed)
 
 
 class Timed:
     """A bot that records how long each of its decisions takes."""
 
-    def __init__(self, bot: Bot, name: str) -> None:
+    def __init__(self, bot: Any, name: str) -> None:
         self.bot = bot
         self.name = name
         self.times: list[float] = []
 
-    def act(self, state: State) -> Action:
+    def act(self, state: Any) -> Any:
         t0 = time.perf_counter()
         a = self.bot.act(state)
         self.times.append(time.perf_counter() - t0)
@@ -71,28 +87,41 @@ class Timed:
 class GameResult:
     seed: int
     seat: int  # the single bot's seat
-    won: bool
-    acclaim: int  # the single bot's
-    others: float  # mean Acclaim of the other seats
+    won: float  # 1 for a win, 1/k for a win shared by k, else 0
+    score: int  # the single bot's final score
+    others: float  # mean score of the other seats
+    levels: tuple[str, ...] = ()
+    ranks: tuple[int, ...] = ()
     times: dict[str, list[float]] = field(default_factory=dict)
 
 
 def play_one(
-    seed: int, players: int, one: str, rest: str, think: float, playouts: int | None = None, clock: str = "wall"
+    game: str,
+    seed: int,
+    players: int,
+    one: str,
+    rest: str,
+    think: float,
+    playouts: int | None = None,
+    clock: str = "wall",
 ) -> GameResult:
     seat = seed % players
     levels = [rest] * players
     levels[seat] = one
-    bots = [Timed(build(lv, seed * 31 + i, think, playouts, clock), lv) for i, lv in enumerate(levels)]
-    rec = play_game(make_setup(players, seed, levels), bots)
+    bots = [Timed(build(game, lv, seed * 31 + i, think, playouts, clock), lv) for i, lv in enumerate(levels)]
+    rec = play_game(make_setup(players, seed, levels, game=game), bots)
     times: dict[str, list[float]] = {}
     for b in bots:
         times.setdefault(b.name, []).extend(b.times)
+    firsts = rec.ranks.count(1)
+    won = 1.0 / firsts if rec.ranks[seat] == 1 else 0.0
     others = [a for i, a in enumerate(rec.scores) if i != seat]
-    return GameResult(seed, seat, rec.winner == seat, rec.scores[seat], sum(others) / len(others), times)
+    return GameResult(
+        seed, seat, won, rec.scores[seat], sum(others) / len(others), tuple(levels), tuple(rec.ranks), times
+    )
 
 
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """95% Wilson score interval of a share."""
     if n == 0:
         return 0.0, 1.0
@@ -103,15 +132,23 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, mid - half), min(1.0, mid + half)
 
 
+def budget_text(one: str, rest: str, think: float, playouts: int | None, clock: str) -> str:
+    if one not in SEARCH and rest not in SEARCH:
+        return "-"
+    if playouts:
+        return f"{playouts} playouts a decision"
+    return f"{think:g} s" + (" CPU clock" if clock == "cpu" else " wall clock")
+
+
+def rated_name(level: str, budget: str) -> str:
+    """The name a level is rated under: a search level with its budget."""
+    if level in SEARCH and budget != "-":
+        return f"{level} ({budget.replace(' a decision', '')})"
+    return "normal" if level == "greedy" else level
+
+
 def report(
-    results: list[GameResult],
-    one: str,
-    rest: str,
-    players: int,
-    think: float,
-    playouts: int | None = None,
-    clock: str = "wall",
-    out=sys.stdout,
+    results: list[GameResult], game: str, one: str, rest: str, players: int, budget: str, out=sys.stdout
 ) -> None:
     n = len(results)
     if not n:
@@ -119,30 +156,30 @@ def report(
         return
     wins = sum(r.won for r in results)
     lo, hi = wilson(wins, n)
-    if "hard" not in (one, rest):
-        budget = "-"
-    elif playouts:
-        budget = f"{playouts} playouts a decision"
-    else:
-        budget = f"think {think:g} s" + (" CPU" if clock == "cpu" else "")
-    out.write(f"{one} (1 seat) vs {rest} ({players - 1} seats), {n} games, {budget} for hard\n")
-    out.write(f"{'level':<8} {'games':>5} {'wins':>5} {'win share':>9} {'95% interval':>15} {'Acclaim':>8}\n")
-    share = wins / n if n else 0.0
-    acc = statistics.mean(r.acclaim for r in results) if n else 0.0
-    out.write(f"{one:<8} {n:>5} {wins:>5} {share:>9.1%} {f'{lo:.0%} - {hi:.0%}':>15} {acc:>8.1f}\n")
+    score = spec(game).rules().score_name
+    out.write(f"{game}: {one} (1 seat) vs {rest} ({players - 1} seats), {n} games, {budget}\n")
+    out.write(f"{'level':<8} {'games':>5} {'wins':>6} {'win share':>9} {'95% interval':>15} {score:>10}\n")
+    share = wins / n
+    mean = statistics.mean(r.score for r in results)
+    out.write(f"{one:<8} {n:>5} {wins:>6g} {share:>9.1%} {f'{lo:.0%} - {hi:.0%}':>15} {mean:>10.1f}\n")
     fair = 1 / players
-    out.write(f"(a fair share for one seat of {players} is {fair:.0%}; {rest} seats' mean Acclaim ")
-    out.write(f"{statistics.mean(r.others for r in results) if n else 0.0:.1f})\n")
+    out.write(f"(a fair share for one seat of {players} is {fair:.0%}; {rest} seats' mean {score} ")
+    out.write(f"{statistics.mean(r.others for r in results):.1f})\n")
     out.write(f"{'level':<8} {'decisions':>9} {'median s':>9} {'worst s':>8}\n")
     for lv in dict.fromkeys((one, rest)):
         ts = sorted(t for r in results for t in r.times.get(lv, []))
         if ts:
             out.write(f"{lv:<8} {len(ts):>9} {statistics.median(ts):>9.4f} {ts[-1]:>8.3f}\n")
+    rated = fit(MatchResult(tuple(rated_name(x, budget) for x in r.levels), r.ranks) for r in results)
+    out.write("ratings from these games (openskill Bradley-Terry Full; a newcomer is 25.0):\n")
+    for name, rt in sorted(rated.items(), key=lambda kv: -kv[1].mu):
+        out.write(f"  {name:<28} mu {rt.mu:6.2f}  sigma {rt.sigma:5.2f}\n")
     ts = sorted(t for r in results for t in r.times.get(one, []))
     if ts:  # the README's table row
+        gap = rated[rated_name(one, budget)].mu - rated[rated_name(rest, budget)].mu
         out.write(
             f"| {one} vs {players - 1} {rest} | {budget} | {n} | {share:.0%} | {lo:.0%} - {hi:.0%} "
-            f"| {statistics.median(ts):.3f} s | {ts[-1]:.3f} s |\n"
+            f"| {gap:+.1f} | {statistics.median(ts):.3f} s | {ts[-1]:.3f} s |\n"
         )
 
 
@@ -151,52 +188,114 @@ def _progress(r: GameResult, one: str) -> None:
     worst = max(ts) if ts else 0.0
     median = statistics.median(ts) if ts else 0.0
     print(
-        f"game seed {r.seed} seat {r.seat} won {int(r.won)} worst {worst:.3f} median {median:.4f}",
+        f"game seed {r.seed} seat {r.seat} won {r.won:g} worst {worst:.3f} median {median:.4f}",
         file=sys.stderr,
         flush=True,
     )
 
 
+def record_line(game: str, r: GameResult, budget: str, label: str) -> str:
+    return json.dumps(
+        {
+            "game": game,
+            "run": label,
+            "seed": r.seed,
+            "levels": list(r.levels),
+            "ranks": list(r.ranks),
+            "budget": budget,
+            "score": r.score,
+        }
+    )
+
+
+def fit_files(paths: list[str], out_path: Path) -> int:
+    """Ratings of every level of every game from the recorded games, written to ``out_path``."""
+    by_game: dict[str, list[MatchResult]] = {}
+    budgets: dict[tuple[str, str], str] = {}
+    for path in paths:
+        for line in Path(path).read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            g = json.loads(line)
+            names = tuple(rated_name(lv, g["budget"]) for lv in g["levels"])
+            by_game.setdefault(g["game"], []).append(MatchResult(names, tuple(g["ranks"])))
+            for lv, name in zip(g["levels"], names, strict=True):
+                budgets[(g["game"], name)] = g["budget"] if lv in SEARCH else ""
+    table: dict[str, dict[str, LevelRating]] = {}
+    for game, results in by_game.items():
+        rated = fit(results)
+        table[game] = {
+            name: LevelRating(rt.mu, rt.sigma, rt.games, budgets[(game, name)]) for name, rt in rated.items()
+        }
+        print(f"{game}: {len(results)} games")
+        for name, rt in sorted(rated.items(), key=lambda kv: -kv[1].mu):
+            print(f"  {name:<28} mu {rt.mu:6.2f}  sigma {rt.sigma:5.2f}  games {rt.games}")
+    notes = [f"fitted by scripts/strength.py --fit from {', '.join(Path(p).name for p in paths)}"]
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    out_path.write_text(table_json(table, notes), encoding="utf-8")
+    print(f"written {out_path}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", default="colosseum")
     ap.add_argument("--games", type=int, default=8)
-    ap.add_argument("--think", type=float, default=0.1, help="seconds per decision for hard")
-    ap.add_argument("--playouts", type=int, default=0, help="playouts per decision for hard (instead of --think)")
+    ap.add_argument("--think", type=float, default=0.1, help="seconds per decision for a search level")
+    ap.add_argument("--playouts", type=int, default=0, help="playouts per decision for a search (instead of --think)")
     ap.add_argument(
         "--cpu-clock",
         action="store_true",
         help="count --think in CPU seconds of the bot's process (figures independent of the machine's load)",
     )
-    ap.add_argument("--players", type=int, default=4)
+    ap.add_argument("--players", type=int, default=0, help="players (default: the game's default)")
     ap.add_argument("--levels", default="hard,normal", help="ONE,REST: one seat of ONE, the others REST")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
+    ap.add_argument("--record", metavar="FILE", help="append a JSON line per game to FILE")
+    ap.add_argument("--fit", nargs="+", metavar="FILE", help="fit the ratings from recorded games and write them")
+    ap.add_argument("--out", metavar="FILE", help=f"where --fit writes (default core/data/{DATA})")
     args = ap.parse_args(argv)
+    if args.fit:
+        return fit_files(args.fit, Path(args.out) if args.out else ROOT / "core" / "data" / DATA)
+    game = spec(args.game).name
+    players = args.players or spec(game).default_players
     levels = [x.strip() for x in args.levels.split(",") if x.strip()]
-    if len(levels) != 2 or any(lv not in (*LEVELS, "greedy") for lv in levels):
-        ap.error(f"--levels takes two of {', '.join(LEVELS)}")
+    if len(levels) != 2 or any(lv not in levels_of(game) for lv in levels):
+        ap.error(f"--levels takes two of {', '.join(levels_of(game))}")
     one, rest = levels
     clock = "cpu" if args.cpu_clock else "wall"
+    budget = budget_text(one, rest, args.think, args.playouts or None, clock)
+    label = f"{one} vs {rest}, {budget}, seeds {args.seed}-{args.seed + args.games - 1}"
     seeds = range(args.seed, args.seed + args.games)
     t0 = time.perf_counter()
     results: list[GameResult] = []
+    record = open(args.record, "a", encoding="utf-8") if args.record else None  # noqa: SIM115
+
+    def done(r: GameResult) -> None:
+        results.append(r)
+        _progress(r, one)
+        if record is not None:
+            record.write(record_line(game, r, budget, label) + "\n")
+            record.flush()
+
+    play = (game, players, one, rest, args.think, args.playouts or None, clock)
     try:
         if args.jobs > 1:
             with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-                futures = [
-                    pool.submit(play_one, s, args.players, one, rest, args.think, args.playouts, clock) for s in seeds
-                ]
+                futures = [pool.submit(play_one, play[0], s, *play[1:]) for s in seeds]
                 for f in as_completed(futures):  # a line per game: an interrupted run still counts
-                    results.append(f.result())
-                    _progress(results[-1], one)
+                    done(f.result())
         else:
             for s in seeds:
-                results.append(play_one(s, args.players, one, rest, args.think, args.playouts, clock))
-                _progress(results[-1], one)
+                done(play_one(game, s, *play[1:]))
     except KeyboardInterrupt:  # Ctrl-C (or SIGINT): the table of the games finished so far
         print(f"interrupted after {len(results)} games", file=sys.stderr)
+    finally:
+        if record is not None:
+            record.close()
     results.sort(key=lambda r: r.seed)
-    report(results, one, rest, args.players, args.think, args.playouts or None, clock)
+    report(results, game, one, rest, players, budget)
     print(f"{time.perf_counter() - t0:.1f} s wall")
     return 0
 

@@ -14,20 +14,23 @@ from colosseum.core.games.colosseum.bots.easy import EasyBot
 from colosseum.core.games.colosseum.bots.greedy import GreedyBot
 from colosseum.core.games.colosseum.bots.greedy_value import _reach
 from colosseum.core.games.colosseum.bots.random_bot import RandomBot
-from colosseum.core.games.colosseum.bots.search import DEFAULT_THINK, SearchBot
 from colosseum.core.games.colosseum.engine import apply_trusted
 from colosseum.core.games.colosseum.queries import landing
+from colosseum.core.search import DEFAULT_THINK, SearchBot
 from colosseum.core.simulate import main, make_bots, make_setup, play_game
 
 
 def test_levels_resolve_by_name():
-    assert LEVELS == ("easy", "normal", "hard")
-    assert set(BOTS) == {"random", "easy", "normal", "greedy", "hard"}
-    kinds = {"random": RandomBot, "easy": EasyBot, "normal": GreedyBot, "greedy": GreedyBot, "hard": SearchBot}
+    assert LEVELS == ("easy", "normal", "hard", "expert")
+    assert set(BOTS) == {"random", "easy", "normal", "greedy", "hard", "expert"}
+    kinds = {"random": RandomBot, "easy": EasyBot, "normal": GreedyBot, "greedy": GreedyBot}
     for name, kind in kinds.items():
         bot = make_bot(name, 3)
         assert type(bot) is kind
         assert bot.name == name  # the name asked for: game records and logs keep it
+    for name in ("hard", "expert"):
+        bot = make_bot(name, 3)
+        assert isinstance(bot, SearchBot) and bot.name == name and bot.level.name == name
     assert level_of("greedy") == "normal" and level_of("hard") == "hard"
     assert ALIASES == {"greedy": "normal"}
     with pytest.raises(ValueError, match="unknown bot"):
@@ -39,6 +42,7 @@ def test_hard_budget_by_name():
     assert isinstance(hard, SearchBot) and hard.think == DEFAULT_THINK == 1.0
     quick = make_bot("hard", 1, think=0.3)
     assert isinstance(quick, SearchBot) and quick.think == 0.3
+    assert make_bot("expert", 1, think=0.3).think == 0.3
     assert isinstance(make_bot("normal", 1, think=0.3), GreedyBot)  # the others ignore it
 
 

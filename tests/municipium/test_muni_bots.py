@@ -11,7 +11,7 @@ from colosseum.core.simulate import make_bots, make_setup, play_game
 
 
 def test_bot_names():
-    assert set(BOTS) == {"random", "greedy"}
+    assert set(BOTS) == {"random", "easy", "greedy", "hard", "expert"}
     with pytest.raises(ValueError):
         make_bot("nope")
 

@@ -46,8 +46,11 @@ def ask_hint(rules: Rules[Any, Any, Any], state: Any, *, think: float | None, pl
 
 
 def hint_bot(rules: Rules[Any, Any, Any]) -> str:
-    """The bot that answers: the game's strongest level."""
+    """The bot that answers: ``Rules.hint`` is the ``hard`` search (core.search), else the game's
+    strongest level."""
     levels = rules.spec.bot_levels
+    if "hard" in levels:
+        return "hard"
     return levels[-1] if levels else rules.spec.default_level
 
 

@@ -4,14 +4,14 @@ own functions, as they are."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
 from colosseum.core.events import Event
 from colosseum.core.game import Rules, ScoreSheet
 from colosseum.core.games.colosseum import bots, invariants
-from colosseum.core.games.colosseum.actions import Action
+from colosseum.core.games.colosseum.actions import Action, ChooseDice
 from colosseum.core.games.colosseum.engine import apply, apply_fast, to_act
 from colosseum.core.games.colosseum.model import GameSetup, State
 from colosseum.core.games.colosseum.offers import legal, safe_action
@@ -20,9 +20,6 @@ from colosseum.core.games.colosseum.phases.trade import may_propose
 from colosseum.core.games.colosseum.queries import ANY_SEAT_ACTIONS
 from colosseum.core.games.colosseum.spec import SPEC
 from colosseum.core.games.colosseum.view import determinised, player_view
-
-if TYPE_CHECKING:
-    from colosseum.core.gamelog import HintLine
 
 __all__ = ["RULES", "ColosseumRules"]
 
@@ -156,12 +153,27 @@ class ColosseumRules(Rules[GameSetup, State, Action]):
             "rounds": state.round,
         }
 
-    def hint(
-        self, state: State, *, think: float | None = 1.0, playouts: int | None = None, seed: int | None = None
-    ) -> HintLine:
-        from colosseum.core.games.colosseum.bots.hint import ask_hint
+    # ---- the search (core.search): Colosseum's candidates and playout bot
+    def candidates(self, state: State, first: Action, cap: int, policy: Any) -> list[Action]:
+        from colosseum.core.games.colosseum.bots.search import candidates
 
-        return ask_hint(state, think=think, playouts=playouts, seed=seed)
+        return candidates(state, first, cap, policy)
+
+    def win_share(self, state: State, seat: int) -> float:
+        # the winner the result names first (D-20: the first in seat order of those sharing)
+        result = state.result
+        return 1.0 if result is not None and result.winner == seat else 0.0
+
+    def playout_bot(self, seed: int) -> Any:
+        from colosseum.core.games.colosseum.bots.search import PlayoutGreedy
+
+        return PlayoutGreedy(seed)
+
+    def action_text(self, state: State, action: Action) -> str:
+        if isinstance(action, ChooseDice):  # the engine logs nothing for it
+            name = state.players[action.player].name
+            return f"{name} uses the dice {'one by one' if action.mode == 'split' else 'as a sum'}"
+        return super().action_text(state, action)
 
     def score_sheet(
         self, states: Sequence[State], actions: Sequence[Action], events: Sequence[Sequence[Event]]

@@ -141,13 +141,27 @@ class MunicipiumRules(Rules[MuniSetup, State, MuniAction]):
         )
 
     def make_bot(self, level: str, seed: int, think: float | None = None) -> Any:
-        return bots.make_bot(level, seed)
+        return bots.make_bot(level, seed, think)
 
     def level_of(self, name: str) -> str:
         return {"greedy": "normal"}.get(name, name)
 
     def bot_names(self) -> tuple[str, ...]:
-        return ("normal", "greedy", "random")
+        return (*self.spec.bot_levels, "greedy", "random")
+
+    # ---- the search (core.search): greedy's best options as the candidates
+    margin_weight = 0.05  # a decurion is worth more than a point of Acclaim: games are won by 1 or 2
+    margin_clip = 10
+
+    def candidates(self, state: State, first: MuniAction, cap: int, policy: Any) -> list[MuniAction]:
+        ranked = policy.ranked(state) if hasattr(policy, "ranked") else list(legal(state))
+        out = [first]
+        for action in ranked:
+            if len(out) >= cap:
+                break
+            if action != first:
+                out.append(action)
+        return out
 
 
 RULES = MunicipiumRules()

@@ -1,10 +1,11 @@
 """Bots: players that see only what the engine offers (``legal``, ``apply``, the state).
 
 ``make_bot(name, seed, think=None)`` builds one by name; ``BOTS`` lists the names.  The levels
-offered to players are ``easy``, ``normal`` and ``hard`` (:data:`LEVELS`); ``random`` is for tests
-and ``greedy`` is another name for ``normal`` (older game logs name it, so resuming them keeps
-working).  ``think`` is the hard bot's time budget per decision in seconds (default 1 s); the
-other levels answer at once and ignore it.
+offered to players are ``easy``, ``normal``, ``hard`` and ``expert`` (:data:`LEVELS`); ``random``
+is for tests and ``greedy`` is another name for ``normal`` (older game logs name it, so resuming
+them keeps working).  ``hard`` and ``expert`` are the shared search (:mod:`colosseum.core.search`)
+on Colosseum's candidates; ``think`` is their time budget per decision in seconds (default 1 s);
+the other levels answer at once and ignore it.
 """
 
 from __future__ import annotations
@@ -48,10 +49,18 @@ def _greedy(seed: int, think: float | None = None) -> Bot:
 
 
 def _hard(seed: int, think: float | None = None) -> Bot:
-    from colosseum.core.games.colosseum.bots.search import SearchBot
+    from colosseum.core.games.colosseum.rules import RULES
 
-    # with no budget given SearchBot thinks DEFAULT_THINK seconds a decision
-    return SearchBot(seed, think=think)
+    # with no budget given the search thinks DEFAULT_THINK seconds a decision
+    bot: Bot = RULES.search_bot("hard", seed, think)
+    return bot
+
+
+def _expert(seed: int, think: float | None = None) -> Bot:
+    from colosseum.core.games.colosseum.rules import RULES
+
+    bot: Bot = RULES.search_bot("expert", seed, think)
+    return bot
 
 
 #: Bot factories by name: ``factory(seed)``, or ``factory(seed, think)`` for a time budget.
@@ -61,10 +70,11 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "normal": _greedy,
     "greedy": _greedy,
     "hard": _hard,
+    "expert": _expert,
 }
 
 #: The difficulty levels offered to players, weakest first.
-LEVELS = ("easy", "normal", "hard")
+LEVELS = ("easy", "normal", "hard", "expert")
 
 #: Other names of a level: old names kept so that saved games and logs still load.
 ALIASES = {"greedy": "normal"}
@@ -96,7 +106,7 @@ def deal_offer(bot: object, state: State, seat: int) -> ProposeDeal | None:
     t = state.trade
     if state.phase != "trade" or t is None or t.deal is not None or seat == t.active:
         return None
-    judge = getattr(bot, "greedy", bot)
+    judge = getattr(bot, "policy", None) or getattr(bot, "greedy", bot)
     best = getattr(judge, "best_deal", None)
     if best is None:
         return None

@@ -92,6 +92,16 @@ class GreedyBot(GreedyValuation):
         self._proposed: set[tuple[Transfer, ...]] = set()
         self._trade_key: tuple[int, ...] = ()
 
+    def fork(self) -> GreedyBot:
+        """A twin that makes the choices this bot would make from now on (its generator's state
+        and the deals it proposed this turn), without touching this one (the shared caches
+        are pure memos)."""
+        twin = GreedyBot()
+        twin.rng.setstate(self.rng.getstate())
+        twin._proposed = set(self._proposed)
+        twin._trade_key = self._trade_key
+        return twin
+
     # ================================================================== entry point
 
     def act(self, state: State) -> Action:

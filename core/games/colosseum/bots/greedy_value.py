@@ -769,14 +769,14 @@ class GreedyValuation:
             v = spec.strip[miss] + cat.common.star_acclaim * sum(1 for k in stars if spec.need[k])
             v += cat.common.performed_acclaim * (len(p.face_up) - (1 if sid in p.face_up else 0))
             # a spectacle performed for the first time adds +5 to every later performance
-            pref: float = v + (cat.common.performed_acclaim if sid in p.face_down and not last else 0)
+            pref = float(v + (cat.common.performed_acclaim if sid in p.face_down and not last else 0))
             if numbered and sid in p.face_down and not last:
                 # O-12: performing a program bars buying any program numbered below it later
                 pref -= self.NUMBERING_COST * sum(
                     1 for d in state.display if floor < cat.spectacles[d].number_2007 < spec.number_2007
                 )
             if pref > best_pref:
-                best_pref, best, best_id = pref, v, sid
+                best_pref, best, best_id = pref, float(v), sid
         return best, best_id
 
     def noble_weight(self, state: State, cat: Catalog, seat: int) -> float:

@@ -9,6 +9,7 @@ rules of thumb instead, so the bot never profits from the hidden deck order or b
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from colosseum.core.games.municipium.actions import (
     BasilicaDraw,
@@ -19,7 +20,7 @@ from colosseum.core.games.municipium.actions import (
     PlayFamily,
     UsePower,
 )
-from colosseum.core.games.municipium.board import led_by, ranking, temple_pos
+from colosseum.core.games.municipium.board import led_by, ranking
 from colosseum.core.games.municipium.catalog import load_catalog
 from colosseum.core.games.municipium.engine import apply, target
 from colosseum.core.games.municipium.model import State
@@ -29,28 +30,45 @@ from colosseum.core.games.municipium.offers import legal
 POWER_BONUS = (0.0, 4.0, 0.0, 6.0, 12.0, 10.0, 3.0)
 
 
-def player_score(state: State, seat: int) -> float:
-    p = state.players[seat]
-    kinds = sum(1 for c in p.citizens if c)
-    progress = min(4, kinds + p.favours)
-    score = 100.0 * p.decurions + 18.0 * progress + 4.0 * (sum(p.citizens) - kinds) + 3.0 * p.favours
+def seat_scores(state: State) -> list[float]:
+    """Each seat's score: decurions, progress towards a set, citizens and favours held,
+    leaderships (weighted by the citizens waiting on their banners) and second places, Temple
+    rank, crowns.  Every term is a whole number, so the sum is exact in any order."""
+    players = state.players
+    n = len(players)
+    temple = state.temple
+    order = [temple.index(s) for s in range(n)] if temple else list(range(n))
+    out = []
+    for s, p in enumerate(players):
+        c = p.citizens
+        kinds = len(c) - c.count(0)
+        progress = min(4, kinds + p.favours)
+        score = 100.0 * p.decurions + 18.0 * progress + 4.0 * (sum(c) - kinds) + 3.0 * p.favours
+        if temple:
+            score += 2.0 * (n - order[s])
+        out.append(score + 3.0 * sum(p.crowned))
+    banners = state.banners
+    infl = [[a + b + b for a, b in zip(p.plain, p.crowned, strict=True)] for p in players]
     for i in range(7):
-        r = ranking(state, i)
-        if r and r[0] == seat:
-            score += 7.0 + 2.0 * sum(state.banners[i])
-        elif len(r) > 1 and r[1] == seat:
-            score += 2.0
-    if state.temple:
-        score += 2.0 * (state.n - temple_pos(state, seat))
-    score += 3.0 * sum(p.crowned)
-    return score
+        # M-4.2: the ranking at institution i (influence, then the Temple order)
+        present = [(-row[i], order[s], s) for s, row in enumerate(infl) if row[i]]
+        if not present:
+            continue
+        if len(present) > 1:
+            present.sort()
+            out[present[1][2]] += 2.0
+        out[present[0][2]] += 7.0 + 2.0 * sum(banners[i])
+    return out
+
+
+def player_score(state: State, seat: int) -> float:
+    return seat_scores(state)[seat]
 
 
 def value(state: State, seat: int) -> float:
     """The seat's score against its strongest opponent."""
-    mine = player_score(state, seat)
-    others = [player_score(state, s) for s in range(state.n) if s != seat]
-    return mine - 0.7 * max(others)
+    scores = seat_scores(state)
+    return scores[seat] - 0.7 * max(x for s, x in enumerate(scores) if s != seat)
 
 
 class GreedyBot:
@@ -68,6 +86,17 @@ class GreedyBot:
             return next(a for a in options if isinstance(a, EmporiumDraw))
         best: list[MuniAction] = []
         best_v = float("-inf")
+        for a, v in zip(options, self.values(state, seat, options), strict=True):
+            if v > best_v + 1e-9:
+                best, best_v = [a], v
+            elif abs(v - best_v) <= 1e-9:
+                best.append(a)
+        return self.rng.choice(best)
+
+    def values(self, state: State, seat: int, options: Sequence[MuniAction]) -> list[float]:
+        """The value of each option for ``seat``: the position after it (a deterministic
+        choice), or a rule of thumb (a draw)."""
+        out = []
         now = value(state, seat)
         for a in options:
             if isinstance(a, BasilicaDraw):
@@ -79,11 +108,18 @@ class GreedyBot:
                 v = value(after, seat)
                 if isinstance(a, UsePower):
                     v += POWER_BONUS[a.institution]
-            if v > best_v + 1e-9:
-                best, best_v = [a], v
-            elif abs(v - best_v) <= 1e-9:
-                best.append(a)
-        return self.rng.choice(best)
+            out.append(v)
+        return out
+
+    def ranked(self, state: State) -> list[MuniAction]:
+        """Every legal option, best first by the values ``act`` compares (the card and the
+        Emporium's choices, decided by rules of thumb, in the order offered)."""
+        options = legal(state)
+        if not options or isinstance(options[0], DrawCommon) or any(isinstance(a, EmporiumDraw) for a in options):
+            return list(options)
+        vals = self.values(state, options[0].player, options)
+        order = sorted(range(len(options)), key=lambda i: -vals[i])
+        return [options[i] for i in order]
 
     def card_choice(self, state: State, seat: int, options: tuple[MuniAction, ...]) -> MuniAction:
         cat = load_catalog()
