@@ -94,7 +94,7 @@ def test_bad_municipium_tables_are_refused(tmp_path):
             a = await client(srv, "alice")
             for seats, opts, words in (
                 (["human"] * 5, {}, "2 to 4 seats"),
-                (["human", "hard"], {}, "seat kinds"),
+                (["human", "grandmaster"], {}, "seat kinds"),
                 (["human", "normal"], {"options": ["auction-2007"]}, "Options: choose from short, single-chamber"),
                 (["human", "normal"], {"variant": "original"}, "no option 'variant'"),
                 (["human", "normal"], {"seed": 3}, "not options"),
