@@ -253,7 +253,7 @@ class Rules(ABC, Generic[SetupT, StateT, ActionT]):
         of its playouts won, the mean final score).  Within ``think`` seconds (or ``playouts``
         playouts a decision, for a reproducible answer); changes nothing it is given.  ValueError
         when the game is over."""
-        from colosseum.core.search import hint_line
+        from colosseum.core.hint import hint_line
 
         return hint_line(self, state, think=think, playouts=playouts, seed=seed)
 

@@ -12,7 +12,7 @@ from colosseum.core.games.colosseum import apply, load_catalog, new_game, to_act
 from colosseum.core.games.colosseum.bots import ALIASES, BOTS, LEVELS, level_of, make_bot
 from colosseum.core.games.colosseum.bots.easy import EasyBot
 from colosseum.core.games.colosseum.bots.greedy import GreedyBot
-from colosseum.core.games.colosseum.bots.greedy_value import _reach
+from colosseum.core.games.colosseum.bots.greedy_nobles import _reach
 from colosseum.core.games.colosseum.bots.random_bot import RandomBot
 from colosseum.core.games.colosseum.engine import apply_trusted
 from colosseum.core.games.colosseum.queries import landing

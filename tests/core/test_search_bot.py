@@ -9,6 +9,7 @@ import pytest
 import toygame
 
 from colosseum.core import search as search_mod
+from colosseum.core.hint import HINT_OPTIONS
 from colosseum.core.games.colosseum import apply, encode_state, legal, new_game, to_act
 from colosseum.core.games.colosseum.bots.easy import EasyBot
 from colosseum.core.games.colosseum.bots.greedy import GreedyBot
@@ -114,7 +115,7 @@ def test_a_hint_for_municipium_gives_options_with_playout_shares():
     assert muni.encode(state) == before
     again = muni.hint(state, playouts=24)
     assert (line.hint, line.chat) == (again.hint, again.chat)  # reproducible on a node budget
-    assert 2 <= len(line.hint) <= search_mod.HINT_OPTIONS
+    assert 2 <= len(line.hint) <= HINT_OPTIONS
     assert all(o.playouts > 0 and 0.0 <= o.win <= 1.0 and o.text for o in line.hint)
     muni.apply(state, line.hint[0].action)
     assert line.chat.startswith(f"Hint for {muni.names(state)[line.seat]}: ") and "decurions" in line.chat

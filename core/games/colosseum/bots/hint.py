@@ -1,6 +1,6 @@
 """ "What would the hard bot do here, and why?": a hint for the player to decide.
 
-The shared search's hint (:func:`colosseum.core.search.hint_line`) on Colosseum's rules: the
+The shared search's hint (:func:`colosseum.core.hint.hint_line`) on Colosseum's rules: the
 bot's choice first, then the next best two, each with the share of the playouts won and the
 mean final Acclaim.  The bot is its own, seeded from the position, so the same position gives
 the same hint on a node budget, and neither the game's state nor the generators of the game's
@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from colosseum.core.gamelog import HintLine
 from colosseum.core.games.colosseum.model import State
-from colosseum.core.search import DEFAULT_THINK, HINT_OPTIONS, hint_line
+from colosseum.core.hint import HINT_OPTIONS, hint_line
+from colosseum.core.search import DEFAULT_THINK
 
 __all__ = ["HINT_OPTIONS", "ask_hint"]
 
