@@ -9,12 +9,12 @@ import pytest
 import toygame
 
 from colosseum.core import search as search_mod
-from colosseum.core.hint import HINT_OPTIONS
 from colosseum.core.games.colosseum import apply, encode_state, legal, new_game, to_act
 from colosseum.core.games.colosseum.bots.easy import EasyBot
 from colosseum.core.games.colosseum.bots.greedy import GreedyBot
 from colosseum.core.games.colosseum.bots.search import PlayoutGreedy, candidates
 from colosseum.core.games.colosseum.rules import RULES
+from colosseum.core.hint import HINT_OPTIONS
 from colosseum.core.registry import register, rules, unregister
 from colosseum.core.search import LEVELS, SearchBot
 from colosseum.core.simulate import make_bots, make_setup, play_game
