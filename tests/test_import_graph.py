@@ -16,7 +16,9 @@ KNOWN: list[frozenset[str]] = []
 def circles() -> list[list[str]]:
     """Each import that closes a circle, as the chain from the imported module back to the
     importer (the circle is that chain plus the import)."""
-    graph = grimp.build_graph("colosseum", cache_dir=None)
+    # imports for type checking only are no dependency at run time (the game interface names the
+    # search's types, the search calls the interface)
+    graph = grimp.build_graph("colosseum", cache_dir=None, exclude_type_checking_imports=True)
     found = []
     for importer in sorted(graph.modules):
         for imported in sorted(graph.find_modules_directly_imported_by(importer)):

@@ -54,7 +54,7 @@ def hint_entries(
             for k, o in enumerate(h.hint):
                 what = o.text or describe_action(o.action)
                 figures = f" (wins {o.win:.0%}, {score} {o.acclaim:.1f})" if o.playouts else ""
-                parts.append(("the bot would " if k == 0 else "") + what + figures)
+                parts.append(("the bot's choice: " if k == 0 else "") + what + figures)
             text = f"   [hint for {who}: {parts[0]}" + ("; next: " + "; ".join(parts[1:]) if parts[1:] else "") + "]"
         out.setdefault(h.after, []).append((HINTED, text))
     return out

@@ -39,7 +39,14 @@ def test_m13_new_game_screen_starts_a_municipium_game(monkeypatch, tmp_path):
             players = scr.query_one("#ng-players", Cycle)
             assert [v for _, v in players.options] == [2, 3, 4] and players.value == 4
             assert scr.query_one(MUNI_ROW).display and not scr.query_one(COLOSSEUM_ROW).display
-            assert [v for _, v in scr.query_one("#ng-kind-1", Cycle).options] == ["human", "normal", "random"]
+            assert [v for _, v in scr.query_one("#ng-kind-1", Cycle).options] == [
+                "human",
+                "normal",
+                "easy",
+                "hard",
+                "expert",
+                "random",
+            ]
             assert scr.query_one("#ng-body").border_title == "Municipium"
             await pilot.press("tab", "left")  # players: 3
             assert players.value == 3 and not scr.query_one("#ng-seat-3").display

@@ -64,7 +64,7 @@ def test_take_back_hint_boards_detail_review_and_the_rest():
             await wait_for(pilot, lambda: type(app.screen).__name__ == "HintScreen", "the hint")
             hint = app.screen
             await wait_for(pilot, lambda: hint.result is not None, "the hint's answer")
-            assert "normal bot's choice" in str(hint.query_one("#hint-text").render())
+            assert "hard bot's choice" in str(hint.query_one("#hint-text").render())
             assert hint.result.seat == 0 and hint.result.hint
             await pilot.press("escape")
             await pilot.pause()

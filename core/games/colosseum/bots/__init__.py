@@ -49,7 +49,9 @@ def _greedy(seed: int, think: float | None = None) -> Bot:
 
 
 def _hard(seed: int, think: float | None = None) -> Bot:
-    from colosseum.core.games.colosseum.rules import RULES
+    from colosseum.core.registry import rules  # (not .rules itself: it imports the bots)
+
+    RULES = rules("colosseum")
 
     # with no budget given the search thinks DEFAULT_THINK seconds a decision
     bot: Bot = RULES.search_bot("hard", seed, think)
@@ -57,7 +59,9 @@ def _hard(seed: int, think: float | None = None) -> Bot:
 
 
 def _expert(seed: int, think: float | None = None) -> Bot:
-    from colosseum.core.games.colosseum.rules import RULES
+    from colosseum.core.registry import rules  # (not .rules itself: it imports the bots)
+
+    RULES = rules("colosseum")
 
     bot: Bot = RULES.search_bot("expert", seed, think)
     return bot

@@ -29,6 +29,8 @@ def ask_hint(
     """The hard bot's answer for the decision of the seat to act in ``state`` (within ``think``
     seconds, or ``playouts`` playouts a decision for a reproducible answer).  ``seed`` defaults
     to one drawn from the position.  Changes nothing it is given."""
-    from colosseum.core.games.colosseum.rules import RULES
+    from colosseum.core.registry import rules  # (not .rules itself: it imports the bots)
+
+    RULES = rules("colosseum")
 
     return hint_line(RULES, state, think=think, playouts=playouts, seed=seed, when=when)

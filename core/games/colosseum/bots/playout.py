@@ -32,7 +32,9 @@ def playout(
 ) -> Outcome | None:
     """``action`` in ``state`` (re-seeded with ``seed``), then the playout bot at every seat to
     the end of the game; None when ``deadline`` passes first or the action is refused."""
-    from colosseum.core.games.colosseum.rules import RULES
+    from colosseum.core.registry import rules  # (not .rules itself: it imports the bots)
+
+    RULES = rules("colosseum")
 
     o = _playout(RULES, state, action, me, seed, deadline, clock)
     return None if o is None else Outcome(o.won == 1.0, o.points, o.score)

@@ -80,7 +80,9 @@ def SearchBot(  # noqa: N802 - the name older callers construct
     level: str = "hard",
 ) -> Any:
     """Colosseum's search bot (``hard`` unless ``level`` says otherwise)."""
-    from colosseum.core.games.colosseum.rules import RULES
+    from colosseum.core.registry import rules  # (not .rules itself: it imports the bots)
+
+    RULES = rules("colosseum")
 
     return RULES.search_bot(
         level, seed, think, playouts=playouts, workers=workers, max_candidates=max_candidates, clock=clock

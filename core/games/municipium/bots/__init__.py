@@ -44,7 +44,9 @@ def _greedy(seed: int, think: float | None = None) -> MuniBot:
 
 def _search(level: str) -> Callable[[int, float | None], MuniBot]:
     def factory(seed: int, think: float | None = None) -> MuniBot:
-        from colosseum.core.games.municipium.rules import RULES
+        from colosseum.core.registry import rules  # (not .rules itself: it imports the bots)
+
+        RULES = rules("municipium")
 
         bot: MuniBot = RULES.search_bot(level, seed, think)
         return bot
