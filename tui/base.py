@@ -6,6 +6,10 @@ so that they draw the same way whichever was created first in a process.
 
 from __future__ import annotations
 
+import os
+import sys
+from typing import Any
+
 from textual.app import App
 from textual.binding import Binding
 from textual.notifications import Notification, Notify, SeverityLevel
@@ -92,6 +96,19 @@ class BaseApp(App):
         self._first_theme(theme or DEFAULT_THEME)
         self._too_small: Notification | None = None  # the message shown
 
+    #: the one line said when a screen is asked for without a terminal
+    NO_TERMINAL = "colosseum: this needs a terminal (standard input or output is not one)"
+
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the app in the terminal; without one (``colosseum view FILE </dev/null``, output
+        to a pipe) say so in one line and end with status 2 instead of drawing into nothing.
+        A browser's client process (Textual's web driver) and headless runs need none."""
+        if not kwargs.get("headless") and not os.environ.get("TEXTUAL_DRIVER") and not _terminal():
+            print(self.NO_TERMINAL, file=sys.stderr)
+            self._return_code = 2
+            return None
+        return super().run(*args, **kwargs)
+
     def _first_theme(self, name: str) -> None:
         """Take ``name`` as the theme before anything is styled.  ``self.theme = name`` would have
         Textual parse every stylesheet a second time and restyle the whole app once it runs (its
@@ -158,3 +175,11 @@ class BaseApp(App):
         if key in ASCII_KEYS:
             return ASCII_KEYS[key]
         return super().get_key_display(binding)
+
+
+def _terminal() -> bool:
+    """Standard input and output are a terminal."""
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):  # closed or replaced streams
+        return False

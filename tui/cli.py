@@ -83,7 +83,7 @@ def _play_arguments(play: argparse.ArgumentParser, game: str | None = None) -> N
     play.add_argument("--players", type=int, default=None, help="how many players (each game its own range)")
     play.add_argument("--humans", type=int, default=1, help="human seats (hot seat), the rest are bots")
     play.add_argument(
-        "--bots", default="normal", help="bot level for the other seats: easy, normal (also: greedy), hard or random"
+        "--bots", default="normal", help="bot level for the other seats: easy, normal (also: greedy), hard, expert or random"
     )
     play.add_argument("--names", default=None, help="comma-separated player names")
     play.add_argument("--seed", type=int, default=None)
@@ -240,6 +240,25 @@ def _setup_options(args: argparse.Namespace) -> None:
     except OptionError as err:
         raise ArgumentsRefused(str(err)) from None
     args.setup_options = chosen
+    _check_bots(args, found)
+
+
+def _check_bots(args: argparse.Namespace, found: Any) -> None:
+    """``--bots`` names bots the game has; ``--bot-delay`` is no negative time."""
+    delay = getattr(args, "bot_delay", None)
+    if delay is not None and not delay >= 0:  # (also NaN)
+        raise ArgumentsRefused(f"--bot-delay must be 0 or more seconds, not {delay}")
+    given = getattr(args, "bots", None)
+    if not given:
+        return
+    light = (*found.bot_levels, "random", "greedy")
+    for name in (b.strip() for b in str(given).split(",")):
+        if name in light:
+            continue
+        known = found.rules().bot_names()
+        if name not in known:
+            levels = ", ".join(dict.fromkeys((*found.bot_levels, "random")))
+            raise ArgumentsRefused(f"--bots: {found.title} has no bot {name!r}; choose from {levels}")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

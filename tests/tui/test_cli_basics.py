@@ -79,3 +79,39 @@ def test_play_loads_neither_the_second_game_nor_the_saved_games_commands():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == ""
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["play", "--bots", "hrad"], "Colosseum has no bot 'hrad'; choose from easy, normal, hard, expert, random"),
+        (["play", "--game", "municipium", "--bots", "normal,hrad"], "Municipium has no bot 'hrad'"),
+        (["simulate", "--bots", "hard,nope", "--games", "1"], "no bot 'nope'"),
+        (["play", "--bot-delay", "-3"], "--bot-delay must be 0 or more seconds"),
+    ],
+)
+def test_bad_bots_and_delays_are_refused_in_one_line(capsys, argv, words):
+    """Issue 23: ``--bots hrad`` gave random bots with a warning the screen hid; a negative delay
+    was taken.  Both are refused before anything starts, in one line naming the valid values."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert words in err and len(err.splitlines()) == 1
+
+
+def test_a_screen_without_a_terminal_is_refused_in_one_line(tmp_path, monkeypatch):
+    """Issue 23: ``colosseum view FILE </dev/null`` spun at 99 % CPU drawing into nothing: a
+    screen without a terminal says so in one line and ends with status 2."""
+    import subprocess
+    import sys
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("TEXTUAL_DRIVER", raising=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "colosseum.tui.cli", "play", "--humans", "0", "--seed", "1", "--exit-at-end"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip() == "colosseum: this needs a terminal (standard input or output is not one)"
