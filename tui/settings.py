@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .keymap_ids import key_problem
+
 CONFIG_ENV = "COLOSSEUM_CONFIG_DIR"
 FILE_NAME = "settings.toml"
 DEFAULT_BOT_DELAY = 0.6
@@ -85,7 +87,11 @@ def load_settings(path: Path | None = None) -> Settings:
     if isinstance(keys, dict):
         for binding_id, value in keys.items():
             if isinstance(value, str) and value.strip():
-                out.keys[str(binding_id)] = value.strip()
+                problem = key_problem(str(binding_id), value.strip())
+                if problem is None:
+                    out.keys[str(binding_id)] = value.strip()
+                else:
+                    problems.append(problem)  # (the binding keeps its default)
             else:
                 problems.append(f'keys.{binding_id} must be keys such as "v,ctrl+r"')
     else:

@@ -56,3 +56,55 @@ def test_command_line_wins():
     save_settings(Settings(theme="colosseum-light", bot_delay=2.0))
     app = ColosseumApp(None, theme="colosseum-dark", bot_delay=0.1)
     assert app.theme == "colosseum-dark" and app.bot_delay == 0.1
+
+
+def test_a_key_override_that_is_no_key_or_names_no_binding_is_reported_and_the_default_kept():
+    """Issue 23: ``"game.rules" = "!!!notakey,,"`` was taken and killed `r`; an unknown binding
+    id was ignored silently.  Both are reported (the app shows the settings' problem on screen)
+    and leave the binding its default; a good override beside them still counts."""
+    path = settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        '[keys]\n"game.rules" = "!!!notakey,,"\n"game.nosuch" = "x"\n"game.review" = "ctrl+r"\n', encoding="utf-8"
+    )
+    got = load_settings(path)
+    assert got.keys == {"game.review": "ctrl+r"}
+    assert "keys.game.rules: '!!!notakey' and an empty key are not keys" in got.problem
+    assert "keys.game.nosuch: no binding has that id" in got.problem
+
+    async def go():
+        session = make_session(GameSetup(players=("Kat", "Becky", "Laura"), seed=3), [])
+        app = ColosseumApp(session, auto_dialogs=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            shown = [n.message for n in app._notifications]
+            assert any("are not keys" in m and "no binding has that id" in m for m in shown)
+            await pilot.press("r")  # the rules keep their key
+            await settle(pilot)
+            assert type(app.screen).__name__ == "RulesScreen"
+
+    asyncio.run(go())
+
+
+def test_every_binding_id_of_the_client_is_known_to_the_settings_check():
+    """``keymap_ids.KNOWN_IDS`` is the set of the client's binding ids (so an override of a real
+    binding is never refused, and no stale id is let through)."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    from textual.binding import Binding
+    from textual.dom import DOMNode
+
+    import colosseum.tui as tui
+    from colosseum.tui.keymap_ids import KNOWN_IDS
+
+    ids = set()
+    for info in pkgutil.walk_packages(tui.__path__, "colosseum.tui."):
+        if ".net.host" in info.name:
+            continue
+        module = importlib.import_module(info.name)
+        for obj in vars(module).values():
+            if inspect.isclass(obj) and issubclass(obj, DOMNode) and obj.__module__ == module.__name__:
+                ids.update(b.id for b in obj.__dict__.get("BINDINGS", []) if isinstance(b, Binding) and b.id)
+    assert ids == set(KNOWN_IDS), (sorted(ids - KNOWN_IDS), sorted(KNOWN_IDS - ids))
