@@ -506,10 +506,15 @@ def run_play_from(log: GameLog, at: int, *, theme: str | None = None, bot_delay:
 
 def run_app(args: argparse.Namespace) -> int:
     """``colosseum`` (new-game screen) and ``colosseum play`` (straight into a game)."""
+    from .base import BaseApp, no_terminal
+
     try:
         app = build_app(args)
         if isinstance(app, int):
             return app
+        if no_terminal():  # said before the game is saved for nothing
+            print(BaseApp.NO_TERMINAL, file=sys.stderr)
+            return 2
         app.run()
     finally:
         gc.enable()  # (off while starting: cli.main)

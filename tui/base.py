@@ -103,7 +103,7 @@ class BaseApp(App):
         """Run the app in the terminal; without one (``colosseum view FILE </dev/null``, output
         to a pipe) say so in one line and end with status 2 instead of drawing into nothing.
         A browser's client process (Textual's web driver) and headless runs need none."""
-        if not kwargs.get("headless") and not os.environ.get("TEXTUAL_DRIVER") and not _terminal():
+        if not kwargs.get("headless") and no_terminal():
             print(self.NO_TERMINAL, file=sys.stderr)
             self._return_code = 2
             return None
@@ -177,9 +177,12 @@ class BaseApp(App):
         return super().get_key_display(binding)
 
 
-def _terminal() -> bool:
-    """Standard input and output are a terminal."""
-    try:
-        return sys.stdin.isatty() and sys.stdout.isatty()
-    except (AttributeError, ValueError):  # closed or replaced streams
+def no_terminal() -> bool:
+    """A screen would draw into nothing: standard input or output is no terminal (a browser's
+    client process, Textual's web driver, needs none)."""
+    if os.environ.get("TEXTUAL_DRIVER"):
         return False
+    try:
+        return not (sys.stdin.isatty() and sys.stdout.isatty())
+    except (AttributeError, ValueError):  # closed or replaced streams
+        return True

@@ -83,7 +83,9 @@ def _play_arguments(play: argparse.ArgumentParser, game: str | None = None) -> N
     play.add_argument("--players", type=int, default=None, help="how many players (each game its own range)")
     play.add_argument("--humans", type=int, default=1, help="human seats (hot seat), the rest are bots")
     play.add_argument(
-        "--bots", default="normal", help="bot level for the other seats: easy, normal (also: greedy), hard, expert or random"
+        "--bots",
+        default="normal",
+        help="bot level for the other seats: easy, normal (also: greedy), hard, expert or random",
     )
     play.add_argument("--names", default=None, help="comma-separated player names")
     play.add_argument("--seed", type=int, default=None)

@@ -123,14 +123,32 @@ def cmd_games(args: argparse.Namespace) -> int:
             res += f"; fork of {g.log.header.fork_of} at action {g.log.header.fork_at}"
         players = players_text(g.log.setup, g.log.seats, width=PLAYERS_CELLS)
         rows.append((local_date(g.created), edition_title(g.log.setup), players, rnd, res, g.path.name))
-    from .text import cells, pad  # (rich: loaded only for the listing, never for simulate)
+    from .text import cells, fit, pad  # (rich: loaded only for the listing, never for simulate)
 
     # columns by terminal cells (a CJK name takes two a character), the file name last and whole
     widths = [max(cells(r[c]) for r in rows) for c in range(5)]
     out = [f"Saved games in {folder} (newest first):"]
-    for r in rows:
-        out.append("  ".join(pad(r[c], widths[c]) for c in range(5)) + "  " + r[5])
+    room = _listing_width()
+    if room is None or sum(widths) + 10 + max(cells(r[5]) for r in rows) <= room:
+        for r in rows:  # one line a game (a pipe: for grep and friends)
+            out.append("  ".join(pad(r[c], widths[c]) for c in range(5)) + "  " + r[5])
+        return _emit("\n".join(out) + "\n")
+    for date, game, players, where, result, name in rows[1:]:  # a terminal too narrow: a block a game
+        out.append("")
+        out.append(fit(f"{date}  {game}", room))
+        out.append(fit(f"  {players}", room))
+        out.append(fit(f"  {where}, {result}" if where != "?" else f"  {result}", room))
+        out.append(f"  {name}")  # whole: a name to copy
     return _emit("\n".join(out) + "\n")
+
+
+def _listing_width() -> int | None:
+    """The terminal's width when the listing goes to one (None: a pipe or a file)."""
+    import shutil
+
+    if not sys.stdout.isatty():
+        return None
+    return shutil.get_terminal_size((80, 24)).columns
 
 
 # ------------------------------------------------------------------------------ export

@@ -176,3 +176,23 @@ def test_snapshot_viewer(snap_compare, tmp_path):
     w.close()
     app = ViewerApp(read_log(w.path), start_index=45, theme="colosseum-dark")
     assert snap_compare(app, terminal_size=(80, 24))
+
+
+def test_games_in_a_narrow_terminal_lists_a_block_a_game(data_dir, capsys, monkeypatch):
+    """Issue 23: at 80 columns the table wrapped unreadably.  A terminal narrower than the table
+    gets a block a game: the date and the game with its edition, the players, where it stands,
+    the file name whole; every line but the file's within the width (cells, not characters)."""
+    from rich.cells import cell_len
+
+    from colosseum.tui import saved
+
+    m = muni_game()
+    finish_recording(m)
+    capsys.readouterr()
+    monkeypatch.setattr(saved, "_listing_width", lambda: 80)
+    assert cli(["games"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    block = lines[lines.index("") + 1 :]
+    assert "Municipium" in block[0] and "小明 (normal)" in block[1] and "unfinished" in block[2]
+    assert block[3].strip().endswith(".jsonl")
+    assert all(cell_len(line) <= 80 for line in block[:3])
