@@ -192,7 +192,9 @@ class BoardPanel(LinePanel):
     ) -> dict[tuple[int, int], Text]:
         """The 36 spaces of the track by (column, row) of the ring: the gate owner's letter or
         '.', the noble, '*' on an Aquila space."""
-        nobles = {pos: i for i, pos in enumerate(st.nobles)}
+        nobles: dict[int, list[int]] = {}
+        for i, pos in enumerate(st.nobles):
+            nobles.setdefault(pos, []).append(i)
         cells: dict[tuple[int, int], Text] = {}
         for space in range(SPACES):
             col, row = ring_position(space)
@@ -203,11 +205,15 @@ class BoardPanel(LinePanel):
                 t.append(letters[o], base + seat_style(theme, o))
             else:
                 t.append(".", base + dim)
-            if space in nobles:
-                t.append(NOBLE_LETTERS[nobles[space]], base + noble_style)
+            here = nobles.get(space, ())
+            if here:
+                t.append(NOBLE_LETTERS[here[0]], base + noble_style)
             else:
                 t.append(" ", base)
-            t.append("*" if space in cat.aquila_spaces else " ", base)
+            if len(here) > 1:  # more nobles than the cell holds: '+', and the ring's inside says which
+                t.append("+", base + noble_style)
+            else:
+                t.append("*" if space in cat.aquila_spaces else " ", base)
             cells[(col, row)] = t
         return cells
 
@@ -219,12 +225,32 @@ class BoardPanel(LinePanel):
         for space in ends:
             cells[ring_position(space)].stylize(mark)
 
+    def _stacks(self, st: State, room: int) -> Text:
+        """The spaces where nobles share a space (a cell shows one and '+'): "12 E+S" for each,
+        so that every noble is seen (the nobles' names in full where there is room)."""
+        spaces: dict[int, list[int]] = {}
+        for i, pos in enumerate(st.nobles):
+            spaces.setdefault(pos, []).append(i)
+        stacked = sorted((pos, ids) for pos, ids in spaces.items() if len(ids) > 1)
+        if not stacked:
+            return Text("")
+        noble_style = self.component_style("board--noble")
+        t = Text(" ")
+        for pos, ids in stacked:
+            t.append(f"{pos} ", self.component_style("board--dim"))
+            t.append("+".join(NOBLE_LETTERS[i] for i in ids), noble_style)
+            t.append("  ")
+        t.rstrip()
+        if t.cell_len > room:
+            t.truncate(room)
+        return t
+
     def _inside(self, st: State, cat, letters, room: int, theme: str) -> list[Text]:
         """The eight lines inside the ring: markets A-E and a few supplies."""
         market_style = self.component_style("board--market")
         dim = self.component_style("board--dim")
         wide = room >= 36
-        out: list[Text] = [Text("")]
+        out: list[Text] = [self._stacks(st, room)]
         auction = st.hire.auction if st.hire is not None else None
         for i in range(5):
             t = Text()
