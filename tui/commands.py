@@ -8,6 +8,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
 
 from colosseum.themes import THEME_NAMES
 
@@ -55,13 +56,27 @@ class ColosseumCommands(Provider):
         cmds.append(("Quit", app.action_quit, "Leave the game (it is saved as you play)"))
         return cmds
 
+    # A command's words hold player names: plain Content, never markup (Textual reads a str, and
+    # its matcher's highlight, as markup: `[bold red]x` was red in "View board of ...").
+
     async def discover(self) -> Hits:
         for name, cb, help_text in self._commands():
-            yield DiscoveryHit(name, cb, help=help_text)
+            yield DiscoveryHit(Content(name), cb, text=name, help=help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for name, cb, help_text in self._commands():
             score = matcher.match(name)
             if score > 0:
-                yield Hit(score, matcher.highlight(name), cb, help=help_text)
+                yield Hit(score, _highlight(matcher, name), cb, text=name, help=help_text)
+
+
+def _highlight(matcher: Any, name: str) -> Content:
+    """``name`` with the letters the query matched styled, as plain text."""
+    content = Content(name)
+    score, offsets = matcher.fuzzy_search.match(matcher.query, name)
+    if score:
+        for offset in offsets:
+            if not name[offset].isspace():
+                content = content.stylize(matcher._match_style, offset, offset + 1)
+    return content

@@ -123,3 +123,36 @@ def test_hostile_text_shows_as_it_is_in_every_plain_widget_and_notification():
             assert all(n.message.startswith(HOSTILE) and n.title.startswith(HOSTILE) for n in notes if n.title)
 
     asyncio.run(go())
+
+
+def test_the_command_palette_shows_player_names_as_typed():
+    """Issue 24: a player named ``[bold red]x`` was red in everyone's Ctrl+P "View board of x"
+    (Textual reads a command's words, and its matcher's highlight, as markup)."""
+    from dialog_harness import make_session, settle
+    from textual.command import CommandPalette
+    from textual.widgets import OptionList as TextualOptionList  # noqa: TID251 - read, not made
+
+    from colosseum.core.games.colosseum import GameSetup
+    from colosseum.tui.app import ColosseumApp
+
+    async def go():
+        session = make_session(GameSetup(players=("[bold red]x", "[/a]", "Kat"), seed=3), [])
+        app = ColosseumApp(session, auto_dialogs=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            for query in ("", "view"):
+                await pilot.press("ctrl+p")
+                await settle(pilot)
+                assert isinstance(app.screen, CommandPalette)
+                for ch in query:
+                    await pilot.press(ch)
+                for _ in range(20):
+                    await pilot.pause(0.05)
+                options = app.screen.query_one(TextualOptionList)
+                shown = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+                texts = " | ".join(shown)
+                assert "View board of [bold red]x" in texts and "View board of [/a]" in texts, texts
+                await pilot.press("escape")
+                await settle(pilot)
+
+    asyncio.run(go())
