@@ -8,6 +8,7 @@ import asyncio
 import re
 
 from test_glyphs import allowed
+from textual.widgets import Input
 
 from colosseum.tui.base import BaseApp
 from colosseum.tui.net.lobby import CreateTable
@@ -86,5 +87,25 @@ def test_the_forms_option_fields_come_from_the_option_specs():
             await pilot.pause()
         (kw,) = app.client.created
         assert kw["options"] == {"variant": "original", "starting_coins": 20}
+
+    asyncio.run(go())
+
+
+def test_enter_typed_twice_creates_one_table():
+    """Issue 24: lobby `n`, a name, Enter Enter created two tables (the second Enter reached the
+    form again before it closed)."""
+
+    async def go():
+        app = FormApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press(*"Friday")
+            form = app.screen
+            # two Enters arriving together: both reach the form before it has closed
+            form.post_message(Input.Submitted(form.query_one("#name", Input), "Friday"))
+            form.post_message(Input.Submitted(form.query_one("#name", Input), "Friday"))
+            await pilot.pause()
+            await pilot.pause()
+        assert len(app.client.created) == 1
 
     asyncio.run(go())

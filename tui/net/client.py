@@ -69,9 +69,14 @@ def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
             yield Input(placeholder="say to the table (Enter to send, Escape to cancel)", max_length=300)
 
         def on_input_submitted(self, event: Input.Submitted) -> None:
+            if self._said:  # a second Enter typed ahead: the line went, the box is closing
+                return
+            self._said = True
             if event.value.strip():
                 session.say(event.value.strip())
             self.dismiss()
+
+        _said = False
 
     from pathlib import Path
 

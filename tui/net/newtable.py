@@ -158,7 +158,12 @@ class CreateTable(ModalScreen[None]):
             return
         self.create()
 
+    #: the table was asked for: a second Enter (typed ahead) asks for no second table
+    _sent = False
+
     def create(self) -> None:
+        if self._sent:
+            return
         seats = self._seats()
         game = self.game
         found = spec(game)
@@ -185,5 +190,6 @@ class CreateTable(ModalScreen[None]):
         if options:  # (the options away from their defaults, by field, as JSON values)
             kw["options"] = options
         app = cast("_Lobby", self.app)
+        self._sent = True
         self.dismiss()
         app.enter(lambda: app.client.create_table(**kw))
