@@ -128,6 +128,11 @@ def test_the_client_process_gets_a_clean_environment_and_the_cap_holds(tmp_path,
                 environ = Path(f"/proc/{proc.pid}/environ").read_bytes().split(b"\0")
                 names = {e.split(b"=", 1)[0].decode() for e in environ if e}
                 assert "SERVER_SECRET_FOR_TEST" not in names and b"do-not-leak" not in b"".join(environ)
+                # settings per player (issue 24: one user's theme became the next user's)
+                config = dict(e.decode().split("=", 1) for e in environ if e)["COLOSSEUM_CONFIG_DIR"]
+                assert config == str(srv.hub.player_config("key:SHA256:laura"))
+                assert config != str(srv.hub.player_config("key:SHA256:kat"))
+                assert Path(config).is_dir() and Path(config).stat().st_mode & 0o077 == 0
                 # a second session from the same address is over the cap
                 with pytest.raises(aiohttp.WSServerHandshakeError) as e:
                     await http.ws_connect(web.public_url + "/ws", origin=web.public_url)

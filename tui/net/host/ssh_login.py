@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import hmac
 import json
 import logging
@@ -237,6 +238,15 @@ class Hub:
         self._logged = self._unlogged = 0
         self.password_checks = 0  # passwords compared with the server's
         self.password_turned_away = 0  # tries refused without a comparison (too many failures)
+
+    def player_config(self, identity: str) -> Path:
+        """The settings folder of the player ``identity``: a theme or keys one player picks are
+        theirs alone (issue 24: they were written to the folder every session shared).  Inside
+        the data folder, named by a digest of the identity."""
+        folder = self.home / "players" / hashlib.blake2b(identity.encode(), digest_size=12).hexdigest()
+        private_dir(self.home / "players")
+        private_dir(folder)
+        return folder
 
     def stats(self) -> str:
         """Counters for the operator (``kill -USR1``): what the server let through."""

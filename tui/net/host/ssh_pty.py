@@ -100,6 +100,7 @@ async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess[bytes], owner
         "XDG_STATE_HOME": str(home / "state"),
         "COLOSSEUM_DATA_DIR": str(home / "data"),
         "COLOSSEUM_NET_LOG": str(hub.data / "clients.log"),
+        "COLOSSEUM_CONFIG_DIR": str(hub.player_config(owner.identity)),  # settings per player
         "LANG": "C.UTF-8",
         "LC_ALL": "C.UTF-8",
         "TERM": term,

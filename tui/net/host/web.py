@@ -58,6 +58,8 @@ class Hub(Protocol):
 
     def full(self, address: str) -> str: ...
 
+    def player_config(self, identity: str) -> Path: ...
+
     def refused(self, what: str, *args: object) -> None: ...
 
 
@@ -256,6 +258,7 @@ class WebGateway:
             "XDG_STATE_HOME": str(home / "state"),
             "COLOSSEUM_DATA_DIR": str(home / "data"),
             "COLOSSEUM_NET_LOG": str(self.hub.data / "clients.log"),
+            "COLOSSEUM_CONFIG_DIR": str(self.hub.player_config(me.identity)),  # settings per player
             "COLOSSEUM_NET_ADDRESS": self.hub.tables.address,
             "COLOSSEUM_NET_TOKEN": self.hub.tables.token_for(me.identity, me.name),
             "COLOSSEUM_FRONT": "web",  # the client offers keys a browser keeps for itself another way
