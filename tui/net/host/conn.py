@@ -11,6 +11,9 @@ from . import protocol as P
 log = logging.getLogger("colosseum.net")
 
 CHAT_BURST, CHAT_WINDOW = 8, 10.0  # chat lines per connection, per seconds
+#: refusals logged per connection in a minute; the rest are counted in one line when the next
+#: minute's first is logged (a flood of refused messages must not fill the server's log)
+REFUSALS_LOGGED, REFUSAL_WINDOW = 5, 60.0
 WRITE_BUFFER_LIMIT = 4 << 20  # a client this far behind is dropped
 
 
@@ -25,6 +28,19 @@ class Conn:
     tables: dict[str, int] = field(default_factory=dict)  # table id -> seat (-1 watching)
     closed: bool = False
     said: list[float] = field(default_factory=list)  # when its recent chat lines came
+    refusals: tuple[float, int, int] = (0.0, 0, 0)  # this minute's start, logged, left unlogged
+
+    def log_refusal(self, now: float) -> tuple[bool, int]:
+        """Whether to log a refusal now, and how many earlier ones went unlogged (to say so)."""
+        start, logged, quiet = self.refusals
+        if now - start >= REFUSAL_WINDOW:
+            self.refusals = (now, 1, 0)
+            return True, quiet
+        if logged < REFUSALS_LOGGED:
+            self.refusals = (start, logged + 1, quiet)
+            return True, 0
+        self.refusals = (start, logged, quiet + 1)
+        return False, 0
 
     def may_say(self, now: float) -> bool:
         """At most ``CHAT_BURST`` lines in ``CHAT_WINDOW`` seconds (chat is kept in memory and

@@ -128,10 +128,28 @@ class TableLog:
         self.events.extend(events)
         self.marks.append(len(self.events))
 
+    #: chat lines a game's log keeps (talk is also rate-limited per connection); beyond, the
+    #: talk is still seen at the table but not written, and the log says so once
+    MAX_LOGGED_CHAT = 5000
+
+    chat_logged = 0
+
     def chat(self, line: ChatLike) -> None:
         """A chat line into the file (while the game runs: talk after the end is not kept)."""
-        if self.writer is not None and not self.writer.closed:
-            self.writer.append_chat(chat_line(line, self.writer.count))
+        if self.writer is None or self.writer.closed or self.chat_logged > self.MAX_LOGGED_CHAT:
+            return
+        self.chat_logged += 1
+        if self.chat_logged > self.MAX_LOGGED_CHAT:
+            note = GL.ChatLine(
+                chat=f"(the log keeps the first {self.MAX_LOGGED_CHAT} lines of talk; later talk is not kept)",
+                name="",
+                seat=-1,
+                time=float(line.time),
+                after=self.writer.count,
+            )
+            self.writer.append_chat(note)
+            return
+        self.writer.append_chat(chat_line(line, self.writer.count))
 
     def events_of(self, k: int) -> list[Event]:
         """What action ``k`` (0-based) did, with the notes of what was taken back after it."""

@@ -209,9 +209,23 @@ class TableServer:
         self, conn: Conn, why: str, code: str = "refused", ref: int = -1, rule: str = "", table: str = ""
     ) -> None:
         self.refusals += 1
-        log.warning(
-            "refused (%s) conn %s %s%s: %s", code, conn.id, conn.name or "?", f" at table {table}" if table else "", why
-        )
+        loud, unlogged = conn.log_refusal(time.monotonic())
+        if unlogged:
+            log.warning(
+                "refused conn %s %s %d more times in a minute (not logged one by one)",
+                conn.id,
+                conn.name or "?",
+                unlogged,
+            )
+        if loud:
+            log.warning(
+                "refused (%s) conn %s %s%s: %s",
+                code,
+                conn.id,
+                conn.name or "?",
+                f" at table {table}" if table else "",
+                why,
+            )
         conn.send(P.Error(message=why, code=code, ref=ref, rule=rule))
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
