@@ -37,8 +37,8 @@ def test_a_flood_of_refusals_is_logged_a_few_times_a_minute(tmp_path, caplog):
         lines = [r for r in caplog.records if "refused" in r.getMessage()]
         assert len(lines) == REFUSALS_LOGGED
         # the next minute: its first refusal is logged, and how many went unlogged before
-        start, logged, quiet = conn.refusals
-        conn.refusals = (start - 61.0, logged, quiet)
+        start, logged, quiet = conn.refusals["flood"]
+        conn.refusals["flood"] = (start - 61.0, logged, quiet)
         caplog.clear()
         with caplog.at_level(logging.WARNING, logger="colosseum.net"):
             srv.refuse(conn, "again", code="flood")

@@ -28,18 +28,20 @@ class Conn:
     tables: dict[str, int] = field(default_factory=dict)  # table id -> seat (-1 watching)
     closed: bool = False
     said: list[float] = field(default_factory=list)  # when its recent chat lines came
-    refusals: tuple[float, int, int] = (0.0, 0, 0)  # this minute's start, logged, left unlogged
+    #: by kind of refusal: this minute's start, how many were logged, how many left unlogged
+    refusals: dict[str, tuple[float, int, int]] = field(default_factory=dict)
 
-    def log_refusal(self, now: float) -> tuple[bool, int]:
-        """Whether to log a refusal now, and how many earlier ones went unlogged (to say so)."""
-        start, logged, quiet = self.refusals
+    def log_refusal(self, now: float, code: str = "") -> tuple[bool, int]:
+        """Whether to log a refusal of kind ``code`` now, and how many earlier ones of that kind
+        went unlogged (to say so)."""
+        start, logged, quiet = self.refusals.get(code, (0.0, 0, 0))
         if now - start >= REFUSAL_WINDOW:
-            self.refusals = (now, 1, 0)
+            self.refusals[code] = (now, 1, 0)
             return True, quiet
         if logged < REFUSALS_LOGGED:
-            self.refusals = (start, logged + 1, quiet)
+            self.refusals[code] = (start, logged + 1, quiet)
             return True, 0
-        self.refusals = (start, logged, quiet + 1)
+        self.refusals[code] = (start, logged, quiet + 1)
         return False, 0
 
     def may_say(self, now: float) -> bool:

@@ -206,10 +206,21 @@ class TableServer:
             t.close()
 
     def refuse(
-        self, conn: Conn, why: str, code: str = "refused", ref: int = -1, rule: str = "", table: str = ""
+        self,
+        conn: Conn,
+        why: str,
+        code: str = "refused",
+        ref: int = -1,
+        rule: str = "",
+        table: str = "",
+        *,
+        last: bool = False,
     ) -> None:
+        """Refuse ``conn``'s message with ``why``; logged a few times a minute for each kind, and
+        always when it is the ``last`` (the connection is closed for it)."""
         self.refusals += 1
-        loud, unlogged = conn.log_refusal(time.monotonic())
+        loud, unlogged = conn.log_refusal(time.monotonic(), code)
+        loud = loud or last
         if unlogged:
             log.warning(
                 "refused conn %s %s %d more times in a minute (not logged one by one)",
@@ -236,7 +247,7 @@ class TableServer:
         except (ConnectionError, asyncio.IncompleteReadError, asyncio.CancelledError):
             pass
         except P.ProtocolError as exc:
-            self.refuse(conn, str(exc), code="malformed")
+            self.refuse(conn, str(exc), code="malformed", last=True)
         except Exception:  # noqa: BLE001 - one connection's failure must not end the server
             log.exception("conn %s failed", conn.id)
         finally:
