@@ -52,3 +52,22 @@ def test_real_names_pass(name):
 
 def test_the_skeleton_is_tr39s():
     assert skeleton("\u0430") == "a" and skeleton("1") == skeleton("l")
+
+
+def test_emoji_keep_the_cells_counted_for_them():
+    """Issue 24: emoji with skin tones, joined sequences and variation selectors shifted a row by
+    2-3 cells (the terminal drew them narrower or wider than counted).  What the server keeps
+    of them has one width everywhere: our count, Rich's, and a terminal's."""
+    from rich.cells import cell_len
+
+    from colosseum.tui.net.host.names import cells, clean_text
+
+    for raw, kept in (
+        ("👍🏽 ok", "👍 ok"),
+        ("👨\u200d👩\u200d👧", "👨👩👧"),
+        ("❤️ x", "❤ x"),
+        ("Kat\ufe0f", "Kat"),
+        ("🇫🇷 Paris", "🇫🇷 Paris"),
+    ):
+        got = clean_text(raw, 40)
+        assert got == kept and cells(got) == cell_len(got), (raw, got)

@@ -28,6 +28,17 @@ _DROP = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 _MAX_MARKS = 2
 
 
+def _modifier(ch: str) -> bool:
+    """Characters that change how the character before them is drawn, by as many cells as a
+    terminal pleases: variation selectors (U+FE0E/U+FE0F text or emoji style, and the
+    ideographic ones) and the emoji skin tones.  Dropped: the emoji stays, in its default
+    colour, and every terminal gives it the cells counted here (issue 24: names and chat with
+    skin tones shifted their row by 2-3 cells; joiners and tags are format characters, dropped
+    with them)."""
+    o = ord(ch)
+    return 0xFE00 <= o <= 0xFE0F or 0xE0100 <= o <= 0xE01EF or 0x1F3FB <= o <= 0x1F3FF
+
+
 def cell_width(ch: str) -> int:
     """Terminal cells of one character (0 for combining marks, 2 for wide ones)."""
     if unicodedata.combining(ch):
@@ -55,7 +66,7 @@ def clean_text(text: str, max_cells: int) -> str:
                 used += 1
             marks = 0
             continue
-        if unicodedata.category(ch) in _DROP:
+        if unicodedata.category(ch) in _DROP or _modifier(ch):
             continue
         w = cell_width(ch)
         if w == 0:
