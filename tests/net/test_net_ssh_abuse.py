@@ -432,3 +432,41 @@ def test_a_client_that_exits_cleanly_gets_no_crash_line(tmp_path):
 
 
 KEY = asyncssh.generate_private_key("ssh-ed25519")
+
+
+def test_a_password_flood_from_many_addresses_stays_bounded_and_the_owner_gets_in():
+    """Issue 24: a flood against a name locked its owner out (the right password from a fresh
+    address refused in 0.1 s), and the per-address limit multiplied with the attacker's
+    addresses (220 checks a minute from 20).  Simulated on the guard's clock: 20 addresses try
+    wrong passwords against 'alice' as fast as they are let for ten minutes."""
+    import heapq
+
+    from colosseum.tui.net.host.ssh_login import MAX_AUTH_WAIT
+
+    now = [0.0]
+    guard = AuthGuard(clock=lambda: now[0])
+    attackers = [f"10.0.0.{i}" for i in range(20)]
+    queue = [(0.0, a) for a in attackers]
+    heapq.heapify(queue)
+    checks: list[float] = []
+    owner_wait = None
+    end = 600.0
+    while queue:
+        t, addr = heapq.heappop(queue)
+        if t > end:
+            break
+        if owner_wait is None and t >= 300.0:  # mid-flood, the owner from their own address
+            now[0] = 300.0
+            owner_wait = guard.reserve("192.0.2.7", "alice")
+        now[0] = t
+        wait = guard.reserve(addr, "alice")
+        if wait > MAX_AUTH_WAIT:  # turned away unchecked; it comes back a second later
+            heapq.heappush(queue, (t + 1.0, addr))
+            continue
+        now[0] = t + wait
+        checks.append(now[0])
+        guard.failed(addr, "alice")
+        heapq.heappush(queue, (now[0], addr))
+    per_minute = max(sum(1 for c in checks if m * 60 <= c < (m + 1) * 60) for m in range(10))
+    assert per_minute <= 60 / guard.dirty_gap + len(attackers), per_minute  # bounded over all addresses
+    assert owner_wait is not None and owner_wait <= 2.0, owner_wait  # in within seconds

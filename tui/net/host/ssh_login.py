@@ -15,6 +15,7 @@ import logging
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import asyncssh
@@ -105,14 +106,35 @@ def rss_mb(pid: int) -> float:
 
 
 class AuthGuard:
-    """Password tries, per source address and per name: each try waits its turn, spaced by a
-    delay that doubles with the recent failures of the address or the name (whichever has
-    more), up to ``max_delay``.  Failures are forgotten after ``window`` seconds."""
+    """Password tries (the server's one password): each try waits its turn.
 
-    def __init__(self, *, base: float = 0.5, max_delay: float = 10.0, window: float = 900.0) -> None:
+    * An address's tries are spaced by a delay that doubles with its recent failures, up to
+      ``max_delay``; failures are forgotten after ``window`` seconds.
+    * Tries from addresses that failed recently ("dirty") share one lane for the whole server,
+      one comparison every ``dirty_gap`` seconds, and a name's delay doubles with the failures
+      against it: however many addresses a flood comes from, the comparisons stay bounded.
+    * An address with no recent failure ("clean") has a lane of its own, one comparison every
+      ``clean_gap`` seconds over all clean addresses, untouched by the flood against a name: the
+      name's owner, connecting from their own address, gets in within seconds (issue 24: the
+      right password from a fresh address was refused in 0.1 s).  An address is clean only
+      until its first failure, so a flood can use this lane once per address it has."""
+
+    def __init__(
+        self,
+        *,
+        base: float = 0.5,
+        max_delay: float = 10.0,
+        window: float = 900.0,
+        dirty_gap: float | None = None,
+        clean_gap: float = 1.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.base = base
         self.max_delay = max_delay
         self.window = window
+        self.dirty_gap = max_delay / 5 if dirty_gap is None else dirty_gap
+        self.clean_gap = clean_gap
+        self.clock = clock
         self.fails: dict[str, tuple[int, float]] = {}
         self.next_ok: dict[str, float] = {}
 
@@ -120,24 +142,33 @@ class AuthGuard:
         n, last = self.fails.get(key, (0, 0.0))
         return n if now - last < self.window else 0
 
+    def _backoff(self, failures: int) -> float:
+        return 0.0 if failures <= 0 else min(self.base * 2 ** (failures - 1), self.max_delay)
+
     def delay(self, addr: str, user: str, now: float | None = None) -> float:
-        now = time.monotonic() if now is None else now
-        f = max(self.failures("a:" + addr, now), self.failures("u:" + user, now))
-        return 0.0 if f <= 0 else min(self.base * 2 ** (f - 1), self.max_delay)
+        now = self.clock() if now is None else now
+        return self._backoff(max(self.failures("a:" + addr, now), self.failures("u:" + user, now)))
 
     def reserve(self, addr: str, user: str) -> float:
-        """Seconds this try must wait for its turn (its turn is booked)."""
-        now = time.monotonic()
+        """Seconds this try must wait for its turn (its turn is booked unless that is longer
+        than ``MAX_AUTH_WAIT``: then the try is to be refused)."""
+        now = self.clock()
         self._prune(now)
         ka, ku = "a:" + addr, "u:" + user
-        slot = max(now, self.next_ok.get(ka, 0.0), self.next_ok.get(ku, 0.0))
+        dirty = self.failures(ka, now) > 0
+        lane = "lane:dirty" if dirty else "lane:clean"
+        keys = (ka, ku, lane) if dirty else (ka, lane)
+        slot = max(now, *(self.next_ok.get(k, 0.0) for k in keys))
         if slot - now > MAX_AUTH_WAIT:
             return slot - now
-        self.next_ok[ka] = self.next_ok[ku] = slot + self.delay(addr, user, now)
+        self.next_ok[ka] = slot + self._backoff(self.failures(ka, now))
+        if dirty:
+            self.next_ok[ku] = max(self.next_ok.get(ku, 0.0), slot + self._backoff(self.failures(ku, now)))
+        self.next_ok[lane] = slot + (self.dirty_gap if dirty else self.clean_gap)
         return slot - now
 
     def failed(self, addr: str, user: str) -> None:
-        now = time.monotonic()
+        now = self.clock()
         for key in ("a:" + addr, "u:" + user):
             self.fails[key] = (self.failures(key, now) + 1, now)
 
