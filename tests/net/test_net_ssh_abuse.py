@@ -162,9 +162,12 @@ def test_auth_guard_spaces_tries_per_address_and_per_name():
     assert g.delay("1.2.3.4", "bob") == 8.0  # the address's failures
     assert g.delay("5.6.7.8", "alice") == 8.0  # the name's failures, from anywhere
     assert g.delay("5.6.7.8", "bob") == 0.0
-    waits = [g.reserve("9.9.9.9", "alice") for _ in range(3)]  # concurrent tries queue up
+    waits = [g.reserve("1.2.3.4", "alice") for _ in range(3)]  # the failing address's tries queue up
     assert waits[0] == 0.0 and 7.9 < waits[1] < 8.1 and 15.9 < waits[2] < 16.1
-    assert g.reserve("9.9.9.9", "alice") > 20.0  # past MAX_AUTH_WAIT: refused at once
+    assert g.reserve("1.2.3.4", "alice") > 20.0  # past MAX_AUTH_WAIT: refused at once
+    g.failed("5.6.7.8", "alice")
+    assert g.reserve("5.6.7.8", "alice") > 20.0  # another address, once it failed: held by the name's
+    assert g.reserve("9.9.9.9", "alice") <= g.clean_gap  # an address with no failure: its own lane
     g.succeeded("alice")
     assert g.delay("5.6.7.8", "alice") == 0.0
 
