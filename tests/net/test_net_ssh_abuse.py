@@ -473,3 +473,50 @@ def test_a_password_flood_from_many_addresses_stays_bounded_and_the_owner_gets_i
     per_minute = max(sum(1 for c in checks if m * 60 <= c < (m + 1) * 60) for m in range(10))
     assert per_minute <= 60 / guard.dirty_gap + len(attackers), per_minute  # bounded over all addresses
     assert owner_wait is not None and owner_wait <= 2.0, owner_wait  # in within seconds
+
+
+def test_idle_connections_that_never_log_in_are_capped_and_a_player_still_gets_in(tmp_path, monkeypatch):
+    """Issue 24: 1,200 idle connections made accept() fail and a real login take 35 s.  Beyond
+    ``MAX_UNAUTHENTICATED`` connections not yet logged in (over all addresses) a new one is
+    closed at once; one that leaves frees its place; a player logs in as ever."""
+    from colosseum.tui.net.host import ssh_login
+    from colosseum.tui.net.host.ssh import raise_descriptor_limit
+
+    monkeypatch.setattr(ssh_login, "MAX_UNAUTHENTICATED", 3)
+    assert raise_descriptor_limit() != 0
+
+    async def go():
+        port = free_port()
+        srv = await start_server(
+            listen=f"127.0.0.1:{port}", data=tmp_path / "data", password="sesame", client_cmd=FAKE_CLIENT
+        )
+        idle = []
+        try:
+            for _ in range(3):
+                idle.append(await asyncio.open_connection("127.0.0.1", port))
+            await asyncio.sleep(0.3)
+            assert srv.hub.unauthenticated == 3
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            got = b""
+            while True:  # the server's greeting, then it hangs up
+                chunk = await asyncio.wait_for(reader.read(4096), 10)
+                if not chunk:
+                    break
+                got += chunk
+            writer.close()
+            assert got.startswith(b"SSH-")
+            _, w = idle.pop()
+            w.close()
+            for _ in range(50):
+                if srv.hub.unauthenticated < 3:
+                    break
+                await asyncio.sleep(0.05)
+            async with connect(port, "carol", password="sesame") as conn:
+                assert await whoami(srv, conn) == ("pw:carol", "carol")
+            assert srv.hub.unauthenticated == 2  # the two idle ones left
+        finally:
+            for _, w in idle:
+                w.close()
+            await srv.close()
+
+    run(go(), 60)

@@ -45,7 +45,7 @@ import asyncssh
 from .files import private_dir, write_private
 from .hub import TableServer
 from .options import MAX_CLIENTS, MAX_SESSIONS_PER_ADDRESS, SESSION_MB, add_serve_arguments
-from .ssh_login import AuthGuard, Hub, LoginServer, NameBook, display_name, read_password
+from .ssh_login import LOGIN_GRACE, AuthGuard, Hub, LoginServer, NameBook, display_name, read_password
 from .ssh_pty import (
     CRASH_MESSAGE,
     MAX_SESSIONS_PER_IDENTITY,
@@ -184,7 +184,7 @@ async def start_server(
         allow_scp=False,
         keepalive_interval=30,
         keepalive_count_max=4,
-        login_timeout=30,
+        login_timeout=LOGIN_GRACE,
     )
     real_port = acceptor.sockets[0].getsockname()[1] if int(port) == 0 else int(port)
     server = SSHGameServer(hub, acceptor, key, real_port)
@@ -206,6 +206,7 @@ async def start_server(
 def cmd_serve(args: argparse.Namespace) -> int:
     """``colosseum serve``."""
     os.umask(0o077)  # everything the server and its clients create is the owner's only
+    raise_descriptor_limit()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     data = Path(args.data) if args.data else default_data_dir()
     private_dir(data)
@@ -272,3 +273,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 0
 
     return asyncio.run(main())
+
+
+def raise_descriptor_limit() -> int:
+    """The open-files limit raised to what the system allows this process (each SSH session
+    holds a connection, a pty and a client process's pipes; issue 24: 1,200 idle connections
+    under ``ulimit -n 1024`` made accept() fail).  Returns the limit now in effect."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        want = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+        if soft < want:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+        return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    except (ImportError, ValueError, OSError):  # not on every platform
+        return -1

@@ -28,6 +28,11 @@ from .options import MAX_CLIENTS, MAX_SESSIONS_PER_ADDRESS, PASSWORD_ENV, SESSIO
 log = logging.getLogger("colosseum.net")
 
 MAX_CONNECTIONS_PER_ADDRESS = 10  # SSH connections from one source address, logged in or not
+#: connections not logged in yet, over all addresses (OpenSSH's MaxStartups): beyond, a new one
+#: is closed at once, so a flood of idle connections cannot use up the descriptors; each has
+#: LOGIN_GRACE seconds to log in (OpenSSH's LoginGraceTime)
+MAX_UNAUTHENTICATED = 100
+LOGIN_GRACE = 30
 MAX_NAME = 24  # terminal cells
 MAX_AUTH_TRIES = 3  # passwords per connection
 MAX_AUTH_WAIT = 20.0  # a try that would wait longer for its turn is refused at once
@@ -256,6 +261,7 @@ class Hub:
         self.per_identity: dict[str, int] = {}
         self.per_address: dict[str, int] = {}
         self.connections: dict[str, int] = {}
+        self.unauthenticated = 0  # connections not logged in yet
         self.max_clients = max_clients
         self.max_per_address = per_address
         self.memory_budget_mb = memory_budget_mb if memory_budget_mb is not None else memory_available_mb() / 2
@@ -328,6 +334,7 @@ class LoginServer(asyncssh.SSHServer):
         self.peer = "?"
         self.address = "?"
         self.sessions = 0
+        self.authed = True  # (until the connection is made: nothing to count)
         self.pw_tries = 0
         self.offered: list[str] = []  # keys the client offered (for a password login to bind)
         self.bind: tuple[str, str] | None = None  # (name, key) to bind once logged in
@@ -340,13 +347,23 @@ class LoginServer(asyncssh.SSHServer):
         self.address = str(peer[0]) if peer else "?"
         n = self.hub.connections.get(self.address, 0) + 1
         self.hub.connections[self.address] = n
-        if n > MAX_CONNECTIONS_PER_ADDRESS:
+        self.hub.unauthenticated += 1
+        self.authed = False
+        if self.hub.unauthenticated > MAX_UNAUTHENTICATED:
+            self.hub.refused("too many connections logging in (%d): %s closed", self.hub.unauthenticated, self.peer)
+            asyncio.get_running_loop().call_soon(
+                conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, "too many connections; try again soon"
+            )
+        elif n > MAX_CONNECTIONS_PER_ADDRESS:
             self.hub.refused("too many connections from %s (%d)", self.address, n)
             asyncio.get_running_loop().call_soon(
                 conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, "too many connections from your address"
             )
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if not self.authed:
+            self.authed = True  # (counted once)
+            self.hub.unauthenticated -= 1
         left = self.hub.connections.get(self.address, 1) - 1
         if left > 0:
             self.hub.connections[self.address] = left
@@ -357,6 +374,9 @@ class LoginServer(asyncssh.SSHServer):
         return True
 
     def auth_completed(self) -> None:
+        if not self.authed:
+            self.authed = True
+            self.hub.unauthenticated -= 1
         if self.bind is not None:
             name, key = self.bind
             if not self.hub.names.bind(name, key):
