@@ -27,6 +27,7 @@ from colosseum.core.events import Event
 from colosseum.core.game import Rules
 from colosseum.core.options import SetupBase
 
+from . import protocol as P
 from .meta import TableMeta, bot_seed, default_bot
 from .seats import Seats
 
@@ -70,6 +71,18 @@ class Played(Protocol):
 
     def commit(self, action: Any, *, by_person: bool = False) -> list[Event]: ...
 
+    def broadcast(self, msg: P._Msg) -> None: ...
+
+
+#: what everyone at a table is told when the server cannot save a bot's move (a full disk), and
+#: when it can again; meanwhile the bots wait, trying again a little later each time
+CANNOT_SAVE = (
+    "The server cannot save the game just now (its disk may be full): the game waits, "
+    "and goes on by itself as soon as it can save again."
+)
+SAVES_AGAIN = "The server saves again: the game goes on."
+SAVE_RETRY = (2.0, 30.0)  # seconds before the first try again, and at most between tries
+
 
 class BotPlay:
     def __init__(self, table: Played, pace: Pace) -> None:
@@ -81,6 +94,7 @@ class BotPlay:
         self.composing: dict[int, float] = {}
         self._compose_first: dict[int, tuple[object, float]] = {}
         self._offered: dict[object, set[int]] = {}  # a person's turn -> the bots that offered
+        self.unsaved = 0  # bot moves in a row the server could not save (a full disk)
 
     @property
     def rules(self) -> Rules[Any, Any, Any]:
@@ -141,12 +155,31 @@ class BotPlay:
                 if await self._window(seat, action):
                     continue  # someone acted meanwhile: the bot thinks again
                 try:
-                    t.commit(action)
-                except RuleError:
-                    t.commit(self.rules.fallback_action(t.state))  # a bot must never stall a table
+                    try:
+                        t.commit(action)
+                    except RuleError:
+                        t.commit(self.rules.fallback_action(t.state))  # a bot must never stall a table
+                except OSError as err:  # not saved, so not made: wait, say so, try again later
+                    await self._cannot_save(err)
+                    continue
+                self._saved_again()
             except Exception:  # noqa: BLE001 - a bot's bug must stop its table's bots, not the server
                 log.exception("table %s: bot for seat %d failed", t.id, seat)
                 return
+
+    async def _cannot_save(self, err: OSError) -> None:
+        self.unsaved += 1
+        if self.unsaved == 1:
+            log.error("table %s: a bot's move not saved (%s): the table waits", self.table.id, err)
+            self.table.broadcast(P.Error(message=CANNOT_SAVE, code="disk"))
+        first, most = SAVE_RETRY
+        await asyncio.sleep(min(most, first * 2 ** min(self.unsaved - 1, 8)))
+
+    def _saved_again(self) -> None:
+        if self.unsaved:
+            log.warning("table %s: saving again after %d tries", self.table.id, self.unsaved)
+            self.unsaved = 0
+            self.table.broadcast(P.Error(message=SAVES_AGAIN, code="disk"))
 
     # ---------------------------------------------------------------- offers to a person
     def _may_offer(self, state: Any) -> list[int]:

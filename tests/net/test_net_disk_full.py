@@ -1,0 +1,60 @@
+"""Issue 24: a bot's move hit ENOSPC, the table froze, nobody was told, and it stayed frozen
+after space came back.  Now everyone at the table is told, the bots wait and try again, and the
+game goes on by itself once the server can save; nothing unsaved is played."""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+
+from colosseum.tui.net.host import botplay
+from colosseum.tui.net.host import protocol as P
+from colosseum.tui.net.host.gamelog_io import TableLog
+from colosseum.tui.net.host.hub import TableServer
+from colosseum.tui.net.host.proto_client import ProtoClient
+
+
+def test_a_full_disk_pauses_the_bots_tells_the_table_and_the_game_goes_on(tmp_path, monkeypatch):
+    monkeypatch.setattr(botplay, "SAVE_RETRY", (0.05, 0.2))
+    real_append = TableLog.append
+    full = {"on": False, "refused": 0}
+
+    def append(self, action, events, *, final):
+        if full["on"]:
+            full["refused"] += 1
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_append(self, action, events, final=final)
+
+    monkeypatch.setattr(TableLog, "append", append)
+
+    async def go():
+        srv = TableServer(tmp_path / "data", bot_delay=0.0, fixed_seeds=True)
+        await srv.start()
+        try:
+            watcher = await ProtoClient.connect(srv.address, srv.token_for("key:w", "Wendy"))
+            watcher.send(P.CreateTable(seats=["random", "random", "random"], seed=4, sit=-1))
+            joined = await watcher.expect(lambda m: isinstance(m, P.Joined))
+            table = srv.tables[joined.table.id]
+            for _ in range(200):
+                if len(table.actions) >= 5:
+                    break
+                await asyncio.sleep(0.01)
+            full["on"] = True
+            said = await watcher.expect(lambda m: isinstance(m, P.Error) and m.code == "disk", timeout=10)
+            assert said.message == botplay.CANNOT_SAVE
+            frozen = len(table.actions)
+            await asyncio.sleep(0.5)
+            assert len(table.actions) == frozen and full["refused"] >= 2  # tried again, nothing played
+            full["on"] = False
+            again = await watcher.expect(lambda m: isinstance(m, P.Error) and m.code == "disk", timeout=10)
+            assert again.message == botplay.SAVES_AGAIN
+            for _ in range(300):
+                if len(table.actions) > frozen + 5:
+                    break
+                await asyncio.sleep(0.01)
+            assert len(table.actions) > frozen + 5  # the game went on by itself
+            await watcher.close()
+        finally:
+            await srv.close()
+
+    asyncio.run(asyncio.wait_for(go(), 60))
