@@ -195,6 +195,8 @@ _TERMS = {
     "spectacles": "spectacles",
     "gate": "gate",
     "gates": "gates",
+    "acclaim": "Acclaim",  # the score
+    "scoring": "G-5.3",  # the rule that counts a performance's score
 }
 OPTIONS = ("auction-2007",)
 

@@ -123,11 +123,12 @@ class InvestDialog(DecisionDialog):
     def _prompt(self) -> str:
         name = self.me.name
         if self.mode.startswith("gate:"):
-            return f"{name}: build a gate on which space?"
+            gate = self.cat.term("gate")
+            return f"{name}: build {'an' if gate[:1] in 'aeiou' else 'a'} {gate} on which space?"
         if self.mode.startswith("plan:"):
             return f"{name}: buy which program?" if self.original else f"{name}: plan which spectacle?"
         if self.mode == "exchange":
-            return f"{name}: exchange how many Aquilas?"
+            return f"{name}: exchange how many {self.cat.term('aquilas')}?"
         return f"{name}: make an investment or end the turn"
 
     def _legal(self) -> tuple[Action, ...]:

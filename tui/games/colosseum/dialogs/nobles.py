@@ -104,7 +104,11 @@ class NobleDialog(DecisionDialog):
             self.set_prompt(f"{p.name}: roll the dice, or skip the performance")
             can = [cat.spectacles[s].name for s in performable(st, self.seat)]
             info.update(
-                ("Temple of Fortuna: each die counts 1 to its face. " if temple else "No temple: dice count in full. ")
+                (
+                    f"{cat.term('temple')}: each die counts 1 to its face. "
+                    if temple
+                    else f"No {_temple_word(cat.term('temple'))}: dice count in full. "
+                )
                 + (f"You can perform now: {', '.join(can)}." if can else "You cannot perform any spectacle yet.")
             )
             self.show("dice", "")
@@ -382,3 +386,9 @@ class AquilaMoveDialog(DecisionDialog):
             s += d
         self.steps = min(max(s, -reach), reach)
         self.refresh_view()
+
+
+def _temple_word(temple: str) -> str:
+    """The temple as a common noun ("Temple of Fortuna" -> "temple"; "Emperor's loge" stays)."""
+    word = temple.split(" of ")[0]
+    return word.lower() if word == "Temple" else word

@@ -62,13 +62,21 @@ class PerformDialog(DecisionDialog):
         self.spend = min(max(self.spend, 0), p.aquilas)
         ok = self._performable()
         self.set_prompt(
-            f"{p.name}: choose a spectacle to perform" if ok else f"{p.name}: nothing can be performed; pass"
+            f"{p.name}: choose a {cat.term('spectacle')} to perform"
+            if ok
+            else f"{p.name}: nothing can be performed; pass"
         )
-        self.show("info", f"Acclaim marker at {p.acclaim}; {plural(p.aquilas, 'Aquila')}.")
+        term = cat.term  # the edition's words (the original's spectators, medals)
+        score, aquila, aquilas = term("acclaim"), term("aquila"), term("aquilas")
+        self.show("info", f"{_cap(score)}: {p.acclaim}; {plural(p.aquilas, aquila)}.")
         self.show(
             "hint",
             "n: perform nothing this round."
-            + (" a: move a noble with an Aquila. +/-: Aquilas to spend, +3 Acclaim each." if p.aquilas else ""),
+            + (
+                f" a: move a noble with {_a(aquila)}. +/-: {aquilas} to spend, +{cat.common.aquila_acclaim} {score} each."
+                if p.aquilas
+                else ""
+            ),
         )
         opts = []
         for sid in (*p.face_down, *p.face_up):
@@ -96,7 +104,8 @@ class PerformDialog(DecisionDialog):
         b = breakdown(st, self.seat, spec, self.spend)
         text = Text()
         width = 33 if self.has_class("-narrow") else 48
-        text.append(f"{'Acclaim (G-5.3)':<{width}}\n", "bold underline")
+        heading = f"{_cap(self.cat.term('acclaim'))} ({self.cat.term('scoring')})"
+        text.append(f"{heading:<{width}}\n", "bold underline")
         # On a short terminal the lines worth nothing are left out (the spectacle's own line
         # and the Aquilas line, which +/- changes, always stay), so Total shows without
         # scrolling even beside four spectacles.
@@ -153,3 +162,13 @@ class PerformDialog(DecisionDialog):
 
     def action_nothing(self) -> None:
         self.submit(EndTurn(player=self.seat))
+
+
+def _a(word: str) -> str:
+    """``word`` with its indefinite article ("an Aquila", "a medal")."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+def _cap(word: str) -> str:
+    """``word`` to begin a sentence ("spectators" -> "Spectators")."""
+    return word[:1].upper() + word[1:]

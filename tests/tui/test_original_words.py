@@ -1,0 +1,44 @@
+"""Issue 23: the original 2007 edition speaks its own words in the dialogs that said "No temple:
+dice count in full", "Acclaim marker at 0; 0 Aquilas", "build a gate", "Acclaim (G-5.3)": its
+spectators, medals, arena pieces, the Emperor's loge and its rule ids (O-23)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from app_positions import human_session, play_until
+from dialog_harness import settle
+
+from colosseum.tui.app import ColosseumApp
+
+
+def _dialog_text(until, seed=5):
+    game = dict(variant="original")
+    session = human_session(play_until(until, seed=seed, **game), seed=seed, **game)
+    app = ColosseumApp(session, bot_delay=0, auto_dialogs=True)
+    out = []
+
+    async def go():
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot)
+            for _ in range(40):
+                await pilot.pause(0.05)
+                if type(app.screen).__name__ != "GameScreen":
+                    break
+            await settle(pilot)
+            out.append(" ".join(str(w.render()) for w in app.screen.query("Static")))
+
+    asyncio.run(go())
+    return out[0]
+
+
+def test_the_perform_dialog_counts_spectators_and_medals():
+    text = _dialog_text(lambda st: st.phase == "perform" and st.perform is not None and st.perform.stage == "after")
+    assert "Spectators: 0; 0 medals." in text and "Spectators (O-23)" in text, text
+    assert "choose a program to perform" in text
+    assert "Acclaim" not in text and "Aquila" not in text, text
+
+
+def test_the_dice_dialog_names_the_emperors_loge():
+    text = _dialog_text(lambda st: st.phase == "perform" and st.perform is not None and st.perform.stage == "roll")
+    assert "No Emperor's loge: dice count in full." in text and "temple" not in text.lower(), text
