@@ -89,8 +89,15 @@ class BaseApp(App):
     App.-too-small Toast { max-width: 100%; }
     """
 
+    #: in a browser (the web gateway's client process: COLOSSEUM_FRONT=web) the keys a browser
+    #: keeps for itself (Ctrl+T a new tab, Ctrl+Q quits Firefox) have alternatives, shown in the
+    #: key bar; a player's own keymap (settings) still wins
+    WEB_KEYS = {"net.say": "alt+t", "app.quit": "alt+q,ctrl+q"}
+
     def __init__(self, *, theme: str | None = None) -> None:
         super().__init__()
+        if os.environ.get("COLOSSEUM_FRONT") == "web":
+            self.set_keymap({})
         ascii_scrollbars()
         register_themes(self)
         self._first_theme(theme or DEFAULT_THEME)
@@ -98,6 +105,12 @@ class BaseApp(App):
 
     #: the one line said when a screen is asked for without a terminal
     NO_TERMINAL = "colosseum: this needs a terminal (standard input or output is not one)"
+
+    def set_keymap(self, keymap: Any) -> None:
+        """``keymap`` over the browser's alternatives when the client runs in a browser."""
+        if os.environ.get("COLOSSEUM_FRONT") == "web":
+            keymap = {**self.WEB_KEYS, **dict(keymap)}
+        super().set_keymap(keymap)
 
     def run(self, *args: Any, **kwargs: Any) -> Any:
         """Run the app in the terminal; without one (``colosseum view FILE </dev/null``, output
