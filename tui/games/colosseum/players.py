@@ -264,10 +264,11 @@ class PlayersPanel(LinePanel):
             t.append(letters[seat], seat_style(theme, seat))
             t.append(" ")
             t.append(
-                pad(p.name, name_w),
+                pad(p.name, name_w - 1),
                 seat_style(theme, seat, bold=seat == actor) + (view if seat == self.seat else Style()),
             )
-            t.append("F" if seat == st.first else " ", Style(bold=True))
+            # a cell apart from the name, cut or not (issue 23: "ベッキ~F" read as part of it)
+            t.append(" F" if seat == st.first else "  ", Style(bold=True))
             deltas = deltas_by_seat[seat]
             for i, (v, (_, w)) in enumerate(zip(values_by_seat[seat], cols, strict=False)):
                 d = deltas[i] if i < 3 else 0  # Acclaim, coins, Aquilas columns
