@@ -20,6 +20,7 @@ import os
 import secrets
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -34,6 +35,9 @@ from .meta import SeatMeta, TableMeta, edition_of, history_entry, load_meta
 from .names import clean_text
 from .table import Table
 from .tokens import check_token, load_secret, make_token
+
+if TYPE_CHECKING:
+    from .store import Store
 
 log = logging.getLogger("colosseum.net")
 
@@ -57,8 +61,10 @@ class TableServer:
         turn_timeout: float = 90.0,
         address: str | None = None,
         fixed_seeds: bool = False,
+        store: Store | None = None,
     ) -> None:
         self.data = Path(data)
+        self.store = store  # the lobby's database (None: results stay in the files only)
         private_dir(self.data)
         for sub in ("tables", "games", "history"):
             private_dir(self.data / sub)
@@ -204,6 +210,8 @@ class TableServer:
             c.close()
         for t in self.tables.values():
             t.close()
+        if self.store is not None:
+            await self.store.close()
 
     def refuse(
         self, conn: Conn, why: str, code: str = "refused", ref: int = -1, rule: str = "", table: str = ""

@@ -145,13 +145,29 @@ async def start_server(
     fixed_seeds: bool = False,
     web: str | None = None,
     web_url: str | None = None,
+    database: str | None = None,
 ) -> SSHGameServer:
+    """The server, listening.  The lobby's database is opened first (``database``: a URL, else
+    SQLite in the data folder; an older data folder is imported into it once): StoreError, one
+    line, when it cannot be used; OSError when an address cannot be listened on."""
+    from .store import Store
+
     data = Path(data) if data else default_data_dir()
     private_dir(data)
+    store = await Store.open(data, database)
     tables = TableServer(
-        data, bot_timeout=bot_timeout, bot_delay=bot_delay, turn_timeout=turn_timeout, fixed_seeds=fixed_seeds
+        data,
+        bot_timeout=bot_timeout,
+        bot_delay=bot_delay,
+        turn_timeout=turn_timeout,
+        fixed_seeds=fixed_seeds,
+        store=store,
     )
-    await tables.start()
+    try:
+        await tables.start()
+    except BaseException:
+        await store.close()
+        raise
     key, _created = load_host_key(Path(host_key) if host_key else data / "host_key")
     hub = Hub(
         tables,
@@ -166,26 +182,11 @@ async def start_server(
     )
     host, _, port = listen.rpartition(":")
     host = host.strip("[]") or "127.0.0.1"
-
-    async def process_factory(process: asyncssh.SSHServerProcess[bytes]) -> None:
-        await handle_process(hub, process)
-
-    acceptor = await asyncssh.create_server(
-        lambda: LoginServer(hub),
-        host,
-        int(port),
-        server_host_keys=[key],
-        process_factory=process_factory,
-        encoding=None,
-        line_editor=False,
-        rdns_lookup=False,
-        agent_forwarding=False,
-        x11_forwarding=False,
-        allow_scp=False,
-        keepalive_interval=30,
-        keepalive_count_max=4,
-        login_timeout=30,
-    )
+    try:
+        acceptor = await _listen(hub, host, int(port), key)
+    except BaseException:
+        await tables.close()
+        raise
     real_port = acceptor.sockets[0].getsockname()[1] if int(port) == 0 else int(port)
     server = SSHGameServer(hub, acceptor, key, real_port)
     if web:
@@ -201,6 +202,28 @@ async def start_server(
             await tables.close()
             raise
     return server
+
+
+async def _listen(hub: Hub, host: str, port: int, key: asyncssh.SSHKey) -> asyncssh.SSHAcceptor:
+    async def process_factory(process: asyncssh.SSHServerProcess[bytes]) -> None:
+        await handle_process(hub, process)
+
+    return await asyncssh.create_server(
+        lambda: LoginServer(hub),
+        host,
+        int(port),
+        server_host_keys=[key],
+        process_factory=process_factory,
+        encoding=None,
+        line_editor=False,
+        rdns_lookup=False,
+        agent_forwarding=False,
+        x11_forwarding=False,
+        allow_scp=False,
+        keepalive_interval=30,
+        keepalive_count_max=4,
+        login_timeout=30,
+    )
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -232,6 +255,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     existed = host_key.exists()
     bot_delay = float(os.environ.get("COLOSSEUM_BOT_DELAY", getattr(args, "bot_delay", 0.5) or 0.5))
 
+    from .store import StoreError
+
     async def main() -> int:
         try:
             srv = await start_server(
@@ -250,7 +275,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 fixed_seeds=bool(getattr(args, "fixed_seeds", False)),
                 web=getattr(args, "web", None),
                 web_url=getattr(args, "web_url", None),
+                database=getattr(args, "database", None),
             )
+        except StoreError as exc:
+            print(f"colosseum serve: {exc}", file=sys.stderr)
+            return 1
         except OSError as exc:
             print(f"colosseum serve: cannot listen on {args.listen}: {exc.strerror or exc}", file=sys.stderr)
             return 1
