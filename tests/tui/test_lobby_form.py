@@ -88,3 +88,22 @@ def test_the_forms_option_fields_come_from_the_option_specs():
         assert kw["options"] == {"variant": "original", "starting_coins": 20}
 
     asyncio.run(go())
+
+
+def test_the_form_asks_for_a_rated_table():
+    """``rated`` is a checkbox beside the hints (at 80x24), sent only when ticked."""
+
+    async def go():
+        app = FormApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            box = app.screen.query_one("#rated")
+            assert box.region.bottom <= 23 and box.region.right <= 80
+            box.focus()
+            await pilot.press("space")
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+        (kw,) = app.client.created
+        assert kw["rated"] is True
+
+    asyncio.run(go())

@@ -177,7 +177,7 @@ class LobbyScreen(Screen[None]):
                 str(len(free_seats(t))),
                 str(t.spectators),
                 t.progress,
-                ", ".join(x for x in (t.edition, "hints" if t.hints else "") if x),
+                ", ".join(x for x in ("rated" if t.rated else "", t.edition, "hints" if t.hints else "") if x),
             )
             dt.add_row(*(Text(c) for c in cells), key=t.id)
         if order:

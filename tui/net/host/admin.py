@@ -145,7 +145,7 @@ async def _ratings(store: Store, args: argparse.Namespace) -> int:
 
 
 def _default_data() -> Path:
-    from colosseum.tui.net.host.ssh import default_data_dir
+    from colosseum.tui.net.host.files import default_data_dir
 
     return default_data_dir()
 

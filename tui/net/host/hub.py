@@ -33,6 +33,7 @@ from .conn import Conn
 from .files import append_private, count_lines, private_dir, tail_lines, write_private
 from .meta import SeatMeta, TableMeta, edition_of, history_entry, load_meta
 from .names import clean_text
+from .results import Recorder, finished_game
 from .table import Table
 from .tokens import check_token, load_secret, make_token
 
@@ -65,6 +66,7 @@ class TableServer:
     ) -> None:
         self.data = Path(data)
         self.store = store  # the lobby's database (None: results stay in the files only)
+        self.recorder = Recorder(store) if store is not None else None
         private_dir(self.data)
         for sub in ("tables", "games", "history"):
             private_dir(self.data / sub)
@@ -111,6 +113,7 @@ class TableServer:
                     table.restore()
                 if table.meta.status == "over":  # its last action was logged, not yet noted
                     self.tables.pop(meta.id, None)
+                    self.record_result(table)
                     self._to_history(table.meta, table.history())
                     table.close()
                     continue
@@ -146,9 +149,18 @@ class TableServer:
         self.history_count += 1
 
     def finished(self, table: Table) -> None:
-        """A game ended: it goes to the history; the table leaves memory once nobody is at it."""
+        """A game ended: its result to the store, it goes to the history; the table leaves
+        memory once nobody is at it."""
+        self.record_result(table)
         self._to_history(table.meta, table.history())
         self.maybe_forget(table)
+
+    def record_result(self, table: Table) -> None:
+        if self.recorder is None:
+            return
+        game = finished_game(table)
+        if game is not None:
+            self.recorder.add(game)
 
     def maybe_forget(self, table: Table) -> None:
         """Drop a finished table nobody looks at, or a waiting one everybody left."""
@@ -188,6 +200,8 @@ class TableServer:
     # ---------------------------------------------------------------- serving
     async def start(self) -> None:
         self.load_tables()
+        if self.recorder is not None and self.recorder.store.pending.path.exists():
+            self.recorder.kick()  # results that waited for the database
         kind, _, rest = self.address.partition(":")
         if kind == "unix":
             try:
@@ -210,6 +224,8 @@ class TableServer:
             c.close()
         for t in self.tables.values():
             t.close()
+        if self.recorder is not None:
+            await self.recorder.close()
         if self.store is not None:
             await self.store.close()
 
@@ -488,6 +504,8 @@ class TableServer:
             return f"{game.title} has no such options: {', '.join(sorted(msg.options))}"
         if msg.sit >= 0 and (msg.sit >= len(msg.seats) or msg.seats[msg.sit] != "human"):
             return "you can sit only at a human seat"
+        if msg.rated and self.store is None:
+            return "this server keeps no ratings: a table cannot be rated"
         if msg.seed is not None and not self.fixed_seeds:
             return "this server draws every game's chance itself: a table cannot choose its seed"
         live = [t for t in self.tables.values() if t.meta.status != "over"]
@@ -516,6 +534,7 @@ class TableServer:
             seats=[SeatMeta(kind=k) for k in msg.seats],
             seed=msg.seed,
             created=time.time(),
+            rated=msg.rated,
         )
         t = Table(self, meta)
         self.tables[tid] = t

@@ -111,6 +111,7 @@ class CreateTable(_Msg, tag="create"):
     hints: bool = False  # players may ask the game's strongest bot (shown to the asker only)
     sit: int = 0
     seed: int | None = None
+    rated: bool = False  # rated when at least two people sit at it when it starts (D-30)
 
 
 class Join(_Msg, tag="join"):
@@ -229,6 +230,7 @@ class TableInfo(msgspec.Struct, kw_only=True):
     actions: int = 0
     deadline: float = 0.0  # wall-clock time the seat to act runs out of time (0: no clock)
     clock_seat: int = -1  # the seat the clock runs for
+    rated: bool = False  # asked for (waiting), or rated indeed (once started)
 
 
 class HistoryInfo(msgspec.Struct, kw_only=True):

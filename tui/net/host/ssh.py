@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
-from .files import private_dir, write_private
+from .files import default_data_dir, private_dir, write_private
 from .hub import TableServer
 from .options import MAX_CLIENTS, MAX_SESSIONS_PER_ADDRESS, SESSION_MB, add_serve_arguments
 from .ssh_login import AuthGuard, Hub, LoginServer, NameBook, display_name, read_password
@@ -74,15 +74,6 @@ __all__ = [
 ]
 
 log = logging.getLogger("colosseum.net")
-
-
-def default_data_dir() -> Path:
-    try:
-        import platformdirs
-
-        return Path(platformdirs.user_data_dir("colosseum")) / "server"
-    except (ImportError, OSError):  # pragma: no cover
-        return Path.home() / ".colosseum" / "server"
 
 
 def load_host_key(path: Path) -> tuple[asyncssh.SSHKey, bool]:
