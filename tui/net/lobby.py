@@ -4,7 +4,7 @@
 has started (the caller then opens the game on ``client.session_for(result)``), or None when
 the player quits.  Keyboard only: arrows to choose, Enter to join, w to watch, n for a new
 table, r to refresh, ] and [ for the next or previous page of tables (PgDn/PgUp scroll the
-page shown), h for the finished games, q to quit.
+page shown), h for the finished games, L for the leaderboard (and players' profiles), q to quit.
 
 Everything a user typed (player names, table names, chat) is shown as plain text (``Text``),
 never read as markup: ``[/]`` as a table name is just three characters.
@@ -34,6 +34,7 @@ from colosseum.tui.widgets.keybar import KeyBar
 from .host import protocol as P
 from .host.proto_client import NetError
 from .newtable import CreateTable
+from .ranks import LeaderboardScreen
 from .remote import RemoteClient
 from .remote_app import RemoteAppMixin
 
@@ -74,6 +75,7 @@ class LobbyScreen(Screen[None]):
         Binding("n", "new", "New table"),
         Binding("r", "refresh", "Refresh"),
         Binding("h", "history", "Finished"),
+        Binding("L", "leaderboard", "Leaderboard"),
         Binding("right_square_bracket", "page(1)", "Next page", key_display="]", show=False),
         Binding("left_square_bracket", "page(-1)", "Prev page", key_display="[", show=False),
         Binding("q", "quit_lobby", "Quit"),
@@ -97,7 +99,7 @@ class LobbyScreen(Screen[None]):
         yield Static(Text(self.HINT), id="hint")
         yield KeyBar()  # ASCII only (Textual's Footer draws an ambiguous-width bar)
 
-    HINT = "Enter join | w watch | n new | h finished | ] [ pages | q quit   (* away, +bot: a bot plays)"
+    HINT = "Enter join | w watch | n new | h finished | L ratings | q quit\n] [ pages   (* away, +bot: a bot plays)"
 
     page_offset = 0
     history = False
@@ -246,6 +248,10 @@ class LobbyScreen(Screen[None]):
         t = self.selected()
         if t is not None:
             app.enter(lambda: app.client.watch(t.id))
+
+    def action_leaderboard(self) -> None:
+        t = self.selected()
+        self.app.push_screen(LeaderboardScreen(t.game if t is not None else None))
 
     def action_new(self) -> None:
         self.app.push_screen(CreateTable())

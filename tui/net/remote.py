@@ -215,6 +215,12 @@ class RemoteClient:
     def watch(self, table: str) -> P.Joined:
         return self.request(P.Watch(table=table), P.Joined)
 
+    def leaderboard(self, game: str, offset: int = 0, limit: int = 20) -> P.Leaders:
+        return self.request(P.Leaderboard(game=game, offset=offset, limit=limit), P.Leaders)
+
+    def profile(self, name: str, game: str) -> P.PlayerProfile:
+        return self.request(P.Profile(name=name, game=game), P.PlayerProfile)
+
     def start_table(self, table: str) -> None:
         self.send(P.Start(table=table))
 

@@ -67,6 +67,7 @@ class TableServer:
         self.data = Path(data)
         self.store = store  # the lobby's database (None: results stay in the files only)
         self.recorder = Recorder(store) if store is not None else None
+        self._tasks: set[asyncio.Task[None]] = set()
         private_dir(self.data)
         for sub in ("tables", "games", "history"):
             private_dir(self.data / sub)
@@ -343,6 +344,19 @@ class TableServer:
                 self.composing(conn, tid, on)
             case P.Review():
                 self.review(conn, msg)
+            case P.Leaderboard() | P.Profile():
+                self.lobby_info(conn, msg)
+
+    def lobby_info(self, conn: Conn, msg: P.Leaderboard | P.Profile) -> None:
+        """A leaderboard or a profile, answered from the store while the tables go on."""
+        if self.store is None:
+            self.refuse(conn, "this server keeps no ratings")
+            return
+        from .lobbyinfo import reply
+
+        task = asyncio.get_running_loop().create_task(reply(self, self.store, conn, msg))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def act(self, conn: Conn, msg: P.Act) -> None:
         t = self.table_of(conn, msg.table, msg.ref)

@@ -31,8 +31,9 @@ from colosseum.core.options import DEFAULT_GAME
 from colosseum.core.registry import rules as rules_of
 
 #: 3: Undo, Composing, Undone, Reach; 4: hints; 5: one wire for every game (game values in the
-#: game's JSON), CreateTable's options by name, Review and Positions
-PROTOCOL_VERSION = 5
+#: game's JSON), CreateTable's options by name, Review and Positions; 6: rated tables, the
+#: leaderboard and players' profiles (from the lobby's store)
+PROTOCOL_VERSION = 6
 MAX_MESSAGE = 1 << 20  # 1 MiB: a full state is a few kB
 PAGE_MAX = 100  # tables in one Tables message (a TableInfo is a few hundred bytes)
 REVIEW_BUDGET = 256 << 10  # bytes of positions in one Positions message (more follow on request)
@@ -194,6 +195,21 @@ class Review(_Msg, tag="review"):
     table: str
     ref: int = 0
     start: int = 0
+
+
+class Leaderboard(_Msg, tag="leaderboard"):
+    """A page of a game's leaderboard (answered by ``Leaders``)."""
+
+    game: str
+    offset: int = 0
+    limit: int = 20
+
+
+class Profile(_Msg, tag="profile"):
+    """A player's profile in one game (answered by ``PlayerProfile``)."""
+
+    name: str
+    game: str
 
 
 # ------------------------------------------------------------------ server -> client
@@ -361,6 +377,44 @@ class Positions(_Msg, tag="positions"):
     ref: int = 0
 
 
+class LeaderRow(msgspec.Struct, kw_only=True):
+    place: int
+    name: str
+    rating: int  # the conservative number shown (D-30)
+    games: int  # rated games of this game
+    provisional: bool = False
+
+
+class Leaders(_Msg, tag="leaders"):
+    game: str
+    rows: list[LeaderRow]
+    total: int = 0
+    offset: int = 0
+
+
+class GameLine(msgspec.Struct, kw_only=True):
+    """One finished game in a profile: where the player came, among whom."""
+
+    id: str
+    name: str
+    ended: float
+    place: int
+    players: list[str]
+    rated: bool = False
+    left: bool = False
+
+
+class PlayerProfile(_Msg, tag="player"):
+    name: str
+    game: str
+    rating: int
+    rated_games: int
+    provisional: bool
+    played: int  # finished games of this game (rated or not)
+    wins: int  # of those, first places (shared ones too)
+    recent: list[GameLine] = []
+
+
 class Ack(_Msg, tag="ack"):
     ref: int
     n: int
@@ -404,6 +458,10 @@ Message = Union[
     Undone,
     Reach,
     Positions,
+    Leaderboard,
+    Profile,
+    Leaders,
+    PlayerProfile,
 ]
 
 CLIENT_MESSAGES = (
@@ -421,6 +479,8 @@ CLIENT_MESSAGES = (
     Undo,
     Composing,
     Review,
+    Leaderboard,
+    Profile,
 )
 
 _encoder = msgspec.msgpack.Encoder()
