@@ -1,6 +1,6 @@
 """The lobby's leaderboard and profiles (``L``), answered by the table server from the store,
-over the protocol, and on the lobby's screens at 80x24 with hostile names (shown as text, never
-markup)."""
+and the one-time web link (``w``): over the protocol, and on the lobby's screens at 80x24 with
+hostile names (shown as text, never markup)."""
 
 from __future__ import annotations
 
@@ -8,15 +8,19 @@ import asyncio
 import threading
 from collections.abc import Iterator
 
+import aiohttp
 import pytest
 from rich.text import Text
 from test_net_tables import client, run
 
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.hub import TableServer
+from colosseum.tui.net.host.ssh import start_server
 from colosseum.tui.net.host.store import FinishedGame, SeatResult, Store
+from colosseum.tui.net.host.testing import free_port
+from colosseum.tui.net.host.weblink import Signer
 from colosseum.tui.net.lobby import LobbyApp
-from colosseum.tui.net.ranks import LeaderboardScreen, ProfileScreen
+from colosseum.tui.net.ranks import LeaderboardScreen, ProfileScreen, WebLinkScreen
 from colosseum.tui.net.remote import RemoteClient
 
 HOSTILE = "[red]Kat[b]"  # a name that would be markup
@@ -94,6 +98,38 @@ def test_the_leaderboard_and_a_profile_over_the_protocol(tmp_path):
             await bare.close()
 
     run(go())
+
+
+def test_a_web_link_is_refused_without_web_pages_and_signs_a_browser_in_once(tmp_path):
+    async def go():
+        srv = await stored(tmp_path)
+        try:
+            c = await client(srv, "alice")
+            c.send(P.WebLinkRequest())
+            err = await c.expect(lambda m: isinstance(m, P.Error))
+            assert err.message == "this server has no web pages (it runs without --web)"
+        finally:
+            await srv.close()
+        server = await start_server(
+            listen=f"127.0.0.1:{free_port()}", data=tmp_path / "web", open_to_all=True, web=f"127.0.0.1:{free_port()}"
+        )
+        try:
+            assert server.web is not None
+            c = await client(server.tables, "becky")
+            c.send(P.WebLinkRequest())
+            link = await c.expect(lambda m: isinstance(m, P.WebLink))
+            assert link.url.startswith(server.web.public_url + "/login/") and link.minutes == 10
+            payload = Signer(server.tables.secret).check(link.url.rsplit("/", 1)[1])
+            assert payload is not None and payload["i"] == "key:becky" and payload["n"] == "becky"
+            async with aiohttp.ClientSession() as http:
+                async with http.get(link.url, allow_redirects=False) as r:
+                    assert r.status == 303 and "colosseum" in r.headers.get("Set-Cookie", "").lower()
+                async with http.get(link.url, allow_redirects=False) as r:
+                    assert r.status == 403  # once only
+        finally:
+            await server.close()
+
+    run(go(), 60)
 
 
 # ---------------------------------------------------------------- the screens
@@ -176,5 +212,33 @@ def test_the_leaderboard_and_a_profile_on_screen_at_80x24(ranked):
             await pilot.press("escape", "escape")
             await pilot.pause(0.1)
             assert not isinstance(app.screen, (ProfileScreen, LeaderboardScreen))
+
+    asyncio.run(asyncio.wait_for(go(), 60))
+
+
+def test_w_without_web_pages_is_one_line_and_with_them_a_dialog(ranked):
+    me = RemoteClient(ranked.address, ranked.token_for("key:SHA256:a", "alice"))
+    app = LobbyApp(me)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.3)
+            await pilot.press("w")
+            await pilot.pause(0.3)
+            (note,) = [n for n in app._notifications]
+            assert note.message == "this server has no web pages (it runs without --web)"
+            assert not isinstance(app.screen, WebLinkScreen)
+            ranked.link_for = lambda who, name: f"http://127.0.0.1:8080/login/{'x' * 200}-{who}"
+            await pilot.press("w")
+            await pilot.pause(0.3)
+            dialog = app.screen
+            assert isinstance(dialog, WebLinkScreen)
+            assert dialog.link.url.endswith("-key:SHA256:a") and dialog.link.minutes == 10
+            url = dialog.query_one("#wl-url")
+            assert url.region.x == 0 and url.region.width == 80  # nothing beside it: a selection is the link
+            assert url.region.height >= 3 and url.region.bottom <= 23  # the whole link, folded
+            await pilot.press("escape")
+            await pilot.pause(0.1)
+            assert not isinstance(app.screen, WebLinkScreen)
 
     asyncio.run(asyncio.wait_for(go(), 60))

@@ -1,4 +1,5 @@
-"""The lobby's leaderboard (``L``) and a player's profile, read from the server's store.
+"""The lobby's leaderboard (``L``) and a player's profile, read from the server's store, and the
+one-time web link (``w``).
 
 The leaderboard is one game's at a time (Tab or the arrows left and right change the game): each
 player's place, name, the conservative rating (D-30) with ``?`` while it is provisional, and
@@ -26,7 +27,7 @@ from colosseum.tui.widgets.keybar import KeyBar
 from .host import protocol as P
 from .host.proto_client import NetError
 
-__all__ = ["LeaderboardScreen", "ProfileScreen", "rating_text"]
+__all__ = ["LeaderboardScreen", "ProfileScreen", "WebLinkScreen", "rating_text"]
 
 ROWS = 20  # leaderboard rows asked for at once (one screen at 80x24)
 
@@ -201,3 +202,39 @@ def profile_text(p: P.PlayerProfile) -> Text:
         "Recent games:" if p.recent else "No finished game yet.",
     ]
     return Text("\n".join(lines))
+
+
+class WebLinkScreen(Screen[None]):
+    """The one-time link that signs a browser in as this player, shown to copy: alone on its
+    lines from the first column (nothing drawn beside it, so a selection in the terminal is the
+    link; a browser's address bar drops the line breaks), or ``c`` to copy it (OSC 52)."""
+
+    BINDINGS = [Binding("escape,enter", "back", "Close"), Binding("c", "copy", "Copy")]
+    DEFAULT_CSS = """
+    WebLinkScreen { layout: vertical; }
+    #wl-title { height: 2; padding: 0 1; text-style: bold; }
+    #wl-url { width: 100%; padding: 0; margin: 0 0 1 0; color: $accent; }
+    #wl-note { height: auto; padding: 0 1; color: $text-muted; }
+    """
+
+    def __init__(self, link: P.WebLink) -> None:
+        super().__init__()
+        self.link = link
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            Text(f"Play in a browser: open this link there (valid {self.link.minutes} minutes, once)"), id="wl-title"
+        )
+        yield Static(Text(self.link.url, overflow="fold"), id="wl-url")
+        yield Static(
+            Text("It signs that browser in as you: do not share it.\nc: copy it to your clipboard   Esc: back"),
+            id="wl-note",
+        )
+        yield KeyBar()
+
+    def action_copy(self) -> None:
+        self.app.copy_to_clipboard(self.link.url)  # OSC 52: the terminal's clipboard, over SSH too
+        self.notify("Sent to your terminal's clipboard (where it allows that).")
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

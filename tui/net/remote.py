@@ -221,6 +221,10 @@ class RemoteClient:
     def profile(self, name: str, game: str) -> P.PlayerProfile:
         return self.request(P.Profile(name=name, game=game), P.PlayerProfile)
 
+    def web_link(self) -> P.WebLink:
+        """A one-time link signing a browser in as this player (NetError: no web pages)."""
+        return self.request(P.WebLinkRequest(), P.WebLink)
+
     def start_table(self, table: str) -> None:
         self.send(P.Start(table=table))
 

@@ -19,6 +19,7 @@ import logging
 import os
 import secrets
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -67,6 +68,8 @@ class TableServer:
         self.data = Path(data)
         self.store = store  # the lobby's database (None: results stay in the files only)
         self.recorder = Recorder(store) if store is not None else None
+        #: makes a one-time web link for (identity, name): the web gateway's, with ``--web``
+        self.link_for: Callable[[str, str], str] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         private_dir(self.data)
         for sub in ("tables", "games", "history"):
@@ -346,6 +349,8 @@ class TableServer:
                 self.review(conn, msg)
             case P.Leaderboard() | P.Profile():
                 self.lobby_info(conn, msg)
+            case P.WebLinkRequest():
+                self.web_link(conn)
 
     def lobby_info(self, conn: Conn, msg: P.Leaderboard | P.Profile) -> None:
         """A leaderboard or a profile, answered from the store while the tables go on."""
@@ -357,6 +362,15 @@ class TableServer:
         task = asyncio.get_running_loop().create_task(reply(self, self.store, conn, msg))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    def web_link(self, conn: Conn) -> None:
+        """A one-time link that signs a browser in as ``conn``'s player (``w`` in the lobby)."""
+        if self.link_for is None:
+            self.refuse(conn, "this server has no web pages (it runs without --web)")
+            return
+        from .weblink import LINK_MINUTES
+
+        conn.send(P.WebLink(url=self.link_for(conn.player, conn.name), minutes=LINK_MINUTES))
 
     def act(self, conn: Conn, msg: P.Act) -> None:
         t = self.table_of(conn, msg.table, msg.ref)

@@ -32,7 +32,7 @@ from colosseum.core.registry import rules as rules_of
 
 #: 3: Undo, Composing, Undone, Reach; 4: hints; 5: one wire for every game (game values in the
 #: game's JSON), CreateTable's options by name, Review and Positions; 6: rated tables, the
-#: leaderboard and players' profiles (from the lobby's store)
+#: leaderboard and players' profiles (from the lobby's store), one-time web links
 PROTOCOL_VERSION = 6
 MAX_MESSAGE = 1 << 20  # 1 MiB: a full state is a few kB
 PAGE_MAX = 100  # tables in one Tables message (a TableInfo is a few hundred bytes)
@@ -210,6 +210,11 @@ class Profile(_Msg, tag="profile"):
 
     name: str
     game: str
+
+
+class WebLinkRequest(_Msg, tag="weblink"):
+    """A one-time link that signs a browser in as this player (answered by ``WebLink``, or an
+    ``Error`` when the server has no web port)."""
 
 
 # ------------------------------------------------------------------ server -> client
@@ -415,6 +420,11 @@ class PlayerProfile(_Msg, tag="player"):
     recent: list[GameLine] = []
 
 
+class WebLink(_Msg, tag="link"):
+    url: str
+    minutes: int
+
+
 class Ack(_Msg, tag="ack"):
     ref: int
     n: int
@@ -460,8 +470,10 @@ Message = Union[
     Positions,
     Leaderboard,
     Profile,
+    WebLinkRequest,
     Leaders,
     PlayerProfile,
+    WebLink,
 ]
 
 CLIENT_MESSAGES = (
@@ -481,6 +493,7 @@ CLIENT_MESSAGES = (
     Review,
     Leaderboard,
     Profile,
+    WebLinkRequest,
 )
 
 _encoder = msgspec.msgpack.Encoder()

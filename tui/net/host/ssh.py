@@ -192,6 +192,7 @@ async def start_server(
             acceptor.close()
             await tables.close()
             raise
+        tables.link_for = server.web.link_for  # ``w`` in the lobby
     return server
 
 
