@@ -137,6 +137,15 @@ def test_a_server_without_a_store_refuses_a_rated_table(tmp_path):
             assert "keeps no ratings" in err.message
         finally:
             await srv.close()
+        srv = await stored_server(tmp_path)
+        try:
+            a = await client(srv, "alice")
+            a.send(P.CreateTable(seats=["human", "human"], game="nim", rated=True, hints=True))
+            err = await a.expect(lambda m: isinstance(m, P.Error))
+            assert err.message == "a rated table gives no hints: choose one or the other"
+            assert not srv.tables
+        finally:
+            await srv.close()
 
     run(go())
 
@@ -231,3 +240,30 @@ def test_postgresql_stopped_mid_table_loses_nothing_and_counts_once(tmp_path, pg
             await srv.close()
 
     run(go(), 90)
+
+
+def test_an_older_data_folder_is_imported_at_the_first_start(tmp_path):
+    """The server of protocol 4's data folder (``data/server_v4``) and a names file: the first
+    start with a store takes in its finished games and its names bound to keys, once."""
+    import shutil
+
+    from test_net_upgrade import OLD
+
+    data = tmp_path / "data"
+    shutil.copytree(OLD, data)
+    (data / "names.jsonl").write_text('{"id": "alice", "name": "alice", "key": "SHA256:alice"}\n')
+
+    async def go():
+        for _start in range(2):  # the second start imports nothing again
+            srv = await stored_server(tmp_path)
+            try:
+                games, total = await srv.store.finished()
+                assert total == 2 and {g.game for g in games} == {"colosseum", "municipium"}
+                assert not any(g.rated for g in games)
+                alice = await srv.store.player_for_key("SHA256:alice")
+                assert alice is not None and alice.name == "alice"
+                assert (await srv.store.players())[1] == 1
+            finally:
+                await srv.close()
+
+    run(go(), 60)

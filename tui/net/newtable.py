@@ -187,6 +187,9 @@ class CreateTable(ModalScreen[None]):
             sit=0,
         )
         if self.query_one("#rated", Checkbox).value:  # (an older server knows no ``rated``)
+            if kw["hints"]:
+                self.notify("A rated table gives no hints: choose one or the other.", severity="error")
+                return
             kw["rated"] = True
         if options:  # (the options away from their defaults, by field, as JSON values)
             kw["options"] = options

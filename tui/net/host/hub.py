@@ -34,7 +34,7 @@ from .conn import Conn
 from .files import append_private, count_lines, private_dir, tail_lines, write_private
 from .meta import SeatMeta, TableMeta, edition_of, history_entry, load_meta
 from .names import clean_text
-from .results import Recorder, finished_game
+from .results import Recorder, finished_game, rated_refusal
 from .table import Table
 from .tokens import check_token, load_secret, make_token
 
@@ -532,8 +532,8 @@ class TableServer:
             return f"{game.title} has no such options: {', '.join(sorted(msg.options))}"
         if msg.sit >= 0 and (msg.sit >= len(msg.seats) or msg.seats[msg.sit] != "human"):
             return "you can sit only at a human seat"
-        if msg.rated and self.store is None:
-            return "this server keeps no ratings: a table cannot be rated"
+        if msg.rated and (why := rated_refusal(msg, has_store=self.store is not None)):
+            return why
         if msg.seed is not None and not self.fixed_seeds:
             return "this server draws every game's chance itself: a table cannot choose its seed"
         live = [t for t in self.tables.values() if t.meta.status != "over"]

@@ -18,19 +18,31 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
+from . import protocol as P
 from .gamelog_io import load
 from .meta import TableMeta
 
 if TYPE_CHECKING:
     from .store import FinishedGame, Store
 
-__all__ = ["RETRY_SECONDS", "SERVER_NAME", "UNRATED", "Recorder", "finished_game", "settle_rated"]
+__all__ = ["RETRY_SECONDS", "SERVER_NAME", "UNRATED", "Recorder", "finished_game", "rated_refusal", "settle_rated"]
 
 log = logging.getLogger("colosseum.net")
 
 RETRY_SECONDS = 10.0
 SERVER_NAME = "(server)"  # who says the server's lines in a table's talk
 UNRATED = "Fewer than two people sit at this table: the game is not rated."
+
+
+def rated_refusal(msg: P.CreateTable, *, has_store: bool) -> str:
+    """Why a table asked to be rated cannot be made ('' if it can): a server without a store
+    keeps no ratings, and a rated table gives no hints (the strongest bot's advice would play
+    for the asker: D-51)."""
+    if not has_store:
+        return "this server keeps no ratings: a table cannot be rated"
+    if msg.hints:
+        return "a rated table gives no hints: choose one or the other"
+    return ""
 
 
 def settle_rated(meta: TableMeta) -> str:
