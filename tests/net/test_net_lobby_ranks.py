@@ -242,3 +242,29 @@ def test_w_without_web_pages_is_one_line_and_with_them_a_dialog(ranked):
             assert not isinstance(app.screen, WebLinkScreen)
 
     asyncio.run(asyncio.wait_for(go(), 60))
+
+
+def test_a_rated_table_says_so_while_it_waits(ranked):
+    from colosseum.tui.net.lobby import WaitingScreen
+
+    me = RemoteClient(ranked.address, ranked.token_for("key:SHA256:a", "alice"))
+    app = LobbyApp(me)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.3)
+            app.enter(lambda: me.create_table(seats=["human", "human", "normal"], sit=0, name="[b]x", rated=True))
+            await pilot.pause(0.3)
+            assert isinstance(app.screen, WaitingScreen)
+            head = str(app.screen.query_one("#seats").render())
+            assert "| [b]x | Colosseum | rated - waiting for players" in head
+            # and in the lobby's list, among its options
+            other = LobbyApp(RemoteClient(ranked.address, ranked.token_for("key:SHA256:c", LONG)))
+            async with other.run_test(size=(80, 24)) as pilot2:
+                await pilot2.pause(0.3)
+                from textual.widgets import DataTable
+
+                dt = other.screen.query_one(DataTable)
+                assert str(dt.get_row_at(0)[-1]) == "rated"
+
+    asyncio.run(asyncio.wait_for(go(), 60))

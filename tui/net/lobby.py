@@ -328,7 +328,8 @@ class WaitingScreen(Screen[None]):
 
     def show(self, t: P.TableInfo) -> None:
         what = game_text(t.game, t.edition)
-        lines = [f"Table {t.id} | {t.name} | {what} - waiting for players", ""]
+        rated = " | rated" if t.rated else ""
+        lines = [f"Table {t.id} | {t.name} | {what}{rated} - waiting for players", ""]
         for i, s in enumerate(t.seats):
             who = s.name if s.holder else ("free" if s.kind == "human" else f"{s.kind} bot")
             you = "  <- you" if i == self.joined.seat else ""
