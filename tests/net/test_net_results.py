@@ -96,6 +96,10 @@ def test_a_rated_table_is_recorded_with_accounts_and_rates_its_people(tmp_path):
             board = await store.leaderboard("nim")
             assert {r.name for r in board} == {"alice", "bob"}
             assert not store.pending.path.exists()  # nothing waits
+            # the rebuild (serve admin ratings --rebuild) gives the very same numbers
+            before = [await store.rating(who.id, "nim") for who in (alice, bob)]
+            assert await store.rebuild_ratings() == 1
+            assert [await store.rating(who.id, "nim") for who in (alice, bob)] == before
         finally:
             await srv.close()
 
