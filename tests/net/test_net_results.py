@@ -77,7 +77,12 @@ def test_a_rated_table_is_recorded_with_accounts_and_rates_its_people(tmp_path):
             (game,) = await recorded(store)
             log = read_log(srv.data / "games" / f"{tid}.jsonl")
             places = srv.tables[tid].rules.ranks(srv.tables[tid].state) if tid in srv.tables else None
-            assert game.id == tid and game.game == "nim" and game.rated and game.log == f"{tid}.jsonl"
+            assert (
+                game.id == f"{tid}@{log.digest.hex()[:16]}"
+                and game.game == "nim"
+                and game.rated
+                and game.log == f"{tid}.jsonl"
+            )
             assert game.actions == len(log.actions)
             alice, bob = await store.player_named("alice"), await store.player_named("bob")
             assert alice is not None and bob is not None
@@ -192,7 +197,7 @@ def test_a_result_found_over_at_a_restart_is_recorded_once(tmp_path):
             await asyncio.sleep(0.2)
             assert not (tmp_path / "data" / "tables" / f"{tid}.json").exists()  # noted as over now
             games, total = await srv2.store.finished()
-            assert total == 1 and games[0].id == tid
+            assert total == 1 and games[0].id.startswith(f"{tid}@")
             assert not srv2.store.pending.path.exists()
         finally:
             await srv2.close()
@@ -225,11 +230,11 @@ def test_postgresql_stopped_mid_table_loses_nothing_and_counts_once(tmp_path, pg
                 if store.pending.path.exists():
                     break
                 await asyncio.sleep(0.05)
-            assert [g.id for g in store.pending.games()] == [tid]
+            assert [g.table_id for g in store.pending.games()] == [tid]
             await asyncio.sleep(0.5)  # tries while it is away change nothing
             await asyncio.to_thread(pg.start)
             (game,) = await recorded(store, timeout=20)
-            assert game.id == tid and game.rated
+            assert game.id.startswith(f"{tid}@") and game.rated
             for _ in range(100):
                 if not store.pending.path.exists():
                     break

@@ -4,7 +4,7 @@ their places and scores, whether the game was rated, the log's file and digest.
 A result is never lost to a database that is away: it is appended (and synced) to the store's
 outbox (``pending.jsonl``) when the game ends, before anything else, and written from there to
 the database (at once, and again every ``RETRY_SECONDS`` while the database is away, and at
-the next start).  Written twice, a game counts once (its id is the table's, never reused).
+the next start).  Written twice, a game counts once (its id: the table's and its log's digest).
 
 Rated tables (D-30, D-48): a table is rated when its creator asked and at least two people
 sit at it when the game starts (else it plays unrated, and the server says so in its talk); a person for
@@ -85,14 +85,17 @@ def finished_game(table: Any) -> FinishedGame | None:
             digest = load(table.log_path).digest
         except (OSError, ValueError):
             digest = None
+    started = meta.started or meta.created
+    # the table's id and its log's last digest: the same game gives the same id (written once),
+    # two hosts' tables that drew the same id (one database for several hosts) do not
     return FinishedGame(
-        id=meta.id,
+        id=f"{meta.id}@{digest.hex()[:16]}" if digest else f"{meta.id}@{started:.0f}",
         table_id=meta.id,
         table_name=meta.name,
         game=meta.game,
         options=dict(meta.options),
         edition=meta.edition,
-        started=meta.started or meta.created,
+        started=started,
         ended=_ended(table),
         rated=meta.rated,
         actions=len(table.actions),
