@@ -84,6 +84,7 @@ def test_the_leaderboard_and_a_profile_over_the_protocol(tmp_path):
             assert [g.id for g in p.recent] == ["g2", "g1", "g0"]  # newest first
             assert [g.place for g in p.recent] == [1, 2, 1] and [g.rated for g in p.recent] == [False, True, True]
             assert p.recent[0].players == ["alice", LONG, HOSTILE, "Titus"]
+            assert len(p.history) == 2 and p.history[-1] == p.rating
             c.send(P.Profile(name="nobody", game="colosseum"))
             assert "no player is called nobody" in (await c.expect(lambda m: isinstance(m, P.Error))).message
         finally:
@@ -202,6 +203,7 @@ def test_the_leaderboard_and_a_profile_on_screen_at_80x24(ranked):
             head = str(prof.query_one("#pf-head").render())
             assert head.startswith(f"{HOSTILE} - Colosseum") and "Games 3, wins 1 (33%)" in head
             assert "Rating" in head and "2 rated game(s) (provisional" in head
+            assert "After each of the last rated games: " in head
             recent = prof.query_one(DataTable)
             assert recent.row_count == 3 and recent.region.bottom <= 23
             assert [str(c) for c in recent.get_row_at(0)][1] == "3 of 4"  # g2, unrated: third

@@ -194,6 +194,8 @@ def profile_text(p: P.PlayerProfile) -> Text:
             rating += " (provisional for the first 10)"
     else:
         rating = "Not rated yet (no rated game)"
+    if len(p.history) > 1:
+        rating += "\nAfter each of the last rated games: " + " ".join(str(r) for r in p.history[-8:])
     share = f" ({round(100 * p.wins / p.played)}%)" if p.played else ""
     lines = [
         f"{p.name} - {_title(p.game)}",

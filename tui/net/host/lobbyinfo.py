@@ -22,6 +22,7 @@ from .store.ratings import PROVISIONAL_GAMES
 __all__ = ["RECENT", "answer", "reply"]
 
 RECENT = 8  # recent games in a profile
+HISTORY = 12  # ratings after the last rated games in a profile
 MAX_ROWS = 50  # leaderboard rows in one answer
 
 
@@ -100,6 +101,7 @@ async def profile(store: Store, name: str, game: str) -> P.PlayerProfile | str:
         return int(played), int(wins)
 
     played, wins = await store.read(tally)
+    history = [r.shown for _at, r in (await store.rating_history(player.id, game))[-HISTORY:]]
     games, _total = await store.finished(player_id=player.id, game=game, limit=RECENT)
     recent = []
     for g in games:
@@ -124,4 +126,5 @@ async def profile(store: Store, name: str, game: str) -> P.PlayerProfile | str:
         played=played,
         wins=wins,
         recent=recent,
+        history=history,
     )

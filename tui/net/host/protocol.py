@@ -418,6 +418,7 @@ class PlayerProfile(_Msg, tag="player"):
     played: int  # finished games of this game (rated or not)
     wins: int  # of those, first places (shared ones too)
     recent: list[GameLine] = []
+    history: list[int] = []  # the rating shown after each of the last rated games, oldest first
 
 
 class WebLink(_Msg, tag="link"):
