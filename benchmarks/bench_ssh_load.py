@@ -4,7 +4,7 @@ Starts the SSH server in its own process on a random loopback port, opens N conc
 sessions with a PTY (each gets its own Textual client process on the server side): per table
 ``--players`` seated players who join from the lobby with the keyboard and then hand their seat
 to a bot (Ctrl+B, so the game runs on its own at ``--bot-delay`` seconds per move), the rest
-spectators spread over the tables, who pick their table in the lobby and press w.
+spectators spread over the tables, who pick their table in the lobby and press s.
 
 For every action a protocol-level observer at the table receives (t0, taken on the observer's
 own thread the moment the update arrives, so a busy event loop here cannot make it late), it
@@ -288,7 +288,7 @@ async def main(args) -> None:
         for i, sc in enumerate(screens[n_players:]):
             tid = tids[i % len(tids)]
             sc.table = tid
-            sc.send("r" + "\x1b[B" * order.index(tid) + "w")
+            sc.send("r" + "\x1b[B" * order.index(tid) + "s")
         for sc in screens[n_players:]:
             await sc.wait_for(GAME_MARK, timeout=120)
         print(f"everyone at a table {time.monotonic() - t_join:.1f} s after the joins")

@@ -298,6 +298,11 @@ def main(argv: list[str] | None = None) -> int:
         from colosseum.core.simulate import main as run
 
         return run(args)
+    if cmd == "serve" and getattr(args, "serve_command", None) == "admin":
+        from .net.host.admin import main as admin
+
+        done: int = admin(args)
+        return done
     if cmd == "serve":
         from .net.host.ssh import cmd_serve
 

@@ -102,7 +102,7 @@ def test_lobby_create_start_now_and_watch(server):
             await pilot.press("enter")  # no free seat: told so, stays in the lobby
             await pilot.pause(0.3)
             assert app2.result is None
-            await pilot.press("w")
+            await pilot.press("s")
             for _ in range(30):
                 await pilot.pause(0.1)
                 if app2.result is not None:

@@ -415,8 +415,8 @@ def test_three_ssh_players_a_spectator_and_the_same_final_ranking(tmp_path, keys
                     break
                 await asyncio.sleep(0.05)
             assert 1 in table.present
-            # the spectator: lobby, refresh, w on the (only) table
-            dave.stdin.write(b"rw")
+            # the spectator: lobby, refresh, s on the (only) table
+            dave.stdin.write(b"rs")
             await read_until(
                 dave,
                 lambda b: (

@@ -34,7 +34,7 @@ def test_admin_commands(tmp_path, capsys):
     assert admin.main(_args(tmp_path, "unblock", "Kat")) == 0
     assert admin.main(_args(tmp_path, "block", "nobody")) == 1
     assert "no player is called" in capsys.readouterr().err
-    assert admin.main(_args(tmp_path, "ratings")) == 0
+    assert admin.main(_args(tmp_path, "ratings", "--rebuild")) == 0
     assert "rebuilt from 0 rated game(s)" in capsys.readouterr().out
     assert admin.main(_args(tmp_path, "export", "t1", str(tmp_path / "x.jsonl"))) == 1
     (tmp_path / "bad").mkdir()

@@ -109,3 +109,37 @@ def test_enter_typed_twice_creates_one_table():
         assert len(app.client.created) == 1
 
     asyncio.run(go())
+
+
+def test_the_form_asks_for_a_rated_table():
+    """``rated`` is a checkbox beside the hints (at 80x24), sent only when ticked."""
+
+    async def go():
+        app = FormApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            box = app.screen.query_one("#rated")
+            assert box.region.bottom <= 23 and box.region.right <= 80
+            box.focus()
+            await pilot.press("space")
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+        (kw,) = app.client.created
+        assert kw["rated"] is True
+
+    asyncio.run(go())
+
+
+def test_a_rated_table_with_hints_is_refused_in_the_form():
+    async def go():
+        app = FormApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            app.screen.query_one("#rated").value = True
+            app.screen.query_one("#hints").value = True
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert [n.message for n in app._notifications] == ["A rated table gives no hints: choose one or the other."]
+        assert app.client.created == []
+
+    asyncio.run(go())

@@ -84,6 +84,25 @@ def test_a_one_time_link_signs_in_once_and_a_forged_one_never(tmp_path):
     run(go())
 
 
+def test_a_blocked_player_is_refused_a_web_session_with_one_line(tmp_path):
+    async def go():
+        srv, web = await _servers(tmp_path)
+        try:
+            store = srv.tables.store
+            assert store is not None
+            await store.login("Kat", "SHA256:kat")
+            await store.set_blocked("Kat", True, "spam")
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+                await http.get(web.link_for("key:SHA256:kat", "Kat"))  # signed in before the block shows
+                with pytest.raises(aiohttp.WSServerHandshakeError) as e:
+                    await http.ws_connect(web.public_url + "/ws", origin=web.public_url)
+                assert e.value.status == 403
+        finally:
+            await _close(srv, web)
+
+    run(go())
+
+
 def test_a_foreign_origin_is_refused_and_the_pages_fetch_nothing_from_elsewhere(tmp_path):
     async def go():
         srv, web = await _servers(tmp_path)

@@ -2,9 +2,10 @@
 
 ``LobbyApp(client).run()`` leaves ``app.result`` set to the ``Joined`` of a table whose game
 has started (the caller then opens the game on ``client.session_for(result)``), or None when
-the player quits.  Keyboard only: arrows to choose, Enter to join, w to watch, n for a new
-table, r to refresh, ] and [ for the next or previous page of tables (PgDn/PgUp scroll the
-page shown), h for the finished games, q to quit.
+the player quits.  Keyboard only: arrows to choose, Enter to join, s to watch (spectate), n for
+a new table, r to refresh, ] and [ for the next or previous page of tables (PgDn/PgUp scroll the
+page shown), h for the finished games, L for the leaderboard (and players' profiles), w for a
+one-time link that signs a browser in (a server with ``--web``), q to quit.
 
 Everything a user typed (player names, table names, chat) is shown as plain text (``Text``),
 never read as markup: ``[/]`` as a table name is just three characters.
@@ -34,6 +35,7 @@ from colosseum.tui.widgets.keybar import KeyBar
 from .host import protocol as P
 from .host.proto_client import NetError
 from .newtable import CreateTable
+from .ranks import LeaderboardScreen, WebLinkScreen
 from .remote import RemoteClient
 from .remote_app import RemoteAppMixin
 
@@ -70,10 +72,12 @@ class LobbyScreen(Screen[None]):
     BINDINGS = [
         Binding("enter", "join", "Join", show=True),
         Binding("j", "join", "Join", show=False),
-        Binding("w", "watch", "Watch"),
+        Binding("s", "watch", "Watch"),
         Binding("n", "new", "New table"),
         Binding("r", "refresh", "Refresh"),
         Binding("h", "history", "Finished"),
+        Binding("L", "leaderboard", "Leaderboard"),
+        Binding("w", "web_link", "Web link"),
         Binding("right_square_bracket", "page(1)", "Next page", key_display="]", show=False),
         Binding("left_square_bracket", "page(-1)", "Prev page", key_display="[", show=False),
         Binding("q", "quit_lobby", "Quit"),
@@ -97,7 +101,10 @@ class LobbyScreen(Screen[None]):
         yield Static(Text(self.HINT), id="hint")
         yield KeyBar()  # ASCII only (Textual's Footer draws an ambiguous-width bar)
 
-    HINT = "Enter join | w watch | n new | h finished | ] [ pages | q quit   (* away, +bot: a bot plays)"
+    HINT = (
+        "Enter join | s watch | n new | h finished | L ratings | w web link | q quit\n"
+        "] [ pages   (* away, +bot: a bot plays)"
+    )
 
     page_offset = 0
     history = False
@@ -177,7 +184,7 @@ class LobbyScreen(Screen[None]):
                 str(len(free_seats(t))),
                 str(t.spectators),
                 t.progress,
-                ", ".join(x for x in (t.edition, "hints" if t.hints else "") if x),
+                ", ".join(x for x in ("rated" if t.rated else "", t.edition, "hints" if t.hints else "") if x),
             )
             dt.add_row(*(Text(c) for c in cells), key=t.id)
         if order:
@@ -236,7 +243,7 @@ class LobbyScreen(Screen[None]):
             if bots:
                 self.app.push_screen(SeatPicker(t, bots))
                 return
-        self.notify("No free seat at this table: press w to watch.", severity="warning")
+        self.notify("No free seat at this table: press s to watch.", severity="warning")
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.action_join()
@@ -246,6 +253,19 @@ class LobbyScreen(Screen[None]):
         t = self.selected()
         if t is not None:
             app.enter(lambda: app.client.watch(t.id))
+
+    def action_leaderboard(self) -> None:
+        t = self.selected()
+        self.app.push_screen(LeaderboardScreen(t.game if t is not None else None))
+
+    def action_web_link(self) -> None:
+        app = cast("LobbyApp", self.app)
+        try:
+            link = app.client.web_link()
+        except NetError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+            return
+        self.app.push_screen(WebLinkScreen(link))
 
     def action_new(self) -> None:
         self.app.push_screen(CreateTable())
@@ -308,7 +328,8 @@ class WaitingScreen(Screen[None]):
 
     def show(self, t: P.TableInfo) -> None:
         what = game_text(t.game, t.edition)
-        lines = [f"Table {t.id} | {t.name} | {what} - waiting for players", ""]
+        rated = " | rated" if t.rated else ""
+        lines = [f"Table {t.id} | {t.name} | {what}{rated} - waiting for players", ""]
         for i, s in enumerate(t.seats):
             who = s.name if s.holder else ("free" if s.kind == "human" else f"{s.kind} bot")
             you = "  <- you" if i == self.joined.seat else ""

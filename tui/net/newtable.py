@@ -1,6 +1,7 @@
 """The lobby's new-table form: the game, its seats (a person or one of its bot levels), its
-options (made from its option specs, as on the new-game screen), take-overs and hints.  It sends
-``CreateTable(seats, name, game, options={field: value}, allow_takeover, hints, sit)``: one
+options (made from its option specs, as on the new-game screen), take-overs, hints and whether
+it is rated.  It sends
+``CreateTable(seats, name, game, options={field: value}, allow_takeover, hints, sit, rated)``: one
 message for every game (the options that differ from their defaults, as JSON values)."""
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ class CreateTable(ModalScreen[None]):
     #form .opt-label { height: 1; color: $text-muted; }
     #form .opt-flag { margin-right: 2; height: 1; border: none; padding: 0; }
     #form .opt-group Input { width: 8; }
+    #form #hints { margin-right: 3; }
     #ct-hint { color: $text-muted; height: auto; margin-bottom: 1; }
     #buttons { height: 1; margin-top: 1; }
     #buttons Button { margin-right: 2; }
@@ -97,7 +99,9 @@ class CreateTable(ModalScreen[None]):
                     yield Select(choices, value=defaults[i], allow_blank=False, compact=True, id=f"seat{i}")
             yield from option_rows(spec(first).options, PREFIX, first, {}, MAX_SEATS)
             yield AsciiCheckbox("players may take over bot seats between turns", compact=True, id="takeover")
-            yield AsciiCheckbox("players may ask the bot for hints (h)", compact=True, id="hints")
+            with Horizontal(classes="seat-row"):
+                yield AsciiCheckbox("players may ask the bot for hints (h)", compact=True, id="hints")
+                yield AsciiCheckbox("rated (2+ people)", compact=True, id="rated")
             with Horizontal(id="buttons"):
                 yield Button("Create", variant="primary", compact=True, id="create")
                 yield Button("Cancel", compact=True, id="cancel")
@@ -187,6 +191,11 @@ class CreateTable(ModalScreen[None]):
             hints=self.query_one("#hints", Checkbox).value,
             sit=0,
         )
+        if self.query_one("#rated", Checkbox).value:  # (an older server knows no ``rated``)
+            if kw["hints"]:
+                self.notify("A rated table gives no hints: choose one or the other.", severity="error")
+                return
+            kw["rated"] = True
         if options:  # (the options away from their defaults, by field, as JSON values)
             kw["options"] = options
         app = cast("_Lobby", self.app)

@@ -215,6 +215,16 @@ class RemoteClient:
     def watch(self, table: str) -> P.Joined:
         return self.request(P.Watch(table=table), P.Joined)
 
+    def leaderboard(self, game: str, offset: int = 0, limit: int = 20) -> P.Leaders:
+        return self.request(P.Leaderboard(game=game, offset=offset, limit=limit), P.Leaders)
+
+    def profile(self, name: str, game: str) -> P.PlayerProfile:
+        return self.request(P.Profile(name=name, game=game), P.PlayerProfile)
+
+    def web_link(self) -> P.WebLink:
+        """A one-time link signing a browser in as this player (NetError: no web pages)."""
+        return self.request(P.WebLinkRequest(), P.WebLink)
+
     def start_table(self, table: str) -> None:
         self.send(P.Start(table=table))
 

@@ -83,3 +83,13 @@ def tail_lines(path: Path, skip: int, count: int, block: int = 1 << 16) -> list[
                         break
                 seen += 1
         return out
+
+
+def default_data_dir() -> Path:
+    """The server's data folder when ``--data`` is not given."""
+    try:
+        import platformdirs
+
+        return Path(platformdirs.user_data_dir("colosseum")) / "server"
+    except (ImportError, OSError):  # pragma: no cover
+        return Path.home() / ".colosseum" / "server"

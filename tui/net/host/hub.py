@@ -19,7 +19,9 @@ import logging
 import os
 import secrets
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -32,8 +34,12 @@ from .conn import Conn
 from .files import append_private, count_lines, private_dir, tail_lines, write_private
 from .meta import SeatMeta, TableMeta, edition_of, history_entry, load_meta
 from .names import clean_text
+from .results import Recorder, finished_game, rated_refusal
 from .table import Table
 from .tokens import check_token, load_secret, make_token
+
+if TYPE_CHECKING:
+    from .store import Store
 
 log = logging.getLogger("colosseum.net")
 
@@ -57,8 +63,14 @@ class TableServer:
         turn_timeout: float = 90.0,
         address: str | None = None,
         fixed_seeds: bool = False,
+        store: Store | None = None,
     ) -> None:
         self.data = Path(data)
+        self.store = store  # the lobby's database (None: results stay in the files only)
+        self.recorder = Recorder(store) if store is not None else None
+        #: makes a one-time web link for (identity, name): the web gateway's, with ``--web``
+        self.link_for: Callable[[str, str], str] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
         private_dir(self.data)
         for sub in ("tables", "games", "history"):
             private_dir(self.data / sub)
@@ -105,6 +117,7 @@ class TableServer:
                     table.restore()
                 if table.meta.status == "over":  # its last action was logged, not yet noted
                     self.tables.pop(meta.id, None)
+                    self.record_result(table)
                     self._to_history(table.meta, table.history())
                     table.close()
                     continue
@@ -140,9 +153,18 @@ class TableServer:
         self.history_count += 1
 
     def finished(self, table: Table) -> None:
-        """A game ended: it goes to the history; the table leaves memory once nobody is at it."""
+        """A game ended: its result to the store, it goes to the history; the table leaves
+        memory once nobody is at it."""
+        self.record_result(table)
         self._to_history(table.meta, table.history())
         self.maybe_forget(table)
+
+    def record_result(self, table: Table) -> None:
+        if self.recorder is None:
+            return
+        game = finished_game(table)
+        if game is not None:
+            self.recorder.add(game)
 
     def maybe_forget(self, table: Table) -> None:
         """Drop a finished table nobody looks at, or a waiting one everybody left."""
@@ -182,6 +204,8 @@ class TableServer:
     # ---------------------------------------------------------------- serving
     async def start(self) -> None:
         self.load_tables()
+        if self.recorder is not None and self.recorder.store.pending.path.exists():
+            self.recorder.kick()  # results that waited for the database
         kind, _, rest = self.address.partition(":")
         if kind == "unix":
             try:
@@ -204,6 +228,10 @@ class TableServer:
             c.close()
         for t in self.tables.values():
             t.close()
+        if self.recorder is not None:
+            await self.recorder.close()
+        if self.store is not None:
+            await self.store.close()
 
     def refuse(
         self,
@@ -344,6 +372,30 @@ class TableServer:
                 self.composing(conn, tid, on)
             case P.Review():
                 self.review(conn, msg)
+            case P.Leaderboard() | P.Profile():
+                self.lobby_info(conn, msg)
+            case P.WebLinkRequest():
+                self.web_link(conn)
+
+    def lobby_info(self, conn: Conn, msg: P.Leaderboard | P.Profile) -> None:
+        """A leaderboard or a profile, answered from the store while the tables go on."""
+        if self.store is None:
+            self.refuse(conn, "this server keeps no ratings")
+            return
+        from .lobbyinfo import reply
+
+        task = asyncio.get_running_loop().create_task(reply(self, self.store, conn, msg))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def web_link(self, conn: Conn) -> None:
+        """A one-time link that signs a browser in as ``conn``'s player (``w`` in the lobby)."""
+        if self.link_for is None:
+            self.refuse(conn, "this server has no web pages (it runs without --web)")
+            return
+        from .weblink import LINK_MINUTES
+
+        conn.send(P.WebLink(url=self.link_for(conn.player, conn.name), minutes=LINK_MINUTES))
 
     def act(self, conn: Conn, msg: P.Act) -> None:
         t = self.table_of(conn, msg.table, msg.ref)
@@ -505,6 +557,8 @@ class TableServer:
             return f"{game.title} has no such options: {', '.join(sorted(msg.options))}"
         if msg.sit >= 0 and (msg.sit >= len(msg.seats) or msg.seats[msg.sit] != "human"):
             return "you can sit only at a human seat"
+        if msg.rated and (why := rated_refusal(msg, has_store=self.store is not None)):
+            return why
         if msg.seed is not None and not self.fixed_seeds:
             return "this server draws every game's chance itself: a table cannot choose its seed"
         live = [t for t in self.tables.values() if t.meta.status != "over"]
@@ -533,6 +587,7 @@ class TableServer:
             seats=[SeatMeta(kind=k) for k in msg.seats],
             seed=msg.seed,
             created=time.time(),
+            rated=msg.rated,
         )
         t = Table(self, meta)
         self.tables[tid] = t

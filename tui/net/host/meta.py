@@ -44,6 +44,8 @@ class TableMeta(msgspec.Struct, kw_only=True):
     status: str = "waiting"  # waiting, playing, over
     seed: int | None = None
     created: float = 0.0
+    rated: bool = False  # asked for by the creator; once started, whether the game counts (D-30)
+    started: float = 0.0  # when the game began
 
 
 def _legacy_options(game: str, raw: dict[str, Any]) -> dict[str, Any] | None:

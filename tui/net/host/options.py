@@ -20,6 +20,12 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host-key", default=None, help="host key file (created on first start)")
     parser.add_argument("--authorized-keys", default=None, help="OpenSSH authorized_keys file of known players")
     parser.add_argument("--data", default=None, help="folder for tables and game logs")
+    parser.add_argument(
+        "--database",
+        default=None,
+        metavar="URL",
+        help="the lobby's database: postgresql+asyncpg://... (default: SQLite in the data folder)",
+    )
     parser.add_argument("--open", action="store_true", help="let anyone in (unknown keys too)")
     parser.add_argument(
         "--password-file", default=None, help=f"allow password login with the password in FILE (or set {PASSWORD_ENV})"
@@ -58,3 +64,7 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="(tests, benchmarks) let a table be made with a seed: its creator then knows every roll to come",
     )
+    from .admin import add_admin_arguments
+
+    sub = parser.add_subparsers(dest="serve_command", metavar="admin", required=False)
+    add_admin_arguments(sub.add_parser("admin", help="the operator's commands on the lobby's players and ratings"))

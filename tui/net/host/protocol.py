@@ -31,8 +31,9 @@ from colosseum.core.options import DEFAULT_GAME
 from colosseum.core.registry import rules as rules_of
 
 #: 3: Undo, Composing, Undone, Reach; 4: hints; 5: one wire for every game (game values in the
-#: game's JSON), CreateTable's options by name, Review and Positions
-PROTOCOL_VERSION = 5
+#: game's JSON), CreateTable's options by name, Review and Positions; 6: rated tables, the
+#: leaderboard and players' profiles (from the lobby's store), one-time web links
+PROTOCOL_VERSION = 6
 MAX_MESSAGE = 1 << 20  # 1 MiB: a full state is a few kB
 PAGE_MAX = 100  # tables in one Tables message (a TableInfo is a few hundred bytes)
 REVIEW_BUDGET = 256 << 10  # bytes of positions in one Positions message (more follow on request)
@@ -111,6 +112,7 @@ class CreateTable(_Msg, tag="create"):
     hints: bool = False  # players may ask the game's strongest bot (shown to the asker only)
     sit: int = 0
     seed: int | None = None
+    rated: bool = False  # rated when at least two people sit at it when it starts (D-30)
 
 
 class Join(_Msg, tag="join"):
@@ -195,6 +197,26 @@ class Review(_Msg, tag="review"):
     start: int = 0
 
 
+class Leaderboard(_Msg, tag="leaderboard"):
+    """A page of a game's leaderboard (answered by ``Leaders``)."""
+
+    game: str
+    offset: int = 0
+    limit: int = 20
+
+
+class Profile(_Msg, tag="profile"):
+    """A player's profile in one game (answered by ``PlayerProfile``)."""
+
+    name: str
+    game: str
+
+
+class WebLinkRequest(_Msg, tag="weblink"):
+    """A one-time link that signs a browser in as this player (answered by ``WebLink``, or an
+    ``Error`` when the server has no web port)."""
+
+
 # ------------------------------------------------------------------ server -> client
 
 
@@ -229,6 +251,7 @@ class TableInfo(msgspec.Struct, kw_only=True):
     actions: int = 0
     deadline: float = 0.0  # wall-clock time the seat to act runs out of time (0: no clock)
     clock_seat: int = -1  # the seat the clock runs for
+    rated: bool = False  # asked for (waiting), or rated indeed (once started)
 
 
 class HistoryInfo(msgspec.Struct, kw_only=True):
@@ -359,6 +382,50 @@ class Positions(_Msg, tag="positions"):
     ref: int = 0
 
 
+class LeaderRow(msgspec.Struct, kw_only=True):
+    place: int
+    name: str
+    rating: int  # the conservative number shown (D-30)
+    games: int  # rated games of this game
+    provisional: bool = False
+
+
+class Leaders(_Msg, tag="leaders"):
+    game: str
+    rows: list[LeaderRow]
+    total: int = 0
+    offset: int = 0
+
+
+class GameLine(msgspec.Struct, kw_only=True):
+    """One finished game in a profile: where the player came, among whom."""
+
+    id: str
+    name: str
+    ended: float
+    place: int
+    players: list[str]
+    rated: bool = False
+    left: bool = False
+
+
+class PlayerProfile(_Msg, tag="player"):
+    name: str
+    game: str
+    rating: int
+    rated_games: int
+    provisional: bool
+    played: int  # finished games of this game (rated or not)
+    wins: int  # of those, first places (shared ones too)
+    recent: list[GameLine] = []
+    history: list[int] = []  # the rating shown after each of the last rated games, oldest first
+
+
+class WebLink(_Msg, tag="link"):
+    url: str
+    minutes: int
+
+
 class Ack(_Msg, tag="ack"):
     ref: int
     n: int
@@ -402,6 +469,12 @@ Message = Union[
     Undone,
     Reach,
     Positions,
+    Leaderboard,
+    Profile,
+    WebLinkRequest,
+    Leaders,
+    PlayerProfile,
+    WebLink,
 ]
 
 CLIENT_MESSAGES = (
@@ -419,6 +492,9 @@ CLIENT_MESSAGES = (
     Undo,
     Composing,
     Review,
+    Leaderboard,
+    Profile,
+    WebLinkRequest,
 )
 
 _encoder = msgspec.msgpack.Encoder()

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
-from .files import private_dir, write_private
+from .files import default_data_dir, private_dir, write_private
 from .hub import TableServer
 from .options import MAX_CLIENTS, MAX_SESSIONS_PER_ADDRESS, SESSION_MB, add_serve_arguments
 from .ssh_login import LOGIN_GRACE, AuthGuard, Hub, LoginServer, NameBook, display_name, read_password
@@ -74,15 +74,6 @@ __all__ = [
 ]
 
 log = logging.getLogger("colosseum.net")
-
-
-def default_data_dir() -> Path:
-    try:
-        import platformdirs
-
-        return Path(platformdirs.user_data_dir("colosseum")) / "server"
-    except (ImportError, OSError):  # pragma: no cover
-        return Path.home() / ".colosseum" / "server"
 
 
 def load_host_key(path: Path) -> tuple[asyncssh.SSHKey, bool]:
@@ -145,13 +136,29 @@ async def start_server(
     fixed_seeds: bool = False,
     web: str | None = None,
     web_url: str | None = None,
+    database: str | None = None,
 ) -> SSHGameServer:
+    """The server, listening.  The lobby's database is opened first (``database``: a URL, else
+    SQLite in the data folder; an older data folder is imported into it once): StoreError, one
+    line, when it cannot be used; OSError when an address cannot be listened on."""
+    from .store import Store
+
     data = Path(data) if data else default_data_dir()
     private_dir(data)
+    store = await Store.open(data, database)
     tables = TableServer(
-        data, bot_timeout=bot_timeout, bot_delay=bot_delay, turn_timeout=turn_timeout, fixed_seeds=fixed_seeds
+        data,
+        bot_timeout=bot_timeout,
+        bot_delay=bot_delay,
+        turn_timeout=turn_timeout,
+        fixed_seeds=fixed_seeds,
+        store=store,
     )
-    await tables.start()
+    try:
+        await tables.start()
+    except BaseException:
+        await store.close()
+        raise
     key, _created = load_host_key(Path(host_key) if host_key else data / "host_key")
     hub = Hub(
         tables,
@@ -166,11 +173,34 @@ async def start_server(
     )
     host, _, port = listen.rpartition(":")
     host = host.strip("[]") or "127.0.0.1"
+    try:
+        acceptor = await _listen(hub, host, int(port), key)
+    except BaseException:
+        await tables.close()
+        raise
+    real_port = acceptor.sockets[0].getsockname()[1] if int(port) == 0 else int(port)
+    server = SSHGameServer(hub, acceptor, key, real_port)
+    if web:
+        from colosseum.tui.net.host.web import WebGateway
 
+        server.web = WebGateway(
+            hub, listen=web, public_url=web_url, guests=open_to_all, per_player=MAX_SESSIONS_PER_IDENTITY
+        )
+        try:
+            await server.web.start()
+        except OSError:
+            acceptor.close()
+            await tables.close()
+            raise
+        tables.link_for = server.web.link_for  # ``w`` in the lobby
+    return server
+
+
+async def _listen(hub: Hub, host: str, port: int, key: asyncssh.SSHKey) -> asyncssh.SSHAcceptor:
     async def process_factory(process: asyncssh.SSHServerProcess[bytes]) -> None:
         await handle_process(hub, process)
 
-    acceptor = await asyncssh.create_server(
+    return await asyncssh.create_server(
         lambda: LoginServer(hub),
         host,
         int(port),
@@ -186,21 +216,6 @@ async def start_server(
         keepalive_count_max=4,
         login_timeout=LOGIN_GRACE,
     )
-    real_port = acceptor.sockets[0].getsockname()[1] if int(port) == 0 else int(port)
-    server = SSHGameServer(hub, acceptor, key, real_port)
-    if web:
-        from colosseum.tui.net.host.web import WebGateway
-
-        server.web = WebGateway(
-            hub, listen=web, public_url=web_url, guests=open_to_all, per_player=MAX_SESSIONS_PER_IDENTITY
-        )
-        try:
-            await server.web.start()
-        except OSError:
-            acceptor.close()
-            await tables.close()
-            raise
-    return server
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -233,6 +248,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     existed = host_key.exists()
     bot_delay = float(os.environ.get("COLOSSEUM_BOT_DELAY", getattr(args, "bot_delay", 0.5) or 0.5))
 
+    from .store import StoreError
+
     async def main() -> int:
         try:
             srv = await start_server(
@@ -251,7 +268,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 fixed_seeds=bool(getattr(args, "fixed_seeds", False)),
                 web=getattr(args, "web", None),
                 web_url=getattr(args, "web_url", None),
+                database=getattr(args, "database", None),
             )
+        except StoreError as exc:
+            print(f"colosseum serve: {exc}", file=sys.stderr)
+            return 1
         except OSError as exc:
             print(f"colosseum serve: cannot listen on {args.listen}: {exc.strerror or exc}", file=sys.stderr)
             return 1

@@ -17,6 +17,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import asyncssh
 
@@ -24,6 +25,9 @@ from .files import private_dir
 from .hub import TableServer
 from .names import clean_name, name_key, name_problem
 from .options import MAX_CLIENTS, MAX_SESSIONS_PER_ADDRESS, PASSWORD_ENV, SESSION_MB
+
+if TYPE_CHECKING:
+    from .store import Store
 
 log = logging.getLogger("colosseum.net")
 
@@ -267,6 +271,8 @@ class Hub:
         self.memory_budget_mb = memory_budget_mb if memory_budget_mb is not None else memory_available_mb() / 2
         self.guard = guard or AuthGuard()
         self.names = NameBook(self.data / "names.jsonl")
+        self.store: Store | None = tables.store  # the lobby's accounts (None: a bare table server)
+        self._tasks: set[asyncio.Task[None]] = set()
         self.home = self.data / "home"
         private_dir(self.home)
         self.stopping = False
@@ -307,6 +313,45 @@ class Hub:
             return
         self._logged += 1
         log.warning("refused: " + what, *args)
+
+    async def blocked(self, *, fingerprint: str = "", name: str = "") -> str:
+        """The one line a blocked player is told ('' if the player may come in): the account
+        of ``fingerprint`` (a key login), else of ``name`` (a password login).  With the
+        database away, nobody is refused for it."""
+        from .store import StoreError
+
+        if self.store is None:
+            return ""
+        try:
+            player = (
+                await self.store.player_for_key(fingerprint) if fingerprint else await self.store.player_named(name)
+            )
+        except StoreError as err:
+            log.warning("login of %r not checked against the blocked players: %s", name or fingerprint, err)
+            return ""
+        if player is None or not player.blocked:
+            return ""
+        return f"This account is blocked{': ' + player.blocked_why if player.blocked_why else ''}."
+
+    def account(self, name: str, fingerprint: str) -> None:
+        """Make sure the player of ``fingerprint`` has an account (in the background: a login
+        never waits for it; the table's result finds the player by the key anyway)."""
+        from .store import StoreError
+        from .store.accounts import Refused
+
+        store = self.store
+        if store is None:
+            return
+
+        async def make() -> None:
+            try:
+                await store.login(name, fingerprint)
+            except (Refused, StoreError) as err:
+                log.info("no account made for %r now: %s", name, err)
+
+        task = asyncio.get_running_loop().create_task(make())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def memory_used_mb(self) -> float:
         return sum(rss_mb(p.pid) for p in self.clients)
@@ -381,6 +426,8 @@ class LoginServer(asyncssh.SSHServer):
             name, key = self.bind
             if not self.hub.names.bind(name, key):
                 log.info("name %r not bound (taken or the book is full)", name)
+            else:
+                self.hub.account(self.hub.names.shown(name), key)
 
     def _banner(self, text: str) -> None:
         if self.conn is not None:
@@ -392,7 +439,21 @@ class LoginServer(asyncssh.SSHServer):
     def public_key_auth_supported(self) -> bool:
         return True
 
-    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+    async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        if not self._key_ok(username, key):
+            return False
+        why = await self.hub.blocked(fingerprint=key.get_fingerprint())
+        if why:
+            return self._blocked(why)
+        return True
+
+    def _blocked(self, why: str) -> bool:
+        self.hub.refused("blocked player %r (%s) from %s", self.name, self.identity[:30], self.peer)
+        self._banner(why)
+        self.identity, self.name, self.bind = "", "", None
+        return False
+
+    def _key_ok(self, username: str, key: asyncssh.SSHKey) -> bool:
         fp = key.get_fingerprint()
         name = display_name(username)
         problem = name_problem(name)
@@ -462,6 +523,9 @@ class LoginServer(asyncssh.SSHServer):
             return False
         self.hub.guard.succeeded(key)
         self.identity, self.name = f"pw:{key}", name
+        why = await self.hub.blocked(name=name)
+        if why:
+            return self._blocked(why)
         self.bind = (name, self.offered[0]) if self.offered else None
         if not self.offered:
             log.info("password login as %r from %s without a key: the name stays unbound", name, self.peer)

@@ -39,6 +39,7 @@ from .clock import Clock
 from .conn import Conn
 from .gamelog_io import TableLog
 from .meta import TableMeta, default_bot, seat_names
+from .results import SERVER_NAME, settle_rated
 from .seats import Seats
 from .seen import positions, seen_setup
 from .takeback import Takebacks
@@ -171,6 +172,7 @@ class Table:
             actions=len(self.actions),
             deadline=self.clock.deadline,
             clock_seat=self.clock.seat,
+            rated=m.rated,
         )
 
     def view(self, seat: int | None) -> bytes:
@@ -333,8 +335,11 @@ class Table:
         self.setup = self.spec.make_setup(names, seed=seed, secret=secret, **m.options)
         self.state = self.rules.new_game(self.setup)
         self.takebacks.begin(self.state, 0)
+        unrated = settle_rated(m)  # said in the talk (so in the log, and to whoever joins)
+        if unrated and (line := self.talk.say(SERVER_NAME, -1, unrated)) is not None:
+            self.broadcast(line)
         self.record.begin(self.setup, [s.kind for s in m.seats], self.talk.lines)
-        m.status = "playing"
+        m.status, m.started = "playing", time.time()
         self.save_meta()
         log.info("table %s: %s starts (%s)", self.id, self.spec.title, ", ".join(names))
         self.changed()

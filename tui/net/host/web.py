@@ -62,6 +62,8 @@ class Hub(Protocol):
 
     def refused(self, what: str, *args: object) -> None: ...
 
+    async def blocked(self, *, fingerprint: str = "", name: str = "") -> str: ...
+
 
 __all__ = ["WebGateway", "WebIdentity"]
 
@@ -220,6 +222,10 @@ class WebGateway:
             )
             raise web.HTTPForbidden(text="not from this server's page")
         address = _peer(request)
+        blocked = await self._blocked(me.identity, me.name)
+        if blocked:
+            self.hub.refused("web session of blocked player %s from %s", me.name[:30], address)
+            raise web.HTTPForbidden(text=blocked)
         why = self.hub.full(address) or self._per_player(me.identity)
         if why:
             self.hub.refused("web session for %s from %s: %s", me.name[:30], address, why)
@@ -240,6 +246,16 @@ class WebGateway:
                 else:
                     book.pop(key, None)
         return ws
+
+    async def _blocked(self, identity: str, name: str) -> str:
+        """The line a blocked player is told ('' if they may play): the same check as at SSH
+        login (a cookie signed before the block lets nobody in after it)."""
+        kind, _, rest = identity.partition(":")
+        if kind == "key":
+            return await self.hub.blocked(fingerprint=rest)
+        if kind == "pw":
+            return await self.hub.blocked(name=name)
+        return ""
 
     def _per_player(self, identity: str) -> str:
         if self.hub.per_identity.get(identity, 0) >= self.per_player:

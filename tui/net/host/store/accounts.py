@@ -8,6 +8,7 @@ the SSH client sends.  A player may add another key and rename (the name rules o
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +19,6 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from colosseum.tui.net.host.names import clean_name, name_key, name_problem
 from colosseum.tui.net.host.store import schema as S
-from colosseum.tui.net.host.store.records import now
 
 __all__ = ["Player", "Refused"]
 
@@ -74,7 +74,7 @@ async def create(
         raise Refused(f"the name {shown!r} belongs to another player")
     if await by_key(conn, fingerprint) is not None:
         raise Refused("this key belongs to another player")
-    at = now() if when is None else when
+    at = time.time() if when is None else when
     try:
         result = await conn.execute(
             insert(S.players)
@@ -107,7 +107,7 @@ async def add_key(conn: AsyncConnection, player_id: int, fingerprint: str, publi
     if owner is not None:
         raise Refused("that key is yours already" if owner.id == player_id else "that key belongs to another player")
     await conn.execute(
-        insert(S.keys).values(fingerprint=fingerprint, player_id=player_id, public_key=public_key, added=now())
+        insert(S.keys).values(fingerprint=fingerprint, player_id=player_id, public_key=public_key, added=time.time())
     )
 
 

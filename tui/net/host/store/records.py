@@ -16,6 +16,7 @@ import msgspec
 from sqlalchemy import and_, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection
 
+from colosseum.tui.net.host.store import accounts
 from colosseum.tui.net.host.store import schema as S
 from colosseum.tui.net.host.store.ratings import Entry, Rating, bot_rating, rate
 
@@ -30,6 +31,9 @@ class SeatResult(msgspec.Struct, frozen=True, kw_only=True):
     rank: int  # 1 = first; a shared place has one number
     score: int
     left: bool = False  # a person who left before the end (a stand-in finished): counted last
+    #: the server's identity of the person (``key:SHA256:...`` or ``pw:NAME``), when the table
+    #: did not know the account: the account is found (or made, for a key) when written
+    identity: str = ""
 
 
 class FinishedGame(msgspec.Struct, frozen=True, kw_only=True):
@@ -85,6 +89,8 @@ async def write(conn: AsyncConnection, game: FinishedGame) -> bool:
     written before (nothing changes then)."""
     if await exists(conn, game.id):
         return False
+    if any(s.identity and s.player_id is None for s in game.seats):
+        game = msgspec.structs.replace(game, seats=tuple([await _account_of(conn, s) for s in game.seats]))
     await conn.execute(
         insert(S.games).values(
             id=game.id,
@@ -120,6 +126,25 @@ async def write(conn: AsyncConnection, game: FinishedGame) -> bool:
     if game.rated and len(game.people) >= 2:
         await apply_ratings(conn, game.id, game.game, game.seats, at=game.ended)
     return True
+
+
+async def _account_of(conn: AsyncConnection, seat: SeatResult) -> SeatResult:
+    """``seat`` with its person's account: the key's (made under the seat's name if the key
+    has none), or the name's for a password login; unchanged (a guest) when there is none."""
+    if seat.player_id is not None or not seat.identity:
+        return seat
+    kind, _, ident = seat.identity.partition(":")
+    found = None
+    if kind == "key":
+        found = await accounts.by_key(conn, ident)
+        if found is None:
+            try:  # (refused before anything is written: the transaction goes on)
+                found = await accounts.create(conn, seat.name, ident)
+            except accounts.Refused:  # the name is another player's: played as a guest
+                found = None
+    elif kind == "pw":
+        found = await accounts.by_name(conn, seat.name)
+    return msgspec.structs.replace(seat, player_id=found.id) if found is not None else seat
 
 
 async def current(conn: AsyncConnection, player_ids: Sequence[int], game: str, *, lock: bool) -> dict[int, Rating]:
