@@ -31,18 +31,27 @@ class Conn:
     #: by kind of refusal: this minute's start, how many were logged, how many left unlogged
     refusals: dict[str, tuple[float, int, int]] = field(default_factory=dict)
 
-    def log_refusal(self, now: float, code: str = "") -> tuple[bool, int]:
-        """Whether to log a refusal of kind ``code`` now, and how many earlier ones of that kind
-        went unlogged (to say so)."""
+    def log_refusal(self, now: float, code: str, why: str, table: str = "", *, last: bool = False) -> bool:
+        """Log a refusal of kind ``code``: the first ``REFUSALS_LOGGED`` of a minute for each kind,
+        then one line counting the rest when the next minute's first comes; always the ``last``
+        (the connection is closed for it).  True if this one was logged."""
         start, logged, quiet = self.refusals.get(code, (0.0, 0, 0))
         if now - start >= REFUSAL_WINDOW:
-            self.refusals[code] = (now, 1, 0)
-            return True, quiet
-        if logged < REFUSALS_LOGGED:
-            self.refusals[code] = (start, logged + 1, quiet)
-            return True, 0
-        self.refusals[code] = (start, logged, quiet + 1)
-        return False, 0
+            if quiet:
+                log.warning(
+                    "refused (%s) conn %s %s %d more times (not logged one by one)",
+                    code,
+                    self.id,
+                    self.name or "?",
+                    quiet,
+                )
+            start, logged, quiet = now, 0, 0
+        loud = last or logged < REFUSALS_LOGGED
+        self.refusals[code] = (start, logged + loud, quiet + (not loud))
+        if loud:
+            at = f" at table {table}" if table else ""
+            log.warning("refused (%s) conn %s %s%s: %s", code, self.id, self.name or "?", at, why)
+        return loud
 
     def may_say(self, now: float) -> bool:
         """At most ``CHAT_BURST`` lines in ``CHAT_WINDOW`` seconds (chat is kept in memory and

@@ -244,27 +244,9 @@ class TableServer:
         *,
         last: bool = False,
     ) -> None:
-        """Refuse ``conn``'s message with ``why``; logged a few times a minute for each kind, and
-        always when it is the ``last`` (the connection is closed for it)."""
+        """Refuse ``conn``'s message with ``why`` (logged as ``Conn.log_refusal`` says)."""
         self.refusals += 1
-        loud, unlogged = conn.log_refusal(time.monotonic(), code)
-        loud = loud or last
-        if unlogged:
-            log.warning(
-                "refused conn %s %s %d more times in a minute (not logged one by one)",
-                conn.id,
-                conn.name or "?",
-                unlogged,
-            )
-        if loud:
-            log.warning(
-                "refused (%s) conn %s %s%s: %s",
-                code,
-                conn.id,
-                conn.name or "?",
-                f" at table {table}" if table else "",
-                why,
-            )
+        conn.log_refusal(time.monotonic(), code, why, table, last=last)
         conn.send(P.Error(message=why, code=code, ref=ref, rule=rule))
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
