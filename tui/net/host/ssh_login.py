@@ -282,6 +282,33 @@ class Hub:
         self.password_checks = 0  # passwords compared with the server's
         self.password_turned_away = 0  # tries refused without a comparison (too many failures)
 
+    def client_env(self, identity: str, name: str) -> dict[str, str]:
+        """What every client process of a player gets (over SSH or in a browser), and nothing of
+        the server's own environment but PATH and how this program is found: its home, data and
+        config folders inside the data folder (it offers no local games nor screenshots), the
+        player's own settings folder, the way to the table server with the player's token."""
+        home = self.home
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(home),
+            "XDG_DATA_HOME": str(home / "data"),
+            "XDG_CONFIG_HOME": str(home / "config"),
+            "XDG_CACHE_HOME": str(home / "cache"),
+            "XDG_STATE_HOME": str(home / "state"),
+            "COLOSSEUM_DATA_DIR": str(home / "data"),
+            "COLOSSEUM_NET_LOG": str(self.data / "clients.log"),
+            "COLOSSEUM_CONFIG_DIR": str(self.player_config(identity)),  # settings per player
+            "COLOSSEUM_NET_ADDRESS": self.tables.address,
+            "COLOSSEUM_NET_TOKEN": self.tables.token_for(identity, name),
+            "LANG": "C.UTF-8",
+            "LC_ALL": "C.UTF-8",
+            "PYTHONUNBUFFERED": "1",
+        }
+        for var in ("PYTHONPATH", "COLOSSEUM_GAMES", "COLOSSEUM_NET_TRACE"):  # how this program is found
+            if var in os.environ:
+                env[var] = os.environ[var]
+        return env
+
     def player_config(self, identity: str) -> Path:
         """The settings folder of the player ``identity``: a theme or keys one player picks are
         theirs alone (issue 24: they were written to the folder every session shared).  Inside

@@ -88,29 +88,8 @@ async def handle_process(hub: Hub, process: asyncssh.SSHServerProcess[bytes]) ->
 async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess[bytes], owner: LoginServer, term: str) -> None:
     name = owner.name or display_name(process.get_extra_info("username") or "player")
     cols, rows, xpix, ypix = process.get_terminal_size()
-    # nothing a remote user does writes outside the data folder: the client's home, data and
-    # config folders are there, and it offers no local games nor screenshots
-    home = hub.home
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": str(home),
-        "XDG_DATA_HOME": str(home / "data"),
-        "XDG_CONFIG_HOME": str(home / "config"),
-        "XDG_CACHE_HOME": str(home / "cache"),
-        "XDG_STATE_HOME": str(home / "state"),
-        "COLOSSEUM_DATA_DIR": str(home / "data"),
-        "COLOSSEUM_NET_LOG": str(hub.data / "clients.log"),
-        "COLOSSEUM_CONFIG_DIR": str(hub.player_config(owner.identity)),  # settings per player
-        "LANG": "C.UTF-8",
-        "LC_ALL": "C.UTF-8",
-        "TERM": term,
-        "COLOSSEUM_NET_ADDRESS": hub.tables.address,
-        "COLOSSEUM_NET_TOKEN": hub.tables.token_for(owner.identity, name),
-        "PYTHONUNBUFFERED": "1",
-    }
-    for var in ("PYTHONPATH", "COLOSSEUM_NET_TRACE"):
-        if var in os.environ:
-            env[var] = os.environ[var]
+    env = hub.client_env(owner.identity, name)
+    env["TERM"] = term
     client_env = process.env or {}
     for var in ("COLORTERM", "NO_COLOR"):
         if var in client_env:

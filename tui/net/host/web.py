@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import time
 from dataclasses import dataclass
 from importlib import resources
@@ -58,7 +57,7 @@ class Hub(Protocol):
 
     def full(self, address: str) -> str: ...
 
-    def player_config(self, identity: str) -> Path: ...
+    def client_env(self, identity: str, name: str) -> dict[str, str]: ...
 
     def refused(self, what: str, *args: object) -> None: ...
 
@@ -264,32 +263,17 @@ class WebGateway:
 
     def environment(self, me: WebIdentity, width: int, height: int) -> dict[str, str]:
         """The client process's whole environment: nothing of the server's own but PATH."""
-        home = self.hub.home
-        env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": str(home),
-            "XDG_DATA_HOME": str(home / "data"),
-            "XDG_CONFIG_HOME": str(home / "config"),
-            "XDG_CACHE_HOME": str(home / "cache"),
-            "XDG_STATE_HOME": str(home / "state"),
-            "COLOSSEUM_DATA_DIR": str(home / "data"),
-            "COLOSSEUM_NET_LOG": str(self.hub.data / "clients.log"),
-            "COLOSSEUM_CONFIG_DIR": str(self.hub.player_config(me.identity)),  # settings per player
-            "COLOSSEUM_NET_ADDRESS": self.hub.tables.address,
-            "COLOSSEUM_NET_TOKEN": self.hub.tables.token_for(me.identity, me.name),
-            "COLOSSEUM_FRONT": "web",  # the client offers keys a browser keeps for itself another way
-            "LANG": "C.UTF-8",
-            "LC_ALL": "C.UTF-8",
-            "PYTHONUNBUFFERED": "1",
-            "TEXTUAL_DRIVER": "textual.drivers.web_driver:WebDriver",
-            "TEXTUAL_COLOR_SYSTEM": "truecolor",
-            "TERM_PROGRAM": "textual",
-            "COLUMNS": str(width),
-            "ROWS": str(height),
-        }
-        for var in ("PYTHONPATH", "COLOSSEUM_GAMES"):  # how this program itself is found
-            if var in os.environ:
-                env[var] = os.environ[var]
+        env = self.hub.client_env(me.identity, me.name)
+        env.update(
+            {
+                "COLOSSEUM_FRONT": "web",  # the client offers keys a browser keeps for itself another way
+                "TEXTUAL_DRIVER": "textual.drivers.web_driver:WebDriver",
+                "TEXTUAL_COLOR_SYSTEM": "truecolor",
+                "TERM_PROGRAM": "textual",
+                "COLUMNS": str(width),
+                "ROWS": str(height),
+            }
+        )
         return env
 
     async def _run(self, ws: web.WebSocketResponse, me: WebIdentity, width: int, height: int) -> None:
