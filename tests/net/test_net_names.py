@@ -71,3 +71,28 @@ def test_emoji_keep_the_cells_counted_for_them():
     ):
         got = clean_text(raw, 40)
         assert got == kept and cells(got) == cell_len(got), (raw, got)
+
+
+def test_the_servers_cell_count_agrees_with_the_clients_on_the_text_it_keeps():
+    """Issue 25: the server's cells() and the client's (Rich's) disagreed (U+200D, marks): the
+    server cut names and talk by one count and the screens laid them out by another.  Marks
+    (Mn, Me, Mc) now count 0 on both sides, joiners are dropped; checked over whole blocks of
+    the scripts people write names in."""
+    from rich.cells import cell_len
+
+    from colosseum.tui.net.host.names import cells, clean_text
+
+    blocks = [
+        (0x20, 0x250),  # Latin
+        (0x370, 0x530),  # Greek, Cyrillic
+        (0x590, 0x700),  # Hebrew, Arabic
+        (0x900, 0xA00),  # Devanagari, Bengali
+        (0x3040, 0x3100),  # Hiragana, Katakana
+        (0x4E00, 0x5000),  # CJK
+        (0xAC00, 0xAD00),  # Hangul syllables
+        (0x1F600, 0x1F650),  # emoji faces
+    ]
+    for lo, hi in blocks:
+        for o in range(lo, hi):
+            kept = clean_text(f"a{chr(o)}b", 10)
+            assert cells(kept) == cell_len(kept), (hex(o), kept)

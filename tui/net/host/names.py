@@ -41,8 +41,8 @@ def _modifier(ch: str) -> bool:
 
 def cell_width(ch: str) -> int:
     """Terminal cells of one character (0 for combining marks, 2 for wide ones)."""
-    if unicodedata.combining(ch):
-        return 0
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Mc"):
+        return 0  # marks drawn on the character before (as Rich counts them, and terminals)
     return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
 
 
