@@ -25,7 +25,17 @@ import msgspec
 from colosseum.core.gamelog import GameLogError
 from colosseum.core.options import described
 
-__all__ = ["GameSummary", "SeatSummary", "Tally", "load_summaries", "summarize", "tally"]
+__all__ = [
+    "GameSummary",
+    "SeatSummary",
+    "Tally",
+    "cmd_stats",
+    "figures",
+    "load_summaries",
+    "load_tally",
+    "summarize",
+    "tally",
+]
 
 CACHE = "stats-cache.jsonl"
 CACHE_VERSION = 1
@@ -283,9 +293,10 @@ def render(t: Tally, *, width: int = 80) -> str:
         r = g.record
         lines.append(fit(f"{g.title}{who}: {_games(r.games)}, {r.wins} won ({r.share:.0%})", width))
         lines.append(fit(f"  {g.score_name}: average {g.average:.1f}, best {g.best}", width))
-        for label, book in (("edition", g.by_edition), ("against", g.by_opponent)):
+        for label, book in (("", g.by_edition), ("against ", g.by_opponent)):
             for key, rec in sorted(book.items(), key=lambda kv: -kv[1].games):
-                lines.append(fit(f"  {label} {key}: {_games(rec.games)}, {rec.wins} won ({rec.share:.0%})", width))
+                what = f"{label}{key}" if key != "standard" else "the standard game"
+                lines.append(fit(f"  {what}: {_games(rec.games)}, {rec.wins} won ({rec.share:.0%})", width))
         if g.plays:
             fav = ", ".join(f"{name} x{n}" for name, n in g.plays.most_common(3))
             top = ", ".join(f"{name} {v}" for name, v in sorted(g.best_plays.items(), key=lambda kv: -kv[1])[:3])
@@ -305,3 +316,90 @@ def render(t: Tally, *, width: int = 80) -> str:
     if t.unfinished:
         lines.append(f"({t.unfinished} unfinished games not counted)")
     return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------------------ the folder
+
+
+def logs_in(folder: Path) -> list[Path]:
+    """The game logs in ``folder`` (none if there is no such folder).  Raises OSError when the
+    folder cannot be read."""
+    from colosseum.core.logwriter import SUFFIX
+
+    try:
+        names = sorted(os.listdir(folder))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    return [folder / name for name in names if name.endswith(SUFFIX) and (folder / name).is_file()]
+
+
+def cache_dir_for(folder: Path | None) -> Path:
+    """Where the summaries of ``folder``'s games are cached: the data folder for the games
+    folder; for another folder, a folder of its own under the data folder's ``stats-caches``
+    (a cache holds one folder's games: summing up two folders in turn reads neither anew)."""
+    from .storage import data_dir
+
+    if folder is None:
+        return data_dir()
+    key = hashlib.blake2b(str(folder.resolve()).encode(), digest_size=8).hexdigest()
+    return data_dir() / "stats-caches" / key
+
+
+def load_tally(folder: Path | None = None, player: str | None = None) -> tuple[Tally, Path, int]:
+    """The tally of ``folder``'s saved games (default: the games folder): (tally, the folder,
+    how many logs it holds).  Raises OSError when the folder cannot be read."""
+    from .storage import games_dir
+
+    where = games_dir() if folder is None else folder
+    paths = logs_in(where)
+    summaries, _read = load_summaries(paths, cache_dir_for(folder))
+    return tally(summaries, player=player), where, len(paths)
+
+
+def figures(t: Tally) -> dict[str, object]:
+    """The tally as plain values (``colosseum stats --json``)."""
+
+    def record(r: Record) -> dict[str, object]:
+        return {"games": r.games, "wins": r.wins}
+
+    games = {}
+    for name, g in t.games.items():
+        games[name] = {
+            "title": g.title,
+            "score_name": g.score_name,
+            "series_name": g.series_name,
+            **record(g.record),
+            "by_edition": {k: record(v) for k, v in g.by_edition.items()},
+            "by_opponent": {k: record(v) for k, v in g.by_opponent.items()},
+            "average": round(g.average, 2),
+            "best": g.best,
+            "scores": g.scores,
+            "most_played": dict(g.plays.most_common()),
+            "best_plays": g.best_plays,
+            "by_round": [round(v, 2) for v in g.by_round()],
+            "spread": [{"low": lo, "high": hi, "count": c} for lo, hi, c in g.spread()],
+        }
+    return {"player": t.player, "unfinished": t.unfinished, "games": games}
+
+
+def cmd_stats(args: object) -> int:
+    """``colosseum stats [--json] [--dir FOLDER] [--player NAME]``."""
+    import json
+    import sys
+
+    folder = getattr(args, "dir", None)
+    player = getattr(args, "player", None) or None
+    try:
+        t, where, count = load_tally(Path(folder).expanduser() if folder else None, player)
+    except (OSError, RuntimeError) as e:  # unreadable folder; no home folder for the data folder
+        print(f"colosseum: cannot read the saved games: {e}", file=sys.stderr)
+        return 1
+    if getattr(args, "json", False):
+        text = json.dumps({"folder": str(where), "logs": count, **figures(t)}, ensure_ascii=False) + "\n"
+    elif not count:
+        text = f"No saved games in {where}.\n"
+    else:
+        text = render(t, width=80) + f"({count} saved games in {where})\n"  # the path whole
+    from .saved import _emit
+
+    return _emit(text)
