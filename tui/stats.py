@@ -281,41 +281,73 @@ def _games(n: int) -> str:
     return f"{n} game" if n == 1 else f"{n} games"
 
 
+def who_of(t: Tally) -> str:
+    return f" of {t.player}" if t.player else " of the people at this keyboard"
+
+
 def render(t: Tally, *, width: int = 80) -> str:
     """The figures as text for a terminal of ``width`` columns (every line fits)."""
-    from colosseum.tui.text import fit
-
     lines: list[str] = []
-    who = f" of {t.player}" if t.player else " of the people at this keyboard"
+    who = who_of(t)
     if not t.games:
         return f"No finished games{who} yet." + (f" ({t.unfinished} unfinished)" if t.unfinished else "") + "\n"
     for g in t.games.values():
-        r = g.record
-        lines.append(fit(f"{g.title}{who}: {_games(r.games)}, {r.wins} won ({r.share:.0%})", width))
-        lines.append(fit(f"  {g.score_name}: average {g.average:.1f}, best {g.best}", width))
-        for label, book in (("", g.by_edition), ("against ", g.by_opponent)):
-            for key, rec in sorted(book.items(), key=lambda kv: -kv[1].games):
-                what = f"{label}{key}" if key != "standard" else "the standard game"
-                lines.append(fit(f"  {what}: {_games(rec.games)}, {rec.wins} won ({rec.share:.0%})", width))
-        if g.plays:
-            fav = ", ".join(f"{name} x{n}" for name, n in g.plays.most_common(3))
-            top = ", ".join(f"{name} {v}" for name, v in sorted(g.best_plays.items(), key=lambda kv: -kv[1])[:3])
-            lines.append(fit(f"  most played: {fav}", width))
-            lines.append(fit(f"  best scoring: {top}", width))
-        per = g.by_round()
-        if per:
-            steps = " ".join(f"{v:.0f}" for v in per)
-            lines.append(fit(f"  average {g.score_name} by {g.series_name}: {steps}", width))
-        spread = g.spread()
-        if spread:
-            most = max(c for _, _, c in spread)
-            lines.append(f"  {g.score_name} spread:")
-            for lo, hi, c in spread:
-                bar = "#" * round(30 * c / most) if most else ""
-                lines.append(fit(f"  {lo:>4}-{hi:<4} {c:>4} {bar}", width))
+        lines += game_lines(g, who, width)
     if t.unfinished:
         lines.append(f"({t.unfinished} unfinished games not counted)")
     return "\n".join(lines) + "\n"
+
+
+def game_lines(g: GameTally, who: str, width: int, *, tables: bool = True) -> list[str]:
+    """One game's figures, each line within ``width`` cells; ``tables``: with the score by
+    round and the scores' spread as text tables (the screen draws them as plots instead)."""
+    from colosseum.tui.text import fit
+
+    r = g.record
+    lines = [fit(f"{g.title}{who}: {_games(r.games)}, {r.wins} won ({r.share:.0%})", width)]
+    lines.append(fit(f"  {g.score_name}: average {g.average:.1f}, best {g.best}", width))
+    for label, book in (("", g.by_edition), ("against ", g.by_opponent)):
+        for key, rec in sorted(book.items(), key=lambda kv: -kv[1].games):
+            what = f"{label}{key}" if key != "standard" else "the standard game"
+            lines.append(fit(f"  {what}: {_games(rec.games)}, {rec.wins} won ({rec.share:.0%})", width))
+    if g.plays:
+        fav = ", ".join(f"{name} x{n}" for name, n in g.plays.most_common(3))
+        top = ", ".join(f"{name} {v}" for name, v in sorted(g.best_plays.items(), key=lambda kv: -kv[1])[:3])
+        lines.append(fit(f"  most played: {fav}", width))
+        lines.append(fit(f"  best scoring: {top}", width))
+    if tables:
+        lines += series_table(g, width) + spread_table(g, width)
+    return lines
+
+
+def series_table(g: GameTally, width: int) -> list[str]:
+    """The average score after each round (or turn), ten to a line."""
+    from colosseum.tui.text import fit
+
+    per = g.by_round()
+    if not per:
+        return []
+    lines = [fit(f"  average {g.score_name} by {g.series_name}:", width)]
+    for at in range(0, len(per), 10):
+        chunk = per[at : at + 10]
+        where = f"{at + 1}-{at + len(chunk)}" if len(chunk) > 1 else f"{at + 1}"
+        lines.append(fit(f"    {where:>5}: " + " ".join(f"{v:>4.0f}" for v in chunk), width))
+    return lines
+
+
+def spread_table(g: GameTally, width: int) -> list[str]:
+    """How many scores fell in each of eight ranges, with a bar of ``#``."""
+    from colosseum.tui.text import fit
+
+    spread = g.spread()
+    if not spread:
+        return []
+    most = max(c for _, _, c in spread)
+    lines = [fit(f"  {g.score_name} spread:", width)]
+    for lo, hi, c in spread:
+        bar = "#" * round(30 * c / most) if most else ""
+        lines.append(fit(f"  {lo:>4}-{hi:<4} {c:>4} {bar}", width))
+    return lines
 
 
 # ------------------------------------------------------------------------------ the folder
@@ -400,6 +432,12 @@ def cmd_stats(args: object) -> int:
         text = f"No saved games in {where}.\n"
     else:
         text = render(t, width=80) + f"({count} saved games in {where})\n"  # the path whole
-    from .saved import _emit
-
-    return _emit(text)
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away (``colosseum stats | head``): no traceback
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+    return 0
