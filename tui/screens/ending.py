@@ -1,11 +1,14 @@
-"""The end screen's frame: the game's title, its result as the game's client part tells it
-(``GameClient.end_text``: the ranking and how it was decided), scrollable; Escape back to the
-board, ``n`` a new game."""
+"""The end screen's frame, for every game, in pages: first the result as the game's client part
+tells it (``GameClient.end_text``: the ranking and how it was decided), then one page per
+player, where their points came from (the game's ``Rules.score_sheet``, as ``tui/scoresheet.py``
+writes it), each scrollable.  Left/Right turn the pages, ``0`` the result, ``1``-``5`` a
+player's page; Escape back to the board, ``n`` a new game."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -15,11 +18,19 @@ from colosseum.tui.client import GameClient
 from colosseum.tui.plain import Static
 from colosseum.tui.widgets.keybar import KeyBar
 
+if TYPE_CHECKING:
+    from colosseum.core.game import ScoreSheet
+    from colosseum.tui.session import GameSession
+
 
 class EndScreen(Screen[None]):
     BINDINGS = [
         Binding("escape", "back", "Board", id="end.back"),
         Binding("n", "app.new_game", "New game", id="end.new"),
+        Binding("right", "page(1)", "Pages", key_display="Left/Right", priority=True, id="end.next"),
+        Binding("left", "page(-1)", "Page back", show=False, priority=True, id="end.prev"),
+        Binding("0", "show_page(0)", "Result", show=False, id="end.result"),
+        *(Binding(str(k), f"show_page({k})", f"Page {k}", show=False, id=f"end.page-{k}") for k in range(1, 6)),
     ]
     DEFAULT_CSS = """
     EndScreen { align: center top; }
@@ -27,10 +38,15 @@ class EndScreen(Screen[None]):
     EndScreen > VerticalScroll { border: round $primary 60%; border-title-color: $primary; padding: 0 1; }
     """
 
-    def __init__(self, client: GameClient, state: Any) -> None:
+    def __init__(self, client: GameClient, state: Any, session: GameSession[Any, Any] | None = None) -> None:
         super().__init__()
         self.client = client
         self.state = state
+        self.session = session
+        self.page = 0
+        self._sheet: ScoreSheet | None = None
+        self._sheet_problem = ""
+        self._sheet_read = False
 
     def compose(self) -> ComposeResult:
         yield Static(f" {self.client.spec.title.upper()}  Game over: the final ranking", id="end-title")
@@ -47,11 +63,67 @@ class EndScreen(Screen[None]):
     def on_resize(self) -> None:
         self._draw()
 
+    # ------------------------------------------------------------------ the pages
+    @property
+    def names(self) -> list[str]:
+        return list(self.client.spec.rules().names(self.state))
+
+    def sheet(self) -> ScoreSheet | None:
+        """The game's score sheet, worked out from the session's game once (None: the game has
+        none, or this seat cannot replay the game: ``sheet_problem`` says why)."""
+        if not self._sheet_read:
+            self._sheet_read = True
+            if self.session is not None:
+                from colosseum.tui.scoresheet import sheet_of
+
+                try:
+                    self._sheet = sheet_of(self.session.rules, self.session.review_timeline())
+                except ValueError as err:  # RuleError: a table's game without what this seat may see
+                    self._sheet_problem = f"Where the points came from cannot be worked out here: {err}"
+        return self._sheet
+
+    @property
+    def pages(self) -> int:
+        """The result, and a page per player when the game has a score sheet."""
+        return 1 + (len(self.names) if self.sheet() is not None else 0)
+
     def _draw(self) -> None:
-        text = self.client.end_text(
-            self.state, theme=self.app.theme, dark=self.app.current_theme.dark, width=self.size.width - 6
-        )
+        body = self.query_one("#end-body", VerticalScroll)
+        width = max(20, self.size.width - 6)
+        pages = self.pages
+        if self.page == 0:
+            text = self.client.end_text(self.state, theme=self.app.theme, dark=self.app.current_theme.dark, width=width)
+            if pages > 1:
+                text.append("\nLeft/Right: where each player's points came from.", "dim")
+            elif self._sheet_problem:
+                text.append("\n" + self._sheet_problem, "dim")
+            body.border_title = Text("Result" if pages == 1 else f"Result (1/{pages})")
+        else:
+            sheet = self.sheet()
+            assert sheet is not None
+            from colosseum.tui.scoresheet import seat_lines
+
+            seat = self.page - 1
+            lines = seat_lines(sheet, self.names, seat, width)
+            text = Text()
+            text.append(lines[0] + "\n", "bold")
+            text.append("\n".join(lines[1:]))
+            body.border_title = Text(f"Where the points came from ({self.page + 1}/{pages})")
         self.query_one("#end-text", Static).update(text)
+
+    def action_page(self, step: int) -> None:
+        self.show(self.page + step)
+
+    def action_show_page(self, page: int) -> None:
+        self.show(page)
+
+    def show(self, page: int) -> None:
+        """Turn to ``page`` (0: the result; a player's page from 1), kept within the pages."""
+        page = max(0, min(page, self.pages - 1))
+        if page != self.page:
+            self.page = page
+            self._draw()
+            self.query_one("#end-body", VerticalScroll).scroll_home(animate=False)
 
     def action_back(self) -> None:
         self.app.pop_screen()
