@@ -2,11 +2,12 @@
 tells it (``GameClient.end_text``: the ranking and how it was decided), then one page per
 player, where their points came from (the game's ``Rules.score_sheet``, as ``tui/scoresheet.py``
 writes it), each scrollable.  Left/Right turn the pages, ``0`` the result, ``1``-``5`` a
-player's page; Escape back to the board, ``n`` a new game."""
+player's page; Escape back to the board, ``n`` a new game, ``m`` a rematch of a local game (the
+same seats, names, levels and options, a new seed, the next first player: ``local.rematch``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -23,10 +24,27 @@ if TYPE_CHECKING:
     from colosseum.tui.session import GameSession
 
 
+class _Host(Protocol):
+    """What a rematch asks of the app (``ColosseumApp``; not imported: the app is above)."""
+
+    record: bool
+
+    def start_game(
+        self,
+        game: str,
+        names: tuple[str, ...],
+        kinds: tuple[str, ...],
+        *,
+        seed: int,
+        options: dict[str, object] | None = None,
+    ) -> bool: ...
+
+
 class EndScreen(Screen[None]):
     BINDINGS = [
         Binding("escape", "back", "Board", id="end.back"),
         Binding("n", "app.new_game", "New game", id="end.new"),
+        Binding("m", "rematch", "Rematch", id="end.rematch"),
         Binding("right", "page(1)", "Pages", key_display="Left/Right", priority=True, id="end.next"),
         Binding("left", "page(-1)", "Page back", show=False, priority=True, id="end.prev"),
         Binding("0", "show_page(0)", "Result", show=False, id="end.result"),
@@ -127,3 +145,31 @@ class EndScreen(Screen[None]):
 
     def action_back(self) -> None:
         self.app.pop_screen()
+
+    # ------------------------------------------------------------------ rematch
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "rematch":
+            from colosseum.tui.session import LocalSession
+
+            return isinstance(self.session, LocalSession) and hasattr(self.app, "start_game")
+        return True
+
+    def action_rematch(self) -> None:
+        """The same table again in this app: the finished game's log is let go of, and the new
+        game is saved as the finished one was."""
+        from colosseum.tui.local import rematch
+        from colosseum.tui.widgets.save_banner import recorder_of
+
+        old = self.session
+        if old is None or not self.check_action("rematch", ()):
+            return
+        again = rematch(old)
+        app = cast(_Host, self.app)
+        if recorder_of(old) is not None:
+            from colosseum.tui.storage import finish_recording
+
+            app.record = True  # (``colosseum play`` saves its first game without the flag)
+            lost = finish_recording(old)
+            if lost:
+                self.notify(lost, severity="warning", timeout=8)
+        app.start_game(again.game, again.names, again.kinds, seed=again.seed, options=again.options)
