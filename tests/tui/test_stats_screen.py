@@ -140,3 +140,15 @@ def test_no_color_shows_text_tables(saved_games):
 
 def test_from_the_palette_and_with_no_saved_games():
     asyncio.run(_test_from_the_palette_and_with_no_saved_games())
+
+
+def test_closing_the_screen_before_the_games_are_read_is_harmless(saved_games):
+    async def go():
+        app = ColosseumApp(None, theme="colosseum-dark")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("f2", "escape")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert type(app.screen).__name__ == "NewGameScreen"
+
+    asyncio.run(go())

@@ -89,11 +89,14 @@ class StatsScreen(Screen[None]):
 
     def _failed(self, problem: str) -> None:
         self.problem = problem
+        if not self.is_attached:  # closed while the games were read
+            return
         self.query_one("#stats-wait", Static).update(f"The saved games cannot be read: {problem}")
 
     def _loaded(self, tally: Tally, where: Path, count: int) -> None:
         self.tally, self.where, self.count = tally, where, count
-        self._draw()
+        if self.is_attached:  # (not closed while the games were read)
+            self._draw()
 
     # ------------------------------------------------------------------ drawing
     def plots_shown(self) -> bool:
