@@ -102,8 +102,15 @@ class EndScreen(Screen[None]):
 
     @property
     def pages(self) -> int:
-        """The result, and a page per player when the game has a score sheet."""
-        return 1 + (len(self.names) if self.sheet() is not None else 0)
+        """The result, and a page per player when the game has a score sheet.  A table's game
+        is asked of its server (as the review is) only when a page is turned to."""
+        from colosseum.tui.session import LocalSession
+
+        if self.session is None:
+            return 1
+        if self._sheet_read or isinstance(self.session, LocalSession):
+            return 1 + (len(self.names) if self.sheet() is not None else 0)
+        return 1 + len(self.names)
 
     def _draw(self) -> None:
         body = self.query_one("#end-body", VerticalScroll)
@@ -138,6 +145,9 @@ class EndScreen(Screen[None]):
     def show(self, page: int) -> None:
         """Turn to ``page`` (0: the result; a player's page from 1), kept within the pages."""
         page = max(0, min(page, self.pages - 1))
+        if page and self.sheet() is None:  # a table's game that could not be replayed here
+            page = 0
+            self._draw()
         if page != self.page:
             self.page = page
             self._draw()
