@@ -1,8 +1,8 @@
 """The end screen's frame, for every game, in pages: first the result as the game's client part
 tells it (``GameClient.end_text``: the ranking and how it was decided), then one page per
 player, where their points came from (the game's ``Rules.score_sheet``, as ``tui/scoresheet.py``
-writes it), each scrollable.  Left/Right turn the pages, ``0`` the result, ``1``-``5`` a
-player's page; Escape back to the board, ``n`` a new game, ``m`` a rematch of a local game (the
+writes it), each scrollable.  Left/Right turn the pages (the digits are the game screen's: a
+player's board); Escape back to the board, ``n`` a new game, ``m`` a rematch of a local game (the
 same seats, names, levels and options, a new seed, the next first player: ``local.rematch``)."""
 
 from __future__ import annotations
@@ -47,8 +47,6 @@ class EndScreen(Screen[None]):
         Binding("m", "rematch", "Rematch", id="end.rematch"),
         Binding("right", "page(1)", "Pages", key_display="Left/Right", priority=True, id="end.next"),
         Binding("left", "page(-1)", "Page back", show=False, priority=True, id="end.prev"),
-        Binding("0", "show_page(0)", "Result", show=False, id="end.result"),
-        *(Binding(str(k), f"show_page({k})", f"Page {k}", show=False, id=f"end.page-{k}") for k in range(1, 6)),
     ]
     DEFAULT_CSS = """
     EndScreen { align: center top; }
@@ -138,9 +136,6 @@ class EndScreen(Screen[None]):
 
     def action_page(self, step: int) -> None:
         self.show(self.page + step)
-
-    def action_show_page(self, page: int) -> None:
-        self.show(page)
 
     def show(self, page: int) -> None:
         """Turn to ``page`` (0: the result; a player's page from 1), kept within the pages."""
