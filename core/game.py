@@ -235,6 +235,12 @@ class Rules(ABC, Generic[SetupT, StateT, ActionT]):
         without one (the end screen then shows the ranks and scores alone)."""
         return None
 
+    def first_seat(self, state: StateT) -> int | None:
+        """The seat that starts the game whose first position is ``state`` (the seat a ``seat``
+        option chooses, or the lot drew): a rematch starts with the next seat.  None: the game
+        has no first player to rotate."""
+        return None
+
     def step_key(self, state: StateT, step: str) -> Any:
         """The viewer's segments: a key that changes where a ``step`` ("round", "phase", "turn")
         begins."""

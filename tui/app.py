@@ -381,6 +381,13 @@ class ColosseumApp(BaseApp):
             self.record = True
             self.push_screen(NewGameScreen(self._new_game_settings(), can_cancel=True))
 
+    def action_statistics(self) -> None:
+        """The statistics of the saved games (new-game screen: F2; the palette)."""
+        from .screens.stats import StatsScreen
+
+        if type(self.screen).__name__ != "StatsScreen":
+            self.push_screen(StatsScreen())
+
     def action_set_theme(self, name: str) -> None:
         if name in self.available_themes:
             self.theme = name

@@ -132,6 +132,12 @@ def _export_arguments(export: argparse.ArgumentParser, game: str | None = None) 
     export.add_argument("--format", choices=("text", "json"), default="text")
 
 
+def _stats_arguments(stats: argparse.ArgumentParser, game: str | None = None) -> None:
+    stats.add_argument("--json", action="store_true", help="the figures as one JSON object")
+    stats.add_argument("--dir", default=None, help="another folder of saved games (default: the games folder)")
+    stats.add_argument("--player", default=None, help="count only this name's games (default: every person's)")
+
+
 def _fork_arguments(fork: argparse.ArgumentParser, game: str | None = None) -> None:
     fork.add_argument("file")
     fork.add_argument(
@@ -160,6 +166,7 @@ COMMANDS: tuple[tuple[str, str, Callable[..., None]], ...] = (
     ("view", "review a game move by move", _view_arguments),
     ("export", "print a readable record of a game", _export_arguments),
     ("fork", "start a new game from a position of a saved one", _fork_arguments),
+    ("stats", "statistics over the saved games: wins, scores, plays", _stats_arguments),
     ("serve", "run an SSH server: one seat per connection", _serve_arguments),
 )
 
@@ -308,6 +315,10 @@ def main(argv: list[str] | None = None) -> int:
 
         status: int = cmd_serve(args)
         return status
+    if cmd == "stats":
+        from .stats import cmd_stats
+
+        return cmd_stats(args)
     if cmd in ("games", "export", "resume", "view", "fork"):
         from . import saved
 

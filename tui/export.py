@@ -4,7 +4,8 @@ Textual.
 
 The record's head is the shell's (the game and its edition, the file, when, the options, the
 players, where it came from); its body is the game's (``GameClient.record_lines``), with the
-decisions taken back shown where the game went back to."""
+decisions taken back shown where the game went back to, and at the end of a finished game where
+each player's points came from (``scoresheet``)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from colosseum.core.options import SetupBase
 from colosseum.core.timeline import GameLog
 
 from .client import GameClient, load_client
+from .scoresheet import all_lines, sheet_of
 from .setups import edition_title, option_words
 
 # ``text`` (terminal cells) needs rich: imported where used, so ``colosseum simulate`` loads neither
@@ -71,6 +73,10 @@ def export_text(log: GameLog) -> str:
     client = load_client(log.spec)
     out = head_lines(log, client)
     out += client.record_lines(log, taken_back_lines(log, client))
+    sheet = sheet_of(log.rules, log.timeline)
+    if sheet is not None:
+        out += ["", "== Where the points came from =="]
+        out += all_lines(sheet, log.rules.names(log.timeline.state(log.timeline.end)))
     if log.error is not None:
         out += ["", f"The log is damaged after this point: {log.error}"]
     return "\n".join(out) + "\n"

@@ -6,14 +6,14 @@ No Textual."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
-from colosseum.core.options import OptionError, OptionSpec
+from colosseum.core.options import OptionError, OptionSpec, option_values
 from colosseum.core.registry import spec
 
 from .session import LocalSession, Seat
 
-__all__ = ["OptionError", "check_kinds", "make_session", "option_value"]
+__all__ = ["OptionError", "Rematch", "check_kinds", "make_session", "option_value", "rematch"]
 
 
 def check_kinds(game: str, kinds: Sequence[str]) -> None:
@@ -58,3 +58,40 @@ def option_value(option: OptionSpec, raw: Any) -> Any:
     if isinstance(raw, str):
         return option.parse(raw)
     return raw
+
+
+class Rematch(NamedTuple):
+    """A new game like a finished one: ``make_session(*r[:3], seed=r.seed, options=r.options)``."""
+
+    game: str
+    names: tuple[str, ...]
+    kinds: tuple[str, ...]
+    seed: int
+    options: dict[str, Any]
+
+
+def rematch(session: Any, seed: int | None = None) -> Rematch:
+    """The game to play again after ``session``'s (a local session): the same game, seats,
+    names and bot levels, the same options, a new seed (``seed``, else drawn), and the first
+    player rotated: the game's ``seat`` option (if it has one) set to the seat after the one
+    that started (``Rules.first_seat`` of the first position when the lot chose it).  A game
+    without a ``seat`` option is only reseeded."""
+    found = session.spec
+    setup = session.setup
+    options = option_values(setup)
+    n = len(setup.players)
+    for option in found.options:
+        if option.kind != "seat":
+            continue
+        first = getattr(setup, option.name)
+        if first is None:
+            first = session.rules.first_seat(session.rules.new_game(setup))
+        if first is not None:
+            options[option.name] = (first + 1) % n
+        break
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbelow(1_000_000)
+    kinds = tuple(s.kind for s in session.seats)
+    return Rematch(found.name, tuple(setup.players), kinds, seed, options)

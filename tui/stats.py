@@ -25,7 +25,17 @@ import msgspec
 from colosseum.core.gamelog import GameLogError
 from colosseum.core.options import described
 
-__all__ = ["GameSummary", "SeatSummary", "Tally", "load_summaries", "summarize", "tally"]
+__all__ = [
+    "GameSummary",
+    "SeatSummary",
+    "Tally",
+    "cmd_stats",
+    "figures",
+    "load_summaries",
+    "load_tally",
+    "summarize",
+    "tally",
+]
 
 CACHE = "stats-cache.jsonl"
 CACHE_VERSION = 1
@@ -271,37 +281,163 @@ def _games(n: int) -> str:
     return f"{n} game" if n == 1 else f"{n} games"
 
 
+def who_of(t: Tally) -> str:
+    return f" of {t.player}" if t.player else " of the people at this keyboard"
+
+
 def render(t: Tally, *, width: int = 80) -> str:
     """The figures as text for a terminal of ``width`` columns (every line fits)."""
-    from colosseum.tui.text import fit
-
     lines: list[str] = []
-    who = f" of {t.player}" if t.player else " of the people at this keyboard"
+    who = who_of(t)
     if not t.games:
         return f"No finished games{who} yet." + (f" ({t.unfinished} unfinished)" if t.unfinished else "") + "\n"
     for g in t.games.values():
-        r = g.record
-        lines.append(fit(f"{g.title}{who}: {_games(r.games)}, {r.wins} won ({r.share:.0%})", width))
-        lines.append(fit(f"  {g.score_name}: average {g.average:.1f}, best {g.best}", width))
-        for label, book in (("edition", g.by_edition), ("against", g.by_opponent)):
-            for key, rec in sorted(book.items(), key=lambda kv: -kv[1].games):
-                lines.append(fit(f"  {label} {key}: {_games(rec.games)}, {rec.wins} won ({rec.share:.0%})", width))
-        if g.plays:
-            fav = ", ".join(f"{name} x{n}" for name, n in g.plays.most_common(3))
-            top = ", ".join(f"{name} {v}" for name, v in sorted(g.best_plays.items(), key=lambda kv: -kv[1])[:3])
-            lines.append(fit(f"  most played: {fav}", width))
-            lines.append(fit(f"  best scoring: {top}", width))
-        per = g.by_round()
-        if per:
-            steps = " ".join(f"{v:.0f}" for v in per)
-            lines.append(fit(f"  average {g.score_name} by {g.series_name}: {steps}", width))
-        spread = g.spread()
-        if spread:
-            most = max(c for _, _, c in spread)
-            lines.append(f"  {g.score_name} spread:")
-            for lo, hi, c in spread:
-                bar = "#" * round(30 * c / most) if most else ""
-                lines.append(fit(f"  {lo:>4}-{hi:<4} {c:>4} {bar}", width))
+        lines += game_lines(g, who, width)
     if t.unfinished:
         lines.append(f"({t.unfinished} unfinished games not counted)")
     return "\n".join(lines) + "\n"
+
+
+def game_lines(g: GameTally, who: str, width: int, *, tables: bool = True) -> list[str]:
+    """One game's figures, each line within ``width`` cells; ``tables``: with the score by
+    round and the scores' spread as text tables (the screen draws them as plots instead)."""
+    from colosseum.tui.text import fit
+
+    r = g.record
+    lines = [fit(f"{g.title}{who}: {_games(r.games)}, {r.wins} won ({r.share:.0%})", width)]
+    lines.append(fit(f"  {g.score_name}: average {g.average:.1f}, best {g.best}", width))
+    for label, book in (("", g.by_edition), ("against ", g.by_opponent)):
+        for key, rec in sorted(book.items(), key=lambda kv: -kv[1].games):
+            what = f"{label}{key}" if key != "standard" else "the standard game"
+            lines.append(fit(f"  {what}: {_games(rec.games)}, {rec.wins} won ({rec.share:.0%})", width))
+    if g.plays:
+        fav = ", ".join(f"{name} x{n}" for name, n in g.plays.most_common(3))
+        top = ", ".join(f"{name} {v}" for name, v in sorted(g.best_plays.items(), key=lambda kv: -kv[1])[:3])
+        lines.append(fit(f"  most played: {fav}", width))
+        lines.append(fit(f"  best scoring: {top}", width))
+    if tables:
+        lines += series_table(g, width) + spread_table(g, width)
+    return lines
+
+
+def series_table(g: GameTally, width: int) -> list[str]:
+    """The average score after each round (or turn), ten to a line."""
+    from colosseum.tui.text import fit
+
+    per = g.by_round()
+    if not per:
+        return []
+    lines = [fit(f"  average {g.score_name} by {g.series_name}:", width)]
+    for at in range(0, len(per), 10):
+        chunk = per[at : at + 10]
+        where = f"{at + 1}-{at + len(chunk)}" if len(chunk) > 1 else f"{at + 1}"
+        lines.append(fit(f"    {where:>5}: " + " ".join(f"{v:>4.0f}" for v in chunk), width))
+    return lines
+
+
+def spread_table(g: GameTally, width: int) -> list[str]:
+    """How many scores fell in each of eight ranges, with a bar of ``#``."""
+    from colosseum.tui.text import fit
+
+    spread = g.spread()
+    if not spread:
+        return []
+    most = max(c for _, _, c in spread)
+    lines = [fit(f"  {g.score_name} spread:", width)]
+    for lo, hi, c in spread:
+        bar = "#" * round(30 * c / most) if most else ""
+        lines.append(fit(f"  {lo:>4}-{hi:<4} {c:>4} {bar}", width))
+    return lines
+
+
+# ------------------------------------------------------------------------------ the folder
+
+
+def logs_in(folder: Path) -> list[Path]:
+    """The game logs in ``folder`` (none if there is no such folder).  Raises OSError when the
+    folder cannot be read."""
+    from colosseum.core.logwriter import SUFFIX
+
+    try:
+        names = sorted(os.listdir(folder))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    return [folder / name for name in names if name.endswith(SUFFIX) and (folder / name).is_file()]
+
+
+def cache_dir_for(folder: Path | None) -> Path:
+    """Where the summaries of ``folder``'s games are cached: the data folder for the games
+    folder; for another folder, a folder of its own under the data folder's ``stats-caches``
+    (a cache holds one folder's games: summing up two folders in turn reads neither anew)."""
+    from .storage import data_dir
+
+    if folder is None:
+        return data_dir()
+    key = hashlib.blake2b(str(folder.resolve()).encode(), digest_size=8).hexdigest()
+    return data_dir() / "stats-caches" / key
+
+
+def load_tally(folder: Path | None = None, player: str | None = None) -> tuple[Tally, Path, int]:
+    """The tally of ``folder``'s saved games (default: the games folder): (tally, the folder,
+    how many logs it holds).  Raises OSError when the folder cannot be read."""
+    from .storage import games_dir
+
+    where = games_dir() if folder is None else folder
+    paths = logs_in(where)
+    summaries, _read = load_summaries(paths, cache_dir_for(folder))
+    return tally(summaries, player=player), where, len(paths)
+
+
+def figures(t: Tally) -> dict[str, object]:
+    """The tally as plain values (``colosseum stats --json``)."""
+
+    def record(r: Record) -> dict[str, object]:
+        return {"games": r.games, "wins": r.wins}
+
+    games = {}
+    for name, g in t.games.items():
+        games[name] = {
+            "title": g.title,
+            "score_name": g.score_name,
+            "series_name": g.series_name,
+            **record(g.record),
+            "by_edition": {k: record(v) for k, v in g.by_edition.items()},
+            "by_opponent": {k: record(v) for k, v in g.by_opponent.items()},
+            "average": round(g.average, 2),
+            "best": g.best,
+            "scores": g.scores,
+            "most_played": dict(g.plays.most_common()),
+            "best_plays": g.best_plays,
+            "by_round": [round(v, 2) for v in g.by_round()],
+            "spread": [{"low": lo, "high": hi, "count": c} for lo, hi, c in g.spread()],
+        }
+    return {"player": t.player, "unfinished": t.unfinished, "games": games}
+
+
+def cmd_stats(args: object) -> int:
+    """``colosseum stats [--json] [--dir FOLDER] [--player NAME]``."""
+    import json
+    import sys
+
+    folder = getattr(args, "dir", None)
+    player = getattr(args, "player", None) or None
+    try:
+        t, where, count = load_tally(Path(folder).expanduser() if folder else None, player)
+    except (OSError, RuntimeError) as e:  # unreadable folder; no home folder for the data folder
+        print(f"colosseum: cannot read the saved games: {e}", file=sys.stderr)
+        return 1
+    if getattr(args, "json", False):
+        text = json.dumps({"folder": str(where), "logs": count, **figures(t)}, ensure_ascii=False) + "\n"
+    elif not count:
+        text = f"No saved games in {where}.\n"
+    else:
+        text = render(t, width=80) + f"({count} saved games in {where})\n"  # the path whole
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away (``colosseum stats | head``): no traceback
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+    return 0

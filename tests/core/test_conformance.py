@@ -93,6 +93,23 @@ def test_options_are_declared_and_checked(name):
 
 
 @pytest.mark.parametrize("name", GAMES)
+def test_the_first_seat_is_a_seat_and_the_one_a_seat_option_chooses(name):
+    """``Rules.first_seat`` (a rematch rotates it): None, or a seat; a ``seat`` option set to a
+    seat makes that seat the first."""
+    found = spec(name)
+    game = rules(name)
+    seat_options = [o for o in option_specs(found.setup_type) if o.kind == "seat"]
+    for n in found.player_counts:
+        for seed in range(3):
+            first = game.first_seat(game.new_game(_setup(name, n, seed)))
+            assert first is None or 0 <= first < n
+            for option in seat_options:
+                for k in range(n):
+                    setup = found.make_setup(found.default_names[:n], seed=seed, **{option.name: k})
+                    assert game.first_seat(game.new_game(setup)) in (None, k)
+
+
+@pytest.mark.parametrize("name", GAMES)
 @pytest.mark.parametrize("level", ["random", "normal"])
 def test_whole_games_keep_every_promise(name, level):
     game = rules(name)

@@ -58,3 +58,36 @@ def test_tallies_and_the_cache(tmp_path):
     text = render(t)
     assert "Colosseum" in text and "Municipium" in text
     assert all(cell_len(line) <= 80 for line in text.splitlines())
+
+
+def test_the_stats_command_text_json_and_an_empty_folder(tmp_path, capsys):
+    """``colosseum stats``: the text over a folder (``--dir``), within 80 columns; ``--json``
+    the same figures; one line when a folder holds no saved game; the games folder by default."""
+    import json
+
+    from colosseum.tui.cli import main
+    from colosseum.tui.storage import games_dir
+
+    folder = tmp_path / "elsewhere"
+    _save(folder, "a", "colosseum", 5, ("human", "normal", "easy"))
+    _save(folder, "b", "municipium", 6, ("human", "normal"))
+    assert main(["stats", "--dir", str(folder)]) == 0
+    text = capsys.readouterr().out
+    assert "Colosseum of the people at this keyboard: 1 game" in text and "Municipium" in text
+    assert text.endswith(f"\n(2 saved games in {folder})\n")  # the folder's path whole
+    assert all(cell_len(line) <= 80 for line in text.splitlines()[:-1])
+    assert main(["stats", "--dir", str(folder), "--json", "--player", "BECKY"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["logs"] == 2 and data["player"] == "BECKY"
+    col = data["games"]["colosseum"]
+    assert col["games"] == 1 and col["best"] == col["scores"][0] and sum(b["count"] for b in col["spread"]) == 1
+    assert data["games"]["municipium"]["by_opponent"] == {
+        "normal": {"games": 1, "wins": data["games"]["municipium"]["wins"]}
+    }
+    assert main(["stats", "--dir", str(tmp_path / "none")]) == 0
+    assert capsys.readouterr().out == f"No saved games in {tmp_path / 'none'}.\n"
+    assert main(["stats"]) == 0  # the games folder (of this test's data folder): empty
+    assert capsys.readouterr().out == f"No saved games in {games_dir()}.\n"
+    _save(games_dir(), "c", "colosseum", 7, ("normal", "human", "normal"))
+    assert main(["stats"]) == 0
+    assert "Colosseum of the people at this keyboard: 1 game" in capsys.readouterr().out

@@ -520,7 +520,7 @@ class GameScreen(Screen[None]):
         from .ending import EndScreen
 
         if self.rules.is_over(self.state):
-            self.app.push_screen(EndScreen(self.client, self.state))
+            self.app.push_screen(EndScreen(self.client, self.state, self.session))
 
     def submit(self, action: object) -> bool:
         """Submit for a widget: a rejected action shows its message and changes nothing."""

@@ -109,6 +109,7 @@ class NewGameScreen(Screen[None]):
     BINDINGS = [
         Binding("ctrl+s", "start", "Start game", id="newgame.start"),
         Binding("escape", "cancel", "Back", id="newgame.back"),
+        Binding("f2", "app.statistics", "Statistics", id="newgame.stats"),
     ]
     DEFAULT_CSS = """
     NewGameScreen { align-horizontal: center; }

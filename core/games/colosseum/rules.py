@@ -123,6 +123,11 @@ class ColosseumRules(Rules[GameSetup, State, Action]):
             return "setup"
         return f"round {state.round}"
 
+    def first_seat(self, state: State) -> int | None:
+        # G-1.5: the markers are stacked in turn order from the first player (seq 0) at the start
+        seqs = [p.seq for p in state.players]
+        return seqs.index(0) if 0 in seqs else None
+
     def step_key(self, state: State, step: str) -> Any:
         if step == "round":
             return state.round if state.phase != "over" else -1
