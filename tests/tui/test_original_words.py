@@ -42,3 +42,16 @@ def test_the_perform_dialog_counts_spectators_and_medals():
 def test_the_dice_dialog_names_the_emperors_loge():
     text = _dialog_text(lambda st: st.phase == "perform" and st.perform is not None and st.perform.stage == "roll")
     assert "No Emperor's loge: dice count in full." in text and "temple" not in text.lower(), text
+
+
+def test_the_end_screen_counts_spectators_in_the_original():
+    from colosseum.core.games.colosseum import GameSetup
+    from colosseum.tui.games.colosseum.end import result_text
+    from colosseum.tui.session import LocalSession, Seat
+
+    s = LocalSession(GameSetup(players=("Kat", "Becky", "Laura"), seed=8, variant="original"), (Seat("random"),) * 3)
+    while s.step_bot():
+        pass
+    text = result_text(s.state, "colosseum-dark").plain
+    assert "Spectators" in text and "Acclaim" not in text, text
+    assert "wins with" in text or "share the win" in text

@@ -137,7 +137,7 @@ class StatsScreen(Screen[None]):
                 tables = series_table(g, width) + spread_table(g, width)
                 if tables:
                     widgets.append(Static("\n".join(tables), classes="stats-text"))
-        if t.unfinished:
+        if t.unfinished and t.games:  # (with no game counted, the line above says it)
             widgets.append(Static(f"({t.unfinished} unfinished games not counted)", classes="stats-text"))
         if self.count:
             widgets.append(Static(f"({self.count} saved games in {self.where})", classes="stats-text"))

@@ -21,12 +21,19 @@ def _star_words(state: State) -> str:
     return "Star cards" if state.setup.variant == "original" else "Star Performers"
 
 
+def _score(state: State) -> str:
+    """The edition's word for the score: Acclaim, or the original's spectators (O-23)."""
+    word = catalog(state).term("acclaim")
+    return word[:1].upper() + word[1:]
+
+
 def tie_break_rule(state: State) -> str:
     """The end-of-game tie-break of the variant in play (G-9, or O-29's shared win)."""
     stars = _star_words(state)
+    score = _score(state)
     if catalog(state).rules.end_tie == "shared":
-        return f"Ties (O-29): Acclaim, then coins, then {stars}; still tied: the win is shared"
-    return f"Ties (G-9): Acclaim, then coins, then {stars}, then lower in the stack"
+        return f"Ties (O-29): {score}, then coins, then {stars}; still tied: the win is shared"
+    return f"Ties (G-9): {score}, then coins, then {stars}, then lower in the stack"
 
 
 def tie_break_text(state: State, standings, i: int) -> str:
@@ -34,20 +41,21 @@ def tie_break_text(state: State, standings, i: int) -> str:
     a, b = standings[i], standings[i + 1]
     na, nb = (fit(state.players[x.seat].name, NAME_CELLS) for x in (a, b))
     stars = _star_words(state)
+    score = _score(state)
     by = a.decided_by
     if by == "acclaim":
-        return f"{na} is ahead of {nb} on Acclaim ({a.acclaim} to {b.acclaim})."
+        return f"{na} is ahead of {nb} on {score} ({a.acclaim} to {b.acclaim})."
     if by == "coins":
-        return f"{na} and {nb} tie on Acclaim ({a.acclaim}); {na} has more coins ({a.coins} to {b.coins})."
+        return f"{na} and {nb} tie on {score} ({a.acclaim}); {na} has more coins ({a.coins} to {b.coins})."
     if by == "stars":
         return (
-            f"{na} and {nb} tie on Acclaim ({a.acclaim}) and coins ({a.coins}); "
+            f"{na} and {nb} tie on {score} ({a.acclaim}) and coins ({a.coins}); "
             f"{na} has more {stars} ({a.stars} to {b.stars})."
         )
     if by == "stack":
-        return f"{na} and {nb} tie on Acclaim, coins and {stars}; {na}'s marker is lower in the stack."
+        return f"{na} and {nb} tie on {score}, coins and {stars}; {na}'s marker is lower in the stack."
     if a.rank == b.rank:
-        return f"{na} and {nb} tie on Acclaim, coins and {stars}: they share the place."
+        return f"{na} and {nb} tie on {score}, coins and {stars}: they share the place."
     return f"{na} and {nb} cannot be separated."
 
 
@@ -62,24 +70,26 @@ def result_text(state: State, theme: str, width: int = 76) -> Text:
     bold = Style(bold=True)
     muted = Style(dim=True)
     out = Text()
+    score = _score(state)
     win = state.players[result.winner]
     if len(result.shared) > 1:
         who = " and ".join(fit(state.players[s].name, NAME_CELLS) for s in result.shared)
-        out.append(f"{who} share the win with {win.acclaim} Acclaim.\n\n", bold + seat_style(theme, result.winner))
+        out.append(f"{who} share the win with {win.acclaim} {score}.\n\n", bold + seat_style(theme, result.winner))
     else:
         out.append(
-            f"{fit(win.name, NAME_CELLS)} wins with {win.acclaim} Acclaim.\n\n", bold + seat_style(theme, result.winner)
+            f"{fit(win.name, NAME_CELLS)} wins with {win.acclaim} {score}.\n\n", bold + seat_style(theme, result.winner)
         )
     name_w = min(max(cell_len(p.name) for p in state.players), NAME_CELLS)
     name_w = max(name_w, len("Player"))
     stars_head = "Stars"
-    out.append(f"     {'':2}{pad('Player', name_w)}  Acclaim  Coins  {stars_head}\n", muted)
+    score_w = max(7, len(score))
+    out.append(f"     {'':2}{pad('Player', name_w)}  {score:>{score_w}}  Coins  {stars_head}\n", muted)
     for s in standings:
         p = state.players[s.seat]
         out.append(f"{ORDINALS[s.rank - 1]:<5}")
         out.append(f"{letters[s.seat]} ", seat_style(theme, s.seat))
         out.append(pad(p.name, name_w), seat_style(theme, s.seat, bold=s.rank == 1))
-        out.append(f"  {s.acclaim:>7}  {s.coins:>5}  {s.stars:>5}\n")
+        out.append(f"  {s.acclaim:>{score_w}}  {s.coins:>5}  {s.stars:>5}\n")
     out.append(f"\n{tie_break_rule(state)}\n", muted)
     for i in range(len(standings) - 1):
         out.append(f"{ORDINALS[standings[i].rank - 1]} over {ORDINALS[standings[i + 1].rank - 1]}: ", muted)
@@ -88,7 +98,7 @@ def result_text(state: State, theme: str, width: int = 76) -> Text:
     top = max((v for p in state.players for v in p.history), default=0)
     cell = max(4, (width - name_w - 2) // max(1, rounds) - 4)  # bar width per round
     scale = max(1, -(-top // cell))
-    out.append(f"\nAcclaim scored per round ('#' = {scale} Acclaim)\n", muted)
+    out.append(f"\n{score} scored per round ('#' = {scale} {score})\n", muted)
     out.append(" " * (name_w + 1))
     for r in range(rounds):
         out.append(f"{'Round ' + str(r + 1):<{cell + 4}}", muted)
