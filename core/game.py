@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import importlib
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
@@ -34,7 +34,7 @@ from colosseum.core.options import OptionSpec, SetupBase, make_setup, option_spe
 if TYPE_CHECKING:
     from colosseum.core.gamelog import HintLine
 
-__all__ = ["Bot", "GameSpec", "Rules", "ScoreLine", "ScoreSheet", "load_path"]
+__all__ = ["Bot", "GameSpec", "Rules", "ScoreLine", "ScoreSheet", "load_path", "places"]
 
 SetupT = TypeVar("SetupT", bound=SetupBase)
 StateT = TypeVar("StateT")
@@ -113,6 +113,15 @@ class GameSpec:
         """A setup of this game, checked (``options.OptionError``); the player count is the
         rules' to refuse (``new_game``)."""
         return make_setup(self.setup_type, players, seed=seed, secret=secret, **options)
+
+
+def places(standings: Iterable[Any], seats: int) -> tuple[int, ...]:
+    """Each seat's place from a game's final standings (each with ``seat`` and ``rank``): what
+    ``Rules.ranks`` answers for a game that ranks its players itself."""
+    out = [0] * seats
+    for standing in standings:
+        out[standing.seat] = standing.rank
+    return tuple(out)
 
 
 class Rules(ABC, Generic[SetupT, StateT, ActionT]):

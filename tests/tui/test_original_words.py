@@ -55,3 +55,19 @@ def test_the_end_screen_counts_spectators_in_the_original():
     text = result_text(s.state, "colosseum-dark").plain
     assert "Spectators" in text and "Acclaim" not in text, text
     assert "wins with" in text or "share the win" in text
+
+
+def test_the_record_ranks_by_spectators_in_the_original(tmp_path):
+    from colosseum.core.games.colosseum import GameSetup
+    from colosseum.core.logread import read_log
+    from colosseum.tui.export import export_text
+    from colosseum.tui.session import LocalSession, Seat
+    from colosseum.tui.storage import finish_recording, start_recording
+
+    s = LocalSession(GameSetup(players=("Kat", "Becky", "Laura"), seed=8, variant="original"), (Seat("random"),) * 3)
+    path = start_recording(s, tmp_path / "g.jsonl")
+    while s.step_bot():
+        pass
+    finish_recording(s)
+    ranking = export_text(read_log(path)).split("== Final ranking ==", 1)[1].split("\n\n", 1)[0]
+    assert "Spectators" in ranking and "Acclaim" not in ranking, ranking

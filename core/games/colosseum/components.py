@@ -239,6 +239,11 @@ class Catalog(msgspec.Struct, frozen=True):
         gate and their plurals): the original 2007 edition has its own names (O-2)."""
         return self.rules.terms.get(word) or _TERMS.get(word, word)
 
+    def term_start(self, word: str) -> str:
+        """``term(word)`` to begin a sentence or a heading ("Spectators", "Acclaim")."""
+        found = self.term(word)
+        return found[:1].upper() + found[1:]
+
     def label(self, spec: Spectacle) -> str:
         """``spec``'s name as a player reads it: with its program number where the numbering
         rule applies (O-12: "#14 Satyricon of Momus")."""

@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 from colosseum.core.events import Event
-from colosseum.core.game import Rules, ScoreSheet
+from colosseum.core.game import Rules, ScoreSheet, places
 from colosseum.core.games.colosseum import bots, invariants
 from colosseum.core.games.colosseum.actions import Action, ChooseDice
 from colosseum.core.games.colosseum.engine import apply, apply_fast, to_act
@@ -75,12 +75,7 @@ class ColosseumRules(Rules[GameSetup, State, Action]):
 
     def ranks(self, state: State) -> tuple[int, ...] | None:
         result = state.result
-        if result is None:
-            return None
-        out = [0] * len(state.players)
-        for standing in result.standings:
-            out[standing.seat] = standing.rank
-        return tuple(out)
+        return None if result is None else places(result.standings, len(state.players))
 
     def scores(self, state: State) -> tuple[int, ...]:
         return tuple(p.acclaim for p in state.players)

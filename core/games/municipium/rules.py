@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from colosseum.core.events import Event
-from colosseum.core.game import Rules, ScoreLine, ScoreSheet
+from colosseum.core.game import Rules, ScoreLine, ScoreSheet, places
 from colosseum.core.games.municipium import bots, invariants
 from colosseum.core.games.municipium.actions import MuniAction
 from colosseum.core.games.municipium.engine import apply, new_game, to_act
@@ -39,12 +39,7 @@ class MunicipiumRules(Rules[MuniSetup, State, MuniAction]):
 
     def ranks(self, state: State) -> tuple[int, ...] | None:
         result = state.result
-        if result is None:
-            return None
-        out = [0] * len(state.players)
-        for standing in result.standings:
-            out[standing.seat] = standing.rank
-        return tuple(out)
+        return None if result is None else places(result.standings, len(state.players))
 
     def scores(self, state: State) -> tuple[int, ...]:
         return tuple(p.decurions for p in state.players)

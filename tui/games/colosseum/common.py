@@ -9,11 +9,33 @@ from colosseum.core.games.colosseum import State, catalog, to_act
 from colosseum.tui.text import fit
 from colosseum.tui.widgets.style import player_letters, seat_style
 
-__all__ = ["MARKETS", "NOBLE_LETTERS", "NOBLE_NAMES", "player_letters", "prompt", "rounds_total", "seat_style", "short"]
+__all__ = [
+    "MARKETS",
+    "NOBLE_LETTERS",
+    "NOBLE_NAMES",
+    "a_word",
+    "player_letters",
+    "prompt",
+    "rounds_total",
+    "score_word",
+    "seat_style",
+    "short",
+]
 
 NOBLE_LETTERS = ("E", "C", "C", "S", "S", "S")
 NOBLE_NAMES = ("emperor", "consul", "consul", "senator", "senator", "senator")
 MARKETS = "ABCDE"
+
+
+def a_word(word: str) -> str:
+    """``word`` with its indefinite article ("an Aquila", "a medal", "an arena piece")."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+def score_word(state: State) -> str:
+    """The edition's word for the score, to begin a sentence: Acclaim, or the original's
+    Spectators (O-23)."""
+    return catalog(state).term_start("acclaim")
 
 
 def rounds_total(state: State) -> int:

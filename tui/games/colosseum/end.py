@@ -11,7 +11,7 @@ from rich.text import Text
 from colosseum.core.games.colosseum import State, catalog, rank
 from colosseum.tui.text import fit, pad
 
-from .common import player_letters, seat_style
+from .common import player_letters, score_word, seat_style
 
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
 
@@ -21,16 +21,10 @@ def _star_words(state: State) -> str:
     return "Star cards" if state.setup.variant == "original" else "Star Performers"
 
 
-def _score(state: State) -> str:
-    """The edition's word for the score: Acclaim, or the original's spectators (O-23)."""
-    word = catalog(state).term("acclaim")
-    return word[:1].upper() + word[1:]
-
-
 def tie_break_rule(state: State) -> str:
     """The end-of-game tie-break of the variant in play (G-9, or O-29's shared win)."""
     stars = _star_words(state)
-    score = _score(state)
+    score = score_word(state)
     if catalog(state).rules.end_tie == "shared":
         return f"Ties (O-29): {score}, then coins, then {stars}; still tied: the win is shared"
     return f"Ties (G-9): {score}, then coins, then {stars}, then lower in the stack"
@@ -41,7 +35,7 @@ def tie_break_text(state: State, standings, i: int) -> str:
     a, b = standings[i], standings[i + 1]
     na, nb = (fit(state.players[x.seat].name, NAME_CELLS) for x in (a, b))
     stars = _star_words(state)
-    score = _score(state)
+    score = score_word(state)
     by = a.decided_by
     if by == "acclaim":
         return f"{na} is ahead of {nb} on {score} ({a.acclaim} to {b.acclaim})."
@@ -70,7 +64,7 @@ def result_text(state: State, theme: str, width: int = 76) -> Text:
     bold = Style(bold=True)
     muted = Style(dim=True)
     out = Text()
-    score = _score(state)
+    score = score_word(state)
     win = state.players[result.winner]
     if len(result.shared) > 1:
         who = " and ".join(fit(state.players[s].name, NAME_CELLS) for s in result.shared)

@@ -59,14 +59,14 @@ def record_lines(log: GameLog, taken_back: dict[int, list[str]]) -> list[str]:
             p = final.players[s.seat]
             why = f"   (ahead on {s.decided_by})" if s.decided_by and s.decided_by != "acclaim" else ""
             out.append(
-                f"  {s.rank}. {pad(p.name, 16)} {s.acclaim:>3} Acclaim  {s.coins:>3} coins  "
+                f"  {s.rank}. {pad(p.name, 16)} {s.acclaim:>3} {catalog(final).term_start('acclaim')}  {s.coins:>3} coins  "
                 f"{s.stars} star{'s' if s.stars != 1 else ''}{why}"
             )
     else:
         where = PHASE_TITLES.get(final.phase, final.phase)
         out.append(f"== Unfinished: round {final.round}, {where} ==")
         for p in sorted(final.players, key=lambda p: -p.acclaim):
-            out.append(f"  {pad(p.name, 16)} {p.acclaim:>3} Acclaim  {p.coins:>3} coins")
+            out.append(f"  {pad(p.name, 16)} {p.acclaim:>3} {catalog(final).term_start('acclaim')}  {p.coins:>3} coins")
     return out
 
 

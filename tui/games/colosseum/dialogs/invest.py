@@ -28,6 +28,7 @@ from colosseum.core.games.colosseum.actions import (
 from colosseum.core.games.colosseum.engine import gate_owner
 from colosseum.core.games.colosseum.model import State
 from colosseum.core.games.colosseum.queries import numbering_floor
+from colosseum.tui.games.colosseum.common import a_word
 from colosseum.tui.plain import OptionList, Static
 
 from ._text import after, coins, gate_nobles_acclaim, need_text, plural, progress, rule_error, space_text
@@ -123,8 +124,7 @@ class InvestDialog(DecisionDialog):
     def _prompt(self) -> str:
         name = self.me.name
         if self.mode.startswith("gate:"):
-            gate = self.cat.term("gate")
-            return f"{name}: build {'an' if gate[:1] in 'aeiou' else 'a'} {gate} on which space?"
+            return f"{name}: build {a_word(self.cat.term('gate'))} on which space?"
         if self.mode.startswith("plan:"):
             return f"{name}: buy which program?" if self.original else f"{name}: plan which spectacle?"
         if self.mode == "exchange":

@@ -11,6 +11,7 @@ from textual.binding import Binding
 from colosseum.core.games.colosseum import breakdown, spectacle_by_key, why_not_performable
 from colosseum.core.games.colosseum.actions import Action, AquilaMove, EndTurn, Perform
 from colosseum.core.games.colosseum.model import State
+from colosseum.tui.games.colosseum.common import a_word, score_word
 from colosseum.tui.plain import OptionList, Static
 from colosseum.tui.session import GameSession
 from colosseum.tui.text import pad
@@ -68,12 +69,12 @@ class PerformDialog(DecisionDialog):
         )
         term = cat.term  # the edition's words (the original's spectators, medals)
         score, aquila, aquilas = term("acclaim"), term("aquila"), term("aquilas")
-        self.show("info", f"{_cap(score)}: {p.acclaim}; {plural(p.aquilas, aquila)}.")
+        self.show("info", f"{score_word(st)}: {p.acclaim}; {plural(p.aquilas, aquila)}.")
         self.show(
             "hint",
             "n: perform nothing this round."
             + (
-                f" a: move a noble with {_a(aquila)}. +/-: {aquilas} to spend, +{cat.common.aquila_acclaim} {score} each."
+                f" a: move a noble with {a_word(aquila)}. +/-: {aquilas} to spend, +{cat.common.aquila_acclaim} {score} each."
                 if p.aquilas
                 else ""
             ),
@@ -104,7 +105,7 @@ class PerformDialog(DecisionDialog):
         b = breakdown(st, self.seat, spec, self.spend)
         text = Text()
         width = 33 if self.has_class("-narrow") else 48
-        heading = f"{_cap(self.cat.term('acclaim'))} ({self.cat.term('scoring')})"
+        heading = f"{score_word(st)} ({self.cat.term('scoring')})"
         text.append(f"{heading:<{width}}\n", "bold underline")
         # On a short terminal the lines worth nothing are left out (the spectacle's own line
         # and the Aquilas line, which +/- changes, always stay), so Total shows without
@@ -162,13 +163,3 @@ class PerformDialog(DecisionDialog):
 
     def action_nothing(self) -> None:
         self.submit(EndTurn(player=self.seat))
-
-
-def _a(word: str) -> str:
-    """``word`` with its indefinite article ("an Aquila", "a medal")."""
-    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
-
-
-def _cap(word: str) -> str:
-    """``word`` to begin a sentence ("spectators" -> "Spectators")."""
-    return word[:1].upper() + word[1:]
