@@ -347,7 +347,9 @@ SCRIPT = """"use strict";
   const h = fromHash();
   go(h !== null ? h : data.start);
   document.body.dataset.ready = "1";
-})();
+})().catch((e) => {
+  document.getElementById("screen").textContent = "This browser cannot show the replay: " + e;
+});
 """
 
 
