@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from textual.app import ComposeResult
     from textual.strip import Strip
 
-__all__ = ["SIZE", "Frames", "ReplayApp", "ReplayScreen", "capture", "replay_html", "replay_svg", "screen_text"]
+__all__ = ["SIZE", "Frames", "ReplayApp", "ReplayScreen", "replay_html", "replay_svg"]
 
 #: the terminal size the frames are drawn at (columns, rows), unless ``--size`` says otherwise
 SIZE = (120, 40)
@@ -90,14 +90,10 @@ class ReplayApp(BaseApp):
         self.push_screen(ReplayScreen.from_log(self.log_file, 0))
 
 
-def screen_text(strips: Sequence[Strip]) -> str:
-    """A screen's text, a line a row (what the page's frame reads as text)."""
-    return "\n".join("".join(seg.text for seg in strip) for strip in strips)
-
-
 async def _capture(
     log: GameLog, indexes: Sequence[int], size: tuple[int, int], theme: str | None, grab: Callable[[Any], Any]
 ) -> tuple[list[Any], str]:
+    """``grab(app)`` after each of ``indexes`` actions is shown, and the screen's background."""
     app = ReplayApp(log, theme=theme)
     out = []
     async with app.run_test(size=size) as pilot:
@@ -113,14 +109,6 @@ async def _capture(
             out.append(grab(app))
         background = screen.styles.background.hex
     return out, background
-
-
-def capture(
-    log: GameLog, indexes: Sequence[int], size: tuple[int, int] = SIZE, theme: str | None = None
-) -> list[list[Strip]]:
-    """The replay's screen after each of ``indexes`` actions, as rows of cells."""
-    frames, _bg = asyncio.run(_capture(log, indexes, size, theme, lambda app: app.screen._compositor.render_strips()))
-    return frames
 
 
 # ------------------------------------------------------------------------------ the page
