@@ -405,6 +405,10 @@ def cmd_export_picture(args: argparse.Namespace, log: GameLog, at: int | None) -
 
     if not _theme_ok(theme):
         return 2
+    output = getattr(args, "output", None)
+    if not output and sys.stdout.isatty():  # a page of data is no reading for a terminal
+        print(f"colosseum: --format {args.format} writes a file: add -o FILE (or > FILE)", file=sys.stderr)
+        return 2
     end = log.timeline.end
     if at is not None and not 0 <= at <= end:
         print(f"colosseum: --at {args.at}: the game has positions 0 to {end}", file=sys.stderr)
@@ -413,7 +417,6 @@ def cmd_export_picture(args: argparse.Namespace, log: GameLog, at: int | None) -
         text = replay_svg(log, end if at is None else at, size=size, theme=theme)
     else:
         text = replay_html(log, size=size, theme=theme, start=at or 0)
-    output = getattr(args, "output", None)
     if output:
         try:
             Path(output).write_text(text, encoding="utf-8")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -86,3 +87,9 @@ def test_svg_of_one_position(grand: Path, tmp_path: Path, capsys):
     for bad in ("m99999", "x", "-1"):
         assert cli(["export", str(grand), "--format", "svg", "--at", bad]) == 2
     assert cli(["export", str(grand), "--format", "svg", "--size", "40x10"]) == 2
+
+
+def test_a_terminal_is_asked_for_a_file(grand: Path, monkeypatch, capsys):
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert cli(["export", str(grand), "--format", "html"]) == 2
+    assert "add -o FILE" in capsys.readouterr().err
