@@ -91,15 +91,24 @@ class ReplayApp(BaseApp):
 
 
 async def _capture(
-    log: GameLog, indexes: Sequence[int], size: tuple[int, int], theme: str | None, grab: Callable[[Any], Any]
+    log: GameLog,
+    indexes: Sequence[int],
+    size: tuple[int, int],
+    theme: str | None,
+    grab: Callable[[Any], Any],
+    *,
+    walk: bool = False,
 ) -> tuple[list[Any], str]:
-    """``grab(app)`` after each of ``indexes`` actions is shown, and the screen's background."""
+    """``grab(app)`` after each of ``indexes`` actions is shown, and the screen's background.
+    ``walk``: step from the start to the first of them (the history scrolls as it went)."""
     app = ReplayApp(log, theme=theme)
     out = []
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
+        for i in range(indexes[0] if walk and indexes else 0):
+            screen.go(i)  # as stepping there: the history scrolled as the page's frame has it
         for i in indexes:
             screen.go(i)
             # what ``pilot.pause()`` waits for, without its wait for the process to go idle
@@ -367,7 +376,7 @@ def replay_svg(log: GameLog, at: int, *, size: tuple[int, int] = SIZE, theme: st
         where = "start" if at == 0 else ("end" if at == log.timeline.end else f"action {at}")
         return console.export_svg(title=f"{name} - {where}", theme=DEFAULT_TERMINAL_THEME, code_format=SVG_FORMAT)
 
-    pictures, _bg = asyncio.run(_capture(log, [at], size, theme, grab))
+    pictures, _bg = asyncio.run(_capture(log, [at], size, theme, grab, walk=True))
     return str(pictures[0])
 
 
