@@ -59,9 +59,7 @@ async def viewer_screen(log, index: int, size: tuple[int, int]) -> str:
     app = ViewerApp(log, start_index=0)
     async with app.run_test(size=(size[0], size[1] + 1)) as pilot:
         await pilot.pause()
-        # shown again once laid out, as any key does: the first paint fits a seat board's title
-        # to a guessed width (hand.py: ``self.size.width or 38``), the replay's frames never
-        app.screen.go(0)
+        # not shown again: the seat board's title is fitted to its laid-out width by itself
         for _ in range(index):
             app.screen.action_step("action", 1)
         await pilot.pause()
