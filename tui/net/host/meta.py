@@ -46,6 +46,10 @@ class TableMeta(msgspec.Struct, kw_only=True):
     created: float = 0.0
     rated: bool = False  # asked for by the creator; once started, whether the game counts (D-30)
     started: float = 0.0  # when the game began
+    fork_of: str = ""  # a fork: the finished game (its id) this one starts from ...
+    fork_at: int = 0  # ... after its first ``fork_at`` actions
+    reseed: int | None = None  # a fork's new generator state at the fork point
+    rematch_of: str = ""  # a rematch: the finished table it follows
 
 
 def _legacy_options(game: str, raw: dict[str, Any]) -> dict[str, Any] | None:

@@ -26,50 +26,20 @@ from typing import Any, Union
 import msgspec
 
 from colosseum.core.events import Event
-from colosseum.core.game import Rules
 from colosseum.core.options import DEFAULT_GAME
-from colosseum.core.registry import rules as rules_of
+
+from .codec import Codec as Codec
+from .codec import GameData as GameData
 
 #: 3: Undo, Composing, Undone, Reach; 4: hints; 5: one wire for every game (game values in the
 #: game's JSON), CreateTable's options by name, Review and Positions; 6: rated tables, the
-#: leaderboard and players' profiles (from the lobby's store), one-time web links
-PROTOCOL_VERSION = 6
+#: leaderboard and players' profiles (from the lobby's store), one-time web links; 7: one's own
+#: finished games, a finished game's review and forks, rematches, "your move" in the lobby
+PROTOCOL_VERSION = 7
 MAX_MESSAGE = 1 << 20  # 1 MiB: a full state is a few kB
 PAGE_MAX = 100  # tables in one Tables message (a TableInfo is a few hundred bytes)
 REVIEW_BUDGET = 256 << 10  # bytes of positions in one Positions message (more follow on request)
 HEADER = struct.Struct(">I")
-
-#: a game's setup, state or action in that game's JSON (``Rules.encode``)
-GameData = bytes
-
-
-class Codec:
-    """A game's values on the wire: ``pack`` one (its JSON), and read each kind back with the
-    game's own types.  Raises msgspec.DecodeError (a ValidationError included) for data that
-    is not one."""
-
-    def __init__(self, rules: Rules[Any, Any, Any]) -> None:
-        self.rules = rules
-
-    @classmethod
-    def of(cls, game: str) -> Codec:
-        """The codec of the game called ``game`` (ValueError for one this program lacks)."""
-        return cls(rules_of(game))
-
-    def pack(self, value: object) -> GameData:
-        return self.rules.encode(value)
-
-    def state(self, data: GameData) -> Any:
-        return self.rules.decode_state(data)
-
-    def setup(self, data: GameData) -> Any:
-        return self.rules.decode_setup(data)
-
-    def action(self, data: GameData) -> Any:
-        return self.rules.decode_action(data)
-
-    def actions(self, data: list[GameData]) -> list[Any]:
-        return [self.rules.decode_action(a) for a in data]
 
 
 class _Msg(msgspec.Struct, tag_field="t", kw_only=True, forbid_unknown_fields=True):
@@ -94,6 +64,7 @@ class ListTables(_Msg, tag="list"):
     offset: int = 0
     limit: int = 100
     history: bool = False
+    mine: bool = False  # with ``history``: only the games the asker played
 
 
 class CreateTable(_Msg, tag="create"):
@@ -197,6 +168,34 @@ class Review(_Msg, tag="review"):
     start: int = 0
 
 
+class ReviewGame(_Msg, tag="review_game"):
+    """A finished game (``HistoryInfo.id``) move by move, as the asker saw it (their seat's
+    view if they played it, else a spectator's): answered with ``Positions``."""
+
+    game: str
+    ref: int = 0
+    start: int = 0
+
+
+class ForkGame(_Msg, tag="fork"):
+    """A new table from a finished game (``game``) after its first ``at`` actions: ``seats``
+    as in ``CreateTable`` (the game's player count), the asker sits at ``sit``; new chance from
+    the fork point on.  Answered with ``Joined`` (or ``Error``)."""
+
+    game: str
+    at: int
+    seats: list[str]
+    sit: int = 0
+
+
+class Rematch(_Msg, tag="rematch"):
+    """At a finished table: ask for a rematch (the first ``accept``) or answer one (``accept``
+    False: decline).  Everyone at the table receives ``RematchState``."""
+
+    table: str
+    accept: bool = True
+
+
 class Leaderboard(_Msg, tag="leaderboard"):
     """A page of a game's leaderboard (answered by ``Leaders``)."""
 
@@ -252,6 +251,7 @@ class TableInfo(msgspec.Struct, kw_only=True):
     deadline: float = 0.0  # wall-clock time the seat to act runs out of time (0: no clock)
     clock_seat: int = -1  # the seat the clock runs for
     rated: bool = False  # asked for (waiting), or rated indeed (once started)
+    to_act: int = -1  # the seat to act (-1: none, or no game yet)
 
 
 class HistoryInfo(msgspec.Struct, kw_only=True):
@@ -267,6 +267,8 @@ class HistoryInfo(msgspec.Struct, kw_only=True):
     winner: str = ""  # the winners' names ("A, B" when they share the win)
     ended: float = 0.0
     actions: int = 0
+    #: the identities of the people who played (kept in the server's file, never sent)
+    holders: list[str] = []
 
 
 class Tables(_Msg, tag="tables"):
@@ -277,6 +279,7 @@ class Tables(_Msg, tag="tables"):
     total: int = 0
     offset: int = 0
     history: list[HistoryInfo] = []
+    your_move: list[str] = []  # the live tables where the asker's seat is to act
 
 
 class ChatLine(_Msg, tag="chat"):
@@ -380,6 +383,19 @@ class Positions(_Msg, tag="positions"):
     keys: list[Position]
     next: int = -1
     ref: int = 0
+    seat: int = -1  # whose view: the asker's seat in the game (-1: a spectator's)
+    seats: list[str] = []  # who played each seat ("human" or a bot level): a finished game's
+
+
+class RematchState(_Msg, tag="rematch_state"):
+    """A rematch at finished table ``table``: ``answers`` per seat ("asked", "yes", "no",
+    "left", "" not yet; a bot's seat "yes"); ``new_table`` once everyone accepted (each person
+    then joins it), ``note`` one line for everyone (who declined or left)."""
+
+    table: str
+    answers: list[str]
+    new_table: str = ""
+    note: str = ""
 
 
 class LeaderRow(msgspec.Struct, kw_only=True):
@@ -457,6 +473,10 @@ Message = Union[
     Undo,
     Composing,
     Review,
+    ReviewGame,
+    ForkGame,
+    Rematch,
+    RematchState,
     Welcome,
     Tables,
     Joined,
@@ -492,6 +512,9 @@ CLIENT_MESSAGES = (
     Undo,
     Composing,
     Review,
+    ReviewGame,
+    ForkGame,
+    Rematch,
     Leaderboard,
     Profile,
     WebLinkRequest,

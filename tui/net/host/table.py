@@ -37,6 +37,7 @@ from .botplay import BotPlay
 from .chat import Chat
 from .clock import Clock
 from .conn import Conn
+from .finished import fork_position
 from .gamelog_io import TableLog
 from .meta import TableMeta, default_bot, seat_names
 from .results import SERVER_NAME, settle_rated
@@ -173,6 +174,7 @@ class Table:
             deadline=self.clock.deadline,
             clock_seat=self.clock.seat,
             rated=m.rated,
+            to_act=self.to_act() if m.status == "playing" else -1,
         )
 
     def view(self, seat: int | None) -> bytes:
@@ -332,9 +334,12 @@ class Table:
                 s.kind = default_bot(self.rules)
         names = seat_names(m.seats)
         seed, secret = (0, new_secret()) if m.seed is None else (m.seed, "")
-        self.setup = self.spec.make_setup(names, seed=seed, secret=secret, **m.options)
-        self.state = self.rules.new_game(self.setup)
-        self.takebacks.begin(self.state, 0)
+        if m.fork_of:  # a fork: the parent's position, its log begun (host.finished)
+            self.setup, self.state = fork_position(self)
+        else:
+            self.setup = self.spec.make_setup(names, seed=seed, secret=secret, **m.options)
+            self.state = self.rules.new_game(self.setup)
+        self.takebacks.begin(self.state, len(self.actions), edge="the game was forked here" if m.fork_of else "")
         unrated = settle_rated(m)  # said in the talk (so in the log, and to whoever joins)
         if unrated and (line := self.talk.say(SERVER_NAME, -1, unrated)) is not None:
             self.broadcast(line)
@@ -431,6 +436,7 @@ class Table:
             winner=", ".join(names[w] for w in winners),
             ended=time.time(),
             actions=len(self.actions),
+            holders=[s.holder for s in self.meta.seats if s.holder],
         )
 
     # ---------------------------------------------------------------- a connection's requests
@@ -500,6 +506,7 @@ class Table:
             table=self.id,
             start=msg.start,
             ref=msg.ref,
+            reseed=(self.meta.fork_at, self.meta.reseed) if self.meta.reseed is not None else None,
         )
 
     # ---------------------------------------------------------------- taking back
