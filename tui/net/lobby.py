@@ -17,7 +17,7 @@ import asyncio
 import functools
 import signal
 from collections.abc import Callable
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -38,6 +38,9 @@ from .newtable import CreateTable
 from .ranks import LeaderboardScreen, WebLinkScreen
 from .remote import RemoteClient
 from .remote_app import RemoteAppMixin
+
+if TYPE_CHECKING:
+    from colosseum.tui.viewer import ViewerScreen
 
 
 def game_text(game: str, edition: str) -> str:
@@ -76,6 +79,7 @@ class LobbyScreen(Screen[None]):
         Binding("n", "new", "New table"),
         Binding("r", "refresh", "Refresh"),
         Binding("h", "history", "Finished"),
+        Binding("m", "mine", "Mine/all"),
         Binding("L", "leaderboard", "Leaderboard"),
         Binding("w", "web_link", "Web link"),
         Binding("right_square_bracket", "page(1)", "Next page", key_display="]", show=False),
@@ -105,14 +109,18 @@ class LobbyScreen(Screen[None]):
         "Enter join | s watch | n new | h finished | L ratings | w web link | q quit\n"
         "] [ pages   (* away, +bot: a bot plays)"
     )
+    HISTORY_HINT = "Enter review (f there: play from a position) | m mine/all | h live tables | q quit\n] [ pages"
 
     page_offset = 0
     history = False
+    mine = False  # the finished games: only mine
+    your_move: frozenset[str] = frozenset()  # the tables where it is my move, last heard
     total = 0
     _shown: bytes | None = None
 
     def on_mount(self) -> None:
         self.tables: dict[str, P.TableInfo] = {}
+        self.finished: dict[str, P.HistoryInfo] = {}
         self.action_refresh()
         self.set_interval(2.0, self.action_refresh)
         self.query_one(DataTable).focus()
@@ -128,22 +136,52 @@ class LobbyScreen(Screen[None]):
         """The finished games (their logs stay on the server), or back to the live tables."""
         self.history = not self.history
         self.page_offset = 0
+        self.query_one("#hint", Static).update(Text(self.HISTORY_HINT if self.history else self.HINT))
         dt = self.query_one(DataTable)
         dt.clear(columns=True)
         dt.add_columns(*(self.HISTORY_COLUMNS if self.history else self.LIVE_COLUMNS))
         self._shown = None
         self.action_refresh()
 
+    def action_mine(self) -> None:
+        """The finished games: only mine, or everyone's."""
+        if not self.history:
+            self.mine = True
+            self.action_history()
+        else:
+            self.mine = not self.mine
+            self.page_offset = 0
+            self._shown = None
+            self.action_refresh()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("watch", "new", "leaderboard") and self.history:
+            return None  # shown dimmed: keys of the live tables
+        return True
+
     def _show_pager(self, shown: int) -> None:
         app = cast("LobbyApp", self.app)
-        what = "finished games" if self.history else "tables"
+        what = ("my finished games" if self.mine else "finished games") if self.history else "tables"
         where = f"{self.page_offset + 1}-{self.page_offset + shown} of {self.total} {what}" if shown else f"no {what}"
-        self.query_one("#title", Static).update(Text(f"Lobby - you are {app.client.name}   [{where}]"))
+        moves = len(self.your_move)
+        turn = f"Your move at {moves} table{'s' if moves != 1 else ''}.  " if moves else ""
+        self.query_one("#title", Static).update(Text(f"{turn}Lobby - you are {app.client.name}   [{where}]"))
+
+    def _heard_your_move(self, tables: list[str]) -> None:
+        """Where it is my move now; the bell when it became my move at another table."""
+        now = frozenset(tables)
+        new = now - self.your_move
+        if new and self._shown is not None:  # (not at the first look: that is the title's line)
+            self.app.bell()
+            self.notify(f"Your move at table {sorted(new)[0]}.", markup=False, timeout=6)
+        if now != self.your_move:
+            self._shown = None  # the title says it
+        self.your_move = now
 
     def action_refresh(self) -> None:
         app = cast("LobbyApp", self.app)
         try:
-            page = app.client.list_page(self.page_offset, history=self.history)
+            page = app.client.list_page(self.page_offset, history=self.history, mine=self.mine)
         except NetError as exc:
             if app.client.closed.is_set():
                 app.exit()  # the server is gone: nothing to do here
@@ -156,6 +194,7 @@ class LobbyScreen(Screen[None]):
         self.total = page.total
         if not self.history:
             app.held = {tid: seat for tid, seat in app.client_held}
+            self._heard_your_move(page.your_move)
         import msgspec
 
         sig = msgspec.msgpack.encode([page, sorted(app.held.items())])
@@ -210,9 +249,10 @@ class LobbyScreen(Screen[None]):
         if games:
             dt.move_cursor(row=min(max(keep, 0), len(games) - 1))
         self.tables = {}
+        self.finished = {g.id: g for g in games}
         self._show_pager(len(games))
 
-    def selected(self) -> P.TableInfo | None:
+    def _cursor_key(self) -> str | None:
         dt = self.query_one(DataTable)
         if dt.row_count == 0:
             return None
@@ -220,12 +260,18 @@ class LobbyScreen(Screen[None]):
             key = dt.coordinate_to_cell_key(dt.cursor_coordinate).row_key.value
         except CellDoesNotExist:
             return None
-        return self.tables.get(key) if isinstance(key, str) else None
+        return key if isinstance(key, str) else None
+
+    def selected(self) -> P.TableInfo | None:
+        key = self._cursor_key()
+        return self.tables.get(key) if key is not None else None
 
     def action_join(self) -> None:
         app = cast("LobbyApp", self.app)
         if self.history:
-            self.notify("A finished game: its log is kept on the server. Press h for the live tables.")
+            game = self.finished.get(self._cursor_key() or "")
+            if game is not None:
+                app.review(game.id, game.game, game.name)
             return
         t = self.selected()
         if t is None:
@@ -367,6 +413,7 @@ class LobbyApp(RemoteAppMixin, BaseApp):
         self.result: P.Joined | None = None
         self.held: dict[str, int] = {}
         self.waiting: WaitingScreen | None = None
+        self.viewing = ""  # the finished game in the viewer
         self.hung_up = False
         self._lobby_loop: asyncio.AbstractEventLoop | None = None
 
@@ -433,6 +480,39 @@ class LobbyApp(RemoteAppMixin, BaseApp):
             self.enter(lambda: self.client.join(msg.table.id, seat) if seat >= 0 else self.client.watch(msg.table.id))
         else:
             w.show(msg.table)
+
+    def review(self, game: str, kind: str, title: str) -> None:
+        """A finished game in the viewer, move by move, as this player saw it."""
+        from colosseum.core.errors import RuleError
+
+        from .review import finished_viewer
+
+        try:
+            screen = finished_viewer(self.client, game, kind, title)
+        except (NetError, RuleError, ValueError) as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+            return
+        self.viewing = game
+        self.push_screen(screen)
+
+    def on_viewer_screen_play_from(self, message: ViewerScreen.PlayFrom) -> None:
+        """``f`` in a finished game's viewer: who plays each seat, then a new table from there
+        (this player at the first seat a person plays; more people's seats wait for others)."""
+        from colosseum.tui.screens.playfrom import PlayFromChoice, PlayFromScreen
+
+        message.stop()
+        game, at = self.viewing, message.at
+
+        def chosen(choice: PlayFromChoice | None) -> None:
+            if choice is None:
+                return
+            if "human" not in choice.kinds:
+                self.notify("Choose a seat for yourself (human).", severity="warning")
+                return
+            sit = choice.kinds.index("human")
+            self.enter(lambda: self.client.fork(game, at, list(choice.kinds), sit))
+
+        self.push_screen(PlayFromScreen(message.game_log, at), chosen)
 
     def enter(self, request: Callable[[], P.Joined]) -> None:
         """Run a join/watch/create request; open the game or the waiting screen."""

@@ -1,0 +1,97 @@
+"""Issue 26 on the lobby's screens at 80x24: one's finished games (``h``, ``m``), one opened in the
+viewer move by move (as the player saw it), ``f`` there forking it into a new table; "your move"
+in the title; and a table's end screen offering a rematch to a player (``m``)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from conftest import running_server
+
+from colosseum.tui.net.host import protocol as P
+from colosseum.tui.net.lobby import LobbyApp, LobbyScreen
+from colosseum.tui.net.remote import RemoteClient
+from colosseum.tui.viewer import ViewerScreen
+
+NAME = "[/a]小明"  # markup-like and wide
+
+
+def _finished_game(srv, me: RemoteClient) -> str:
+    """A Colosseum game this player held a seat of, played by bots (autopilot) to the end."""
+    j = me.create_table(seats=["human", "random", "random"], sit=0, seed=3, name="[b]Friday")
+    me.send(P.Autopilot(table=j.table.id, on=True))
+    end = time.monotonic() + 60
+    while me.list_page(history=True).total < 1:
+        assert time.monotonic() < end, "the game did not finish"
+        time.sleep(0.2)
+    me.leave(j.table.id)
+    return j.table.id
+
+
+def test_my_finished_game_in_the_viewer_and_a_fork_from_it(tmp_path):
+    with running_server(tmp_path / "data", bot_delay=0.0, bot_timeout=60, fixed_seeds=True) as srv:
+        me = RemoteClient(srv.address, srv.token_for("key:me", NAME))
+        other = RemoteClient(srv.address, srv.token_for("key:other", "other"))
+        tid = _finished_game(srv, me)
+        assert other.list_page(history=True, mine=True).total == 0
+        app = LobbyApp(me)
+
+        async def go():
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause(0.3)
+                await pilot.press("m")  # straight to my finished games
+                await pilot.pause(0.5)
+                lobby = app.screen
+                assert isinstance(lobby, LobbyScreen) and lobby.history and lobby.mine
+                title = str(lobby.query_one("#title").render())
+                assert "[1-1 of 1 my finished games]" in title and NAME in title
+                await pilot.press("enter")
+                await pilot.pause(1.0)
+                viewer = app.screen
+                assert isinstance(viewer, ViewerScreen)
+                n = viewer.timeline.end
+                assert n > 50 and viewer.index == n and "REVIEW  end" in viewer.bar_text()
+                await pilot.press("home", "right", "right")
+                await pilot.pause(0.2)
+                assert viewer.index == 2 and "f: play from here" in viewer.bar_text()
+                assert viewer.rules.names(viewer.state)[0] == NAME
+                await pilot.press("f")
+                await pilot.pause(0.5)
+                await pilot.press("ctrl+s")  # seat 1 mine, the bots as they were
+                await pilot.pause(1.5)
+            assert app.result is not None and app.result.state is not None
+            assert app.result.table.id != tid and app.result.seat == 0
+            assert len(app.result.actions) >= 2
+
+        asyncio.run(asyncio.wait_for(go(), 90))
+        fork = srv.tables[app.result.table.id]
+        assert fork.meta.fork_of == tid and fork.meta.fork_at == 2
+        me.close()
+        other.close()
+
+
+def test_your_move_in_the_lobby_title_and_the_bell(tmp_path):
+    with running_server(tmp_path / "data", bot_delay=30.0, bot_timeout=600, fixed_seeds=True) as srv:
+        me = RemoteClient(srv.address, srv.token_for("key:me", NAME))
+        app = LobbyApp(me)
+        rang: list[int] = []
+        app.bell = lambda: rang.append(1)  # type: ignore[method-assign]
+
+        async def go():
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause(0.5)
+                lobby = app.screen
+                assert "Your move" not in str(lobby.query_one("#title").render())
+                for seed in range(1, 6):  # a table where I am first to act
+                    j = me.create_table(seats=["human", "normal", "normal"], sit=0, seed=seed)
+                    me.leave(j.table.id)
+                    if j.table.to_act == 0:
+                        break
+                lobby.action_refresh()
+                await pilot.pause(0.5)
+                assert "Your move at 1 table." in str(lobby.query_one("#title").render())
+                assert rang == [1]
+
+        asyncio.run(asyncio.wait_for(go(), 60))
+        me.close()
