@@ -95,3 +95,41 @@ def test_your_move_in_the_lobby_title_and_the_bell(tmp_path):
 
         asyncio.run(asyncio.wait_for(go(), 60))
         me.close()
+
+
+def test_a_rematch_asked_at_a_table_is_answered_in_the_game_app(tmp_path):
+    from colosseum.tui.net.client import _game_app
+
+    with running_server(tmp_path / "data", bot_delay=0.0, bot_timeout=60, fixed_seeds=True) as srv:
+        a = RemoteClient(srv.address, srv.token_for("key:a", "alice"))
+        b = RemoteClient(srv.address, srv.token_for("key:b", NAME))
+        ja = a.create_table(seats=["human", "human", "random"], sit=0, seed=3)
+        tid = ja.table.id
+        jb = b.join(tid, 1)
+        session = b.session_for(jb)
+        for c in (a, b):
+            c.send(P.Autopilot(table=tid, on=True))
+        end = time.monotonic() + 60
+        while a.list_page(history=True).total < 1:
+            assert time.monotonic() < end, "the game did not finish"
+            time.sleep(0.2)
+        app = _game_app(session, None)
+
+        async def go():
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause(1.0)
+                assert session.offers_rematch
+                a.send(P.Rematch(table=tid))
+                await pilot.pause(1.0)
+                ask = app.screen
+                assert type(ask).__name__ == "RematchAsk"
+                assert "alice asks for a rematch." in str(ask.query_one("Static").render())
+                await pilot.press("y")
+                await pilot.pause(1.0)
+            assert app.next_table is not None and app.next_table[1] == 1
+
+        asyncio.run(asyncio.wait_for(go(), 60))
+        new = srv.tables[app.next_table[0]]
+        assert new.meta.rematch_of == tid and [s.name for s in new.meta.seats][:2] == ["alice", NAME]
+        a.close()
+        b.close()

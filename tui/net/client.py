@@ -135,7 +135,11 @@ def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
         def on_ready(self) -> None:
             self.call_after_refresh(settle_memory)  # the game is on screen: a quiet moment
             self.set_interval(1.0, self._clock_tick)
-            session.rematch_listeners.append(self._rematch)
+            # (called where the session drains the server's messages: handled in the app's turn)
+            session.rematch_listeners.append(self._rematch_heard)
+
+        def _rematch_heard(self, msg: P.RematchState) -> None:
+            self.call_later(self._rematch, msg)
 
         def _rematch(self, msg: P.RematchState) -> None:
             """A rematch asked, answered, refused or begun (``host.rematch``)."""

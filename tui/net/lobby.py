@@ -414,6 +414,7 @@ class LobbyApp(RemoteAppMixin, BaseApp):
         self.held: dict[str, int] = {}
         self.waiting: WaitingScreen | None = None
         self.viewing = ""  # the finished game in the viewer
+        self.viewing_seat = -1  # the seat I played in it
         self.hung_up = False
         self._lobby_loop: asyncio.AbstractEventLoop | None = None
 
@@ -488,7 +489,7 @@ class LobbyApp(RemoteAppMixin, BaseApp):
         from .review import finished_viewer
 
         try:
-            screen = finished_viewer(self.client, game, kind, title)
+            screen, self.viewing_seat = finished_viewer(self.client, game, kind, title)
         except (NetError, RuleError, ValueError) as exc:
             self.notify(str(exc), severity="warning", markup=False)
             return
@@ -497,7 +498,8 @@ class LobbyApp(RemoteAppMixin, BaseApp):
 
     def on_viewer_screen_play_from(self, message: ViewerScreen.PlayFrom) -> None:
         """``f`` in a finished game's viewer: who plays each seat, then a new table from there
-        (this player at the first seat a person plays; more people's seats wait for others)."""
+        (this player at their own seat if a person plays it, else at the first such seat; more
+        people's seats wait for others; the server always draws new chance from there)."""
         from colosseum.tui.screens.playfrom import PlayFromChoice, PlayFromScreen
 
         message.stop()
@@ -509,7 +511,10 @@ class LobbyApp(RemoteAppMixin, BaseApp):
             if "human" not in choice.kinds:
                 self.notify("Choose a seat for yourself (human).", severity="warning")
                 return
-            sit = choice.kinds.index("human")
+            mine = self.viewing_seat  # my own seat when I played it, else the first person's
+            sit = (
+                mine if 0 <= mine < len(choice.kinds) and choice.kinds[mine] == "human" else choice.kinds.index("human")
+            )
             self.enter(lambda: self.client.fork(game, at, list(choice.kinds), sit))
 
         self.push_screen(PlayFromScreen(message.game_log, at), chosen)

@@ -56,16 +56,18 @@ def fetch_timeline(ask: Callable[[int], P._Msg], codec: P.Codec) -> tuple[Timeli
         start = reply.next
 
 
-def finished_viewer(client: Any, game: str, kind: str, title: str) -> ViewerScreen:
+def finished_viewer(client: Any, game: str, kind: str, title: str) -> tuple[ViewerScreen, int]:
     """The viewer on finished game ``game`` (a table id, or the store's id of its game) of
     ``kind`` (a game's name), as this player saw it; NetError or RuleError when it cannot be
-    had.  ``f`` in it posts ``PlayFrom`` (the lobby asks the server for a fork)."""
+    had.  ``f`` in it posts ``PlayFrom`` (the lobby asks the server for a fork).  Also returns
+    the seat this player played (-1: none)."""
     codec = P.Codec.of(kind)
     timeline, last = fetch_timeline(lambda start: _ask(client, game, start), codec)
     seats = last.seats or ["human"] * len(codec.rules.names(timeline.state(0)))
     header = make_header(timeline.setup, seats, version=UNDO_VERSION)
     log = GameLog(header, timeline, None, lines=0, terminated=True, path=None)
-    return ViewerScreen(timeline.setup, timeline.actions, seats=seats, title=title, timeline=timeline, log=log)
+    screen = ViewerScreen(timeline.setup, timeline.actions, seats=seats, title=title, timeline=timeline, log=log)
+    return screen, last.seat
 
 
 def _ask(client: Any, game: str, start: int) -> P._Msg:
