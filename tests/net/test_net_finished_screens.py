@@ -133,3 +133,39 @@ def test_a_rematch_asked_at_a_table_is_answered_in_the_game_app(tmp_path):
         assert new.meta.rematch_of == tid and [s.name for s in new.meta.seats][:2] == ["alice", NAME]
         a.close()
         b.close()
+
+
+def test_a_private_tables_code_typed_in_the_lobby_and_given_at_login(tmp_path):
+    from colosseum.tui.net.lobby import WaitingScreen
+
+    with running_server(tmp_path / "data", bot_delay=0.0, bot_timeout=60, fixed_seeds=True) as srv:
+        a = RemoteClient(srv.address, srv.token_for("key:a", "alice"))
+        j = a.create_table(seats=["human", "human", "human", "normal"], sit=0, private=True)
+        code = j.table.code
+        b = RemoteClient(srv.address, srv.token_for("key:b", NAME))
+        app = LobbyApp(b)
+
+        async def go():
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause(0.5)
+                assert isinstance(app.screen, LobbyScreen) and app.screen.tables == {}
+                await pilot.press("i")
+                await pilot.pause(0.2)
+                await pilot.press(*code.lower(), "enter")
+                await pilot.pause(0.8)
+                assert isinstance(app.screen, WaitingScreen) and app.screen.joined.seat == 1
+                text = str(app.screen.query_one("#seats").render())
+                assert f"invite people with the code {code}" in text and f"{NAME}  <- you" in text
+
+        asyncio.run(asyncio.wait_for(go(), 60))
+        c = RemoteClient(srv.address, srv.token_for("key:c", "carol"))
+        app2 = LobbyApp(c, code=code)  # ssh -t ... join CODE
+
+        async def go2():
+            async with app2.run_test(size=(80, 24)) as pilot:
+                await pilot.pause(1.0)
+            assert app2.result is not None and app2.result.seat == 2  # the last seat: it began
+
+        asyncio.run(asyncio.wait_for(go2(), 60))
+        for x in (a, b, c):
+            x.close()

@@ -227,3 +227,56 @@ def test_your_move_lists_the_tables_waiting_for_me(tmp_path):
             await srv.close()
 
     run(go())
+
+
+def test_a_private_table_is_seen_by_those_with_its_code(tmp_path):
+    async def go():
+        srv = await server_at(tmp_path)
+        try:
+            a, b, eve = [await client(srv, who) for who in ("alice", "bob", "eve")]
+            a.send(P.CreateTable(seats=["human", "human", "normal"], sit=0, game="nim", private=True, seed=2))
+            ja = await _answer(a, P.Joined)
+            tid, code = ja.table.id, ja.table.code
+            assert len(code) == 8 and code.isalnum() and code.isupper()
+            for who, seen in ((a, [tid]), (eve, [])):
+                who.send(P.ListTables())
+                page = await _answer(who, P.Tables)
+                assert [t.id for t in page.tables] == seen
+            eve.send(P.Watch(table=tid))  # by its id: as if there were no such table
+            err = await _answer(eve, P.Joined)
+            assert isinstance(err, P.Error) and err.code == "unknown_table"
+            for wrong in ("AAAAAAAA", "", "x" * 500):
+                eve.send(P.JoinCode(code=wrong))
+                err = await _answer(eve, P.Joined)
+                assert isinstance(err, P.Error) and "no table has the code" in err.message
+            b.send(P.JoinCode(code=f" {code[:4].lower()}-{code[4:]} "))  # as typed by hand
+            jb = await _answer(b, P.Joined, lambda m: m.state is not None)
+            assert isinstance(jb, P.Joined) and jb.seat == 1 and jb.table.id == tid
+            eve.send(P.JoinCode(code=code))  # no free seat left: eve watches
+            je = await _answer(eve, P.Joined)
+            assert isinstance(je, P.Joined) and je.seat == -1
+            eve.send(P.ListTables())
+            assert [t.id for t in (await _answer(eve, P.Tables)).tables] == [tid]
+            assert "key:eve" in srv.tables[tid].meta.invited
+            # a stranger guessing codes is slowed down
+            mallory = await client(srv, "mallory")
+            for _ in range(5):
+                mallory.send(P.JoinCode(code="ZZZZZZZZ"))
+                await _answer(mallory, P.Joined)
+            mallory.send(P.JoinCode(code=code))
+            err = await _answer(mallory, P.Joined)
+            assert isinstance(err, P.Error) and err.code == "flood"
+            # the finished private game: listed to its players, not to a stranger
+            players = [Player(a, tid, 0, bot="normal", seed=1), Player(b, tid, 1, bot="random", seed=2)]
+            for p in players:
+                p.take(jb)
+            await play_to_end(players, timeout=20)
+            for who, seen in ((a, [tid]), (mallory, [])):
+                who.send(P.ListTables(history=True))
+                assert [h.id for h in (await _answer(who, P.Tables)).history] == seen
+            mallory.send(P.ReviewGame(game=tid))
+            assert isinstance(await _answer(mallory, P.Positions), P.Error)
+        finally:
+            await srv.close()
+
+    run(go())

@@ -250,6 +250,7 @@ def _main(argv: list[str] | None = None) -> int:
     ap.add_argument("--theme", default=os.environ.get("COLOSSEUM_THEME") or None)
     args = ap.parse_args(argv)
     token = os.environ.pop("COLOSSEUM_NET_TOKEN", "")
+    code = os.environ.pop("COLOSSEUM_NET_JOIN", "")
     if not args.address or not token:
         print("colosseum: this program is started by `colosseum serve`", file=sys.stderr)
         return 2
@@ -275,7 +276,8 @@ def _main(argv: list[str] | None = None) -> int:
     first = True
     try:
         while not client.closed.is_set():
-            lobby = LobbyApp(client, theme=args.theme, rejoin=first)  # reconnect: back to one's game
+            # reconnect: back to one's game; ``ssh -t ... join CODE``: to that private table
+            lobby = LobbyApp(client, theme=args.theme, rejoin=first, code=code if first else "")
             first = False
             lobby.run()
             if lobby.hung_up or lobby.result is None:

@@ -34,6 +34,7 @@ from colosseum.tui.widgets.keybar import KeyBar
 
 from .host import protocol as P
 from .host.proto_client import NetError
+from .invite import CodeScreen
 from .newtable import CreateTable
 from .ranks import LeaderboardScreen, WebLinkScreen
 from .remote import RemoteClient
@@ -80,6 +81,7 @@ class LobbyScreen(Screen[None]):
         Binding("r", "refresh", "Refresh"),
         Binding("h", "history", "Finished"),
         Binding("m", "mine", "Mine/all"),
+        Binding("i", "code", "Code"),
         Binding("L", "leaderboard", "Leaderboard"),
         Binding("w", "web_link", "Web link"),
         Binding("right_square_bracket", "page(1)", "Next page", key_display="]", show=False),
@@ -107,7 +109,7 @@ class LobbyScreen(Screen[None]):
 
     HINT = (
         "Enter join | s watch | n new | h finished | L ratings | w web link | q quit\n"
-        "] [ pages   (* away, +bot: a bot plays)"
+        "i code of a private table | ] [ pages   (* away, +bot: a bot plays)"
     )
     HISTORY_HINT = "Enter review (f there: play from a position) | m mine/all | h live tables | q quit\n] [ pages"
 
@@ -223,7 +225,16 @@ class LobbyScreen(Screen[None]):
                 str(len(free_seats(t))),
                 str(t.spectators),
                 t.progress,
-                ", ".join(x for x in ("rated" if t.rated else "", t.edition, "hints" if t.hints else "") if x),
+                ", ".join(
+                    x
+                    for x in (
+                        "private" if t.code else "",
+                        "rated" if t.rated else "",
+                        t.edition,
+                        "hints" if t.hints else "",
+                    )
+                    if x
+                ),
             )
             dt.add_row(*(Text(c) for c in cells), key=t.id)
         if order:
@@ -316,6 +327,16 @@ class LobbyScreen(Screen[None]):
     def action_new(self) -> None:
         self.app.push_screen(CreateTable())
 
+    def action_code(self) -> None:
+        """A private table's code: sit there (or watch it when its seats are taken)."""
+        app = cast("LobbyApp", self.app)
+
+        def chosen(code: str | None) -> None:
+            if code:
+                app.enter(lambda: app.client.join_code(code))
+
+        self.app.push_screen(CodeScreen(), chosen)
+
     def action_quit_lobby(self) -> None:
         self.app.exit()
 
@@ -356,6 +377,7 @@ class WaitingScreen(Screen[None]):
     def __init__(self, joined: P.Joined) -> None:
         super().__init__()
         self.joined = joined
+        self._ready = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="seats")
@@ -364,6 +386,7 @@ class WaitingScreen(Screen[None]):
         yield KeyBar()  # ASCII only (Textual's Footer draws an ambiguous-width bar)
 
     def on_mount(self) -> None:
+        self._ready = True
         self.show(self.joined.table)
         for c in self.joined.chat:
             self.add_chat(c)
@@ -373,6 +396,9 @@ class WaitingScreen(Screen[None]):
         self.query_one(RichLog).write(Text(f"{line.name}: {line.text}"))
 
     def show(self, t: P.TableInfo) -> None:
+        if not self._ready:  # (news of the table before the screen is up: shown on mounting)
+            self.joined = P.Joined(table=t, seat=self.joined.seat, chat=self.joined.chat)
+            return
         what = game_text(t.game, t.edition)
         rated = " | rated" if t.rated else ""
         lines = [f"Table {t.id} | {t.name} | {what}{rated} - waiting for players", ""]
@@ -381,6 +407,9 @@ class WaitingScreen(Screen[None]):
             you = "  <- you" if i == self.joined.seat else ""
             lines.append(f"  Seat {i + 1}: {who}{you}")
         lines.append("")
+        if t.code:
+            lines.append(f"Private: invite people with the code {t.code} (i in the lobby, or")
+            lines.append(f"ssh -t ... join {t.code}).")
         lines.append("The game starts when every human seat is taken.  Ctrl+S: start now with bots.")
         self.query_one("#seats", Static).update(Text("\n".join(lines)))
 
@@ -406,10 +435,11 @@ class LobbyApp(RemoteAppMixin, BaseApp):
     TITLE = "Lobby"  # the server hosts Colosseum and Municipium tables
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
-    def __init__(self, client: RemoteClient, *, theme: str | None = None, rejoin: bool = False) -> None:
+    def __init__(self, client: RemoteClient, *, theme: str | None = None, rejoin: bool = False, code: str = "") -> None:
         super().__init__(theme=theme)
         self.client = client
         self.rejoin = rejoin
+        self.code = code  # a private table's code to go to first (``ssh -t ... join CODE``)
         self.result: P.Joined | None = None
         self.held: dict[str, int] = {}
         self.waiting: WaitingScreen | None = None
@@ -430,7 +460,10 @@ class LobbyApp(RemoteAppMixin, BaseApp):
             pass
         self.client.table_listeners.append(self._from_reader)
         self.push_screen(LobbyScreen())
-        if self.rejoin:
+        if self.code:
+            code, self.code = self.code, ""
+            self.call_after_refresh(self.enter, lambda: self.client.join_code(code))
+        elif self.rejoin:
             self.call_after_refresh(self._rejoin)
 
     def _rejoin(self) -> None:

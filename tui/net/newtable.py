@@ -1,7 +1,7 @@
 """The lobby's new-table form: the game, its seats (a person or one of its bot levels), its
-options (made from its option specs, as on the new-game screen), take-overs, hints and whether
-it is rated.  It sends
-``CreateTable(seats, name, game, options={field: value}, allow_takeover, hints, sit, rated)``: one
+options (made from its option specs, as on the new-game screen), take-overs, hints, whether
+it is rated and whether it is private (a code).  It sends
+``CreateTable(seats, name, game, options={field: value}, allow_takeover, hints, sit, rated, private)``: one
 message for every game (the options that differ from their defaults, as JSON values)."""
 
 from __future__ import annotations
@@ -99,6 +99,7 @@ class CreateTable(ModalScreen[None]):
                     yield Select(choices, value=defaults[i], allow_blank=False, compact=True, id=f"seat{i}")
             yield from option_rows(spec(first).options, PREFIX, first, {}, MAX_SEATS)
             yield AsciiCheckbox("players may take over bot seats between turns", compact=True, id="takeover")
+            yield AsciiCheckbox("private: seen only by those you give its code", compact=True, id="private")
             with Horizontal(classes="seat-row"):
                 yield AsciiCheckbox("players may ask the bot for hints (h)", compact=True, id="hints")
                 yield AsciiCheckbox("rated (2+ people)", compact=True, id="rated")
@@ -196,6 +197,8 @@ class CreateTable(ModalScreen[None]):
                 self.notify("A rated table gives no hints: choose one or the other.", severity="error")
                 return
             kw["rated"] = True
+        if self.query_one("#private", Checkbox).value:
+            kw["private"] = True
         if options:  # (the options away from their defaults, by field, as JSON values)
             kw["options"] = options
         app = cast("_Lobby", self.app)

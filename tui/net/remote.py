@@ -218,6 +218,9 @@ class RemoteClient:
     def watch(self, table: str) -> P.Joined:
         return self.request(P.Watch(table=table), P.Joined)
 
+    def join_code(self, code: str) -> P.Joined:
+        return self.request(P.JoinCode(code=code), P.Joined)
+
     def fork(self, game: str, at: int, seats: list[str], sit: int) -> P.Joined:
         """A new table from position ``at`` of finished game ``game``."""
         return self.request(P.ForkGame(game=game, at=at, seats=seats, sit=sit), P.Joined)

@@ -29,6 +29,7 @@ from colosseum.core.timeline import GameLog
 from . import protocol as P
 from .conn import Conn
 from .files import tail_lines
+from .invites import may_see
 from .meta import SeatMeta, TableMeta, history_entry, load_meta, seat_names
 from .names import clean_text
 from .seen import positions
@@ -42,6 +43,21 @@ __all__ = ["fork_position", "fork_table", "history_tables", "review_game"]
 GAME_ID = re.compile(r"[0-9A-Za-z_-]{1,40}")
 SCAN_BLOCK = 500  # history lines read at once while looking for one player's games
 NO_GAME = "no finished game {gid!r} on this server"
+
+
+def history_of(meta: TableMeta) -> P.HistoryInfo:
+    """A finished table's history line when only its description is left (a table found over
+    at a restart, from before this version kept a history)."""
+    return P.HistoryInfo(
+        id=meta.id,
+        name=meta.name,
+        players=[s.name or f"{s.kind} bot" for s in meta.seats],
+        game=meta.game,
+        edition=meta.edition,
+        ended=time.time(),
+        holders=[s.holder for s in meta.seats if s.holder],
+        private=bool(meta.code),
+    )
 
 
 def holders_of(data: Path, entry: P.HistoryInfo) -> list[str]:
@@ -77,8 +93,9 @@ def history_tables(server: TableServer, conn: Conn, msg: P.ListTables, offset: i
     if msg.mine:
         mine = [e for e in _entries(server.data / "history.jsonl") if conn.player in holders_of(server.data, e)]
         page, total = mine[offset : offset + limit], len(mine)
-    else:
+    else:  # (a private game is left off the page of someone who did not play it)
         page, total = server.history_page(offset, limit), server.history_count
+        page = [e for e in page if not e.private or conn.player in holders_of(server.data, e)]
     return P.Tables(
         tables=[],
         total=total,
@@ -112,6 +129,8 @@ def review_game(server: TableServer, conn: Conn, msg: P.ReviewGame) -> P.Positio
     if isinstance(found, str):
         return found
     meta, log = found
+    if not may_see(meta, conn.player):
+        return NO_GAME.format(gid=meta.id)
     seat = seat_of(meta, conn.player)
     timeline = log.timeline
     answer = positions(
@@ -139,6 +158,8 @@ def fork_table(server: TableServer, conn: Conn, msg: P.ForkGame) -> TableMeta | 
     if isinstance(found, str):
         return found
     parent, log = found
+    if not may_see(parent, conn.player):
+        return NO_GAME.format(gid=parent.id)
     n = len(log.actions)
     if not 0 <= msg.at < n or log.rules.is_over(log.timeline.state(msg.at)):
         return f"a fork starts before the game's end: after 0 to {n - 1} actions"

@@ -32,7 +32,8 @@ from . import protocol as P
 from .botplay import COMPOSE_CAP, TRADE_WINDOW
 from .conn import Conn
 from .files import append_private, count_lines, private_dir, tail_lines, write_private
-from .finished import fork_table, review_game
+from .finished import fork_table, history_of, review_game
+from .invites import join_code, may_see, new_code
 from .lobbylist import list_page
 from .meta import SeatMeta, TableMeta, edition_of, history_entry, load_meta
 from .names import clean_text
@@ -112,7 +113,7 @@ class TableServer:
             try:
                 meta = load_meta(path.read_bytes())
                 if meta.status == "over":  # finished before this version kept a history
-                    self._to_history(meta, self._history_of(meta))
+                    self._to_history(meta, history_of(meta))
                     continue
                 table = Table(self, meta)
                 self.tables[meta.id] = table
@@ -134,17 +135,6 @@ class TableServer:
                 table.kick()
 
     # ---------------------------------------------------------------- finished and empty tables
-    @staticmethod
-    def _history_of(meta: TableMeta) -> P.HistoryInfo:
-        return P.HistoryInfo(
-            id=meta.id,
-            name=meta.name,
-            players=[s.name or f"{s.kind} bot" for s in meta.seats],
-            game=meta.game,
-            edition=meta.edition,
-            ended=time.time(),
-        )
-
     def _to_history(self, meta: TableMeta, entry: P.HistoryInfo) -> None:
         # no fsync: the game log holds what matters, and it is complete and flushed
         write_private(self.data / "history" / f"{meta.id}.json", msgspec.json.encode(meta), sync=False)
@@ -326,8 +316,9 @@ class TableServer:
 
     def table_of(self, conn: Conn, tid: str, ref: int = -1) -> Table | None:
         t = self.tables.get(tid)
-        if t is None:
+        if t is None or not may_see(t.meta, conn.player):  # a private table: as if there were none
             self.refuse(conn, f"no table {tid!r}", code="unknown_table", ref=ref)
+            return None
         return t
 
     def handle(self, conn: Conn, msg: P._Msg) -> None:
@@ -363,6 +354,8 @@ class TableServer:
                 self.lobby_info(conn, msg)
             case P.WebLinkRequest():
                 self.web_link(conn)
+            case P.JoinCode():
+                join_code(self, conn, msg)
             case P.ReviewGame() | P.ForkGame() | P.Rematch():
                 self.lobby_game(conn, msg)
 
@@ -578,6 +571,7 @@ class TableServer:
             seed=msg.seed,
             created=time.time(),
             rated=msg.rated,
+            code=new_code(self.tables.values()) if msg.private else "",
         )
         self.open_table(conn, meta, msg.sit)
 

@@ -1,5 +1,6 @@
-"""The lobby's list: a page of the live tables (waiting ones first, then by age) or of the
-finished games (``finished.history_tables``), and the tables where it is the asker's move."""
+"""The lobby's list: a page of the live tables the asker may see (waiting ones first, then by
+age; a private table only to those it concerns: ``invites``) or of the finished games
+(``finished.history_tables``), and the tables where it is the asker's move."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import TYPE_CHECKING
 from . import protocol as P
 from .conn import Conn
 from .finished import history_tables
+from .invites import may_see
 
 if TYPE_CHECKING:
     from .hub import TableServer
@@ -33,7 +35,7 @@ def list_page(server: TableServer, conn: Conn, msg: P.ListTables) -> P.Tables:
     if msg.history:
         return history_tables(server, conn, msg, offset, limit)
     live = sorted(
-        (t for t in server.tables.values() if t.meta.status != "over"),
+        (t for t in server.tables.values() if t.meta.status != "over" and may_see(t.meta, conn.player)),
         key=lambda t: (t.meta.status != "waiting", t.meta.created, t.id),
     )
     return P.Tables(

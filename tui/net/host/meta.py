@@ -50,6 +50,8 @@ class TableMeta(msgspec.Struct, kw_only=True):
     fork_at: int = 0  # ... after its first ``fork_at`` actions
     reseed: int | None = None  # a fork's new generator state at the fork point
     rematch_of: str = ""  # a rematch: the finished table it follows
+    code: str = ""  # a private table's invitation code (D-78)
+    invited: list[str] = []  # who came with the code (identities)
 
 
 def _legacy_options(game: str, raw: dict[str, Any]) -> dict[str, Any] | None:

@@ -84,6 +84,7 @@ class CreateTable(_Msg, tag="create"):
     sit: int = 0
     seed: int | None = None
     rated: bool = False  # rated when at least two people sit at it when it starts (D-30)
+    private: bool = False  # seen only by those who have its code (``TableInfo.code``: D-78)
 
 
 class Join(_Msg, tag="join"):
@@ -196,6 +197,12 @@ class Rematch(_Msg, tag="rematch"):
     accept: bool = True
 
 
+class JoinCode(_Msg, tag="join_code"):
+    """Come to a private table by its code: sit at a free seat of a waiting table, else watch."""
+
+    code: str
+
+
 class Leaderboard(_Msg, tag="leaderboard"):
     """A page of a game's leaderboard (answered by ``Leaders``)."""
 
@@ -252,6 +259,7 @@ class TableInfo(msgspec.Struct, kw_only=True):
     clock_seat: int = -1  # the seat the clock runs for
     rated: bool = False  # asked for (waiting), or rated indeed (once started)
     to_act: int = -1  # the seat to act (-1: none, or no game yet)
+    code: str = ""  # a private table's invitation code (sent only to those who may see it)
 
 
 class HistoryInfo(msgspec.Struct, kw_only=True):
@@ -269,6 +277,7 @@ class HistoryInfo(msgspec.Struct, kw_only=True):
     actions: int = 0
     #: the identities of the people who played (kept in the server's file, never sent)
     holders: list[str] = []
+    private: bool = False  # a private table's game: listed to those who played it only
 
 
 class Tables(_Msg, tag="tables"):
@@ -474,6 +483,7 @@ Message = Union[
     Composing,
     Review,
     ReviewGame,
+    JoinCode,
     ForkGame,
     Rematch,
     RematchState,
@@ -513,6 +523,7 @@ CLIENT_MESSAGES = (
     Composing,
     Review,
     ReviewGame,
+    JoinCode,
     ForkGame,
     Rematch,
     Leaderboard,

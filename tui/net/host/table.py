@@ -175,6 +175,7 @@ class Table:
             clock_seat=self.clock.seat,
             rated=m.rated,
             to_act=self.to_act() if m.status == "playing" else -1,
+            code=m.code,
         )
 
     def view(self, seat: int | None) -> bytes:
@@ -437,6 +438,7 @@ class Table:
             ended=time.time(),
             actions=len(self.actions),
             holders=[s.holder for s in self.meta.seats if s.holder],
+            private=bool(self.meta.code),
         )
 
     # ---------------------------------------------------------------- a connection's requests
