@@ -89,6 +89,9 @@ def test_my_finished_games_their_review_and_a_fork(tmp_path):
             p = Player(eve, j.table.id, 1, bot="random", seed=5)
             p.take(j)
             await play_to_end([p], timeout=20)
+            eve.send(P.ListTables(history=True, mine=True))  # (counted before: the new line is read)
+            page = await _answer(eve, P.Tables)
+            assert [h.id for h in page.history] == [j.table.id] and page.total == 1
             flog = read_log(srv.data / "games" / f"{j.table.id}.jsonl")
             assert flog.header.fork_of == f"{tid}.jsonl" and flog.header.fork_at == 1
             assert flog.header.reseed_point() == (1, fork.meta.reseed)

@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 import secrets
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,7 +40,6 @@ if TYPE_CHECKING:
 __all__ = ["fork_position", "fork_table", "history_tables", "review_game"]
 
 GAME_ID = re.compile(r"[0-9A-Za-z_-]{1,40}")
-SCAN_BLOCK = 500  # history lines read at once while looking for one player's games
 NO_GAME = "no finished game {gid!r} on this server"
 
 
@@ -72,26 +70,41 @@ def holders_of(data: Path, entry: P.HistoryInfo) -> list[str]:
     return [s.holder for s in meta.seats if s.holder]
 
 
-def _entries(path: Path) -> Iterator[P.HistoryInfo]:
-    """Every readable line of the history, newest first."""
-    skip = 0
-    while True:
-        lines = tail_lines(path, skip, SCAN_BLOCK)
-        for line in lines:
+#: each asker's own finished games (newest first) and the history's length when they were
+#: counted: a later page reads only the lines added since (at most ``MINE_CACHED`` askers kept)
+_mine: dict[tuple[Path, str], tuple[int, list[P.HistoryInfo]]] = {}
+MINE_CACHED = 256
+
+
+def my_games(server: TableServer, player: str) -> list[P.HistoryInfo]:
+    """The finished games ``player`` played, newest first."""
+    key = (server.data, player)
+    count, games = _mine.pop(key, (0, []))
+    path = server.data / "history.jsonl"
+    if server.history_count < count:  # (the file was replaced: count again)
+        count, games = 0, []
+    new = server.history_count - count
+    if new > 0:
+        added = []
+        for line in tail_lines(path, 0, new):
             try:
-                yield history_entry(line)
+                entry = history_entry(line)
             except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
                 continue
-        if len(lines) < SCAN_BLOCK:
-            return
-        skip += SCAN_BLOCK
+            if player in holders_of(server.data, entry):
+                added.append(entry)
+        games = added + games
+    _mine[key] = (server.history_count, games)
+    while len(_mine) > MINE_CACHED:
+        del _mine[next(iter(_mine))]
+    return games
 
 
 def history_tables(server: TableServer, conn: Conn, msg: P.ListTables, offset: int, limit: int) -> P.Tables:
     """A page of the finished games, newest first: everyone's, or (``msg.mine``) those the
     asker played.  Who played is the server's to know: it is not sent."""
     if msg.mine:
-        mine = [e for e in _entries(server.data / "history.jsonl") if conn.player in holders_of(server.data, e)]
+        mine = my_games(server, conn.player)
         page, total = mine[offset : offset + limit], len(mine)
     else:  # (a private game is left off the page of someone who did not play it)
         page, total = server.history_page(offset, limit), server.history_count
