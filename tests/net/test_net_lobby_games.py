@@ -283,3 +283,30 @@ def test_a_private_table_is_seen_by_those_with_its_code(tmp_path):
             await srv.close()
 
     run(go())
+
+
+def test_a_time_bank_runs_down_gains_its_increment_and_then_a_bot_stands_in(tmp_path):
+    async def go():
+        srv = await server_at(tmp_path, bot_delay=0.3, turn_timeout=0)
+        try:
+            a = await client(srv, "alice")
+            for seed in range(1, 20):  # a table where alice is first to act
+                a.send(P.CreateTable(seats=["human", "normal"], sit=0, seed=seed, game="nim", bank=3, increment=1))
+                j = await _answer(a, P.Joined)
+                if j.table.to_act == 0:
+                    break
+                a.send(P.Leave(table=j.table.id))
+            assert j.table.to_act == 0 and j.table.banks == [3.0, 3.0]
+            assert 2.0 < j.table.deadline - __import__("time").time() <= 3.0
+            p = Player(a, j.table.id, 0, bot="random", seed=1)
+            p.take(j)
+            assert isinstance(await p.act_once(), P.Ack)
+            t = srv.tables[j.table.id]
+            assert 3.5 < t.meta.banks[0] <= 4.0  # a moment used, a second gained
+            late = await a.expect(lambda m: isinstance(m, P.Error) and m.code == "clock", timeout=15)
+            assert "Time is up" in late.message
+            assert t.meta.banks[0] == 0.0 and 0 in t.standin
+        finally:
+            await srv.close()
+
+    run(go())

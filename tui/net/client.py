@@ -164,7 +164,9 @@ def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
             if left is not None and 0 <= seat < len(names):
                 # in the panel's bottom border: a long or wide name cut to a fixed cell budget
                 who = "you" if mine else fit(names[seat], 16)
-                shown = Text(f" clock: {who} {max(0, int(left))} s ")
+                secs = max(0, int(left))
+                when = f"{secs // 60}:{secs % 60:02d}" if secs >= 100 else f"{secs} s"  # (a time bank)
+                shown = Text(f" clock: {who} {when} ")
             self._show_clock(shown)
             if left is None or seat < 0:
                 return

@@ -74,6 +74,7 @@ class CreateTable(ModalScreen[None]):
     #form .opt-label { height: 1; color: $text-muted; }
     #form .opt-flag { margin-right: 2; height: 1; border: none; padding: 0; }
     #form .opt-group Input { width: 8; }
+    #form Input.bank { width: 10; }
     #form #hints { margin-right: 3; }
     #ct-hint { color: $text-muted; height: auto; margin-bottom: 1; }
     #buttons { height: 1; margin-top: 1; }
@@ -100,6 +101,11 @@ class CreateTable(ModalScreen[None]):
             yield from option_rows(spec(first).options, PREFIX, first, {}, MAX_SEATS)
             yield AsciiCheckbox("players may take over bot seats between turns", compact=True, id="takeover")
             yield AsciiCheckbox("private: seen only by those you give its code", compact=True, id="private")
+            with Horizontal(classes="seat-row"):
+                yield Label("Time bank", classes="lbl")
+                yield Input(placeholder="minutes", max_length=4, compact=True, id="bank", classes="bank")
+                yield Label(" + seconds per decision ", classes="opt-label")
+                yield Input(placeholder="0", max_length=3, compact=True, id="increment", classes="bank")
             with Horizontal(classes="seat-row"):
                 yield AsciiCheckbox("players may ask the bot for hints (h)", compact=True, id="hints")
                 yield AsciiCheckbox("rated (2+ people)", compact=True, id="rated")
@@ -199,6 +205,12 @@ class CreateTable(ModalScreen[None]):
             kw["rated"] = True
         if self.query_one("#private", Checkbox).value:
             kw["private"] = True
+        bank, increment = (self.query_one(f"#{i}", Input).value.strip() for i in ("bank", "increment"))
+        if bank or increment:  # (blank: the server's clock for each decision)
+            if not bank.isdigit() or not (increment or "0").isdigit() or int(bank) <= 0:
+                self.notify("A time bank is whole minutes (and seconds per decision).", severity="error")
+                return
+            kw["bank"], kw["increment"] = int(bank) * 60, int(increment or "0")
         if options:  # (the options away from their defaults, by field, as JSON values)
             kw["options"] = options
         app = cast("_Lobby", self.app)

@@ -572,6 +572,8 @@ class TableServer:
             created=time.time(),
             rated=msg.rated,
             code=new_code(self.tables.values()) if msg.private else "",
+            bank=max(0, min(msg.bank, 7 * 86400)),
+            increment=max(0, min(msg.increment, 3600)) if msg.bank > 0 else 0,
         )
         self.open_table(conn, meta, msg.sit)
 

@@ -22,6 +22,7 @@ from colosseum.core.options import described as described_options
 from colosseum.core.registry import game_names, spec
 
 from . import protocol as P
+from .clock import TimeBank
 
 
 class SeatMeta(msgspec.Struct, kw_only=True):
@@ -51,6 +52,9 @@ class TableMeta(msgspec.Struct, kw_only=True):
     reseed: int | None = None  # a fork's new generator state at the fork point
     rematch_of: str = ""  # a rematch: the finished table it follows
     code: str = ""  # a private table's invitation code (D-78)
+    bank: float = 0.0  # a time bank: each seat's seconds for the game (0: the server's clock per decision)
+    increment: float = 0.0  # ... and the seconds added per decision (D-79)
+    banks: list[float] = []  # each seat's seconds left
     invited: list[str] = []  # who came with the code (identities)
 
 
@@ -160,3 +164,13 @@ def bot_seed(setup: SetupBase | None, seat: int) -> int:
         digest = hashlib.blake2b(f"bot {seat}".encode(), key=bytes.fromhex(setup.secret)[:64], digest_size=8)
         return int.from_bytes(digest.digest(), "little")
     return int(setup.seed) * 31 + seat
+
+
+def time_bank(meta: TableMeta) -> TimeBank | None:
+    """The table's time bank (None: the server's clock per decision); each seat's time left is
+    kept in ``meta.banks`` (saved with the table: a restart goes on with it)."""
+    if meta.bank <= 0:
+        return None
+    if len(meta.banks) != len(meta.seats):
+        meta.banks = [float(meta.bank)] * len(meta.seats)
+    return TimeBank(meta.banks, meta.increment)

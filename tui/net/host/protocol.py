@@ -85,6 +85,8 @@ class CreateTable(_Msg, tag="create"):
     seed: int | None = None
     rated: bool = False  # rated when at least two people sit at it when it starts (D-30)
     private: bool = False  # seen only by those who have its code (``TableInfo.code``: D-78)
+    bank: int = 0  # a time bank: each seat's seconds for the game, and ``increment`` per decision (D-79)
+    increment: int = 0
 
 
 class Join(_Msg, tag="join"):
@@ -260,6 +262,7 @@ class TableInfo(msgspec.Struct, kw_only=True):
     rated: bool = False  # asked for (waiting), or rated indeed (once started)
     to_act: int = -1  # the seat to act (-1: none, or no game yet)
     code: str = ""  # a private table's invitation code (sent only to those who may see it)
+    banks: list[float] = []  # a time bank's seconds left per seat (the running decision's not yet off)
 
 
 class HistoryInfo(msgspec.Struct, kw_only=True):
@@ -275,8 +278,7 @@ class HistoryInfo(msgspec.Struct, kw_only=True):
     winner: str = ""  # the winners' names ("A, B" when they share the win)
     ended: float = 0.0
     actions: int = 0
-    #: the identities of the people who played (kept in the server's file, never sent)
-    holders: list[str] = []
+    holders: list[str] = []  # the identities of the people who played (in the file, never sent)
     private: bool = False  # a private table's game: listed to those who played it only
 
 
@@ -397,9 +399,8 @@ class Positions(_Msg, tag="positions"):
 
 
 class RematchState(_Msg, tag="rematch_state"):
-    """A rematch at finished table ``table``: ``answers`` per seat ("asked", "yes", "no",
-    "left", "" not yet; a bot's seat "yes"); ``new_table`` once everyone accepted (each person
-    then joins it), ``note`` one line for everyone (who declined or left)."""
+    """A rematch at ``table``: ``answers`` per seat ("asked", "yes", "no", "" not yet; bots "yes"),
+    ``new_table`` once all accepted (each person sits there), ``note`` a line for everyone."""
 
     table: str
     answers: list[str]

@@ -21,6 +21,7 @@ from colosseum.core.options import option_specs
 
 from . import protocol as P
 from .conn import Conn
+from .invites import new_code
 from .meta import SeatMeta, TableMeta, edition_of
 from .table import Table
 
@@ -146,6 +147,10 @@ def _new_table(server: TableServer, conn: Conn, old: Table) -> Table | str:
         created=time.time(),
         rated=m.rated,
         rematch_of=m.id,
+        code=new_code(server.tables.values()) if m.code else "",
+        invited=list(m.invited),
+        bank=m.bank,
+        increment=m.increment,
     )
     t = Table(server, meta)
     server.tables[meta.id] = t

@@ -39,7 +39,7 @@ from .clock import Clock
 from .conn import Conn
 from .finished import fork_position
 from .gamelog_io import TableLog
-from .meta import TableMeta, default_bot, seat_names
+from .meta import TableMeta, default_bot, seat_names, time_bank
 from .results import SERVER_NAME, settle_rated
 from .seats import Seats
 from .seen import positions, seen_setup
@@ -86,7 +86,7 @@ class Table:
         self.record = TableLog(server.data / "games" / f"{meta.id}.jsonl")
         self.seats = Seats(meta)
         self.talk = Chat(meta.id)
-        self.clock = Clock(self._time_up)
+        self.clock = Clock(self._time_up, bank=time_bank(meta))
         self.takebacks = Takebacks(self.rules)
         self.botplay = BotPlay(self, server)
 
@@ -176,6 +176,7 @@ class Table:
             rated=m.rated,
             to_act=self.to_act() if m.status == "playing" else -1,
             code=m.code,
+            banks=self.clock.banks(),
         )
 
     def view(self, seat: int | None) -> bytes:
