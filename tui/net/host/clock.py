@@ -1,7 +1,7 @@
 """A table's decision clock: the seat to act, when a person plays it, has ``--turn-timeout``
 seconds for each decision; then a bot stands in for it, as for a dropped connection.
 
-A table with a time bank (``TimeBank``, chess style: D-79) gives each seat ``base`` seconds for
+A table with a time bank (``TimeBank``, chess style: D-77) gives each seat ``base`` seconds for
 the whole game and ``increment`` more for each decision it finishes: the clock of the seat to
 act runs down its bank, and what a decision used is taken from it when the next decision
 begins.  A seat whose bank ran out has the increment for each later decision (at least

@@ -53,7 +53,7 @@ class TableMeta(msgspec.Struct, kw_only=True):
     rematch_of: str = ""  # a rematch: the finished table it follows
     code: str = ""  # a private table's invitation code (D-78)
     bank: float = 0.0  # a time bank: each seat's seconds for the game (0: the server's clock per decision)
-    increment: float = 0.0  # ... and the seconds added per decision (D-79)
+    increment: float = 0.0  # ... and the seconds added per decision (D-77)
     banks: list[float] = []  # each seat's seconds left
     invited: list[str] = []  # who came with the code (identities)
 

@@ -85,7 +85,7 @@ class CreateTable(_Msg, tag="create"):
     seed: int | None = None
     rated: bool = False  # rated when at least two people sit at it when it starts (D-30)
     private: bool = False  # seen only by those who have its code (``TableInfo.code``: D-78)
-    bank: int = 0  # a time bank: each seat's seconds for the game, and ``increment`` per decision (D-79)
+    bank: int = 0  # a time bank: each seat's seconds for the game, and ``increment`` per decision (D-77)
     increment: int = 0
 
 
