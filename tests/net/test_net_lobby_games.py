@@ -5,6 +5,9 @@ the tables where it is one's move."""
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import pytest
 import toygame
 from test_net_tables import client, run, server_at
@@ -297,7 +300,7 @@ def test_a_time_bank_runs_down_gains_its_increment_and_then_a_bot_stands_in(tmp_
                     break
                 a.send(P.Leave(table=j.table.id))
             assert j.table.to_act == 0 and j.table.banks == [3.0, 3.0]
-            assert 2.0 < j.table.deadline - __import__("time").time() <= 3.0
+            assert 2.0 < j.table.deadline - time.time() <= 3.0
             p = Player(a, j.table.id, 0, bot="random", seed=1)
             p.take(j)
             assert isinstance(await p.act_once(), P.Ack)
@@ -306,6 +309,43 @@ def test_a_time_bank_runs_down_gains_its_increment_and_then_a_bot_stands_in(tmp_
             late = await a.expect(lambda m: isinstance(m, P.Error) and m.code == "clock", timeout=15)
             assert "Time is up" in late.message
             assert t.meta.banks[0] == 0.0 and 0 in t.standin
+        finally:
+            await srv.close()
+
+    run(go())
+
+
+def test_a_turn_based_table_waits_for_its_players_and_keeps_its_deadline_over_a_restart(tmp_path):
+    async def go():
+        srv = await server_at(tmp_path, bot_timeout=0.2)
+        a, b = [await client(srv, who) for who in ("alice", "bob")]
+        a.send(P.CreateTable(seats=["human", "human", "normal"], sit=0, seed=5, game="nim", turn_hours=24))
+        ja = await _answer(a, P.Joined)
+        tid = ja.table.id
+        b.send(P.Join(table=tid, seat=1))
+        jb = await _answer(b, P.Joined, lambda m: m.state is not None)
+        assert jb.table.turn_hours == 24
+        t = srv.tables[tid]
+        deadline, at = t.meta.turn_deadline, t.meta.turn_at
+        assert at == len(t.actions) and 23.9 * 3600 < deadline - time.time() <= 24 * 3600
+        await a.close()
+        await b.close()
+        await asyncio.sleep(0.6)  # longer than the bot timeout: nobody stands in
+        assert not t.standin and t.to_act() >= 0
+        who = t.to_act()
+        await srv.close()
+        srv = await server_at(tmp_path, bot_timeout=0.2)
+        try:
+            again = srv.tables[tid]
+            await asyncio.sleep(0.6)
+            assert not again.standin and again.to_act() == who
+            assert again.meta.turn_deadline == deadline and abs(again.clock.deadline - deadline) < 1.0
+            name = "alice" if who == 0 else ("bob" if who == 1 else "")
+            if name:
+                c = await client(srv, name)
+                c.send(P.ListTables())
+                page = await _answer(c, P.Tables)
+                assert page.your_move == [tid]  # the lobby's "your move" after the restart
         finally:
             await srv.close()
 

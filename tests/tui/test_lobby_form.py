@@ -153,7 +153,7 @@ def test_the_form_asks_for_a_private_table_with_a_time_bank():
         app = FormApp()
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
-            for wid in ("#private", "#bank", "#increment", "#create"):
+            for wid in ("#private", "#turn-hours", "#bank", "#increment", "#create"):
                 region = app.screen.query_one(wid).region
                 assert region.bottom <= 23 and region.right <= 80, wid
             app.screen.query_one("#private").focus()
@@ -162,9 +162,11 @@ def test_the_form_asks_for_a_private_table_with_a_time_bank():
             await pilot.press("5")
             app.screen.query_one("#increment").focus()
             await pilot.press("3")
+            app.screen.query_one("#turn-hours").focus()
+            await pilot.press("2", "4")
             await pilot.press("ctrl+s")
             await pilot.pause()
         (kw,) = app.client.created
-        assert kw["private"] is True and kw["bank"] == 300 and kw["increment"] == 3
+        assert kw["private"] is True and kw["bank"] == 300 and kw["increment"] == 3 and kw["turn_hours"] == 24
 
     asyncio.run(go())

@@ -166,6 +166,8 @@ def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
                 who = "you" if mine else fit(names[seat], 16)
                 secs = max(0, int(left))
                 when = f"{secs // 60}:{secs % 60:02d}" if secs >= 100 else f"{secs} s"  # (a time bank)
+                if secs >= 7200:  # a turn-based table's hours
+                    when = f"{secs // 3600} h {secs % 3600 // 60:02d} min"
                 shown = Text(f" clock: {who} {when} ")
             self._show_clock(shown)
             if left is None or seat < 0:

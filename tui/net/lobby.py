@@ -229,6 +229,7 @@ class LobbyScreen(Screen[None]):
                     x
                     for x in (
                         "private" if t.code else "",
+                        f"{t.turn_hours:g} h a move" if t.turn_hours else ("time bank" if t.banks else ""),
                         "rated" if t.rated else "",
                         t.edition,
                         "hints" if t.hints else "",

@@ -100,7 +100,10 @@ class CreateTable(ModalScreen[None]):
                     yield Select(choices, value=defaults[i], allow_blank=False, compact=True, id=f"seat{i}")
             yield from option_rows(spec(first).options, PREFIX, first, {}, MAX_SEATS)
             yield AsciiCheckbox("players may take over bot seats between turns", compact=True, id="takeover")
-            yield AsciiCheckbox("private: seen only by those you give its code", compact=True, id="private")
+            with Horizontal(classes="seat-row"):
+                yield AsciiCheckbox("private (a code)", compact=True, id="private")
+                yield Label("   turn-based, hours a move ", classes="opt-label")
+                yield Input(placeholder="no", max_length=3, compact=True, id="turn-hours", classes="bank")
             with Horizontal(classes="seat-row"):
                 yield Label("Time bank", classes="lbl")
                 yield Input(placeholder="minutes", max_length=4, compact=True, id="bank", classes="bank")
@@ -205,6 +208,12 @@ class CreateTable(ModalScreen[None]):
             kw["rated"] = True
         if self.query_one("#private", Checkbox).value:
             kw["private"] = True
+        hours = self.query_one("#turn-hours", Input).value.strip()
+        if hours:
+            if not hours.isdigit() or int(hours) <= 0:
+                self.notify("A turn-based table gives whole hours a move.", severity="error")
+                return
+            kw["turn_hours"] = int(hours)
         bank, increment = (self.query_one(f"#{i}", Input).value.strip() for i in ("bank", "increment"))
         if bank or increment:  # (blank: the server's clock for each decision)
             if not bank.isdigit() or not (increment or "0").isdigit() or int(bank) <= 0:

@@ -40,6 +40,7 @@ from .names import clean_text
 from .rematch import rematch, rematch_gone
 from .results import Recorder, finished_game, rated_refusal
 from .table import Table
+from .tempo import MAX_TURN_HOURS
 from .tokens import check_token, load_secret, make_token
 
 if TYPE_CHECKING:
@@ -574,6 +575,7 @@ class TableServer:
             code=new_code(self.tables.values()) if msg.private else "",
             bank=max(0, min(msg.bank, 7 * 86400)),
             increment=max(0, min(msg.increment, 3600)) if msg.bank > 0 else 0,
+            turn_hours=max(0.0, min(msg.turn_hours, MAX_TURN_HOURS)),
         )
         self.open_table(conn, meta, msg.sit)
 

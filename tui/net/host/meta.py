@@ -55,6 +55,9 @@ class TableMeta(msgspec.Struct, kw_only=True):
     bank: float = 0.0  # a time bank: each seat's seconds for the game (0: the server's clock per decision)
     increment: float = 0.0  # ... and the seconds added per decision (D-77)
     banks: list[float] = []  # each seat's seconds left
+    turn_hours: float = 0.0  # a turn-based table: hours for each decision (0: real time)
+    turn_deadline: float = 0.0  # when the decision after ``turn_at`` actions runs out
+    turn_at: int = -1
     invited: list[str] = []  # who came with the code (identities)
 
 

@@ -87,6 +87,7 @@ class CreateTable(_Msg, tag="create"):
     private: bool = False  # seen only by those who have its code (``TableInfo.code``: D-78)
     bank: int = 0  # a time bank: each seat's seconds for the game, and ``increment`` per decision (D-77)
     increment: int = 0
+    turn_hours: float = 0.0  # turn-based: hours for each decision; the table waits for absent players
 
 
 class Join(_Msg, tag="join"):
@@ -172,8 +173,7 @@ class Review(_Msg, tag="review"):
 
 
 class ReviewGame(_Msg, tag="review_game"):
-    """A finished game (``HistoryInfo.id``) move by move, as the asker saw it (their seat's
-    view if they played it, else a spectator's): answered with ``Positions``."""
+    """A finished game move by move as the asker saw it (their seat's view, else a spectator's)."""
 
     game: str
     ref: int = 0
@@ -192,8 +192,7 @@ class ForkGame(_Msg, tag="fork"):
 
 
 class Rematch(_Msg, tag="rematch"):
-    """At a finished table: ask for a rematch (the first ``accept``) or answer one (``accept``
-    False: decline).  Everyone at the table receives ``RematchState``."""
+    """Ask for a rematch at a finished table, or answer one (``accept`` False: decline)."""
 
     table: str
     accept: bool = True
@@ -263,6 +262,7 @@ class TableInfo(msgspec.Struct, kw_only=True):
     to_act: int = -1  # the seat to act (-1: none, or no game yet)
     code: str = ""  # a private table's invitation code (sent only to those who may see it)
     banks: list[float] = []  # a time bank's seconds left per seat (the running decision's not yet off)
+    turn_hours: float = 0.0  # a turn-based table's hours per decision
 
 
 class HistoryInfo(msgspec.Struct, kw_only=True):

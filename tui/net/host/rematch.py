@@ -151,6 +151,7 @@ def _new_table(server: TableServer, conn: Conn, old: Table) -> Table | str:
         invited=list(m.invited),
         bank=m.bank,
         increment=m.increment,
+        turn_hours=m.turn_hours,
     )
     t = Table(server, meta)
     server.tables[meta.id] = t

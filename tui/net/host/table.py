@@ -44,6 +44,7 @@ from .results import SERVER_NAME, settle_rated
 from .seats import Seats
 from .seen import positions, seen_setup
 from .takeback import Takebacks
+from .tempo import turn_seconds
 
 log = logging.getLogger("colosseum.net")
 
@@ -177,6 +178,7 @@ class Table:
             to_act=self.to_act() if m.status == "playing" else -1,
             code=m.code,
             banks=self.clock.banks(),
+            turn_hours=m.turn_hours,
         )
 
     def view(self, seat: int | None) -> bytes:
@@ -278,7 +280,7 @@ class Table:
         self.changed()
 
     def arm_timer(self, seat: int) -> None:
-        if self.meta.status != "over":
+        if self.meta.status != "over" and not self.meta.turn_hours:  # (turn-based: the table waits)
             self.seats.arm(seat, self.server.bot_timeout, self._stand_in)
 
     def _stand_in(self, seat: int) -> None:
@@ -310,7 +312,10 @@ class Table:
         seat = self.to_act() if self.meta.status == "playing" else -1
         if seat >= 0 and self.controller_is_bot(seat):
             seat = -1
-        self.clock.run(seat, len(self.actions), self.server.turn_timeout)
+        timeout, new = turn_seconds(self.meta, len(self.actions)) if self.meta.turn_hours else (0.0, False)
+        self.clock.run(seat, len(self.actions), timeout or self.server.turn_timeout)
+        if new:  # a turn-based table's deadline survives a restart
+            self.save_meta()
 
     def _time_up(self, seat: int, n: int) -> None:
         if self.meta.status != "playing" or len(self.actions) != n or self.to_act() != seat:
