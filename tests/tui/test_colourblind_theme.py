@@ -223,3 +223,30 @@ def test_a_players_page_plots_the_parts_when_large_enough_and_in_colour(size, no
             assert len(screen.query(".end-plot")) == (1 if plot else 0)  # one plot: the page's
 
     asyncio.run(go())
+
+
+@pytest.mark.parametrize(("game", "n", "seed", "count"), GAMES, ids=[g[0] for g in GAMES])
+def test_switching_to_the_theme_draws_what_starting_in_it_draws(game, n, seed, count):
+    """Every panel that shows marks redraws them on a switch (the board keeps its ring's cells
+    between moves: its key holds the marks)."""
+    setup, actions = _played(game, n, seed, count)
+
+    async def screen(theme: str, switch_to: str | None) -> list[str]:
+        session = LocalSession(setup, (Seat("human"),) * n, actions=actions)
+        app = ColosseumApp(session, bot_delay=0, theme=theme, auto_dialogs=False)
+        async with app.run_test(size=(100, 30)) as pilot:
+            for _ in range(4):
+                await pilot.pause()
+            if switch_to is not None:
+                app.action_set_theme(switch_to)
+                for _ in range(4):
+                    await pilot.pause()
+            return _rows(app)
+
+    async def go():
+        switched = await screen("colosseum-dark", SYMBOLS_THEME)
+        fresh = await screen(SYMBOLS_THEME, None)
+        assert switched == fresh
+        assert switched != await screen("colosseum-dark", None)
+
+    asyncio.run(go())
