@@ -250,3 +250,27 @@ def test_switching_to_the_theme_draws_what_starting_in_it_draws(game, n, seed, c
         assert switched != await screen("colosseum-dark", None)
 
     asyncio.run(go())
+
+
+def test_the_help_says_which_symbol_is_whose_in_the_theme_only():
+    setup, actions = _played("colosseum", 5, 3, 30)
+
+    async def help_text(theme: str) -> str:
+        session = LocalSession(setup, (Seat("human"),) * 5, actions=actions)
+        app = ColosseumApp(session, bot_delay=0, theme=theme, auto_dialogs=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("f1")
+            await pilot.pause()
+            assert type(app.screen).__name__ == "HelpScreen"
+            return str(app.screen.query_one("#help-text").render())
+
+    async def go():
+        text = await help_text(SYMBOLS_THEME)
+        assert "a player is a symbol" in text
+        joined = " ".join(text.split())
+        for seat in range(5):
+            assert f"{SEAT_SYMBOLS[seat]} {NAMES[seat]}" in joined
+        assert "a player is a symbol" not in await help_text("colosseum-dark")
+
+    asyncio.run(go())
