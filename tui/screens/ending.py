@@ -146,7 +146,12 @@ class EndScreen(Screen[None]):
                 end = next(i for i, line in enumerate(lines) if line.startswith(RULE)) + 2
                 text.append("\n".join(lines[1:end]))
                 more.append("\n".join(lines[end:]))
-                body.mount(sheet_plot(sheet, seat, self.names[seat]), before="#end-more")
+                colour = self.client.seat_style(self.state, seat, theme=theme, dark=dark).color
+                rgb = None
+                if colour is not None:
+                    red, green, blue = colour.get_truecolor()
+                    rgb = (red, green, blue)
+                body.mount(sheet_plot(sheet, seat, self.names[seat], rgb), before="#end-more")
             else:
                 text.append("\n".join(lines[1:]))
             body.border_title = Text(f"Where the points came from ({self.page + 1}/{pages})")

@@ -44,16 +44,25 @@ def plot_fits(size: tuple[int, int], no_color: bool) -> bool:
     return True
 
 
-def sheet_plot(sheet: ScoreSheet, seat: int, name: str) -> Widget:
-    """The plot of ``seat``'s parts (``name``: the player's, for the title)."""
+def sheet_plot(sheet: ScoreSheet, seat: int, name: str, colour: tuple[int, int, int] | None = None) -> Widget:
+    """The plot of ``seat``'s parts (``name``: the player's, for the title), the bars in the
+    seat's ``colour`` (red, green, blue) when given."""
     from textual_plotext import PlotextPlot
 
     shown = parts(sheet, seat)
     plot = PlotextPlot(classes="end-plot")
-    plot.styles.height = max(8, len(shown) + 5)  # a row a bar, the title and the axis
+    # a bar a row with a row between (the y range from the first bar to the last: every bar
+    # falls on a row of its own), the title, the frame and the ticks
+    plot.styles.height = 2 * len(shown) - 1 + 4
     plt: Any = plot.plt
     labels = [label for label, _v in shown][::-1]  # (the first part at the top)
     values = [v for _label, v in shown][::-1]
-    plt.bar(labels, values, orientation="horizontal", marker="#", width=0.5)
+    more: dict[str, Any] = {"color": colour} if colour is not None else {}
+    plt.bar(labels, values, orientation="horizontal", marker="#", width=0.1, **more)
+    if len(shown) > 1:
+        plt.ylim(1, len(shown))
+    low, high = min(0, *values), max(1, *values)
+    step = max(1, -(-(high - low) // 5))
+    plt.xticks(list(range(low - low % step if low % step else low, high + step, step)))
     plt.title(f"Where {name}'s {sheet.totals[seat]} {sheet.score_name} came from")
     return plot
