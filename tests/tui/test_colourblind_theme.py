@@ -274,3 +274,39 @@ def test_the_help_says_which_symbol_is_whose_in_the_theme_only():
         assert "a player is a symbol" not in await help_text("colosseum-dark")
 
     asyncio.run(go())
+
+
+# ---------------------------------------------------------------------- snapshots (ASCII names: the glyph test)
+
+ASCII_NAMES = ("[/a]", "Kat", "Aurelia Maximiliana", "Bo", "Titus")
+
+
+def _ascii(setup):
+    import msgspec
+
+    n = len(setup.players)
+    return type(setup)(**{**msgspec.structs.asdict(setup), "players": ASCII_NAMES[:n]})
+
+
+def test_snapshot_of_the_game_screen_in_the_theme(snap_compare):
+    setup, actions = _played("colosseum", 5, 3, 30)
+    session = LocalSession(_ascii(setup), (Seat("human"),) * 5, actions=actions)
+    app = ColosseumApp(session, bot_delay=0, theme=SYMBOLS_THEME, auto_dialogs=False)
+    assert snap_compare(app, terminal_size=(80, 24))
+
+
+def test_snapshot_of_a_players_page_with_its_plot(snap_compare):
+    setup, actions = _played("colosseum", 4, 11, None)
+    session = LocalSession(_ascii(setup), (Seat("human"),) * 4, actions=actions)
+    app = ColosseumApp(session, bot_delay=0, theme=SYMBOLS_THEME, auto_dialogs=False)
+
+    async def first_sheet(pilot):
+        for _ in range(40):
+            if type(pilot.app.screen).__name__ == "EndScreen":
+                break
+            await pilot.pause(0.05)
+        await pilot.pause()
+        await pilot.press("right")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=first_sheet)
