@@ -4,12 +4,22 @@ Each theme defines the usual Textual colours plus one variable per seat (``$seat
 ``$seat-4``) used for player letters, names and log lines.  Seat colours are picked so they
 stay apart when a terminal has only 16 colours (red, yellow, green, blue/cyan, magenta); the
 player's letter is always shown as well, so colour is never the only channel.
+
+``colosseum-colourblind`` is for players who tell colours apart poorly: seat colours from the
+Okabe-Ito palette (no red beside green), and each seat shown by a symbol (``SEAT_SYMBOLS``: ASCII,
+one cell in every terminal and locale, no two alike) wherever the other themes show its letter.
 """
 
 from __future__ import annotations
 
 DEFAULT_THEME = "colosseum-dark"
-THEME_NAMES = ("colosseum-dark", "colosseum-light", "colosseum-contrast")
+THEME_NAMES = ("colosseum-dark", "colosseum-light", "colosseum-contrast", "colosseum-colourblind")
+#: the theme that shows seats by symbol
+SYMBOLS_THEME = "colosseum-colourblind"
+#: a seat's symbol in that theme, by seat (a game has at most five seats): shapes the game screens
+#: use for nothing else ('.' an empty space, '*' an Aquila space, '+' a stack, '$' coins, '~' a
+#: cut name, '>' the player to act, '#' and '*' a chart's bars and lines)
+SEAT_SYMBOLS = ("@", "%", "&", "=", "^")
 
 _SPECS: dict[str, dict] = {
     "colosseum-dark": dict(
@@ -54,6 +64,22 @@ _SPECS: dict[str, dict] = {
         dark=True,
         seats=("#ff5555", "#ffff55", "#55ff55", "#55ffff", "#ff55ff"),
     ),
+    "colosseum-colourblind": dict(
+        primary="#d4a44c",
+        secondary="#56b4e9",
+        accent="#e0c27a",
+        warning="#f0e442",
+        error="#e69f00",  # (no red beside green: error and success differ in hue for every eye)
+        success="#56b4e9",
+        foreground="#ece3d0",
+        background="#17130f",
+        surface="#211b15",
+        panel="#2e261d",
+        dark=True,
+        # Okabe-Ito's orange, sky blue, yellow, a lighter blue and reddish purple: five apart
+        # in 16 colours too (3, 14, 11, 12, 13)
+        seats=("#e69f00", "#56b4e9", "#f0e442", "#5b8cff", "#e07bd0"),
+    ),
 }
 
 
@@ -80,6 +106,11 @@ def build_themes():
 def register_themes(app) -> None:
     for theme in build_themes():
         app.register_theme(theme)
+
+
+def seat_symbols(theme_name: str) -> tuple[str, ...] | None:
+    """The seats' symbols when ``theme_name`` shows seats by symbol, else None (letters)."""
+    return SEAT_SYMBOLS if theme_name == SYMBOLS_THEME else None
 
 
 def seat_colour(theme_name: str, seat: int) -> str:

@@ -191,11 +191,11 @@ def build_parser(only: str | None = None, game: str | None = None) -> argparse.A
     ``game``: whose option flags ``play`` and ``simulate`` take (default: the default game's)."""
     import argparse
 
+    from colosseum.themes import THEME_NAMES
+
     parser = argparse.ArgumentParser(prog="colosseum", description="Colosseum in the terminal.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
-    parser.add_argument(
-        "--theme", default=None, help="colour theme (colosseum-dark, colosseum-light, colosseum-contrast)"
-    )
+    parser.add_argument("--theme", default=None, help=f"colour theme ({', '.join(THEME_NAMES)})")
     sub = parser.add_subparsers(dest="command")
     for name, help_text, add_arguments in COMMANDS:
         command = sub.add_parser(name, help=help_text)

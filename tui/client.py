@@ -113,6 +113,13 @@ class GameClient:
             return Style()
         return Style(color=seat_colour(theme if theme.startswith("colosseum") else DEFAULT_THEME, seat), bold=False)
 
+    def marks(self, state: Any, *, theme: str) -> tuple[str, ...]:
+        """Each seat's one-cell mark in ``theme`` (the players table's, the board's): the seats'
+        symbols in the colour-blind theme, else a letter a player."""
+        from colosseum.tui.widgets.style import player_marks
+
+        return player_marks(list(self.spec.rules().names(state)), theme)
+
     #: words of option values in the header's tag, where they differ from the option's labels:
     #: value -> (narrow, wide) (Colosseum: "classic" -> ("Classic", "Classic 2007"))
     header_words: dict[str, tuple[str, str]] = {}

@@ -105,7 +105,7 @@ def test_the_end_screen_has_a_page_per_player_whose_parts_add_up(game, options, 
     pages = asyncio.run(_pages(session))
     scores = r.scores(state)
     for seat, lines in enumerate(pages):
-        assert lines[0].startswith(f"Where {setup.players[seat]}'s {scores[seat]} ")
+        assert lines[0][1:].startswith(f" Where {setup.players[seat]}'s {scores[seat]} ")  # (after the mark)
         got, total = parts_and_total(lines[1:])
         assert got == total == scores[seat], (seat, lines)
         assert all(cell_len(line) <= 74 for line in lines)  # within the body at 80 columns

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
+from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -71,6 +72,7 @@ class EndScreen(Screen[None]):
         scroll.border_title = "Result"
         with scroll:
             yield Static(id="end-text")
+            yield Static(id="end-more")  # (a player's page at larger sizes: the lines below the plot)
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -115,6 +117,9 @@ class EndScreen(Screen[None]):
         body = self.query_one("#end-body", VerticalScroll)
         width = max(20, self.size.width - 6)
         pages = self.pages
+        more = Text()
+        for old in self.query(".end-plot"):
+            old.remove()
         if self.page == 0:
             text = self.client.end_text(self.state, theme=self.app.theme, dark=self.app.current_theme.dark, width=width)
             if pages > 1:
@@ -125,15 +130,36 @@ class EndScreen(Screen[None]):
         else:
             sheet = self.sheet()
             assert sheet is not None
-            from colosseum.tui.scoresheet import seat_lines
+            from colosseum.tui.scoresheet import RULE, seat_lines
+            from colosseum.tui.text import fit
 
             seat = self.page - 1
+            theme, dark = self.app.theme, self.app.current_theme.dark
+            mark = self.client.marks(self.state, theme=theme)[seat] + " "
             lines = seat_lines(sheet, self.names, seat, width)
             text = Text()
-            text.append(lines[0] + "\n", "bold")
-            text.append("\n".join(lines[1:]))
+            text.append(mark, self.client.seat_style(self.state, seat, theme=theme, dark=dark) + Style(bold=True))
+            text.append(fit(lines[0], width - len(mark)) + "\n", "bold")
+            from colosseum.tui.widgets.sheetplot import plot_fits, sheet_plot
+
+            if plot_fits((self.size.width, self.size.height), bool(getattr(self.app, "no_color", False))):
+                # the parts and their total, the plot, then the other figures
+                end = next(i for i, line in enumerate(lines) if line.startswith(RULE)) + 2
+                text.append("\n".join(lines[1:end]))
+                more.append("\n".join(lines[end:]))
+                colour = self.client.seat_style(self.state, seat, theme=theme, dark=dark).color
+                rgb = None
+                if colour is not None:
+                    red, green, blue = colour.get_truecolor()
+                    rgb = (red, green, blue)
+                body.mount(sheet_plot(sheet, seat, self.names[seat], rgb), before="#end-more")
+            else:
+                text.append("\n".join(lines[1:]))
             body.border_title = Text(f"Where the points came from ({self.page + 1}/{pages})")
         self.query_one("#end-text", Static).update(text)
+        shown_more = self.query_one("#end-more", Static)
+        shown_more.update(more)
+        shown_more.display = bool(more)
 
     def action_page(self, step: int) -> None:
         self.show(self.page + step)

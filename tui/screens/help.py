@@ -3,6 +3,8 @@ on each of the game's panels (``GameClient.help_panels``)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult
@@ -103,6 +105,7 @@ class HelpScreen(ModalScreen):
             for name, text in client.help_panels():
                 out.append(f"  {name}: ", bold)
                 out.append(text + "\n")
+            out.append_text(_symbols_line(self.app, below, client))
             out.append(
                 "\nWhen it is your turn the decision's dialog opens by itself; Escape closes it "
                 "without changing the game and a or Enter opens it again.  Bots move on their own.\n",
@@ -112,3 +115,24 @@ class HelpScreen(ModalScreen):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def _symbols_line(app: Any, game: Any, client: Any) -> Text:
+    """In a theme that shows players by symbol (the colour-blind one), which symbol is whose:
+    the panels' words above say "letter"."""
+    from colosseum.themes import seat_symbols
+
+    if seat_symbols(app.theme) is None:
+        return Text()
+    state = game.state
+    names = game.rules.names(state)
+    marks = client.marks(state, theme=app.theme)
+    out = Text()
+    out.append("  Players: ", Style(bold=True))
+    out.append("in this theme a player is a symbol where the words above say letter: ")
+    for seat, name in enumerate(names):
+        style = client.seat_style(state, seat, theme=app.theme, dark=app.current_theme.dark)
+        out.append(f"{marks[seat]} ", style + Style(bold=True))
+        out.append(name, style)
+        out.append(", " if seat < len(names) - 1 else "\n")
+    return out

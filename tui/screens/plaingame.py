@@ -19,7 +19,7 @@ from colosseum.tui.client import GameClient
 from colosseum.tui.text import fit, pad, wrap
 from colosseum.tui.widgets.lines import LinePanel
 from colosseum.tui.widgets.log import LogPanel
-from colosseum.tui.widgets.style import player_letters, seat_style
+from colosseum.tui.widgets.style import player_marks, seat_style
 
 BOLD = Style(bold=True)
 DIM = Style(dim=True)
@@ -56,7 +56,7 @@ class StatePanel(LinePanel):
         width = self.content_region.width or 36
         theme = self.app.theme
         names = rules.names(st)
-        letters = player_letters(list(names))
+        letters = player_marks(list(names), theme)
         scores = rules.scores(st)
         actor = rules.to_act(st)
         word = rules.score_name

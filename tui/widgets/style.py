@@ -1,6 +1,7 @@
-"""Styles every game's panels share: a seat's colour in the theme, and one letter a player.
+"""Styles every game's panels share: a seat's colour in the theme, and one mark a player (a
+letter, or in the colour-blind theme a symbol).
 
-Colour is a second channel: a seat is also its letter, so everything reads without colour."""
+Colour is a second channel: a seat is also its mark, so everything reads without colour."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from functools import lru_cache
 
 from rich.style import Style
 
-from colosseum.themes import DEFAULT_THEME, seat_colour
+from colosseum.themes import DEFAULT_THEME, seat_colour, seat_symbols
 
 
 def player_letters(names: tuple[str, ...] | list[str]) -> tuple[str, ...]:
@@ -16,6 +17,17 @@ def player_letters(names: tuple[str, ...] | list[str]) -> tuple[str, ...]:
     it first (so a name without one, e.g. in Japanese, never takes "Aurelia"'s "a"); then each
     other name gets a free letter of the name, else the first free letter of the alphabet."""
     return _player_letters(tuple(names))
+
+
+def player_marks(
+    names: tuple[str, ...] | list[str], theme: str, letters: tuple[str, ...] | None = None
+) -> tuple[str, ...]:
+    """One one-cell mark per player in ``theme``: the seats' symbols in the theme that has them,
+    else ``letters`` (a game's own letters) or ``player_letters(names)``."""
+    symbols = seat_symbols(theme)
+    if symbols is not None and len(names) <= len(symbols):
+        return symbols[: len(names)]
+    return letters if letters is not None else player_letters(names)
 
 
 @lru_cache(maxsize=64)

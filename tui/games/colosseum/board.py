@@ -17,7 +17,7 @@ from colosseum.core.games.colosseum.summary import Changes
 from colosseum.tui.widgets.lines import LinePanel
 from colosseum.tui.widgets.preview import Preview
 
-from .common import MARKETS, NOBLE_LETTERS, player_letters, seat_style
+from .common import MARKETS, NOBLE_LETTERS, player_marks, seat_style
 
 SPACES = 36
 
@@ -135,7 +135,7 @@ class BoardPanel(LinePanel):
         ring_w = 10 * step - gap
         width = max(self.content_region.width, ring_w)
         pad = (width - ring_w) // 2
-        letters = player_letters([p.name for p in st.players])
+        letters = player_marks([p.name for p in st.players], theme)
         owner = {}
         for seat, p in enumerate(st.players):
             for g in p.gates:

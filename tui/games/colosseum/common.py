@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from colosseum.core.games.colosseum import State, catalog, to_act
 from colosseum.tui.text import fit
-from colosseum.tui.widgets.style import player_letters, seat_style
+from colosseum.tui.widgets.style import player_letters, player_marks, seat_style
 
 __all__ = [
     "MARKETS",
@@ -15,6 +15,7 @@ __all__ = [
     "NOBLE_NAMES",
     "a_word",
     "player_letters",
+    "player_marks",
     "prompt",
     "rounds_total",
     "score_word",

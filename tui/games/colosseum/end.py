@@ -11,7 +11,7 @@ from rich.text import Text
 from colosseum.core.games.colosseum import State, catalog, rank
 from colosseum.tui.text import fit, pad
 
-from .common import player_letters, score_word, seat_style
+from .common import player_marks, score_word, seat_style
 
 ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
 
@@ -60,7 +60,7 @@ NAME_CELLS = 14
 def result_text(state: State, theme: str, width: int = 76) -> Text:
     result = state.result or rank(state)
     standings = result.standings
-    letters = player_letters([p.name for p in state.players])
+    letters = player_marks([p.name for p in state.players], theme)
     bold = Style(bold=True)
     muted = Style(dim=True)
     out = Text()
@@ -90,15 +90,16 @@ def result_text(state: State, theme: str, width: int = 76) -> Text:
         out.append(tie_break_text(state, standings, i) + "\n")
     rounds = max((len(p.history) for p in state.players), default=0)
     top = max((v for p in state.players for v in p.history), default=0)
-    cell = max(4, (width - name_w - 2) // max(1, rounds) - 4)  # bar width per round
+    cell = max(4, (width - name_w - 4) // max(1, rounds) - 4)  # bar width per round
     scale = max(1, -(-top // cell))
     out.append(f"\n{score} scored per round ('#' = {scale} {score})\n", muted)
-    out.append(" " * (name_w + 1))
+    out.append(" " * (name_w + 3))
     for r in range(rounds):
         out.append(f"{'Round ' + str(r + 1):<{cell + 4}}", muted)
     out.append("\n")
     for s in standings:
         p = state.players[s.seat]
+        out.append(f"{letters[s.seat]} ", seat_style(theme, s.seat))
         out.append(pad(p.name, name_w) + " ", seat_style(theme, s.seat))
         for r in range(rounds):
             v = p.history[r] if r < len(p.history) else 0

@@ -13,7 +13,7 @@ from colosseum.core.games.colosseum.summary import Changes
 from colosseum.tui.text import pad
 from colosseum.tui.widgets.lines import LinePanel
 
-from .common import player_letters, seat_style
+from .common import player_marks, seat_style
 
 
 def stacks(state: State) -> list[tuple[int, list[int]]]:
@@ -230,7 +230,7 @@ class PlayersPanel(LinePanel):
         width = self.content_region.width or 37
         wide = width >= 50
         name_w = 10 if wide else 7
-        letters = player_letters([p.name for p in st.players])
+        letters = player_marks([p.name for p in st.players], theme)
         actor = to_act(st)
         head = self.component_style("players--head")
         act = self.component_style("players--act")

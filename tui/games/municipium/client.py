@@ -63,6 +63,11 @@ class MunicipiumClient(GameClient):
 
         return seat_style(state, seat, dark, bold=False)
 
+    def marks(self, state: Any, *, theme: str) -> tuple[str, ...]:
+        from .text import letters
+
+        return letters(state, theme)
+
     def dialog(self, session: GameSession[Any, Any], seat: int) -> ModalScreen[Any] | None:
         from .which import dialog_for
 
@@ -87,7 +92,7 @@ class MunicipiumClient(GameClient):
     def end_text(self, state: Any, *, theme: str, dark: bool, width: int) -> Text:
         from .end import result_text
 
-        return result_text(state, dark)
+        return result_text(state, dark, theme)
 
     def history_text(self, state: Any, action: Any) -> str:
         from .facts import describe

@@ -124,6 +124,14 @@ class MuniDialog(DecisionScreen):
         except Exception:  # noqa: BLE001 - not mounted yet
             return True
 
+    @property
+    def theme_name(self) -> str:
+        """The app's theme (the players' marks follow it: letters, or symbols)."""
+        try:
+            return str(self.app.theme)
+        except Exception:  # noqa: BLE001 - not mounted yet
+            return ""
+
     def legal(self) -> tuple[MuniAction, ...]:
         if to_act(self.state) != self.seat:
             return ()
@@ -346,4 +354,4 @@ class ListDialog(MuniDialog):
         if chosen is None:
             return ()
         later = after(self.state, chosen.payload)
-        return gains_lines(self.state, later, self.dark) if later is not None else ()
+        return gains_lines(self.state, later, self.dark, theme=self.theme_name) if later is not None else ()

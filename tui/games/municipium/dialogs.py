@@ -61,7 +61,9 @@ class PlaceMemberDialog(ListDialog):
             return ()
         i = _inst_of(chosen.payload)
         out: list[Text | str] = [
-            *ranks_lines(self.state, after(self.state, chosen.payload), [i], self.dark, self.text_width)
+            *ranks_lines(
+                self.state, after(self.state, chosen.payload), [i], self.dark, self.text_width, theme=self.theme_name
+            )
         ]
         power = cat().institutions[i].power
         out.append(Text(power[:1].upper() + power[1:] + ".", DIM))
@@ -114,11 +116,11 @@ class CardDialog(ListDialog):
         elif a.card == "great_family":
             g = c.route[st.governor]
             out.append(Text(f"Governor to {inst_label(g)}:", BOLD))
-            out.extend(ranks_lines(st, None, [g], self.dark, self.text_width))
+            out.extend(ranks_lines(st, None, [g], self.dark, self.text_width, theme=self.theme_name))
             played = after(st, a)
             later = after(played, GreatFamilyOption(player=self.seat, option="governor")) if played else None
             if later is not None:
-                out.extend(gains_lines(st, later, self.dark))
+                out.extend(gains_lines(st, later, self.dark, theme=self.theme_name))
         elif a.card == "citizens_invitation":
             out.append(bag_text(st, self.dark))
         return out
@@ -218,10 +220,10 @@ class MoveDialog(MuniDialog):
             if p == "none":
                 return [Text("Keep every member where it is.", DIM)]
             frm = p[0]
-            return ranks_lines(self.state, None, [frm], self.dark, self.text_width)
+            return ranks_lines(self.state, None, [frm], self.dark, self.text_width, theme=self.theme_name)
         later = after(self.state, move)
         insts = [i for x in move.paths for i in (x.frm, x.to)]
-        return ranks_lines(self.state, later, insts, self.dark, self.text_width)
+        return ranks_lines(self.state, later, insts, self.dark, self.text_width, theme=self.theme_name)
 
 
 # ====================================================================== citizens
@@ -247,7 +249,7 @@ class PlaceCitizenDialog(ListDialog):
             return ()
         a = chosen.payload
         st = self.state
-        out: list[Text | str] = [rank_text(st, a.institution, self.dark)]
+        out: list[Text | str] = [rank_text(st, a.institution, self.dark, theme=self.theme_name)]
         if sum(st.banners[a.institution]) < 2:
             out.append(Text("No citizen event yet (3 set it off).", DIM))
             return out
@@ -260,7 +262,7 @@ class PlaceCitizenDialog(ListDialog):
             who = later.players[top.player].name
             out.append(f"{fit(who, 12)} chooses which 2 to keep.")
         else:
-            out.extend(gains_lines(st, later, self.dark))
+            out.extend(gains_lines(st, later, self.dark, theme=self.theme_name))
         return out
 
 
@@ -311,7 +313,7 @@ class ChamberDialog(ListDialog):
         i = _inst_of(chosen.payload)
         return [
             Text("The 2nd there gets it at a governor event.", DIM),
-            *ranks_lines(self.state, None, [i], self.dark, self.text_width),
+            *ranks_lines(self.state, None, [i], self.dark, self.text_width, theme=self.theme_name),
         ]
 
 

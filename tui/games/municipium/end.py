@@ -11,7 +11,7 @@ from colosseum.core.games.municipium import State
 from .text import ORDINALS, letters, pad, seat_style
 
 
-def result_text(state: State, dark: bool = True) -> Text:
+def result_text(state: State, dark: bool = True, theme: str = "") -> Text:
     t = Text()
     res = state.result
     if res is None:
@@ -19,7 +19,7 @@ def result_text(state: State, dark: bool = True) -> Text:
     winner = state.players[res.winner].name
     t.append(f"{winner} wins.\n\n", Style(bold=True))
     t.append(" #  Player              Dec  Held  Temple\n", Style(dim=True))
-    let = letters(state)
+    let = letters(state, theme)
     for s in res.standings:
         p = state.players[s.seat]
         t.append(f" {s.rank}  ")

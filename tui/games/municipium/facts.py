@@ -106,7 +106,9 @@ def describe(state: State, a: MuniAction) -> str:
     return type(a).__name__
 
 
-def rank_text(state: State, inst: int, dark: bool = True, name_cells: int = 8, top: int = 2, sep: str = "  ") -> Text:
+def rank_text(
+    state: State, inst: int, dark: bool = True, name_cells: int = 8, top: int = 2, sep: str = "  ", theme: str = ""
+) -> Text:
     """'1st b Becky 3  2nd a Ann 2' (influence after the name); 'nobody there' if empty."""
     r = ranking(state, inst)
     t = Text()
@@ -117,12 +119,16 @@ def rank_text(state: State, inst: int, dark: bool = True, name_cells: int = 8, t
         if pos:
             t.append(sep)
         t.append(f"{ORDINALS[pos]} ")
-        t.append(f"{letters(state)[seat]} {fit(state.players[seat].name, name_cells)}", seat_style(state, seat, dark))
+        t.append(
+            f"{letters(state, theme)[seat]} {fit(state.players[seat].name, name_cells)}", seat_style(state, seat, dark)
+        )
         t.append(f" {influence(state, seat, inst)}")
     return t
 
 
-def ranks_lines(before: State, later: State | None, insts: list[int], dark: bool = True, width: int = 30) -> list[Text]:
+def ranks_lines(
+    before: State, later: State | None, insts: list[int], dark: bool = True, width: int = 30, theme: str = ""
+) -> list[Text]:
     """For each institution: its ranking after the choice (``later``), else as it stands; a
     ranking the choice changes is marked with '!'.  Narrow boxes get one line per rank."""
     out: list[Text] = []
@@ -133,9 +139,9 @@ def ranks_lines(before: State, later: State | None, insts: list[int], dark: bool
         st = later if later is not None else before
         changed = later is not None and ranking(before, i) != ranking(later, i)
         head = Text(f"{ROMAN[i]} {inst_name(i)}{' (changes)' if changed else ''}: ", Style(bold=True))
-        ranks = rank_text(st, i, dark, name_cells, sep="\n  ")
+        ranks = rank_text(st, i, dark, name_cells, sep="\n  ", theme=theme)
         if width >= 44 or not ranking(st, i):
-            head.append_text(rank_text(st, i, dark, name_cells))
+            head.append_text(rank_text(st, i, dark, name_cells, theme=theme))
             out.append(head)
         else:
             out.append(head)
@@ -143,7 +149,7 @@ def ranks_lines(before: State, later: State | None, insts: list[int], dark: bool
     return out
 
 
-def gains_lines(before: State, later: State, dark: bool = True, name_cells: int = 10) -> list[Text]:
+def gains_lines(before: State, later: State, dark: bool = True, name_cells: int = 10, theme: str = "") -> list[Text]:
     """What each player gains or loses: citizens, favours, decurions, crowns.  A decurion
     earned shows as such, not as the set it took (the set's pieces go back at once)."""
     c = cat()
@@ -163,12 +169,12 @@ def gains_lines(before: State, later: State, dark: bool = True, name_cells: int 
         if sum(q.crowned) > sum(p.crowned):
             parts.append("+1 crown")
         if parts:
-            t = Text(f"{letters(before)[s]} {fit(p.name, name_cells)}: ", seat_style(before, s, dark))
+            t = Text(f"{letters(before, theme)[s]} {fit(p.name, name_cells)}: ", seat_style(before, s, dark))
             t.append(", ".join(parts))
             out.append(t)
     if later.temple != before.temple and before.temple:
         t = Text("Temple order: ")
-        t.append(" ".join(letters(later)[s] for s in later.temple))
+        t.append(" ".join(letters(later, theme)[s] for s in later.temple))
         out.append(t)
     return out
 

@@ -55,6 +55,14 @@ class _Panel(LinePanel):
             return True
 
     @property
+    def theme_name(self) -> str:
+        """The app's theme (the players' marks follow it: letters, or symbols)."""
+        try:
+            return str(self.app.theme)
+        except Exception:  # noqa: BLE001 - no app yet (a panel built in a test)
+            return ""
+
+    @property
     def width(self) -> int:
         return self.content_region.width or 44
 
@@ -62,10 +70,10 @@ class _Panel(LinePanel):
 # ====================================================================== board
 
 
-def members_cell(st: State, inst: int, cells: int, dark: bool) -> Text:
-    """Players at ``inst`` in ranking order: letter, members, one '*' per crowned member."""
+def members_cell(st: State, inst: int, cells: int, dark: bool, theme: str = "") -> Text:
+    """Players at ``inst`` in ranking order: mark, members, one '*' per crowned member."""
     t = Text()
-    let = letters(st)
+    let = letters(st, theme)
     for seat in ranking(st, inst):
         p = st.players[seat]
         n = p.plain[inst] + p.crowned[inst]
@@ -113,7 +121,7 @@ class BoardPanel(_Panel):
             t = Text()
             t.append(pad(ROMAN[i], 4), BOLD)
             t.append(pad(c.inst_name(i), name_w + 1))
-            t.append_text(members_cell(st, i, members_w, dark))
+            t.append_text(members_cell(st, i, members_w, dark, self.theme_name))
             t.append(" ")
             banner = Text()
             for k, n in enumerate(st.banners[i]):
@@ -142,7 +150,7 @@ class BoardPanel(_Panel):
     def _supplies(self, st: State, width: int, dark: bool) -> Text:
         t = Text()
         t.append("Temple order ", BOLD)
-        let = letters(st)
+        let = letters(st, self.theme_name)
         if st.temple:
             for pos, seat in enumerate(st.temple):
                 t.append(f"{pos + 1}", DIM)
@@ -195,7 +203,7 @@ class PlayersPanel(_Panel):
         dark = self.dark
         width = self.width
         actor = to_act(st)
-        let = letters(st)
+        let = letters(st, self.theme_name)
         lines: list[Text] = []
         for s, p in enumerate(st.players):
             style = seat_style(st, s, dark)
@@ -236,12 +244,12 @@ class PlayersPanel(_Panel):
         width = self.width
         p = st.players[seat]
         style = seat_style(st, seat, dark)
-        self._titles(f"Family {letters(st)[seat]} ({seat + 1})", "f: every family")
+        self._titles(f"Family {letters(st, self.theme_name)[seat]} ({seat + 1})", "f: every family")
         right = Text(f" D{p.decurions} F{p.favours} ")
         right.stylize(BOLD, 0, 3)
         right.append_text(citizens_text(p.citizens, dark, zero=True))
         head = Text(">" if to_act(st) == seat else " ", BOLD)
-        head.append(f"{letters(st)[seat]} ", style)
+        head.append(f"{letters(st, self.theme_name)[seat]} ", style)
         head.append(pad(p.name, max(4, width - 3 - right.cell_len)), style)
         head.append_text(right)
         lines = [head]

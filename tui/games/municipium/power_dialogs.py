@@ -50,7 +50,7 @@ class GreatFamilyDialog(ListDialog):
             return [Text("Move up to 7 of your members, one at a time, to any institution; Done ends.", DIM)]
         g = cat().route[self.state.governor]
         out: list[Text | str] = [Text("1st: the favour; 2nd: the chamber citizen.", DIM)]
-        out += ranks_lines(self.state, None, [g], self.dark, self.text_width)
+        out += ranks_lines(self.state, None, [g], self.dark, self.text_width, theme=self.theme_name)
         return out + list(super().preview(chosen))
 
 
@@ -122,7 +122,7 @@ class ForumDialog(ListDialog):
         t.append("from ")
         if a.seat >= 0:
             t.append(
-                f"{letters(self.state)[a.seat]} {fit(self.state.players[a.seat].name, 14)}",
+                f"{letters(self.state, self.theme_name)[a.seat]} {fit(self.state.players[a.seat].name, 14)}",
                 seat_style(self.state, a.seat, self.dark),
             )
         else:
@@ -150,7 +150,7 @@ class TavernDialog(MuniDialog):
             out = []
             for owner, frm in dict.fromkeys((a.owner, a.frm) for a in self.pulls()):
                 p = st.players[owner]
-                t = Text(f"{letters(st)[owner]} {fit(p.name, 10)}", seat_style(st, owner, self.dark))
+                t = Text(f"{letters(st, self.theme_name)[owner]} {fit(p.name, 10)}", seat_style(st, owner, self.dark))
                 t.append(f" {p.plain[frm] + p.crowned[frm]} at {inst_label(frm)}")
                 out.append(Entry(f"g{owner}.{frm}", t, (owner, frm)))
             return out
@@ -175,8 +175,10 @@ class TavernDialog(MuniDialog):
             return ()
         if isinstance(chosen.payload, Pull):
             a = chosen.payload
-            return ranks_lines(self.state, after(self.state, a), [a.frm, 1], self.dark, self.text_width)
-        return ranks_lines(self.state, None, [chosen.payload[1], 1], self.dark, self.text_width)
+            return ranks_lines(
+                self.state, after(self.state, a), [a.frm, 1], self.dark, self.text_width, theme=self.theme_name
+            )
+        return ranks_lines(self.state, None, [chosen.payload[1], 1], self.dark, self.text_width, theme=self.theme_name)
 
 
 class RearrangeDialog(MuniDialog):
@@ -223,5 +225,7 @@ class RearrangeDialog(MuniDialog):
         if isinstance(a, Pass):
             return [Text("End the rearrangement.", DIM)]
         if isinstance(a, Relocate):
-            return ranks_lines(self.state, after(self.state, a), [a.frm, a.to], self.dark, self.text_width)
-        return ranks_lines(self.state, None, [a[0]], self.dark, self.text_width)
+            return ranks_lines(
+                self.state, after(self.state, a), [a.frm, a.to], self.dark, self.text_width, theme=self.theme_name
+            )
+        return ranks_lines(self.state, None, [a[0]], self.dark, self.text_width, theme=self.theme_name)

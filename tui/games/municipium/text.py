@@ -26,6 +26,7 @@ from colosseum.core.games.municipium.model import (
     RearrangeFrame,
     TavernFrame,
 )
+from colosseum.tui.widgets.style import player_marks
 
 ROMAN = ("0", "I", "II", "III", "IV", "V", "VI")
 ORDINALS = ("1st", "2nd", "3rd", "4th")
@@ -111,8 +112,11 @@ def player_letters(names: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(taken)
 
 
-def letters(state: State) -> tuple[str, ...]:
-    return player_letters(tuple(p.name for p in state.players))
+def letters(state: State, theme: str = "") -> tuple[str, ...]:
+    """The players' marks: their letters, or in a theme that shows seats by symbol, the seats'
+    symbols (``widgets.style.player_marks``)."""
+    names = tuple(p.name for p in state.players)
+    return player_marks(names, theme, player_letters(names))
 
 
 def seat_style(state: State, seat: int, dark: bool = True, bold: bool = True) -> Style:
@@ -157,9 +161,9 @@ def name_text(state: State, seat: int, cells: int, dark: bool = True, bold: bool
     return Text(fit(state.players[seat].name, cells), style=seat_style(state, seat, dark, bold))
 
 
-def tag(state: State, seat: int, dark: bool = True, name_cells: int = 12) -> Text:
-    """'b Becky' : letter and name, in the player's colour."""
-    t = Text(letters(state)[seat] + " ", style=seat_style(state, seat, dark))
+def tag(state: State, seat: int, dark: bool = True, name_cells: int = 12, theme: str = "") -> Text:
+    """'b Becky' : mark (letter) and name, in the player's colour."""
+    t = Text(letters(state, theme)[seat] + " ", style=seat_style(state, seat, dark))
     t.append_text(name_text(state, seat, name_cells, dark))
     return t
 
