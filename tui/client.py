@@ -116,7 +116,7 @@ class GameClient:
     def marks(self, state: Any, *, theme: str) -> tuple[str, ...]:
         """Each seat's one-cell mark in ``theme`` (the players table's, the board's): the seats'
         symbols in the colour-blind theme, else a letter a player."""
-        from colosseum.tui.widgets.style import player_marks
+        from colosseum.tui.marks import player_marks
 
         return player_marks(list(self.spec.rules().names(state)), theme)
 
