@@ -25,6 +25,7 @@ public address the page and the cookie use.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 import time
@@ -445,7 +446,26 @@ def _int(value: object, default: int, low: int, high: int) -> int:
 
 
 def _peer(request: web.Request) -> str:
-    return str(request.remote or "?")
+    """The browser's address.  Behind a reverse proxy on this machine every request comes from
+    a loopback address: then the proxy's ``X-Forwarded-For`` names the browser (its last entry,
+    the address the proxy saw), so that the limits per address hold per browser and not for
+    everyone at once (D-58).  From any other peer the header is ignored: it is the sender's word."""
+    remote = str(request.remote or "?")
+    forwarded = request.headers.get("X-Forwarded-For", "")
+    if forwarded and _loopback(remote):
+        last = forwarded.rsplit(",", 1)[-1].strip()
+        try:
+            return str(ipaddress.ip_address(last))
+        except ValueError:
+            return remote
+    return remote
+
+
+def _loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
 
 
 _STYLE = """
