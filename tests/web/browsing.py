@@ -41,14 +41,15 @@ async def screen(page) -> str:
     return str(await page.evaluate(SCREEN_JS))
 
 
-async def wait_for(page, text: str, timeout: float = 30.0) -> str:
-    """The screen once ``text`` is on it (AssertionError with the screen after ``timeout``)."""
+async def wait_for(page, *texts: str, timeout: float = 30.0) -> str:
+    """The screen once every one of ``texts`` is on it (AssertionError with the screen after
+    ``timeout``).  (All on one look: a screen is drawn in parts, the header before the key bar.)"""
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     shown = ""
     while loop.time() < end:
         shown = await screen(page)
-        if text in shown:
+        if all(text in shown for text in texts):
             return shown
         await asyncio.sleep(0.05)
-    raise AssertionError(f"{text!r} not on the browser's screen:\n{shown}")
+    raise AssertionError(f"{texts!r} not on the browser's screen:\n{shown}")

@@ -240,8 +240,7 @@ def test_a_browser_player_and_an_ssh_player_play_round_1_and_the_closed_tab_come
                 # the page again: the cookie signs it in, and the client goes back to the seat
                 page = await context.new_page()
                 await page.goto(public + "/")
-                shown = await wait_for(page, "Round 2/")
-                assert "Aurelia" in shown and "Bot plays for me" in shown  # at her seat (a key of a seat's)
+                await wait_for(page, "Round 2/", "Aurelia", "Bot plays for me")  # at her seat (a seat's key)
                 assert seat == await _seat_of(host, tid, BROWSER_PLAYER, present=True)
                 print(
                     f"\nround 1 played in {round_1_at - started:.1f} s from the server's start "
