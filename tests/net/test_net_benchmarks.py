@@ -3,6 +3,8 @@ for a lobby title that had changed).  They print figures; nothing here judges th
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -31,3 +33,13 @@ def test_the_load_benchmark_runs_at_a_tiny_size():
 def test_the_abuse_benchmark_runs_at_a_tiny_size():
     out = _run("bench_abuse.py", "--seconds", "1", "--budget-sessions", "2")
     assert "quiet:" in out and "sessions from many addresses until full" in out and "moves" in out, out
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    shutil.which("chromium") is None and not os.environ.get("COLOSSEUM_REQUIRE_BROWSER"),
+    reason="Chromium is not installed",
+)
+def test_the_web_benchmark_runs_at_a_tiny_size():
+    out = _run("bench_web.py", "--sessions", "1", "--keys", "1", "--settle", "0", timeout=120)
+    assert "key to screen change" in out and "client process memory" in out and "SSH:" in out, out

@@ -196,3 +196,41 @@ def test_guests_only_on_an_open_web_server_and_never_under_a_players_name(tmp_pa
 
 def test_os_environ_of_the_test_is_untouched():
     assert "COLOSSEUM_FRONT" not in os.environ
+
+
+def test_behind_a_proxy_on_this_machine_the_limits_count_the_forwarded_address(tmp_path):
+    """A reverse proxy (TLS, docs) sends every browser from 127.0.0.1: its X-Forwarded-For names
+    the browser, so one browser's sessions do not fill the cap for all of them (D-58)."""
+
+    async def go():
+        srv, web = await _servers(tmp_path)
+        srv.hub.max_per_address = 1
+        try:
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+                await http.get(web.link_for("key:SHA256:laura", "Laura"))
+                url, origin = web.public_url + "/ws?width=80&height=24", web.public_url
+                ws = await http.ws_connect(url, origin=origin, headers={"X-Forwarded-For": "198.51.100.7, 203.0.113.5"})
+                assert srv.hub.per_address == {"203.0.113.5": 1}  # the address the proxy saw: the last
+                with pytest.raises(aiohttp.WSServerHandshakeError) as e:  # the same browser again: over its cap
+                    await http.ws_connect(url, origin=origin, headers={"X-Forwarded-For": "203.0.113.5"})
+                assert e.value.status == 503
+                await ws.close()
+        finally:
+            await _close(srv, web)
+
+    run(go())
+
+
+def test_a_forwarded_address_is_believed_only_from_this_machine():
+    from aiohttp.test_utils import make_mocked_request
+
+    from colosseum.tui.net.host.web import _peer
+
+    def peer(remote: str, forwarded: str) -> str:
+        request = make_mocked_request("GET", "/ws", headers={"X-Forwarded-For": forwarded})
+        return _peer(request.clone(remote=remote))
+
+    assert peer("127.0.0.1", "203.0.113.5") == "203.0.113.5"
+    assert peer("::1", "10.0.0.1, 2001:db8::1") == "2001:db8::1"
+    assert peer("127.0.0.1", "not an address") == "127.0.0.1"
+    assert peer("192.0.2.9", "203.0.113.5") == "192.0.2.9"  # a browser's own word: ignored

@@ -7,8 +7,12 @@ first ``Joined`` or ``TableChanged`` it takes in (or given)."""
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
+import codecs
 import re
 import socket
+import unicodedata
 from typing import Any
 
 from . import protocol as P
@@ -149,3 +153,136 @@ def ranks(player: Player) -> tuple[int, ...]:
     found = player.rules.ranks(player.state)
     assert found is not None, "the game is not over"
     return tuple(found)
+
+
+_CSI = re.compile(rb"\x1b\[([0-9;?<>=!]*)([ -/]*)([@-~])")
+_OSC = re.compile(rb"\x1b\]([^\x07\x1b]*)(?:\x07|\x1b\\)")
+
+
+def _cells(ch: str) -> int:
+    if unicodedata.combining(ch):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def _unfinished(rest: bytes) -> bool:
+    """Whether ``rest`` (from an ESC to the end of the data so far) may be a sequence cut short."""
+    kind = rest[1:2]
+    if kind == b"[":
+        return re.search(rb"[@-~]", rest[2:]) is None
+    if kind == b"]":
+        return b"\x07" not in rest and b"\x1b\\" not in rest[1:]
+    return kind == b""
+
+
+class Terminal:
+    """A small terminal screen for reading what an SSH session shows, as a person sees it:
+    enough of a VT100 for what Textual writes (cursor positions, erases, text; colours and
+    modes are ignored).  ``clipboard`` keeps what the program last copied (OSC 52)."""
+
+    def __init__(self, cols: int = 80, rows: int = 24) -> None:
+        self.cols, self.rows = cols, rows
+        self.grid = [[" "] * cols for _ in range(rows)]
+        self.x = self.y = 0
+        self.clipboard = ""
+        self._pending = b""
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+
+    def lines(self) -> list[str]:
+        return ["".join(row).rstrip() for row in self.grid]
+
+    def text(self) -> str:
+        return "\n".join(self.lines())
+
+    def feed(self, data: bytes) -> None:
+        data = self._pending + data
+        self._pending = b""
+        i = 0
+        while i < len(data):
+            esc = data.find(b"\x1b", i)
+            if esc < 0:
+                self._write(self._decoder.decode(data[i:]))
+                return
+            self._write(self._decoder.decode(data[i:esc]))
+            m = _CSI.match(data, esc) or _OSC.match(data, esc)
+            if m is None:
+                rest = data[esc:]
+                # an escape sequence cut at the end of this chunk: wait for the rest
+                if len(rest) < (1 << 16) and _unfinished(rest):
+                    self._pending = rest
+                    return
+                i = esc + 2  # ESC and one character (charset, keypad modes...): nothing to draw
+                continue
+            if m.re is _CSI:
+                self._csi(m.group(1).decode(), m.group(3).decode())
+            else:
+                self._osc(m.group(1).decode("utf-8", "replace"))
+            i = m.end()
+
+    def _csi(self, params: str, final: str) -> None:
+        if params.startswith(("?", ">", "<", "=", "!")):
+            return
+        nums = [int(p) if p.isdigit() else 0 for p in params.split(";")] if params else []
+        first = nums[0] if nums else 0
+        if final in "Hf":
+            row = nums[0] if nums and nums[0] else 1
+            col = nums[1] if len(nums) > 1 and nums[1] else 1
+            self.y, self.x = min(row, self.rows) - 1, min(col, self.cols) - 1
+        elif final == "A":
+            self.y = max(0, self.y - max(first, 1))
+        elif final == "B":
+            self.y = min(self.rows - 1, self.y + max(first, 1))
+        elif final == "C":
+            self.x = min(self.cols - 1, self.x + max(first, 1))
+        elif final == "D":
+            self.x = max(0, self.x - max(first, 1))
+        elif final == "G":
+            self.x = min(max(first, 1), self.cols) - 1
+        elif final == "J":
+            rows = {0: range(self.y + 1, self.rows), 1: range(self.y)}.get(first, range(self.rows))
+            for r in rows:
+                self.grid[r] = [" "] * self.cols
+            if first in (0, 1):
+                self._erase_line(first)
+        elif final == "K":
+            self._erase_line(first)
+
+    def _erase_line(self, how: int) -> None:
+        row = self.grid[self.y]
+        span = {0: range(self.x, self.cols), 1: range(self.x + 1)}.get(how, range(self.cols))
+        for c in span:
+            row[c] = " "
+
+    def _osc(self, body: str) -> None:
+        if body.startswith("52;"):
+            try:
+                self.clipboard = base64.b64decode(body.split(";", 2)[2]).decode("utf-8", "replace")
+            except (IndexError, ValueError, binascii.Error):
+                pass
+
+    def _write(self, text: str) -> None:
+        for ch in text:
+            if ch == "\r":
+                self.x = 0
+            elif ch == "\n":
+                self.y = min(self.rows - 1, self.y + 1)
+            elif ch == "\b":
+                self.x = max(0, self.x - 1)
+            elif ch < " " or ch == "\x7f":
+                continue
+            else:
+                width = _cells(ch)
+                if width == 0:
+                    continue
+                if self.x + width > self.cols:
+                    continue  # (Textual never writes past a line's end)
+                row = self.grid[self.y]
+                if row[self.x] == "" and self.x:
+                    row[self.x - 1] = " "  # half of a wide character drawn over
+                end = self.x + width
+                if end < self.cols and row[end] == "":
+                    row[end] = " "
+                row[self.x] = ch
+                if width == 2:
+                    row[self.x + 1] = ""
+                self.x = end

@@ -25,6 +25,7 @@ public address the page and the cookie use.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 import time
@@ -407,12 +408,15 @@ class WebGateway:
 
 _NO_CACHE = {"Cache-Control": "no-store"}
 
-#: where textual-serve's page script (1.1.3) makes each terminal: the terminals are kept in
-#: ``window.colosseumTerminals`` as well, so that a page test can read the screen from the
-#: terminal's buffer (xterm draws on a canvas)
+#: where textual-serve's page script (1.1.3) makes each terminal: the terminal takes the
+#: keyboard at once and again whenever the window comes back (textual-serve leaves it to a
+#: click: keys typed before one went nowhere, and a keyboard-only player could not start); and
+#: the terminals are kept in ``window.colosseumTerminals``, so that a page test can read the
+#: screen from the terminal's buffer (xterm draws on a canvas)
 _SCRIPT_HOOK = (
     "const t=new w(e,{ping:r});",
-    "const t=new w(e,{ping:r});(window.colosseumTerminals=window.colosseumTerminals||[]).push(t);",
+    "const t=new w(e,{ping:r});(window.colosseumTerminals=window.colosseumTerminals||[]).push(t);"
+    't.terminal.focus();window.addEventListener("focus",()=>t.terminal.focus());',
 )
 _script: str | None = None
 
@@ -442,7 +446,26 @@ def _int(value: object, default: int, low: int, high: int) -> int:
 
 
 def _peer(request: web.Request) -> str:
-    return str(request.remote or "?")
+    """The browser's address.  Behind a reverse proxy on this machine every request comes from
+    a loopback address: then the proxy's ``X-Forwarded-For`` names the browser (its last entry,
+    the address the proxy saw), so that the limits per address hold per browser and not for
+    everyone at once (D-58).  From any other peer the header is ignored: it is the sender's word."""
+    remote = str(request.remote or "?")
+    forwarded = request.headers.get("X-Forwarded-For", "")
+    if forwarded and _loopback(remote):
+        last = forwarded.rsplit(",", 1)[-1].strip()
+        try:
+            return str(ipaddress.ip_address(last))
+        except ValueError:
+            return remote
+    return remote
+
+
+def _loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
 
 
 _STYLE = """
@@ -469,7 +492,7 @@ def signin_page(guests: bool, problem: str = "") -> str:
     )
     warn = f'<p class="note">{escape(problem)}</p>' if problem else ""
     return f"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Colosseum</title>
-<style>{_STYLE}</style></head><body><div class="box"><h1>Colosseum</h1>{warn}
+<link rel="icon" href="data:,"><style>{_STYLE}</style></head><body><div class="box"><h1>Colosseum</h1>{warn}
 <p>To play here as yourself, log in with SSH and press <b>w</b> in the lobby: it shows a link
 that signs this browser in (it works once, for {LINK_MINUTES} minutes).</p>{guest}</div></body></html>"""
 
@@ -478,7 +501,7 @@ def game_page(websocket_url: str) -> str:
     from html import escape
 
     return f"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Colosseum</title>
-<link rel="stylesheet" href="/static/css/xterm.css"><style>{_STYLE}</style>
+<link rel="stylesheet" href="/static/css/xterm.css"><link rel="icon" href="data:,"><style>{_STYLE}</style>
 <script src="/static/js/textual.js"></script></head><body>
 <div class="closed"><div class="box"><h1>Colosseum</h1><p>The session ended. Your seat is kept:
 <a href="/">come back</a>.</p></div></div>

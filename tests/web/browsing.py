@@ -1,0 +1,55 @@
+"""What the browser tests share: Debian's Chromium driven by Playwright through
+``executable_path`` (Playwright's own browser download does not work on these machines), and
+the screen read from the page's terminal buffer (xterm.js draws on a canvas; the page keeps its
+terminals in ``window.colosseumTerminals``, ``host.web``)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+#: skip a browser test where Chromium is missing, unless CI asks for it (COLOSSEUM_REQUIRE_BROWSER)
+needs_browser = pytest.mark.skipif(
+    CHROMIUM is None and not os.environ.get("COLOSSEUM_REQUIRE_BROWSER"), reason="Chromium is not installed"
+)
+
+SCREEN_JS = """() => {
+  const t = (window.colosseumTerminals || [])[0];
+  if (!t) return "";
+  const b = t.terminal.buffer.active, out = [];
+  for (let y = 0; y < t.terminal.rows; y++) { const l = b.getLine(y); out.push(l ? l.translateToString(true) : ""); }
+  return out.join("\\n");
+}"""
+
+
+async def screen(page) -> str:
+    """The page's terminal as text, one line a row."""
+    return str(await page.evaluate(SCREEN_JS))
+
+
+async def wait_for(page, *texts: str, timeout: float = 30.0) -> str:
+    """The screen once every one of ``texts`` is on it (AssertionError with the screen after
+    ``timeout``).  (All on one look: a screen is drawn in parts, the header before the key bar.)"""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    shown = ""
+    while loop.time() < end:
+        shown = await screen(page)
+        if all(text in shown for text in texts):
+            return shown
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{texts!r} not on the browser's screen:\n{shown}")
