@@ -29,14 +29,16 @@ from colosseum.core.options import BASE_FIELDS, OptionError
 from colosseum.core.registry import spec
 
 from . import protocol as P
+from .botbudget import BotBudget
 from .botplay import COMPOSE_CAP, TRADE_WINDOW
 from .conn import Conn
 from .files import append_private, count_lines, private_dir, tail_lines, write_private
+from .limits import IDLE_TIMEOUT, IdleTables, address_refusal, unmake
 from .meta import SeatMeta, TableMeta, edition_of, history_entry, load_meta
 from .names import clean_text
 from .results import Recorder, finished_game, rated_refusal
 from .table import Table
-from .tokens import check_token, load_secret, make_token
+from .tokens import load_secret, make_token, token_parts
 
 if TYPE_CHECKING:
     from .store import Store
@@ -64,6 +66,7 @@ class TableServer:
         address: str | None = None,
         fixed_seeds: bool = False,
         store: Store | None = None,
+        idle_timeout: float = IDLE_TIMEOUT,
     ) -> None:
         self.data = Path(data)
         self.store = store  # the lobby's database (None: results stay in the files only)
@@ -80,6 +83,8 @@ class TableServer:
         self.turn_timeout = turn_timeout  # seconds a person has for one decision (0: no clock)
         self.trade_window = TRADE_WINDOW  # seconds a bot's turn stays open for actions out of turn
         self.compose_cap = COMPOSE_CAP  # seconds an open dialog holds a bot's move at most
+        self.budget = BotBudget()  # every table's bots share it (botbudget)
+        self.idle = IdleTables(self, idle_timeout)  # ends tables nobody uses (limits; 0: never)
         # A table made with a seed replays a known game: its creator would know every roll to
         # come.  Only a server told so (tests, benchmarks) takes one; else each game's chance
         # comes from a secret drawn by the operating system (core.rng).
@@ -94,8 +99,8 @@ class TableServer:
         self._server: asyncio.AbstractServer | None = None
         self.refusals = 0
 
-    def token_for(self, player: str, name: str) -> str:
-        return make_token(self.secret, player, name)
+    def token_for(self, player: str, name: str, address: str = "") -> str:
+        return make_token(self.secret, player, name, address)
 
     # ---------------------------------------------------------------- persistence
     def save_meta(self, meta: TableMeta) -> None:
@@ -168,6 +173,7 @@ class TableServer:
 
     def maybe_forget(self, table: Table) -> None:
         """Drop a finished table nobody looks at, or a waiting one everybody left."""
+        self.idle.touch(table)  # (someone just left it)
         if table.conns or self.tables.get(table.id) is not table:
             return
         if table.meta.status == "over":
@@ -220,8 +226,10 @@ class TableServer:
             if port == "0":
                 sock = self._server.sockets[0].getsockname()
                 self.address = f"tcp:{sock[0]}:{sock[1]}"
+        self.idle.start()
 
     async def close(self) -> None:
+        self.idle.stop()
         if self._server is not None:
             self._server.close()
         for c in list(self.conns):
@@ -289,12 +297,12 @@ class TableServer:
             if msg.version != P.PROTOCOL_VERSION:
                 self.refuse(conn, f"protocol version {msg.version} is not {P.PROTOCOL_VERSION}", code="version")
                 return
-            who = check_token(self.secret, msg.token)
+            who = token_parts(self.secret, msg.token)
             if who is None:
                 self.refuse(conn, "bad token", code="auth")
                 return
             hello = msg
-            conn.player, conn.name = who
+            conn.player, conn.name, conn.address = who
         conn.send(P.Welcome(version=P.PROTOCOL_VERSION, player=conn.player, name=conn.name, seats=self.held(conn)))
         log.info("conn %s: %s (%s) connected", conn.id, conn.name, conn.player[:24])
         window, count = time.monotonic(), 0
@@ -548,7 +556,7 @@ class TableServer:
             return "too many tables"
         if sum(1 for t in live if t.meta.creator == conn.player) >= MAX_TABLES_PER_PLAYER:
             return f"you have {MAX_TABLES_PER_PLAYER} open tables already"
-        return None
+        return address_refusal(live, conn)
 
     def create(self, conn: Conn, msg: P.CreateTable) -> None:
         why = self.create_refusal(conn, msg)
@@ -572,15 +580,18 @@ class TableServer:
             rated=msg.rated,
         )
         t = Table(self, meta)
+        t.origin = conn.address
         self.tables[tid] = t
-        self.save_meta(meta)
+        try:  # made whole or not at all: a full disk leaves no phantom table (limits.unmake)
+            self.save_meta(meta)
+            if msg.sit >= 0:
+                t.sit(conn, msg.sit)
+            else:
+                t.watch(conn)
+                if all(k != "human" for k in msg.seats):
+                    t.start()  # bots only: a game to watch
+        except OSError as err:
+            return self.refuse(conn, unmake(self, t, err), code="disk")
         log.info("table %s (%s) created by %s: %s", tid, msg.game, conn.name, ",".join(msg.seats))
-        if msg.sit >= 0:
-            t.sit(conn, msg.sit)
-            conn.send(t.joined(msg.sit))
-        else:
-            t.watch(conn)
-            if all(k != "human" for k in msg.seats):
-                t.start()  # bots only: a game to watch
-            conn.send(t.joined(-1))
+        conn.send(t.joined(msg.sit if msg.sit >= 0 else -1))
         t.kick()

@@ -128,6 +128,7 @@ async def start_server(
     bot_timeout: float = 120.0,
     bot_delay: float = 0.5,
     turn_timeout: float = 90.0,
+    idle_timeout: float = 1800.0,
     client_cmd: list[str] | None = None,
     max_clients: int = MAX_CLIENTS,
     memory_budget_mb: float | None = None,
@@ -151,6 +152,7 @@ async def start_server(
         bot_timeout=bot_timeout,
         bot_delay=bot_delay,
         turn_timeout=turn_timeout,
+        idle_timeout=idle_timeout,
         fixed_seeds=fixed_seeds,
         store=store,
     )
@@ -262,6 +264,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 bot_timeout=args.bot_timeout,
                 bot_delay=bot_delay,
                 turn_timeout=getattr(args, "turn_timeout", 90.0),
+                idle_timeout=60 * getattr(args, "idle_minutes", 30.0),
                 max_clients=getattr(args, "max_sessions", MAX_CLIENTS),
                 memory_budget_mb=getattr(args, "memory_budget", None),
                 per_address=getattr(args, "sessions_per_address", MAX_SESSIONS_PER_ADDRESS),

@@ -282,11 +282,12 @@ class Hub:
         self.password_checks = 0  # passwords compared with the server's
         self.password_turned_away = 0  # tries refused without a comparison (too many failures)
 
-    def client_env(self, identity: str, name: str) -> dict[str, str]:
+    def client_env(self, identity: str, name: str, address: str = "") -> dict[str, str]:
         """What every client process of a player gets (over SSH or in a browser), and nothing of
         the server's own environment but PATH and how this program is found: its home, data and
         config folders inside the data folder (it offers no local games nor screenshots), the
-        player's own settings folder, the way to the table server with the player's token."""
+        player's own settings folder, the way to the table server with the player's token (which
+        carries ``address``, where they connect from: the tables per address are capped)."""
         home = self.home
         env = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
@@ -299,7 +300,7 @@ class Hub:
             "COLOSSEUM_NET_LOG": str(self.data / "clients.log"),
             "COLOSSEUM_CONFIG_DIR": str(self.player_config(identity)),  # settings per player
             "COLOSSEUM_NET_ADDRESS": self.tables.address,
-            "COLOSSEUM_NET_TOKEN": self.tables.token_for(identity, name),
+            "COLOSSEUM_NET_TOKEN": self.tables.token_for(identity, name, address),
             "LANG": "C.UTF-8",
             "LC_ALL": "C.UTF-8",
             "PYTHONUNBUFFERED": "1",
@@ -323,7 +324,7 @@ class Hub:
         return (
             f"password checks {self.password_checks}, turned away unchecked {self.password_turned_away}, "
             f"refusals {self.refusals}, sessions {len(self.clients)}, connections {sum(self.connections.values())}, "
-            f"client memory {self.memory_used_mb():.0f} MB of {self.memory_budget_mb:.0f}"
+            f"client memory {self.memory_used_mb():.0f} MB of {self.memory_budget_mb:.0f}, {self.tables.budget.stats()}"
         )
 
     def refused(self, what: str, *args: object) -> None:

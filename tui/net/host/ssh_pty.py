@@ -88,7 +88,7 @@ async def handle_process(hub: Hub, process: asyncssh.SSHServerProcess[bytes]) ->
 async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess[bytes], owner: LoginServer, term: str) -> None:
     name = owner.name or display_name(process.get_extra_info("username") or "player")
     cols, rows, xpix, ypix = process.get_terminal_size()
-    env = hub.client_env(owner.identity, name)
+    env = hub.client_env(owner.identity, name, owner.address)
     env["TERM"] = term
     client_env = process.env or {}
     for var in ("COLORTERM", "NO_COLOR"):

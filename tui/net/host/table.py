@@ -33,6 +33,7 @@ from colosseum.core.rng import new_secret
 from colosseum.core.undo import UndoReach, took_back_text
 
 from . import protocol as P
+from .botbudget import BotBudget
 from .botplay import BotPlay
 from .chat import Chat
 from .clock import Clock
@@ -64,6 +65,8 @@ class Server(Protocol):
     def trade_window(self) -> float: ...
     @property
     def compose_cap(self) -> float: ...
+    @property
+    def budget(self) -> BotBudget: ...
 
     def save_meta(self, meta: TableMeta) -> None: ...
     def finished(self, table: Table) -> None: ...
@@ -88,6 +91,7 @@ class Table:
         self.clock = Clock(self._time_up)
         self.takebacks = Takebacks(self.rules)
         self.botplay = BotPlay(self, server)
+        self.origin = ""  # the address its creator connected from (the per-address cap; memory only)
 
     # ---------------------------------------------------------------- what the parts hold
     @property
