@@ -17,6 +17,7 @@ lets seats act out of turn (``Rules.out_of_turn``), they wait for the people.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from typing import Any, Protocol
@@ -183,7 +184,13 @@ class BotPlay:
                 own = bot.own_think = bot.think  # (None: a bot of fixed playouts, not timed)
             if own is not None:
                 bot.think = budget.think(own)
-            return await asyncio.to_thread(bot.act, before)  # the search: off the event loop
+            thought = asyncio.ensure_future(asyncio.to_thread(bot.act, before))  # off the event loop
+            try:
+                return await asyncio.shield(thought)
+            except asyncio.CancelledError:  # (the table closes) the slot is held until it is done
+                with contextlib.suppress(asyncio.CancelledError):
+                    await asyncio.wait([thought])
+                raise
 
     async def _cannot_save(self, err: OSError) -> None:
         self.unsaved += 1
