@@ -76,16 +76,22 @@ def pss_kb(pid: int) -> int:
 
 
 def children(pid: int) -> list[int]:
-    out = []
+    """Every process under ``pid``: the client processes, forked by the fork server or started
+    by the server itself, and the fork server."""
+    parent: dict[int, int] = {}
     for d in Path("/proc").iterdir():
         if not d.name.isdigit():
             continue
         try:
-            ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            parent[int(d.name)] = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
         except (OSError, IndexError, ValueError):
             continue
-        if ppid == pid:
-            out.append(int(d.name))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        kids = [k for k, pp in parent.items() if pp == p]
+        out += kids
+        todo += kids
     return out
 
 
@@ -400,8 +406,8 @@ async def main(args: argparse.Namespace) -> None:
             "sessions from many addresses until full",
             t0,
             t1,
-            f"{held} held ({len(kids)} client processes: {rss:.0f} MB RSS, {pss:.0f} MB PSS, "
-            f"{rss / max(1, len(kids)):.0f} MB RSS and {pss / max(1, len(kids)):.0f} MB PSS each), then: {why!r}",
+            f"{held} held ({len(kids)} processes: the clients and the fork server: {rss:.0f} MB RSS, {pss:.0f} MB PSS, "
+            f"{rss / max(1, held):.0f} MB RSS and {pss / max(1, held):.0f} MB PSS a session), then: {why!r}",
         )
         print(f"server process: {rss_kb(server.pid) / 1024:.0f} MB RSS")
         for c in conns:

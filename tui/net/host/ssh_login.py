@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import asyncssh
 
 from .files import private_dir
+from .forks import ClientProcess, ForkServer
 from .hub import TableServer
 from .names import clean_name, name_key, name_problem
 from .options import MAX_CLIENTS, MAX_SESSIONS_PER_ADDRESS, PASSWORD_ENV, SESSION_MB
@@ -106,7 +107,14 @@ def memory_available_mb() -> int:
 
 
 def rss_mb(pid: int) -> float:
-    """Resident size of a process (shared pages counted in full: an upper bound)."""
+    """What a process really uses: its proportional set size (the pages it shares with the
+    other sessions, forked from one process, divided among them), else its resident size."""
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        pass
     try:
         pages = int(Path(f"/proc/{pid}/statm").read_text().split()[1])
     except (OSError, ValueError, IndexError):
@@ -261,7 +269,8 @@ class Hub:
         self.open = open_to_all
         self.password = password
         self.client_cmd = client_cmd or [sys.executable, "-m", "colosseum.tui.net.client"]
-        self.clients: set[asyncio.subprocess.Process] = set()
+        self.clients: set[ClientProcess] = set()
+        self.forks: ForkServer | None = None  # client processes forked from one (host.forks)
         self.per_identity: dict[str, int] = {}
         self.per_address: dict[str, int] = {}
         self.connections: dict[str, int] = {}

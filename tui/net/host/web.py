@@ -36,6 +36,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
+from colosseum.tui.net.host.forks import ClientProcess
 from colosseum.tui.net.host.weblink import LINK_MINUTES, Signer, link_path
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ class Hub(Protocol):
     data: Path
     home: Path
     client_cmd: list[str]
-    clients: set[asyncio.subprocess.Process]
+    clients: set[ClientProcess]
     per_identity: dict[str, int]
     per_address: dict[str, int]
     names: Any
