@@ -99,3 +99,26 @@ def test_clients_are_forked_with_their_own_terminal_and_environment_and_start_af
             await srv.close()
 
     asyncio.run(asyncio.wait_for(go(), 120))
+
+
+def test_the_memory_budget_counts_what_clients_really_use_measured_off_the_event_loop():
+    from types import SimpleNamespace
+
+    from colosseum.tui.net.host import memory
+    from colosseum.tui.net.host.options import SESSION_MB
+
+    async def go():
+        meter = memory.MemoryMeter()
+        me = SimpleNamespace(pid=os.getpid())
+        assert meter.used([me]) == SESSION_MB  # not measured yet: the most a client may reach
+        for _ in range(100):
+            await asyncio.sleep(0.02)
+            if me.pid in meter.sizes:
+                break
+        mine = meter.used([me])
+        assert mine > 0 and mine != SESSION_MB  # this process's proportional size, measured
+        newcomer = SimpleNamespace(pid=-1)
+        assert meter.used([me, newcomer]) == mine + SESSION_MB  # (measured again only EVERY s)
+        assert meter.used([]) == 0  # ended clients count no more
+
+    asyncio.run(asyncio.wait_for(go(), 30))

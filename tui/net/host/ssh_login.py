@@ -24,6 +24,7 @@ import asyncssh
 from .files import private_dir
 from .forks import ClientProcess, ForkServer
 from .hub import TableServer
+from .memory import MemoryMeter
 from .names import clean_name, name_key, name_problem
 from .options import MAX_CLIENTS, MAX_SESSIONS_PER_ADDRESS, PASSWORD_ENV, SESSION_MB
 
@@ -104,22 +105,6 @@ def memory_available_mb() -> int:
     except (OSError, ValueError, IndexError):  # pragma: no cover - not Linux
         pass
     return 4096
-
-
-def rss_mb(pid: int) -> float:
-    """What a process really uses: its proportional set size (the pages it shares with the
-    other sessions, forked from one process, divided among them), else its resident size."""
-    try:
-        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-            if line.startswith("Pss:"):
-                return int(line.split()[1]) / 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        pages = int(Path(f"/proc/{pid}/statm").read_text().split()[1])
-    except (OSError, ValueError, IndexError):
-        return 0.0
-    return pages * os.sysconf("SC_PAGE_SIZE") / (1 << 20)
 
 
 class AuthGuard:
@@ -271,6 +256,7 @@ class Hub:
         self.client_cmd = client_cmd or [sys.executable, "-m", "colosseum.tui.net.client"]
         self.clients: set[ClientProcess] = set()
         self.forks: ForkServer | None = None  # client processes forked from one (host.forks)
+        self.memory = MemoryMeter()  # what they use (PSS), measured off the event loop
         self.per_identity: dict[str, int] = {}
         self.per_address: dict[str, int] = {}
         self.connections: dict[str, int] = {}
@@ -391,7 +377,7 @@ class Hub:
         task.add_done_callback(self._tasks.discard)
 
     def memory_used_mb(self) -> float:
-        return sum(rss_mb(p.pid) for p in self.clients)
+        return self.memory.used(self.clients)
 
     def full(self, address: str) -> str:
         """Why one more session may not start ('' if it may)."""
