@@ -431,6 +431,8 @@ class LobbyApp(RemoteAppMixin, BaseApp):
             self.waiting = None
             if self.screen is w:
                 self.pop_screen()
+            if isinstance(self.screen, LobbyScreen):
+                self.screen.action_refresh()  # the closed table off the list
         elif msg.state is not None or msg.table.status == "playing":
             # the game started: sit again to get the full picture, atomically with its updates
             seat = w.joined.seat
