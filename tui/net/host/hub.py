@@ -33,7 +33,7 @@ from .botbudget import BotBudget
 from .botplay import COMPOSE_CAP, TRADE_WINDOW
 from .conn import Conn
 from .files import append_private, count_lines, private_dir, tail_lines, write_private
-from .limits import IDLE_TIMEOUT, IdleTables, address_refusal, unmake
+from .limits import IDLE_TIMEOUT, IdleTables, address_refusal, begin
 from .meta import SeatMeta, TableMeta, edition_of, history_entry, load_meta
 from .names import clean_text
 from .results import Recorder, finished_game, rated_refusal
@@ -582,16 +582,8 @@ class TableServer:
         t = Table(self, meta)
         t.origin = conn.address
         self.tables[tid] = t
-        try:  # made whole or not at all: a full disk leaves no phantom table (limits.unmake)
-            self.save_meta(meta)
-            if msg.sit >= 0:
-                t.sit(conn, msg.sit)
-            else:
-                t.watch(conn)
-                if all(k != "human" for k in msg.seats):
-                    t.start()  # bots only: a game to watch
-        except OSError as err:
-            return self.refuse(conn, unmake(self, t, err), code="disk")
+        if why := begin(self, t, conn, msg):  # made whole or not at all (a full disk)
+            return self.refuse(conn, why, code="disk")
         log.info("table %s (%s) created by %s: %s", tid, msg.game, conn.name, ",".join(msg.seats))
         conn.send(t.joined(msg.sit if msg.sit >= 0 else -1))
         t.kick()

@@ -49,6 +49,22 @@ def address_refusal(live: Iterable[Table], conn: Conn) -> str | None:
     return None
 
 
+def begin(server: TableServer, t: Table, conn: Conn, msg: P.CreateTable) -> str | None:
+    """The new table ``t`` saved, its creator seated (or watching, and a table of bots only
+    started): None, or the creator's line when the disk refused it (nothing is left of it)."""
+    try:
+        server.save_meta(t.meta)
+        if msg.sit >= 0:
+            t.sit(conn, msg.sit)
+        else:
+            t.watch(conn)
+            if all(k != "human" for k in msg.seats):
+                t.start()  # bots only: a game to watch
+    except OSError as err:
+        return unmake(server, t, err)
+    return None
+
+
 def unmake(server: TableServer, t: Table, err: OSError) -> str:
     """A table whose creation failed half-way (the disk refused it): out of memory and off the
     disk, nothing half-made left.  Returns the line for its creator."""
