@@ -174,18 +174,18 @@ def test_a_waiting_table_nobody_joins_is_closed_and_its_creator_told(tmp_path):
 
 def test_a_waiting_table_someone_joins_lives_on(tmp_path):
     async def go():
-        srv = TableServer(tmp_path / "data", fixed_seeds=True, idle_timeout=0.4)
+        srv = TableServer(tmp_path / "data", fixed_seeds=True, idle_timeout=1.0)
         await srv.start()
         try:
             a, b = await client(srv, "a"), await client(srv, "b")
             joined = await create(a)
             assert isinstance(joined, P.Joined)
-            await asyncio.sleep(0.3)
+            await asyncio.sleep(0.6)
             b.send(P.Join(table=joined.table.id, seat=1))
             await b.expect(lambda m: isinstance(m, P.Joined))
-            await asyncio.sleep(0.3)  # past the timeout since the creation, not since b sat
+            await asyncio.sleep(0.6)  # past the timeout since the creation, not since b sat
             assert joined.table.id in srv.tables
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(1.2)
             assert joined.table.id not in srv.tables
             for c in (a, b):
                 await c.close()
