@@ -129,7 +129,20 @@ def _view_arguments(view: argparse.ArgumentParser, game: str | None = None) -> N
 
 def _export_arguments(export: argparse.ArgumentParser, game: str | None = None) -> None:
     export.add_argument("file")
-    export.add_argument("--format", choices=("text", "json"), default="text")
+    export.add_argument(
+        "--format",
+        choices=("text", "json", "html", "svg"),
+        default="text",
+        help="text: a record; json: every position; html: a replay page to share; svg: one position",
+    )
+    export.add_argument(
+        "--at", default=None, help="svg: the position (N actions, mN, or rR; default the end); html: where it opens"
+    )
+    export.add_argument("--size", default=None, help="html, svg: the screen drawn, columns x rows (default 120x40)")
+    export.add_argument(
+        "-o", "--output", default=None, help="html, svg: the file to write (default: the standard output)"
+    )
+    export.add_argument("--theme", default=None, help="html, svg: the colour theme")
 
 
 def _stats_arguments(stats: argparse.ArgumentParser, game: str | None = None) -> None:

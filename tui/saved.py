@@ -160,6 +160,16 @@ def cmd_export(args: argparse.Namespace) -> int:
     log = load_for_command(args.file)
     if log is None:
         return 1
+    if getattr(args, "format", "text") in ("html", "svg"):  # (these load Textual: they draw the viewer)
+        at = None if getattr(args, "at", None) is None else _fork_point(log, args.at)
+        if at is None and getattr(args, "at", None) is not None:
+            _err(
+                f"--at {args.at}: give a number of actions (0 to {len(log.actions)}, or m123) or a round (r1, r2, ...)"
+            )
+            return 2
+        from .replay import cmd_export_picture
+
+        return cmd_export_picture(args, log, at)
     if getattr(args, "format", "text") == "json":
         out = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else None
         try:
@@ -354,9 +364,11 @@ def cmd_view(args: argparse.Namespace) -> int:
 
 
 def _fork_point(log: GameLog, text: str) -> int | None:
-    """``N``, or ``rR``: the position where the game's round R begins (its ``round`` steps:
-    ``Rules.step_key``; the first is round 1), as a number of actions."""
+    """``N`` (or ``mN``, as a replay's address says it), or ``rR``: the position where the
+    game's round R begins (its ``round`` steps: ``Rules.step_key``; the first is round 1), as a
+    number of actions."""
     text = text.strip().lower()
+    text = text[1:] if text.startswith("m") else text
     try:
         if text.startswith("r"):
             want = int(text[1:])

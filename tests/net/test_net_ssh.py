@@ -444,3 +444,28 @@ def test_three_ssh_players_a_spectator_and_the_same_final_ranking(tmp_path, keys
             await srv.close()
 
     run(go(), 85)
+
+
+def test_ssh_join_code_goes_straight_to_a_private_table(tmp_path, keys):
+    """``ssh -t ... join CODE``: the session opens at the private table's seat, not the lobby."""
+
+    async def go():
+        srv, port = await serve(tmp_path, keys, bot_timeout=60)
+        try:
+            a = await ProtoClient.connect(srv.tables.address, srv.tables.token_for("key:carol", "carol"))
+            a.send(P.CreateTable(seats=["human", "human", "human"], sit=0, private=True, name="[b]secret"))
+            j = await a.expect(lambda m: isinstance(m, (P.Joined, P.Error)))
+            assert isinstance(j, P.Joined) and j.table.code
+            async with connect(port, keys["bob"], user="bob") as conn:
+                proc = await conn.create_process(
+                    f"join {j.table.code.lower()}", term_type="xterm-256color", term_size=(80, 24), encoding=None
+                )
+                await read_until(proc, lambda b: "invite people with the code" in plain(b))
+                table = srv.tables.tables[j.table.id]
+                assert table.meta.seats[1].name == "bob" and table.meta.invited
+                proc.close()
+            await a.close()
+        finally:
+            await srv.close()
+
+    run(go(), timeout=60)

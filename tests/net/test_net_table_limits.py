@@ -388,3 +388,13 @@ def test_the_lobby_says_why_a_table_is_refused_and_why_a_waiting_table_closed(tm
 
         asyncio.run(asyncio.wait_for(refused_then_closed(), 60))
         me.close()
+
+
+def test_a_turn_based_table_may_go_unvisited_for_two_of_its_turns():
+    from types import SimpleNamespace
+
+    idle = limits.IdleTables(SimpleNamespace(tables={}), 1800.0)
+    assert idle.limit(SimpleNamespace(meta=SimpleNamespace(turn_hours=0.0))) == 1800.0
+    assert idle.limit(SimpleNamespace(meta=SimpleNamespace(turn_hours=24.0))) == 48 * 3600
+    assert limits.span(48 * 3600) == "48 hours" and limits.span(1800) == "30 minutes"
+    assert limits.span(60) == "1 minute" and limits.span(0.3) == "1 second"

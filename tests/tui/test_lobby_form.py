@@ -143,3 +143,30 @@ def test_a_rated_table_with_hints_is_refused_in_the_form():
         assert app.client.created == []
 
     asyncio.run(go())
+
+
+def test_the_form_asks_for_a_private_table_with_a_time_bank():
+    """``private`` and the time bank (minutes, seconds per decision) fit at 80x24 and are sent
+    only when asked for."""
+
+    async def go():
+        app = FormApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for wid in ("#private", "#turn-hours", "#bank", "#increment", "#create"):
+                region = app.screen.query_one(wid).region
+                assert region.bottom <= 23 and region.right <= 80, wid
+            app.screen.query_one("#private").focus()
+            await pilot.press("space")
+            app.screen.query_one("#bank").focus()
+            await pilot.press("5")
+            app.screen.query_one("#increment").focus()
+            await pilot.press("3")
+            app.screen.query_one("#turn-hours").focus()
+            await pilot.press("2", "4")
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+        (kw,) = app.client.created
+        assert kw["private"] is True and kw["bank"] == 300 and kw["increment"] == 3 and kw["turn_hours"] == 24
+
+    asyncio.run(go())

@@ -42,6 +42,7 @@ class _GameApp(Protocol):
     """What ``main`` needs of the game app (Textual is imported only when a game opens)."""
 
     hung_up: bool
+    next_table: tuple[str, int] | None
 
     def run(self) -> object: ...
 
@@ -78,6 +79,27 @@ def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
 
         _said = False
 
+    class RematchAsk(ModalScreen[bool]):
+        """Another player asks for a rematch: y accepts, n (or Escape) declines."""
+
+        BINDINGS = [Binding("y", "answer(True)", "Accept"), Binding("n,escape", "answer(False)", "Decline")]
+        DEFAULT_CSS = "RematchAsk { align: center middle; } RematchAsk Static { width: 60; max-width: 100%; height: auto; border: round $accent; padding: 0 1; background: $surface; }"
+
+        def __init__(self, note: str) -> None:
+            super().__init__()
+            self.note = note
+
+        def compose(self) -> ComposeResult:
+            from colosseum.tui.plain import Static
+            from colosseum.tui.widgets.keybar import KeyBar
+
+            words = "The same seats again, new chance, the next player starts."
+            yield Static(Text(f"{self.note}\n{words}\n\ny: accept   n: decline"))
+            yield KeyBar()
+
+        def action_answer(self, yes: bool) -> None:
+            self.dismiss(yes)
+
     from pathlib import Path
 
     from colosseum.tui import app as app_module
@@ -107,9 +129,29 @@ def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
         _warned: tuple[float, int] = (0.0, 0)
         _clock_shown: str | None = None
 
+        #: (table, seat) of a rematch everyone accepted: the client sits there next
+        next_table: tuple[str, int] | None = None
+
         def on_ready(self) -> None:
             self.call_after_refresh(settle_memory)  # the game is on screen: a quiet moment
             self.set_interval(1.0, self._clock_tick)
+            # (called where the session drains the server's messages: handled in the app's turn)
+            session.rematch_listeners.append(self._rematch_heard)
+
+        def _rematch_heard(self, msg: P.RematchState) -> None:
+            self.call_later(self._rematch, msg)
+
+        def _rematch(self, msg: P.RematchState) -> None:
+            """A rematch asked, answered, refused or begun (``host.rematch``)."""
+            if msg.new_table and session.seat >= 0:
+                self.next_table = (msg.new_table, session.seat)
+                self.exit()
+                return
+            mine = msg.answers[session.seat] if 0 <= session.seat < len(msg.answers) else "-"
+            if mine == "" and "asked" in msg.answers and not msg.new_table:
+                self.push_screen(RematchAsk(msg.note), lambda yes: session.ask_rematch(bool(yes)))
+            elif msg.note:
+                self.notify(msg.note, markup=False, timeout=6)
 
         def _clock_tick(self) -> None:
             """The table's clock: the seconds left to the seat to act, under the arena, and
@@ -122,7 +164,11 @@ def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
             if left is not None and 0 <= seat < len(names):
                 # in the panel's bottom border: a long or wide name cut to a fixed cell budget
                 who = "you" if mine else fit(names[seat], 16)
-                shown = Text(f" clock: {who} {max(0, int(left))} s ")
+                secs = max(0, int(left))
+                when = f"{secs // 60}:{secs % 60:02d}" if secs >= 100 else f"{secs} s"  # (a time bank)
+                if secs >= 7200:  # a turn-based table's hours
+                    when = f"{secs // 3600} h {secs % 3600 // 60:02d} min"
+                shown = Text(f" clock: {who} {when} ")
             self._show_clock(shown)
             if left is None or seat < 0:
                 return
@@ -176,6 +222,17 @@ def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
 CLOCK_WARNINGS = (30, 10)  # seconds left when the table is told
 
 
+def _follow(client: RemoteClient, table: tuple[str, int] | None) -> P.Joined | None:
+    """Sit at the rematch's table (None: back to the lobby)."""
+    if table is None:
+        return None
+    try:
+        joined = client.join(*table)
+    except NetError:
+        return None
+    return joined if joined.state is not None else None
+
+
 def main(argv: list[str] | None = None) -> int:
     """The client process; a failure is logged for the server's operator and the remote user
     sees one line, never a traceback."""
@@ -197,6 +254,7 @@ def _main(argv: list[str] | None = None) -> int:
     ap.add_argument("--theme", default=os.environ.get("COLOSSEUM_THEME") or None)
     args = ap.parse_args(argv)
     token = os.environ.pop("COLOSSEUM_NET_TOKEN", "")
+    code = os.environ.pop("COLOSSEUM_NET_JOIN", "")
     if not args.address or not token:
         print("colosseum: this program is started by `colosseum serve`", file=sys.stderr)
         return 2
@@ -222,18 +280,21 @@ def _main(argv: list[str] | None = None) -> int:
     first = True
     try:
         while not client.closed.is_set():
-            lobby = LobbyApp(client, theme=args.theme, rejoin=first)  # reconnect: back to one's game
+            # reconnect: back to one's game; ``ssh -t ... join CODE``: to that private table
+            lobby = LobbyApp(client, theme=args.theme, rejoin=first, code=code if first else "")
             first = False
             lobby.run()
             if lobby.hung_up or lobby.result is None:
                 break
-            joined: P.Joined = lobby.result
-            session = client.session_for(joined)
-            app = _game_app(session, args.theme)
-            app.run()
-            client.leave(joined.table.id)
-            if app.hung_up:
-                break
+            joined: P.Joined | None = lobby.result
+            while joined is not None:  # the game, then its rematch's, while everyone plays on
+                session = client.session_for(joined)
+                app = _game_app(session, args.theme)
+                app.run()
+                client.leave(joined.table.id)
+                if app.hung_up:
+                    return 0
+                joined = _follow(client, app.next_table)
     finally:
         client.close()
     return 0

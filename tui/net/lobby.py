@@ -17,7 +17,7 @@ import asyncio
 import functools
 import signal
 from collections.abc import Callable
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -34,10 +34,14 @@ from colosseum.tui.widgets.keybar import KeyBar
 
 from .host import protocol as P
 from .host.proto_client import NetError
+from .invite import CodeScreen
 from .newtable import CreateTable
 from .ranks import LeaderboardScreen, WebLinkScreen
 from .remote import RemoteClient
 from .remote_app import RemoteAppMixin
+
+if TYPE_CHECKING:
+    from colosseum.tui.viewer import ViewerScreen
 
 
 def game_text(game: str, edition: str) -> str:
@@ -76,6 +80,8 @@ class LobbyScreen(Screen[None]):
         Binding("n", "new", "New table"),
         Binding("r", "refresh", "Refresh"),
         Binding("h", "history", "Finished"),
+        Binding("m", "mine", "Mine/all"),
+        Binding("i", "code", "Code"),
         Binding("L", "leaderboard", "Leaderboard"),
         Binding("w", "web_link", "Web link"),
         Binding("right_square_bracket", "page(1)", "Next page", key_display="]", show=False),
@@ -103,16 +109,20 @@ class LobbyScreen(Screen[None]):
 
     HINT = (
         "Enter join | s watch | n new | h finished | L ratings | w web link | q quit\n"
-        "] [ pages   (* away, +bot: a bot plays)"
+        "i code of a private table | ] [ pages   (* away, +bot: a bot plays)"
     )
+    HISTORY_HINT = "Enter review (f there: play from a position) | m mine/all | h live tables | q quit\n] [ pages"
 
     page_offset = 0
     history = False
+    mine = False  # the finished games: only mine
+    your_move: frozenset[str] = frozenset()  # the tables where it is my move, last heard
     total = 0
     _shown: bytes | None = None
 
     def on_mount(self) -> None:
         self.tables: dict[str, P.TableInfo] = {}
+        self.finished: dict[str, P.HistoryInfo] = {}
         self.action_refresh()
         self.set_interval(2.0, self.action_refresh)
         self.query_one(DataTable).focus()
@@ -128,22 +138,52 @@ class LobbyScreen(Screen[None]):
         """The finished games (their logs stay on the server), or back to the live tables."""
         self.history = not self.history
         self.page_offset = 0
+        self.query_one("#hint", Static).update(Text(self.HISTORY_HINT if self.history else self.HINT))
         dt = self.query_one(DataTable)
         dt.clear(columns=True)
         dt.add_columns(*(self.HISTORY_COLUMNS if self.history else self.LIVE_COLUMNS))
         self._shown = None
         self.action_refresh()
 
+    def action_mine(self) -> None:
+        """The finished games: only mine, or everyone's."""
+        if not self.history:
+            self.mine = True
+            self.action_history()
+        else:
+            self.mine = not self.mine
+            self.page_offset = 0
+            self._shown = None
+            self.action_refresh()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("watch", "new", "leaderboard") and self.history:
+            return None  # shown dimmed: keys of the live tables
+        return True
+
     def _show_pager(self, shown: int) -> None:
         app = cast("LobbyApp", self.app)
-        what = "finished games" if self.history else "tables"
+        what = ("my finished games" if self.mine else "finished games") if self.history else "tables"
         where = f"{self.page_offset + 1}-{self.page_offset + shown} of {self.total} {what}" if shown else f"no {what}"
-        self.query_one("#title", Static).update(Text(f"Lobby - you are {app.client.name}   [{where}]"))
+        moves = len(self.your_move)
+        turn = f"Your move at {moves} table{'s' if moves != 1 else ''}.  " if moves else ""
+        self.query_one("#title", Static).update(Text(f"{turn}Lobby - you are {app.client.name}   [{where}]"))
+
+    def _heard_your_move(self, tables: list[str]) -> None:
+        """Where it is my move now; the bell when it became my move at another table."""
+        now = frozenset(tables)
+        new = now - self.your_move
+        if new and self._shown is not None:  # (not at the first look: that is the title's line)
+            self.app.bell()
+            self.notify(f"Your move at table {sorted(new)[0]}.", markup=False, timeout=6)
+        if now != self.your_move:
+            self._shown = None  # the title says it
+        self.your_move = now
 
     def action_refresh(self) -> None:
         app = cast("LobbyApp", self.app)
         try:
-            page = app.client.list_page(self.page_offset, history=self.history)
+            page = app.client.list_page(self.page_offset, history=self.history, mine=self.mine)
         except NetError as exc:
             if app.client.closed.is_set():
                 app.exit()  # the server is gone: nothing to do here
@@ -156,6 +196,7 @@ class LobbyScreen(Screen[None]):
         self.total = page.total
         if not self.history:
             app.held = {tid: seat for tid, seat in app.client_held}
+            self._heard_your_move(page.your_move)
         import msgspec
 
         sig = msgspec.msgpack.encode([page, sorted(app.held.items())])
@@ -184,7 +225,17 @@ class LobbyScreen(Screen[None]):
                 str(len(free_seats(t))),
                 str(t.spectators),
                 t.progress,
-                ", ".join(x for x in ("rated" if t.rated else "", t.edition, "hints" if t.hints else "") if x),
+                ", ".join(
+                    x
+                    for x in (
+                        "private" if t.code else "",
+                        f"{t.turn_hours:g} h a move" if t.turn_hours else ("time bank" if t.banks else ""),
+                        "rated" if t.rated else "",
+                        t.edition,
+                        "hints" if t.hints else "",
+                    )
+                    if x
+                ),
             )
             dt.add_row(*(Text(c) for c in cells), key=t.id)
         if order:
@@ -210,9 +261,10 @@ class LobbyScreen(Screen[None]):
         if games:
             dt.move_cursor(row=min(max(keep, 0), len(games) - 1))
         self.tables = {}
+        self.finished = {g.id: g for g in games}
         self._show_pager(len(games))
 
-    def selected(self) -> P.TableInfo | None:
+    def _cursor_key(self) -> str | None:
         dt = self.query_one(DataTable)
         if dt.row_count == 0:
             return None
@@ -220,12 +272,18 @@ class LobbyScreen(Screen[None]):
             key = dt.coordinate_to_cell_key(dt.cursor_coordinate).row_key.value
         except CellDoesNotExist:
             return None
-        return self.tables.get(key) if isinstance(key, str) else None
+        return key if isinstance(key, str) else None
+
+    def selected(self) -> P.TableInfo | None:
+        key = self._cursor_key()
+        return self.tables.get(key) if key is not None else None
 
     def action_join(self) -> None:
         app = cast("LobbyApp", self.app)
         if self.history:
-            self.notify("A finished game: its log is kept on the server. Press h for the live tables.")
+            game = self.finished.get(self._cursor_key() or "")
+            if game is not None:
+                app.review(game.id, game.game, game.name)
             return
         t = self.selected()
         if t is None:
@@ -270,6 +328,16 @@ class LobbyScreen(Screen[None]):
     def action_new(self) -> None:
         self.app.push_screen(CreateTable())
 
+    def action_code(self) -> None:
+        """A private table's code: sit there (or watch it when its seats are taken)."""
+        app = cast("LobbyApp", self.app)
+
+        def chosen(code: str | None) -> None:
+            if code:
+                app.enter(lambda: app.client.join_code(code))
+
+        self.app.push_screen(CodeScreen(), chosen)
+
     def action_quit_lobby(self) -> None:
         self.app.exit()
 
@@ -310,6 +378,7 @@ class WaitingScreen(Screen[None]):
     def __init__(self, joined: P.Joined) -> None:
         super().__init__()
         self.joined = joined
+        self._ready = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="seats")
@@ -318,6 +387,7 @@ class WaitingScreen(Screen[None]):
         yield KeyBar()  # ASCII only (Textual's Footer draws an ambiguous-width bar)
 
     def on_mount(self) -> None:
+        self._ready = True
         self.show(self.joined.table)
         for c in self.joined.chat:
             self.add_chat(c)
@@ -327,6 +397,9 @@ class WaitingScreen(Screen[None]):
         self.query_one(RichLog).write(Text(f"{line.name}: {line.text}"))
 
     def show(self, t: P.TableInfo) -> None:
+        if not self._ready:  # (news of the table before the screen is up: shown on mounting)
+            self.joined = P.Joined(table=t, seat=self.joined.seat, chat=self.joined.chat)
+            return
         what = game_text(t.game, t.edition)
         rated = " | rated" if t.rated else ""
         lines = [f"Table {t.id} | {t.name} | {what}{rated} - waiting for players", ""]
@@ -335,6 +408,9 @@ class WaitingScreen(Screen[None]):
             you = "  <- you" if i == self.joined.seat else ""
             lines.append(f"  Seat {i + 1}: {who}{you}")
         lines.append("")
+        if t.code:
+            lines.append(f"Private: invite people with the code {t.code} (i in the lobby, or")
+            lines.append(f"ssh -t ... join {t.code}).")
         lines.append("The game starts when every human seat is taken.  Ctrl+S: start now with bots.")
         self.query_one("#seats", Static).update(Text("\n".join(lines)))
 
@@ -360,13 +436,16 @@ class LobbyApp(RemoteAppMixin, BaseApp):
     TITLE = "Lobby"  # the server hosts Colosseum and Municipium tables
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
-    def __init__(self, client: RemoteClient, *, theme: str | None = None, rejoin: bool = False) -> None:
+    def __init__(self, client: RemoteClient, *, theme: str | None = None, rejoin: bool = False, code: str = "") -> None:
         super().__init__(theme=theme)
         self.client = client
         self.rejoin = rejoin
+        self.code = code  # a private table's code to go to first (``ssh -t ... join CODE``)
         self.result: P.Joined | None = None
         self.held: dict[str, int] = {}
         self.waiting: WaitingScreen | None = None
+        self.viewing = ""  # the finished game in the viewer
+        self.viewing_seat = -1  # the seat I played in it
         self.hung_up = False
         self._lobby_loop: asyncio.AbstractEventLoop | None = None
 
@@ -382,7 +461,10 @@ class LobbyApp(RemoteAppMixin, BaseApp):
             pass
         self.client.table_listeners.append(self._from_reader)
         self.push_screen(LobbyScreen())
-        if self.rejoin:
+        if self.code:
+            code, self.code = self.code, ""
+            self.call_after_refresh(self.enter, lambda: self.client.join_code(code))
+        elif self.rejoin:
             self.call_after_refresh(self._rejoin)
 
     def _rejoin(self) -> None:
@@ -439,6 +521,43 @@ class LobbyApp(RemoteAppMixin, BaseApp):
             self.enter(lambda: self.client.join(msg.table.id, seat) if seat >= 0 else self.client.watch(msg.table.id))
         else:
             w.show(msg.table)
+
+    def review(self, game: str, kind: str, title: str) -> None:
+        """A finished game in the viewer, move by move, as this player saw it."""
+        from colosseum.core.errors import RuleError
+
+        from .review import finished_viewer
+
+        try:
+            screen, self.viewing_seat = finished_viewer(self.client, game, kind, title)
+        except (NetError, RuleError, ValueError) as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+            return
+        self.viewing = game
+        self.push_screen(screen)
+
+    def on_viewer_screen_play_from(self, message: ViewerScreen.PlayFrom) -> None:
+        """``f`` in a finished game's viewer: who plays each seat, then a new table from there
+        (this player at their own seat if a person plays it, else at the first such seat; more
+        people's seats wait for others; the server always draws new chance from there)."""
+        from colosseum.tui.screens.playfrom import PlayFromChoice, PlayFromScreen
+
+        message.stop()
+        game, at = self.viewing, message.at
+
+        def chosen(choice: PlayFromChoice | None) -> None:
+            if choice is None:
+                return
+            if "human" not in choice.kinds:
+                self.notify("Choose a seat for yourself (human).", severity="warning")
+                return
+            mine = self.viewing_seat  # my own seat when I played it, else the first person's
+            sit = (
+                mine if 0 <= mine < len(choice.kinds) and choice.kinds[mine] == "human" else choice.kinds.index("human")
+            )
+            self.enter(lambda: self.client.fork(game, at, list(choice.kinds), sit))
+
+        self.push_screen(PlayFromScreen(message.game_log, at), chosen)
 
     def enter(self, request: Callable[[], P.Joined]) -> None:
         """Run a join/watch/create request; open the game or the waiting screen."""

@@ -1,7 +1,7 @@
 """The lobby's new-table form: the game, its seats (a person or one of its bot levels), its
-options (made from its option specs, as on the new-game screen), take-overs, hints and whether
-it is rated.  It sends
-``CreateTable(seats, name, game, options={field: value}, allow_takeover, hints, sit, rated)``: one
+options (made from its option specs, as on the new-game screen), take-overs, hints, whether
+it is rated and whether it is private (a code).  It sends
+``CreateTable(seats, name, game, options={field: value}, allow_takeover, hints, sit, rated, private)``: one
 message for every game (the options that differ from their defaults, as JSON values)."""
 
 from __future__ import annotations
@@ -74,6 +74,7 @@ class CreateTable(ModalScreen[None]):
     #form .opt-label { height: 1; color: $text-muted; }
     #form .opt-flag { margin-right: 2; height: 1; border: none; padding: 0; }
     #form .opt-group Input { width: 8; }
+    #form Input.bank { width: 10; }
     #form #hints { margin-right: 3; }
     #ct-hint { color: $text-muted; height: auto; margin-bottom: 1; }
     #buttons { height: 1; margin-top: 1; }
@@ -99,6 +100,15 @@ class CreateTable(ModalScreen[None]):
                     yield Select(choices, value=defaults[i], allow_blank=False, compact=True, id=f"seat{i}")
             yield from option_rows(spec(first).options, PREFIX, first, {}, MAX_SEATS)
             yield AsciiCheckbox("players may take over bot seats between turns", compact=True, id="takeover")
+            with Horizontal(classes="seat-row"):
+                yield AsciiCheckbox("private (a code)", compact=True, id="private")
+                yield Label("   turn-based, hours a move ", classes="opt-label")
+                yield Input(placeholder="no", max_length=3, compact=True, id="turn-hours", classes="bank")
+            with Horizontal(classes="seat-row"):
+                yield Label("Time bank", classes="lbl")
+                yield Input(placeholder="minutes", max_length=4, compact=True, id="bank", classes="bank")
+                yield Label(" + seconds per decision ", classes="opt-label")
+                yield Input(placeholder="0", max_length=3, compact=True, id="increment", classes="bank")
             with Horizontal(classes="seat-row"):
                 yield AsciiCheckbox("players may ask the bot for hints (h)", compact=True, id="hints")
                 yield AsciiCheckbox("rated (2+ people)", compact=True, id="rated")
@@ -196,6 +206,20 @@ class CreateTable(ModalScreen[None]):
                 self.notify("A rated table gives no hints: choose one or the other.", severity="error")
                 return
             kw["rated"] = True
+        if self.query_one("#private", Checkbox).value:
+            kw["private"] = True
+        hours = self.query_one("#turn-hours", Input).value.strip()
+        if hours:
+            if not hours.isdigit() or int(hours) <= 0:
+                self.notify("A turn-based table gives whole hours a move.", severity="error")
+                return
+            kw["turn_hours"] = int(hours)
+        bank, increment = (self.query_one(f"#{i}", Input).value.strip() for i in ("bank", "increment"))
+        if bank or increment:  # (blank: the server's clock for each decision)
+            if not bank.isdigit() or not (increment or "0").isdigit() or int(bank) <= 0:
+                self.notify("A time bank is whole minutes (and seconds per decision).", severity="error")
+                return
+            kw["bank"], kw["increment"] = int(bank) * 60, int(increment or "0")
         if options:  # (the options away from their defaults, by field, as JSON values)
             kw["options"] = options
         app = cast("_Lobby", self.app)

@@ -146,9 +146,9 @@ class LeaderboardScreen(Screen[None]):
 
 
 class ProfileScreen(Screen[None]):
-    """A player in one game: rating, games, wins, their recent games."""
+    """A player in one game: rating, games, wins, their recent games (Enter: one in the viewer)."""
 
-    BINDINGS = [Binding("escape", "back", "Back")]
+    BINDINGS = [Binding("escape", "back", "Back"), Binding("enter", "review", "Review")]
     DEFAULT_CSS = """
     ProfileScreen { layout: vertical; }
     #pf-head { height: auto; padding: 0 1; }
@@ -175,12 +175,25 @@ class ProfileScreen(Screen[None]):
             head.update(Text(f"{self.player} - {_title(self.game)}\n{exc}"))
             return
         head.update(profile_text(found))
+        self.recent = found.recent
         dt = self.query_one(DataTable)
         for g in found.recent:
             ended = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.ended)) if g.ended else ""
             place = f"{g.place} of {len(g.players)}" + (" (left)" if g.left else "") + (" rated" if g.rated else "")
             dt.add_row(*(Text(c) for c in (ended, place, g.name, ", ".join(g.players))))
         dt.focus()
+
+    recent: list[P.GameLine] = []
+
+    def action_review(self) -> None:
+        """The chosen game in the viewer, move by move (as the asker saw it)."""
+        row = self.query_one(DataTable).cursor_coordinate.row
+        if 0 <= row < len(self.recent):
+            game = self.recent[row]
+            cast(Any, self.app).review(game.id, self.game, game.name)
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_review()
 
     def action_back(self) -> None:
         self.app.pop_screen()

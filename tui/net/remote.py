@@ -125,7 +125,7 @@ class RemoteClient:
             box.append(msg)
             ev.set()
             return
-        if isinstance(msg, (P.Update, P.ChatLine, P.Undone, P.Reach)):
+        if isinstance(msg, (P.Update, P.ChatLine, P.Undone, P.Reach, P.RematchState)):
             s = self.sessions.get(msg.table)
             if s is not None:
                 s._post(msg)
@@ -196,9 +196,12 @@ class RemoteClient:
         """The first page of the live tables."""
         return self.list_page().tables
 
-    def list_page(self, offset: int = 0, *, history: bool = False, limit: int = P.PAGE_MAX) -> P.Tables:
-        """A page of the live tables (waiting first), or of the finished games (newest first)."""
-        reply = self.request(P.ListTables(offset=offset, limit=limit, history=history), P.Tables)
+    def list_page(
+        self, offset: int = 0, *, history: bool = False, limit: int = P.PAGE_MAX, mine: bool = False
+    ) -> P.Tables:
+        """A page of the live tables (waiting first), or of the finished games (newest first;
+        ``mine``: those this player played)."""
+        reply = self.request(P.ListTables(offset=offset, limit=limit, history=history, mine=mine), P.Tables)
         if not history:
             for t in reply.tables:
                 self.tables[t.id] = t
@@ -214,6 +217,13 @@ class RemoteClient:
 
     def watch(self, table: str) -> P.Joined:
         return self.request(P.Watch(table=table), P.Joined)
+
+    def join_code(self, code: str) -> P.Joined:
+        return self.request(P.JoinCode(code=code), P.Joined)
+
+    def fork(self, game: str, at: int, seats: list[str], sit: int) -> P.Joined:
+        """A new table from position ``at`` of finished game ``game``."""
+        return self.request(P.ForkGame(game=game, at=at, seats=seats, sit=sit), P.Joined)
 
     def leaderboard(self, game: str, offset: int = 0, limit: int = 20) -> P.Leaders:
         return self.request(P.Leaderboard(game=game, offset=offset, limit=limit), P.Leaders)
@@ -282,6 +292,7 @@ class RemoteSession(GameSession):
         self._reach: P.Reach | None = None  # how far each seat may take back (the server says)
         self._undone: P.Undone | None = None  # the last take-back heard of
         self._holds: set[object] = set()
+        self.rematch_listeners: list[Callable[[P.RematchState], None]] = []  # on the app's loop
 
     # ---------------------------------------------------------------- what the screen reads
     @property
@@ -397,33 +408,9 @@ class RemoteSession(GameSession):
         (D-33).  RuleError if the server cannot be asked."""
         if self.lost or self.client.closed.is_set():
             raise RuleError("G-0", "the connection to the server is lost")
-        actions: list[Any] = []
-        events: list[list[Event]] = [[]]
-        states: list[Any] = []
-        setup: Any = None
-        start = 0
-        while True:
-            reply = self._request(functools.partial(self._review, start))
-            if isinstance(reply, P.Error):
-                raise RuleError(reply.rule or "G-0", reply.message)
-            assert isinstance(reply, P.Positions)
-            setup = self.codec.setup(reply.setup)
-            keys = {k.at: self.codec.state(k.state) for k in reply.keys}
-            if not states:
-                states.append(keys[0])
-            for k, packed in enumerate(reply.actions):
-                at = reply.start + k
-                action = self.codec.action(packed)
-                after = keys.get(at + 1)
-                if after is None:
-                    after = self.rules.player_view(self.rules.apply(states[at], action)[0], self.seat_view)
-                actions.append(action)
-                states.append(after)
-                events.append(list(reply.events[k]))
-            if reply.next <= 0:
-                break
-            start = reply.next
-        return Timeline(self.rules, setup, actions, _states=states, _events=events)
+        from .review import fetch_timeline
+
+        return fetch_timeline(lambda start: self._request(functools.partial(self._review, start)), self.codec)[0]
 
     def _review(self, start: int, ref: int) -> P.Review:
         return P.Review(table=self.table_id, ref=ref, start=start)
@@ -471,6 +458,16 @@ class RemoteSession(GameSession):
         n = done.n if done is not None else reply.n
         name = self.rules.names(self._state)[self.seat]
         return UndoLine(undo=n + 1, through=at, seat=self.seat, name=name, time=time.time(), text=text)
+
+    # ---------------------------------------------------------------- rematch
+    @property
+    def offers_rematch(self) -> bool:
+        """A player of a table's finished game may ask for a rematch (the others answer: D-76)."""
+        return self.seat >= 0 and self.rules.is_over(self._state)
+
+    def ask_rematch(self, accept: bool = True) -> None:
+        """Ask for a rematch, or accept one (``accept`` False: decline)."""
+        self._send_quietly(P.Rematch(table=self.table_id, accept=accept))
 
     # ---------------------------------------------------------------- composing out of turn
     def hold(self, reason: object) -> None:
@@ -550,6 +547,9 @@ class RemoteSession(GameSession):
                     )
             elif isinstance(msg, P.Undone):
                 self._rewind(msg)
+            elif isinstance(msg, P.RematchState):
+                for listen in list(self.rematch_listeners):
+                    listen(msg)
             elif isinstance(msg, P.Reach):
                 self._reach = msg
                 self._notify(self._state, [])  # the undo key's count changes

@@ -3,7 +3,8 @@ tells it (``GameClient.end_text``: the ranking and how it was decided), then one
 player, where their points came from (the game's ``Rules.score_sheet``, as ``tui/scoresheet.py``
 writes it), each scrollable.  Left/Right turn the pages (the digits are the game screen's: a
 player's board); Escape back to the board, ``n`` a new game, ``m`` a rematch of a local game (the
-same seats, names, levels and options, a new seed, the next first player: ``local.rematch``)."""
+same seats, names, levels and options, a new seed, the next first player: ``local.rematch``), or
+at a table asks its server for one (``ask_rematch``: everyone who played answers)."""
 
 from __future__ import annotations
 
@@ -156,6 +157,8 @@ class EndScreen(Screen[None]):
         if action == "rematch":
             from colosseum.tui.session import LocalSession
 
+            if getattr(self.session, "offers_rematch", False):  # a table's: its server makes it
+                return True
             return isinstance(self.session, LocalSession) and hasattr(self.app, "start_game")
         return True
 
@@ -167,6 +170,11 @@ class EndScreen(Screen[None]):
 
         old = self.session
         if old is None or not self.check_action("rematch", ()):
+            return
+        ask = getattr(old, "ask_rematch", None)
+        if ask is not None:  # at a table: everyone who played answers (D-76)
+            ask()
+            self.notify("A rematch is asked: the others at the table answer.", timeout=4)
             return
         again = rematch(old)
         app = cast(_Host, self.app)

@@ -48,8 +48,12 @@ class HandPanel(ScrollingLinePanel, can_focus=True):
         self.seat = seat
         if marks is not None:
             self.marks = marks
-        st = state
-        if 0 <= seat < st.n:
+        self._fit_title()
+        self.redraw()
+
+    def _fit_title(self) -> None:
+        st, seat = self.state, self.seat
+        if st is not None and 0 <= seat < st.n:
             acting = to_act(st) == seat
             self.set_class(acting, "acting")
             room = max(8, (self.size.width or 38) - 22)
@@ -57,7 +61,10 @@ class HandPanel(ScrollingLinePanel, can_focus=True):
             if title != self._title:  # setting a title repaints the panel
                 self._title = title
                 self.border_title = Text(title)  # a name is never markup
-        self.redraw()
+
+    def on_resize(self) -> None:
+        self._fit_title()  # fitted to the width: a first paint before the layout guessed it
+        super().on_resize()
 
     def build_lines(self) -> list[Text]:
         st, seat = self.state, self.seat

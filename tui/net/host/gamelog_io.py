@@ -40,6 +40,7 @@ class Loaded:
     # what was taken back, in file order: (actions in effect after it, the undo line)
     undos: list[tuple[int, GL.UndoLine]] = field(default_factory=list)
     rules: Rules[Any, Any, Any] | None = None
+    reseed: tuple[int, int] | None = None  # a fork's new chance from its fork point
 
 
 def load(path: Path) -> Loaded:
@@ -55,6 +56,7 @@ def load(path: Path) -> Loaded:
         digest=log.digest,
         undos=[(w.at, w.line) for w in log.undos],
         rules=log.rules,
+        reseed=log.header.reseed_point(),
     )
     if log.error is None or log.error.kind == "truncated":
         out.good_bytes = data.rfind(b"\n") + 1 if log.error is not None else len(data)
@@ -114,8 +116,9 @@ class TableLog:
         return self.writer is not None and not self.writer.closed
 
     def begin(self, setup: SetupBase, seats: list[str], talk: Sequence[ChatLike]) -> None:
-        """The game's log, with the talk so far."""
-        self.writer = create(self.path, setup, seats)
+        """The game's log, with the talk so far (a fork's log is begun already)."""
+        if self.writer is None:
+            self.writer = create(self.path, setup, seats)
         for line in talk:
             self.writer.append_chat(chat_line(line, self.writer.count))
 
@@ -173,7 +176,7 @@ class TableLog:
         over): what was loaded and the position reached.  The notes of what was taken back
         stand after the position they went back to."""
         loaded = load(self.path)
-        state = rules.new_game(loaded.setup)
+        state = GL.reseeded(rules.new_game(loaded.setup), 0, loaded.reseed)
         notes: dict[int, list[GL.UndoLine]] = {}
         for at, undo in loaded.undos:
             for k in [k for k in notes if k > at]:
@@ -190,6 +193,7 @@ class TableLog:
         for a in loaded.actions:
             state, ev = rules.apply(state, a)
             self.actions.append(a)
+            state = GL.reseeded(state, len(self.actions), loaded.reseed)
             self.events.extend(ev)
             noted()
         if not rules.is_over(state):

@@ -33,11 +33,17 @@ from .botbudget import BotBudget
 from .botplay import COMPOSE_CAP, TRADE_WINDOW
 from .conn import Conn
 from .files import append_private, count_lines, private_dir, tail_lines, write_private
-from .limits import IDLE_TIMEOUT, IdleTables, address_refusal, begin
+from .finished import fork_table, history_of, review_game
+from .invites import join_code, may_see, new_code
+from .limits import IDLE_TIMEOUT, IdleTables, begin, table_limits
+from .limits import MAX_TABLES_PER_PLAYER as MAX_TABLES_PER_PLAYER  # (where tests look for it)
+from .lobbylist import list_page
 from .meta import SeatMeta, TableMeta, edition_of, history_entry, load_meta
 from .names import clean_text
+from .rematch import rematch, rematch_gone
 from .results import Recorder, finished_game, rated_refusal
 from .table import Table
+from .tempo import MAX_TURN_HOURS
 from .tokens import load_secret, make_token, token_parts
 
 if TYPE_CHECKING:
@@ -45,8 +51,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("colosseum.net")
 
-MAX_TABLES = 500  # live tables (waiting or playing)
-MAX_TABLES_PER_PLAYER = 5  # live tables one player created
 MAX_TABLE_NAME = 40  # terminal cells
 HELLO_TIMEOUT = 10.0
 MAX_MESSAGES_PER_SECOND = 1000  # a client process sends a few per second; test drivers more
@@ -114,7 +118,7 @@ class TableServer:
             try:
                 meta = load_meta(path.read_bytes())
                 if meta.status == "over":  # finished before this version kept a history
-                    self._to_history(meta, self._history_of(meta))
+                    self._to_history(meta, history_of(meta))
                     continue
                 table = Table(self, meta)
                 self.tables[meta.id] = table
@@ -136,17 +140,6 @@ class TableServer:
                 table.kick()
 
     # ---------------------------------------------------------------- finished and empty tables
-    @staticmethod
-    def _history_of(meta: TableMeta) -> P.HistoryInfo:
-        return P.HistoryInfo(
-            id=meta.id,
-            name=meta.name,
-            players=[s.name or f"{s.kind} bot" for s in meta.seats],
-            game=meta.game,
-            edition=meta.edition,
-            ended=time.time(),
-        )
-
     def _to_history(self, meta: TableMeta, entry: P.HistoryInfo) -> None:
         # no fsync: the game log holds what matters, and it is complete and flushed
         write_private(self.data / "history" / f"{meta.id}.json", msgspec.json.encode(meta), sync=False)
@@ -174,6 +167,8 @@ class TableServer:
     def maybe_forget(self, table: Table) -> None:
         """Drop a finished table nobody looks at, or a waiting one everybody left."""
         self.idle.touch(table)  # (someone just left it)
+        if table.meta.status == "over":
+            rematch_gone(table)  # someone left: an open rematch ends
         if table.conns or self.tables.get(table.id) is not table:
             return
         if table.meta.status == "over":
@@ -329,8 +324,9 @@ class TableServer:
 
     def table_of(self, conn: Conn, tid: str, ref: int = -1) -> Table | None:
         t = self.tables.get(tid)
-        if t is None:
+        if t is None or not may_see(t.meta, conn.player):  # a private table: as if there were none
             self.refuse(conn, f"no table {tid!r}", code="unknown_table", ref=ref)
+            return None
         return t
 
     def handle(self, conn: Conn, msg: P._Msg) -> None:
@@ -366,6 +362,23 @@ class TableServer:
                 self.lobby_info(conn, msg)
             case P.WebLinkRequest():
                 self.web_link(conn)
+            case P.JoinCode():
+                join_code(self, conn, msg)
+            case P.ReviewGame() | P.ForkGame() | P.Rematch():
+                self.lobby_game(conn, msg)
+
+    def lobby_game(self, conn: Conn, msg: P.ReviewGame | P.ForkGame | P.Rematch) -> None:
+        """A finished game's review or fork (``finished``), a rematch (``rematch``)."""
+        if isinstance(msg, P.Rematch):
+            rematch(self, conn, msg)
+            return
+        found = review_game(self, conn, msg) if isinstance(msg, P.ReviewGame) else fork_table(self, conn, msg)
+        if isinstance(found, str):
+            self.refuse(conn, found, ref=msg.ref if isinstance(msg, P.ReviewGame) else -1)
+        elif isinstance(found, TableMeta):
+            self.open_table(conn, found, msg.sit if isinstance(msg, P.ForkGame) else -1)
+        else:
+            conn.send(found)
 
     def lobby_info(self, conn: Conn, msg: P.Leaderboard | P.Profile) -> None:
         """A leaderboard or a profile, answered from the store while the tables go on."""
@@ -444,20 +457,8 @@ class TableServer:
         ]
 
     def list_tables(self, conn: Conn, msg: P.ListTables) -> None:
-        """One page (at most ``PAGE_MAX``): of the live tables, waiting ones first, or of the
-        finished games, newest first."""
-        offset = max(0, msg.offset)
-        limit = max(0, min(msg.limit, P.PAGE_MAX))
-        if msg.history:
-            page = self.history_page(offset, limit)
-            conn.send(P.Tables(tables=[], total=self.history_count, offset=offset, history=page))
-            return
-        live = sorted(
-            (t for t in self.tables.values() if t.meta.status != "over"),
-            key=lambda t: (t.meta.status != "waiting", t.meta.created, t.id),
-        )
-        page_tables = [t.info() for t in live[offset : offset + limit]]
-        conn.send(P.Tables(tables=page_tables, held=self.held(conn), total=len(live), offset=offset))
+        """A page of the live tables or of the finished games (``lobbylist``)."""
+        conn.send(list_page(self, conn, msg))
 
     def join(self, conn: Conn, tid: str, seat: int) -> None:
         t = self.table_of(conn, tid)
@@ -551,12 +552,7 @@ class TableServer:
             return why
         if msg.seed is not None and not self.fixed_seeds:
             return "this server draws every game's chance itself: a table cannot choose its seed"
-        live = [t for t in self.tables.values() if t.meta.status != "over"]
-        if len(live) >= MAX_TABLES:
-            return "too many tables"
-        if sum(1 for t in live if t.meta.creator == conn.player) >= MAX_TABLES_PER_PLAYER:
-            return f"you have {MAX_TABLES_PER_PLAYER} open tables already"
-        return address_refusal(live, conn)
+        return table_limits(self.tables.values(), conn)  # in all, per player, per address
 
     def create(self, conn: Conn, msg: P.CreateTable) -> None:
         why = self.create_refusal(conn, msg)
@@ -578,12 +574,23 @@ class TableServer:
             seed=msg.seed,
             created=time.time(),
             rated=msg.rated,
+            code=new_code(self.tables.values()) if msg.private else "",
+            bank=max(0, min(msg.bank, 7 * 86400)),
+            increment=max(0, min(msg.increment, 3600)) if msg.bank > 0 else 0,
+            turn_hours=max(0.0, min(msg.turn_hours, MAX_TURN_HOURS)),
         )
+        self.open_table(conn, meta, msg.sit)
+
+    def open_table(self, conn: Conn, meta: TableMeta, sit: int) -> Table | None:
+        """A new table of ``meta``: ``conn`` sits at ``sit`` (or watches: -1); None when the
+        disk refused it (``conn`` is told, nothing is left of it: ``limits.begin``)."""
         t = Table(self, meta)
         t.origin = conn.address
-        self.tables[tid] = t
-        if why := begin(self, t, conn, msg):  # made whole or not at all (a full disk)
-            return self.refuse(conn, why, code="disk")
-        log.info("table %s (%s) created by %s: %s", tid, msg.game, conn.name, ",".join(msg.seats))
-        conn.send(t.joined(msg.sit if msg.sit >= 0 else -1))
+        self.tables[meta.id] = t
+        if why := begin(self, t, conn, sit):
+            self.refuse(conn, why, code="disk")
+            return None
+        log.info("table %s (%s) created by %s: %s", meta.id, meta.game, conn.name, ",".join(s.kind for s in meta.seats))
+        conn.send(t.joined(sit if sit >= 0 else -1))
         t.kick()
+        return t

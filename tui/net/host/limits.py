@@ -1,12 +1,13 @@
 """The table server's limits on tables (issue 24: 100 free identities filled the 500-table cap,
 and tables nobody looked at played on; a full disk at creation left a phantom waiting table).
 
-* **Tables per address.** Besides the 5 live tables one player may have made
-  (``hub.MAX_TABLES_PER_PLAYER``), the players of one source address (the SSH or web client's,
+* **Tables per address.** Besides the 500 live tables in all and the 5 one player may have
+  made (``table_limits``), the players of one source address (the SSH or web client's,
   carried by the token) may have made at most ``MAX_TABLES_PER_ADDRESS`` live tables: new
   names and passwords are free, addresses are not.  Which address made a table is kept in
   memory only (``Table.origin``): after a restart the tables reloaded count for nobody.
-* **Idle tables end** (``IdleTables``, every ``idle_timeout`` seconds, 0: never): a waiting
+* **Idle tables end** (``IdleTables``, after ``idle_timeout`` seconds, 0: never; a turn-based
+  table after two of its turns if that is longer): a waiting
   table nobody has joined (nor left) for that long is closed, and whoever waits at it is told;
   a game no person has been at (seated or watching) for that long is ended: the server's line
   saying so goes into its talk and its log, which is kept, and it goes to the finished games
@@ -35,30 +36,37 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("colosseum.net")
 
+MAX_TABLES = 500  # live tables (waiting or playing)
+MAX_TABLES_PER_PLAYER = 5  # live tables one player created
 MAX_TABLES_PER_ADDRESS = 10  # live tables the players of one address have made
 IDLE_TIMEOUT = 1800.0  # seconds: a waiting table nobody joins, a game nobody is at
 NOT_SAVED = "The server cannot save a new table just now (its disk may be full); try again later."
 
 
-def address_refusal(live: Iterable[Table], conn: Conn) -> str | None:
-    """Why ``conn`` may not make one more table from its address (None: it may)."""
-    if not conn.address:
-        return None
-    if sum(1 for t in live if t.origin == conn.address) >= MAX_TABLES_PER_ADDRESS:
+def table_limits(tables: Iterable[Table], conn: Conn) -> str | None:
+    """Why ``conn`` may not make one more table (None: it may): the live tables in all, those
+    its player made, those the players of its address made."""
+    live = [t for t in tables if t.meta.status != "over"]
+    if len(live) >= MAX_TABLES:
+        return "too many tables"
+    if sum(1 for t in live if t.meta.creator == conn.player) >= MAX_TABLES_PER_PLAYER:
+        return f"you have {MAX_TABLES_PER_PLAYER} open tables already"
+    if conn.address and sum(1 for t in live if t.origin == conn.address) >= MAX_TABLES_PER_ADDRESS:
         return f"Your address has made {MAX_TABLES_PER_ADDRESS} open tables already: join one, or wait for one to end."
     return None
 
 
-def begin(server: TableServer, t: Table, conn: Conn, msg: P.CreateTable) -> str | None:
-    """The new table ``t`` saved, its creator seated (or watching, and a table of bots only
-    started): None, or the creator's line when the disk refused it (nothing is left of it)."""
+def begin(server: TableServer, t: Table, conn: Conn, sit: int) -> str | None:
+    """The new table ``t`` saved, its creator seated at ``sit`` (or watching, and a table of
+    bots only started): None, or the creator's line when the disk refused it (nothing is left
+    of it)."""
     try:
         server.save_meta(t.meta)
-        if msg.sit >= 0:
-            t.sit(conn, msg.sit)
+        if sit >= 0:
+            t.sit(conn, sit)
         else:
             t.watch(conn)
-            if all(k != "human" for k in msg.seats):
+            if all(s.kind != "human" for s in t.meta.seats):
                 t.start()  # bots only: a game to watch
     except OSError as err:
         return unmake(server, t, err)
@@ -90,8 +98,10 @@ def _remove(path: Path) -> None:
 
 
 def span(seconds: float) -> str:
-    """``seconds`` in words: '30 minutes', '1 minute', '2 seconds'."""
-    if seconds >= 60:
+    """``seconds`` in words: '48 hours', '30 minutes', '1 minute', '2 seconds'."""
+    if seconds >= 7200:
+        n, unit = round(seconds / 3600), "hour"
+    elif seconds >= 60:
         n, unit = round(seconds / 60), "minute"
     else:
         n, unit = max(1, round(seconds)), "second"
@@ -134,6 +144,11 @@ class IdleTables:
             except Exception:  # noqa: BLE001 - one table's failure must not stop the sweeps
                 log.exception("idle tables: sweep failed")
 
+    def limit(self, t: Table) -> float:
+        """Seconds ``t`` may go unused: the timeout, or two of a turn-based table's turns
+        (its players come by now and then; a decision out of time is played by a bot)."""
+        return max(self.timeout, 2 * 3600 * t.meta.turn_hours)
+
     def sweep(self, now: float | None = None) -> None:
         now = time.monotonic() if now is None else now
         tables = self.server.tables
@@ -143,12 +158,12 @@ class IdleTables:
                 holders = tuple(s.holder for s in t.meta.seats)
                 if self.holders.get(tid) != holders:  # someone sat down or left: it lives on
                     self.holders[tid], self.seen[tid] = holders, now
-                elif now - self.seen[tid] >= self.timeout:
+                elif now - self.seen[tid] >= self.limit(t):
                     self.close_waiting(t)
             elif status == "playing":
                 if t.conns:
                     self.seen[tid] = now
-                elif now - self.seen.setdefault(tid, now) >= self.timeout:
+                elif now - self.seen.setdefault(tid, now) >= self.limit(t):
                     self.end_game(t)
         for book in (self.seen, self.holders):
             for tid in [k for k in book if k not in tables]:
@@ -157,8 +172,8 @@ class IdleTables:
     def close_waiting(self, t: Table) -> None:
         """Nobody joined ``t`` for ``timeout``: whoever waits there is told and goes back to
         the lobby (``TableChanged``, status over); the table is gone."""
-        why = f"Table {t.meta.name} was closed: nobody joined it in {span(self.timeout)}."
-        log.info("table %s: waiting, nobody joined in %.0f s, closed", t.id, self.timeout)
+        why = f"Table {t.meta.name} was closed: nobody joined it in {span(self.limit(t))}."
+        log.info("table %s: waiting, nobody joined in %.0f s, closed", t.id, self.limit(t))
         t.broadcast(P.Error(message=why, code="ended"))
         t.meta.status = "over"
         t.changed()
@@ -173,8 +188,8 @@ class IdleTables:
         goes into its talk and its log (kept, unfinished), and it goes to the finished games;
         its players connected elsewhere (the lobby) are told."""
         server = self.server
-        note = f"The table was ended: no one had been at it for {span(self.timeout)}."
-        log.info("table %s: nobody at it for %.0f s, ended after %d actions", t.id, self.timeout, len(t.actions))
+        note = f"The table was ended: no one had been at it for {span(self.limit(t))}."
+        log.info("table %s: nobody at it for %.0f s, ended after %d actions", t.id, self.limit(t), len(t.actions))
         t.botplay.stop()
         line = t.talk.say(SERVER_NAME, -1, note)
         if line is not None:
@@ -201,7 +216,7 @@ class IdleTables:
         server._to_history(t.meta, entry)
         players = {s.holder for s in t.meta.seats if s.holder}
         told = P.Error(
-            message=f"Table {t.meta.name} was ended: no one had been at it for {span(self.timeout)}.", code="ended"
+            message=f"Table {t.meta.name} was ended: no one had been at it for {span(self.limit(t))}.", code="ended"
         )
         for c in list(server.conns):
             if c.player in players and c not in t.conns:

@@ -22,6 +22,7 @@ from colosseum.core.options import described as described_options
 from colosseum.core.registry import game_names, spec
 
 from . import protocol as P
+from .clock import TimeBank
 
 
 class SeatMeta(msgspec.Struct, kw_only=True):
@@ -46,6 +47,18 @@ class TableMeta(msgspec.Struct, kw_only=True):
     created: float = 0.0
     rated: bool = False  # asked for by the creator; once started, whether the game counts (D-30)
     started: float = 0.0  # when the game began
+    fork_of: str = ""  # a fork: the finished game (its id) this one starts from ...
+    fork_at: int = 0  # ... after its first ``fork_at`` actions
+    reseed: int | None = None  # a fork's new generator state at the fork point
+    rematch_of: str = ""  # a rematch: the finished table it follows
+    code: str = ""  # a private table's invitation code (D-78)
+    bank: float = 0.0  # a time bank: each seat's seconds for the game (0: the server's clock per decision)
+    increment: float = 0.0  # ... and the seconds added per decision (D-77)
+    banks: list[float] = []  # each seat's seconds left
+    turn_hours: float = 0.0  # a turn-based table: hours for each decision (0: real time)
+    turn_deadline: float = 0.0  # when the decision after ``turn_at`` actions runs out
+    turn_at: int = -1
+    invited: list[str] = []  # who came with the code (identities)
 
 
 def _legacy_options(game: str, raw: dict[str, Any]) -> dict[str, Any] | None:
@@ -154,3 +167,13 @@ def bot_seed(setup: SetupBase | None, seat: int) -> int:
         digest = hashlib.blake2b(f"bot {seat}".encode(), key=bytes.fromhex(setup.secret)[:64], digest_size=8)
         return int.from_bytes(digest.digest(), "little")
     return int(setup.seed) * 31 + seat
+
+
+def time_bank(meta: TableMeta) -> TimeBank | None:
+    """The table's time bank (None: the server's clock per decision); each seat's time left is
+    kept in ``meta.banks`` (saved with the table: a restart goes on with it)."""
+    if meta.bank <= 0:
+        return None
+    if len(meta.banks) != len(meta.seats):
+        meta.banks = [float(meta.bank)] * len(meta.seats)
+    return TimeBank(meta.banks, meta.increment)

@@ -26,50 +26,20 @@ from typing import Any, Union
 import msgspec
 
 from colosseum.core.events import Event
-from colosseum.core.game import Rules
 from colosseum.core.options import DEFAULT_GAME
-from colosseum.core.registry import rules as rules_of
+
+from .codec import Codec as Codec
+from .codec import GameData as GameData
 
 #: 3: Undo, Composing, Undone, Reach; 4: hints; 5: one wire for every game (game values in the
 #: game's JSON), CreateTable's options by name, Review and Positions; 6: rated tables, the
-#: leaderboard and players' profiles (from the lobby's store), one-time web links
-PROTOCOL_VERSION = 6
+#: leaderboard and players' profiles (from the lobby's store), one-time web links; 7: one's own
+#: finished games, a finished game's review and forks, rematches, "your move" in the lobby
+PROTOCOL_VERSION = 7
 MAX_MESSAGE = 1 << 20  # 1 MiB: a full state is a few kB
 PAGE_MAX = 100  # tables in one Tables message (a TableInfo is a few hundred bytes)
 REVIEW_BUDGET = 256 << 10  # bytes of positions in one Positions message (more follow on request)
 HEADER = struct.Struct(">I")
-
-#: a game's setup, state or action in that game's JSON (``Rules.encode``)
-GameData = bytes
-
-
-class Codec:
-    """A game's values on the wire: ``pack`` one (its JSON), and read each kind back with the
-    game's own types.  Raises msgspec.DecodeError (a ValidationError included) for data that
-    is not one."""
-
-    def __init__(self, rules: Rules[Any, Any, Any]) -> None:
-        self.rules = rules
-
-    @classmethod
-    def of(cls, game: str) -> Codec:
-        """The codec of the game called ``game`` (ValueError for one this program lacks)."""
-        return cls(rules_of(game))
-
-    def pack(self, value: object) -> GameData:
-        return self.rules.encode(value)
-
-    def state(self, data: GameData) -> Any:
-        return self.rules.decode_state(data)
-
-    def setup(self, data: GameData) -> Any:
-        return self.rules.decode_setup(data)
-
-    def action(self, data: GameData) -> Any:
-        return self.rules.decode_action(data)
-
-    def actions(self, data: list[GameData]) -> list[Any]:
-        return [self.rules.decode_action(a) for a in data]
 
 
 class _Msg(msgspec.Struct, tag_field="t", kw_only=True, forbid_unknown_fields=True):
@@ -94,6 +64,7 @@ class ListTables(_Msg, tag="list"):
     offset: int = 0
     limit: int = 100
     history: bool = False
+    mine: bool = False  # with ``history``: only the games the asker played
 
 
 class CreateTable(_Msg, tag="create"):
@@ -113,6 +84,10 @@ class CreateTable(_Msg, tag="create"):
     sit: int = 0
     seed: int | None = None
     rated: bool = False  # rated when at least two people sit at it when it starts (D-30)
+    private: bool = False  # seen only by those who have its code (``TableInfo.code``: D-78)
+    bank: int = 0  # a time bank: each seat's seconds for the game, and ``increment`` per decision (D-77)
+    increment: int = 0
+    turn_hours: float = 0.0  # turn-based: hours for each decision; the table waits for absent players
 
 
 class Join(_Msg, tag="join"):
@@ -197,6 +172,38 @@ class Review(_Msg, tag="review"):
     start: int = 0
 
 
+class ReviewGame(_Msg, tag="review_game"):
+    """A finished game move by move as the asker saw it (their seat's view, else a spectator's)."""
+
+    game: str
+    ref: int = 0
+    start: int = 0
+
+
+class ForkGame(_Msg, tag="fork"):
+    """A new table from a finished game (``game``) after its first ``at`` actions: ``seats``
+    as in ``CreateTable`` (the game's player count), the asker sits at ``sit``; new chance from
+    the fork point on.  Answered with ``Joined`` (or ``Error``)."""
+
+    game: str
+    at: int
+    seats: list[str]
+    sit: int = 0
+
+
+class Rematch(_Msg, tag="rematch"):
+    """Ask for a rematch at a finished table, or answer one (``accept`` False: decline)."""
+
+    table: str
+    accept: bool = True
+
+
+class JoinCode(_Msg, tag="join_code"):
+    """Come to a private table by its code: sit at a free seat of a waiting table, else watch."""
+
+    code: str
+
+
 class Leaderboard(_Msg, tag="leaderboard"):
     """A page of a game's leaderboard (answered by ``Leaders``)."""
 
@@ -252,6 +259,10 @@ class TableInfo(msgspec.Struct, kw_only=True):
     deadline: float = 0.0  # wall-clock time the seat to act runs out of time (0: no clock)
     clock_seat: int = -1  # the seat the clock runs for
     rated: bool = False  # asked for (waiting), or rated indeed (once started)
+    to_act: int = -1  # the seat to act (-1: none, or no game yet)
+    code: str = ""  # a private table's invitation code (sent only to those who may see it)
+    banks: list[float] = []  # a time bank's seconds left per seat (the running decision's not yet off)
+    turn_hours: float = 0.0  # a turn-based table's hours per decision
 
 
 class HistoryInfo(msgspec.Struct, kw_only=True):
@@ -267,6 +278,8 @@ class HistoryInfo(msgspec.Struct, kw_only=True):
     winner: str = ""  # the winners' names ("A, B" when they share the win)
     ended: float = 0.0
     actions: int = 0
+    holders: list[str] = []  # the identities of the people who played (in the file, never sent)
+    private: bool = False  # a private table's game: listed to those who played it only
 
 
 class Tables(_Msg, tag="tables"):
@@ -277,6 +290,7 @@ class Tables(_Msg, tag="tables"):
     total: int = 0
     offset: int = 0
     history: list[HistoryInfo] = []
+    your_move: list[str] = []  # the live tables where the asker's seat is to act
 
 
 class ChatLine(_Msg, tag="chat"):
@@ -380,6 +394,18 @@ class Positions(_Msg, tag="positions"):
     keys: list[Position]
     next: int = -1
     ref: int = 0
+    seat: int = -1  # whose view: the asker's seat in the game (-1: a spectator's)
+    seats: list[str] = []  # who played each seat ("human" or a bot level): a finished game's
+
+
+class RematchState(_Msg, tag="rematch_state"):
+    """A rematch at ``table``: ``answers`` per seat ("asked", "yes", "no", "" not yet; bots "yes"),
+    ``new_table`` once all accepted (each person sits there), ``note`` a line for everyone."""
+
+    table: str
+    answers: list[str]
+    new_table: str = ""
+    note: str = ""
 
 
 class LeaderRow(msgspec.Struct, kw_only=True):
@@ -457,6 +483,11 @@ Message = Union[
     Undo,
     Composing,
     Review,
+    ReviewGame,
+    JoinCode,
+    ForkGame,
+    Rematch,
+    RematchState,
     Welcome,
     Tables,
     Joined,
@@ -492,6 +523,10 @@ CLIENT_MESSAGES = (
     Undo,
     Composing,
     Review,
+    ReviewGame,
+    JoinCode,
+    ForkGame,
+    Rematch,
     Leaderboard,
     Profile,
     WebLinkRequest,

@@ -17,6 +17,7 @@ import msgspec
 
 from colosseum.core.events import Event
 from colosseum.core.game import Rules
+from colosseum.core.gamelog import reseeded
 from colosseum.core.options import SetupBase
 
 from . import protocol as P
@@ -50,15 +51,17 @@ def positions(
     start: int = 0,
     budget: int = P.REVIEW_BUDGET,
     ref: int = 0,
+    reseed: tuple[int, int] | None = None,
 ) -> P.Positions:
     """The game so far as ``seat`` sees it, from position ``start``: the actions, their events
     and the positions that seat could not replay to (the first one always), at most about
     ``budget`` bytes of them (``next``: where the rest begins).  The game is replayed from its
-    setup (the server's: it holds the chance), a few milliseconds for a whole game."""
+    setup (the server's: it holds the chance), a few milliseconds for a whole game; ``reseed``:
+    a fork's new chance from its fork point (``core.gamelog.Header.reseed_point``)."""
     codec = P.Codec(rules)
     n = len(actions)
     start = max(0, min(start, n))
-    state = rules.new_game(setup)
+    state = reseeded(rules.new_game(setup), 0, reseed)
     seen = rules.player_view(state, seat)
     keys: list[P.Position] = []
     out_actions: list[bytes] = []
@@ -75,7 +78,7 @@ def positions(
         size += len(keys[-1].state)
 
     for k, action in enumerate(actions):
-        state = rules.apply(state, action)[0]
+        state = reseeded(rules.apply(state, action)[0], k + 1, reseed)
         after = rules.player_view(state, seat)
         if k >= start:
             if size >= budget:
@@ -99,4 +102,5 @@ def positions(
         events=out_events,
         keys=keys,
         next=stop,
+        seat=-1 if seat is None else seat,
     )

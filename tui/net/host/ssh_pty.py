@@ -95,6 +95,9 @@ async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess[bytes], owner
     for var in ("COLORTERM", "NO_COLOR"):
         if var in client_env:
             env[var] = "".join(ch for ch in str(client_env[var]) if ch.isalnum() or ch in "._-")[:40]
+    word, _, invitation = (process.command or "").strip().partition(" ")
+    if word == "join" and invitation.strip():  # ``ssh -t ... join CODE``: straight to a private table
+        env["COLOSSEUM_NET_JOIN"] = "".join(ch for ch in invitation if ch.isalnum())[:20]
     master, slave = os.openpty()
     set_winsize(slave, cols, rows, xpix, ypix)
     proc: ClientProcess | None = None

@@ -33,40 +33,34 @@ from colosseum.core.rng import new_secret
 from colosseum.core.undo import UndoReach, took_back_text
 
 from . import protocol as P
-from .botbudget import BotBudget
-from .botplay import BotPlay
+from .botplay import BotPlay, Pace
 from .chat import Chat
 from .clock import Clock
 from .conn import Conn
+from .finished import fork_position
 from .gamelog_io import TableLog
-from .meta import TableMeta, default_bot, seat_names
+from .meta import TableMeta, default_bot, seat_names, time_bank
 from .results import SERVER_NAME, settle_rated
 from .seats import Seats
 from .seen import positions, seen_setup
 from .takeback import Takebacks
+from .tempo import turn_seconds
 
 log = logging.getLogger("colosseum.net")
 
 EVENTS_SENT = 600  # events a joining client gets (its log panel); the game log has them all
 
 
-class Server(Protocol):
-    """What a table needs of the server holding it (``hub.TableServer``)."""
+class Server(Pace, Protocol):
+    """What a table needs of the server holding it (``hub.TableServer``): the bots' timings
+    and budget (``botplay.Pace``), and these."""
 
     @property
     def data(self) -> Path: ...
     @property
     def bot_timeout(self) -> float: ...
     @property
-    def bot_delay(self) -> float: ...
-    @property
     def turn_timeout(self) -> float: ...
-    @property
-    def trade_window(self) -> float: ...
-    @property
-    def compose_cap(self) -> float: ...
-    @property
-    def budget(self) -> BotBudget: ...
 
     def save_meta(self, meta: TableMeta) -> None: ...
     def finished(self, table: Table) -> None: ...
@@ -88,7 +82,7 @@ class Table:
         self.record = TableLog(server.data / "games" / f"{meta.id}.jsonl")
         self.seats = Seats(meta)
         self.talk = Chat(meta.id)
-        self.clock = Clock(self._time_up)
+        self.clock = Clock(self._time_up, bank=time_bank(meta))
         self.takebacks = Takebacks(self.rules)
         self.botplay = BotPlay(self, server)
         self.origin = ""  # the address its creator connected from (the per-address cap; memory only)
@@ -177,6 +171,10 @@ class Table:
             deadline=self.clock.deadline,
             clock_seat=self.clock.seat,
             rated=m.rated,
+            to_act=self.to_act() if m.status == "playing" else -1,
+            code=m.code,
+            banks=self.clock.banks(),
+            turn_hours=m.turn_hours,
         )
 
     def view(self, seat: int | None) -> bytes:
@@ -278,7 +276,7 @@ class Table:
         self.changed()
 
     def arm_timer(self, seat: int) -> None:
-        if self.meta.status != "over":
+        if self.meta.status != "over" and not self.meta.turn_hours:  # (turn-based: the table waits)
             self.seats.arm(seat, self.server.bot_timeout, self._stand_in)
 
     def _stand_in(self, seat: int) -> None:
@@ -310,7 +308,10 @@ class Table:
         seat = self.to_act() if self.meta.status == "playing" else -1
         if seat >= 0 and self.controller_is_bot(seat):
             seat = -1
-        self.clock.run(seat, len(self.actions), self.server.turn_timeout)
+        timeout, new = turn_seconds(self.meta, len(self.actions)) if self.meta.turn_hours else (0.0, False)
+        self.clock.run(seat, len(self.actions), timeout or self.server.turn_timeout)
+        if new:  # a turn-based table's deadline survives a restart
+            self.save_meta()
 
     def _time_up(self, seat: int, n: int) -> None:
         if self.meta.status != "playing" or len(self.actions) != n or self.to_act() != seat:
@@ -336,9 +337,12 @@ class Table:
                 s.kind = default_bot(self.rules)
         names = seat_names(m.seats)
         seed, secret = (0, new_secret()) if m.seed is None else (m.seed, "")
-        self.setup = self.spec.make_setup(names, seed=seed, secret=secret, **m.options)
-        self.state = self.rules.new_game(self.setup)
-        self.takebacks.begin(self.state, 0)
+        if m.fork_of:  # a fork: the parent's position, its log begun (host.finished)
+            self.setup, self.state = fork_position(self)
+        else:
+            self.setup = self.spec.make_setup(names, seed=seed, secret=secret, **m.options)
+            self.state = self.rules.new_game(self.setup)
+        self.takebacks.begin(self.state, len(self.actions), edge="the game was forked here" if m.fork_of else "")
         unrated = settle_rated(m)  # said in the talk (so in the log, and to whoever joins)
         if unrated and (line := self.talk.say(SERVER_NAME, -1, unrated)) is not None:
             self.broadcast(line)
@@ -435,6 +439,8 @@ class Table:
             winner=", ".join(names[w] for w in winners),
             ended=time.time(),
             actions=len(self.actions),
+            holders=[s.holder for s in self.meta.seats if s.holder],
+            private=bool(self.meta.code),
         )
 
     # ---------------------------------------------------------------- a connection's requests
@@ -504,6 +510,7 @@ class Table:
             table=self.id,
             start=msg.start,
             ref=msg.ref,
+            reseed=(self.meta.fork_at, self.meta.reseed) if self.meta.reseed is not None else None,
         )
 
     # ---------------------------------------------------------------- taking back
