@@ -9,13 +9,17 @@ bounded in count and time, every connection to this machine only (sources 127.0.
 * password guessing for one name from many addresses;
 * sessions from one address, a new key for every connection (``--open``);
 * sessions from many addresses until the server is full (``--memory-budget``): the memory of
-  the client processes at the cap, and the message a refused session gets.
+  the client processes at the cap, and the message a refused session gets;
+* tables (``--tables``): 100 new identities from one address each asking for a table of hard
+  bots (how many the server makes), then ``--tables`` tables of hard bots from as many
+  addresses as they need, nobody watching: a message's round trip to the server (median and
+  worst, before and during) and the game's moves meanwhile.
 
 For each: tries per second the server let through (answered), sessions one address can hold,
 memory at the cap, and the longest gap between two moves of the game while it ran (and before
 any flood, for comparison).
 
-    python benchmarks/bench_abuse.py [--seconds 10] [--budget-sessions 12]
+    python benchmarks/bench_abuse.py [--seconds 10] [--budget-sessions 12] [--tables 50]
 """
 
 from __future__ import annotations
@@ -72,16 +76,22 @@ def pss_kb(pid: int) -> int:
 
 
 def children(pid: int) -> list[int]:
-    out = []
+    """Every process under ``pid``: the client processes, forked by the fork server or started
+    by the server itself, and the fork server."""
+    parent: dict[int, int] = {}
     for d in Path("/proc").iterdir():
         if not d.name.isdigit():
             continue
         try:
-            ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            parent[int(d.name)] = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
         except (OSError, IndexError, ValueError):
             continue
-        if ppid == pid:
-            out.append(int(d.name))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        kids = [k for k, pp in parent.items() if pp == p]
+        out += kids
+        todo += kids
     return out
 
 
@@ -244,6 +254,65 @@ async def open_sessions(
     return ok, refusal
 
 
+async def round_trips(c: ProtoClient, seconds: float) -> list[float]:
+    """Ping the server for ``seconds`` (ten a second): each answer's time in seconds."""
+    out: list[float] = []
+    end = time.monotonic() + seconds
+    ref = 0
+    while time.monotonic() < end:
+        ref += 1
+        t0 = time.monotonic()
+        c.send(P.Ping(ref=ref))
+        await c.expect(lambda m, r=ref: isinstance(m, P.Pong) and m.ref == r, timeout=30)
+        out.append(time.monotonic() - t0)
+        await asyncio.sleep(0.1)
+    return out
+
+
+def trips(ts: list[float]) -> str:
+    ts = sorted(ts)
+    return f"median {1000 * ts[len(ts) // 2]:.1f} ms, worst {1000 * ts[-1]:.1f} ms ({len(ts)} pings)"
+
+
+async def table_flood(address: str, secret: bytes, tables: int, seconds: float) -> tuple[str, str, list]:
+    """Issue 24's table floods (see the module's text).  Returns what each showed, and the
+    connections to close."""
+    bots = ["hard", "hard", "hard"]
+    made = 0
+    refusals: set[str] = set()
+    for i in range(100):  # identities are free; the address is one
+        c = await ProtoClient.connect(address, make_token(secret, f"key:flood-{i}", f"flood{i}", "127.0.3.1"))
+        c.send(P.CreateTable(seats=bots, sit=-1))
+        m = await c.expect(lambda m: isinstance(m, (P.Joined, P.Error)))
+        if isinstance(m, P.Joined):
+            made += 1
+            c.send(P.Leave(table=m.table.id))
+        else:
+            refusals.add(m.message)
+        await c.close()
+    one = f"{made} tables made of 100 asked; refused with {sorted(refusals)!r}"
+    probe = await ProtoClient.connect(address, make_token(secret, "key:probe", "probe"))
+    quiet = await round_trips(probe, min(5.0, seconds))
+    conns = []
+    made = 0
+    for i in range(tables):
+        source = f"127.0.4.{i // 10 + 1}"
+        c = await ProtoClient.connect(address, make_token(secret, f"key:hard-{i}", f"hard{i}", source))
+        conns.append(c)
+        c.send(P.CreateTable(seats=bots, sit=-1))
+        m = await c.expect(lambda m: isinstance(m, (P.Joined, P.Error)))
+        if isinstance(m, P.Joined):
+            made += 1
+            c.send(P.Leave(table=m.table.id))  # nobody watches: the bots play on alone
+    busy = await round_trips(probe, seconds)
+    conns.append(probe)
+    many = (
+        f"{made} tables of hard bots from {(tables + 9) // 10} addresses; round trip before {trips(quiet)}, "
+        f"during {trips(busy)}"
+    )
+    return one, many, conns
+
+
 async def main(args: argparse.Namespace) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="colosseum-abuse-"))
     data = tmp / "data"
@@ -337,10 +406,22 @@ async def main(args: argparse.Namespace) -> None:
             "sessions from many addresses until full",
             t0,
             t1,
-            f"{held} held ({len(kids)} client processes: {rss:.0f} MB RSS, {pss:.0f} MB PSS, "
-            f"{rss / max(1, len(kids)):.0f} MB RSS and {pss / max(1, len(kids)):.0f} MB PSS each), then: {why!r}",
+            f"{held} held ({len(kids)} processes: the clients and the fork server: {rss:.0f} MB RSS, {pss:.0f} MB PSS, "
+            f"{rss / max(1, held):.0f} MB RSS and {pss / max(1, held):.0f} MB PSS a session), then: {why!r}",
         )
         print(f"server process: {rss_kb(server.pid) / 1024:.0f} MB RSS")
+        for c in conns:
+            c.close()
+        conns.clear()
+        if args.tables:
+            await asyncio.sleep(3)  # the client processes end
+            t0 = time.monotonic()
+            one, many, flooders = await table_flood(f"unix:{data / 'tables.sock'}", secret, args.tables, args.seconds)
+            t1 = time.monotonic()
+            print(f"tables of hard bots from 1 address, 100 identities: {one}", flush=True)
+            report("tables of hard bots from many addresses", t0, t1, many)
+            for c in flooders:
+                await c.close()
         game.stop.set()
     finally:
         for c in conns:
@@ -357,4 +438,5 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seconds", type=float, default=10.0, help="length of each flood")
     ap.add_argument("--budget-sessions", type=int, default=12, help="the memory budget, in sessions")
+    ap.add_argument("--tables", type=int, default=50, help="tables of hard bots in the table flood (0: none)")
     asyncio.run(asyncio.wait_for(main(ap.parse_args()), 600))

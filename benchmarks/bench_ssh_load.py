@@ -140,17 +140,22 @@ def pss_kb(pid: int) -> int:
 
 
 def children(pid: int) -> list[int]:
-    out = []
+    """Every process under ``pid``: the client processes, forked by the fork server or started
+    by the server itself, and the fork server."""
+    parent: dict[int, int] = {}
     for d in Path("/proc").iterdir():
         if not d.name.isdigit():
             continue
         try:
-            stat = (d / "stat").read_text()
-            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            parent[int(d.name)] = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
         except (OSError, IndexError, ValueError):
             continue
-        if ppid == pid:
-            out.append(int(d.name))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        kids = [k for k, pp in parent.items() if pp == p]
+        out += kids
+        todo += kids
     return out
 
 
@@ -408,11 +413,12 @@ async def main(args) -> None:
         kids = children(server.pid)
         kids_kb = sum(rss_kb(k) for k in kids)
         kids_pss = sum(pss_kb(k) for k in kids)
+        n = max(1, len(screens))
         print(
             f"server memory: {srv_kb / 1024:.0f} MiB RSS (the SSH + table server process); "
-            f"{len(kids)} client processes {kids_kb / 1024:.0f} MiB RSS in all "
-            f"({kids_kb / 1024 / max(1, len(kids)):.0f} MiB each; proportional share {kids_pss / 1024:.0f} MiB, "
-            f"{kids_pss / 1024 / max(1, len(kids)):.0f} MiB each)"
+            f"{len(kids)} processes under it for {len(screens)} sessions (the clients, and the fork server "
+            f"if any): {kids_kb / 1024:.0f} MiB RSS in all ({kids_kb / 1024 / n:.0f} MiB a session; "
+            f"proportional share {kids_pss / 1024:.0f} MiB, {kids_pss / 1024 / n:.1f} MiB a session)"
         )
     finally:
         for o in observers.values():

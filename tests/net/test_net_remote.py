@@ -4,6 +4,7 @@ on its own event loop in a thread, as it would in the server process."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import msgspec
 import pytest
@@ -141,7 +142,11 @@ def test_review_at_a_table_shows_the_game_as_the_seat_saw_it_without_what_is_sti
             await asyncio.sleep(0.01)
 
     asyncio.run(asyncio.wait_for(play(), 60))
-    session.drain()
+    for _ in range(500):  # the bots' moves after Becky's last, all arrived (the bots share a budget)
+        session.drain()
+        if len(session.actions) == len(table.actions) and to_act(table.state) in (0, -1):
+            break
+        time.sleep(0.01)
     timeline = session.review_timeline()
     assert timeline.end == len(session.actions) == len(table.actions)
     setup = read_log(table.log_path).setup  # the server's, with the seed

@@ -509,7 +509,13 @@ class LobbyApp(RemoteAppMixin, BaseApp):
             return
         if msg.table.id != w.joined.table.id:
             return
-        if msg.state is not None or msg.table.status == "playing":
+        if msg.table.status == "over":  # closed while waiting (nobody joined): the lobby says why
+            self.waiting = None
+            if self.screen is w:
+                self.pop_screen()
+            if isinstance(self.screen, LobbyScreen):
+                self.screen.action_refresh()  # the closed table off the list
+        elif msg.state is not None or msg.table.status == "playing":
             # the game started: sit again to get the full picture, atomically with its updates
             seat = w.joined.seat
             self.enter(lambda: self.client.join(msg.table.id, seat) if seat >= 0 else self.client.watch(msg.table.id))

@@ -133,8 +133,8 @@ class RemoteClient:
                 for fn in list(self.table_listeners):  # a waiting table's talk, for the lobby
                     fn(msg)
             return
-        if isinstance(msg, P.Error) and msg.code == "clock":
-            for s in list(self.sessions.values()):  # our time ran out: said in the game's log
+        if isinstance(msg, P.Error) and msg.code in ("clock", "disk"):
+            for s in list(self.sessions.values()):  # our time ran out, the server cannot save: said in the game's log
                 s._post(msg)
             for fn in list(self.table_listeners):
                 fn(msg)
@@ -153,7 +153,7 @@ class RemoteClient:
                 self.sessions[msg.table.id] = RemoteSession(self, msg)
             except ValueError as exc:  # a game this program cannot play: the request says so
                 log.warning("table %s: %s", msg.table.id, exc)
-        if isinstance(msg, P.Error) and (msg.code == "moved" or not self._in_request):
+        if isinstance(msg, P.Error) and (msg.code in ("moved", "ended") or not self._in_request):
             for fn in list(self.table_listeners):  # shown to the player by the lobby
                 fn(msg)
             return

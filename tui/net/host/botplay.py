@@ -2,7 +2,8 @@
 lets seats act out of turn (``Rules.out_of_turn``), they wait for the people.
 
 * A bot moves after the server's bot delay (so a person may still take back their last decision
-  first); a bot that thinks a while (``thinks``) does it off the event loop.  A move the rules
+  first); a bot that thinks a while (``thinks``) does it off the event loop.  Every decision
+  waits its turn in the server's budget for bots (``botbudget``).  A move the rules
   refuse is replaced by the game's ``fallback_action``: a bot never stalls a table.
 * While a person at the table composes an action out of turn (``Composing``: Colosseum's deal
   dialog), a bot's move waits, for at most ``COMPOSE_CAP`` seconds from the first opening in
@@ -16,6 +17,7 @@ lets seats act out of turn (``Rules.out_of_turn``), they wait for the people.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from typing import Any, Protocol
@@ -28,6 +30,7 @@ from colosseum.core.game import Rules
 from colosseum.core.options import SetupBase
 
 from . import protocol as P
+from .botbudget import BotBudget
 from .meta import TableMeta, bot_seed, default_bot
 from .seats import Seats
 
@@ -49,6 +52,8 @@ class Pace(Protocol):
     def trade_window(self) -> float: ...
     @property
     def compose_cap(self) -> float: ...
+    @property
+    def budget(self) -> BotBudget: ...
 
 
 class Played(Protocol):
@@ -146,12 +151,9 @@ class BotPlay:
                 continue
             try:
                 bot, before = self.bot_for(seat), t.state
-                if getattr(bot, "thinks", False):  # the search bot: off the server's event loop
-                    action = await asyncio.to_thread(bot.act, before)
-                    if t.state is not before:
-                        continue
-                else:
-                    action = bot.act(before)
+                action = await self._decide(bot, before)
+                if action is None or t.state is not before:
+                    continue  # the game moved on while the bot waited its turn or thought
                 if await self._window(seat, action):
                     continue  # someone acted meanwhile: the bot thinks again
                 try:
@@ -166,6 +168,29 @@ class BotPlay:
             except Exception:  # noqa: BLE001 - a bot's bug must stop its table's bots, not the server
                 log.exception("table %s: bot for seat %d failed", t.id, seat)
                 return
+
+    async def _decide(self, bot: Any, before: Any) -> Any:
+        """The bot's action in ``before``, within the server's budget for bots (``botbudget``:
+        one decision at a time over all tables, people's tables first, thinking shorter under
+        load); None if the game moved on while it waited for its turn."""
+        budget = self.pace.budget
+        async with budget.decision(person=bool(self.table.seats.conns)):
+            if self.table.state is not before:
+                return None
+            if not getattr(bot, "thinks", False):
+                return bot.act(before)
+            own = getattr(bot, "own_think", None)
+            if own is None:
+                own = bot.own_think = bot.think  # (None: a bot of fixed playouts, not timed)
+            if own is not None:
+                bot.think = budget.think(own)
+            thought = asyncio.ensure_future(asyncio.to_thread(bot.act, before))  # off the event loop
+            try:
+                return await asyncio.shield(thought)
+            except asyncio.CancelledError:  # (the table closes) the slot is held until it is done
+                with contextlib.suppress(asyncio.CancelledError):
+                    await asyncio.wait([thought])
+                raise
 
     async def _cannot_save(self, err: OSError) -> None:
         self.unsaved += 1

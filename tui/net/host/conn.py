@@ -25,6 +25,7 @@ class Conn:
     writer: asyncio.StreamWriter
     player: str = ""
     name: str = ""
+    address: str = ""  # where the player connected from (the token says; '' for local tests)
     tables: dict[str, int] = field(default_factory=dict)  # table id -> seat (-1 watching)
     closed: bool = False
     said: list[float] = field(default_factory=list)  # when its recent chat lines came

@@ -31,12 +31,19 @@ def write_private(path: Path, data: bytes, *, sync: bool = True) -> None:
     """Replace ``path`` atomically by ``data``, readable by its owner only (0600)."""
     tmp = path.with_suffix(".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-        f.flush()
-        if sync:
-            os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            if sync:
+                os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:  # a full disk: no half-written file left behind, the old one stands
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def append_private(path: Path, line: bytes) -> None:

@@ -29,11 +29,14 @@ from colosseum.core.options import BASE_FIELDS, OptionError
 from colosseum.core.registry import spec
 
 from . import protocol as P
+from .botbudget import BotBudget
 from .botplay import COMPOSE_CAP, TRADE_WINDOW
 from .conn import Conn
 from .files import append_private, count_lines, private_dir, tail_lines, write_private
 from .finished import fork_table, history_of, review_game
 from .invites import join_code, may_see, new_code
+from .limits import IDLE_TIMEOUT, IdleTables, begin, table_limits
+from .limits import MAX_TABLES_PER_PLAYER as MAX_TABLES_PER_PLAYER  # (where tests look for it)
 from .lobbylist import list_page
 from .meta import SeatMeta, TableMeta, edition_of, history_entry, load_meta
 from .names import clean_text
@@ -41,15 +44,13 @@ from .rematch import rematch, rematch_gone
 from .results import Recorder, finished_game, rated_refusal
 from .table import Table
 from .tempo import MAX_TURN_HOURS
-from .tokens import check_token, load_secret, make_token
+from .tokens import load_secret, make_token, token_parts
 
 if TYPE_CHECKING:
     from .store import Store
 
 log = logging.getLogger("colosseum.net")
 
-MAX_TABLES = 500  # live tables (waiting or playing)
-MAX_TABLES_PER_PLAYER = 5  # live tables one player created
 MAX_TABLE_NAME = 40  # terminal cells
 HELLO_TIMEOUT = 10.0
 MAX_MESSAGES_PER_SECOND = 1000  # a client process sends a few per second; test drivers more
@@ -69,6 +70,7 @@ class TableServer:
         address: str | None = None,
         fixed_seeds: bool = False,
         store: Store | None = None,
+        idle_timeout: float = IDLE_TIMEOUT,
     ) -> None:
         self.data = Path(data)
         self.store = store  # the lobby's database (None: results stay in the files only)
@@ -85,6 +87,8 @@ class TableServer:
         self.turn_timeout = turn_timeout  # seconds a person has for one decision (0: no clock)
         self.trade_window = TRADE_WINDOW  # seconds a bot's turn stays open for actions out of turn
         self.compose_cap = COMPOSE_CAP  # seconds an open dialog holds a bot's move at most
+        self.budget = BotBudget()  # every table's bots share it (botbudget)
+        self.idle = IdleTables(self, idle_timeout)  # ends tables nobody uses (limits; 0: never)
         # A table made with a seed replays a known game: its creator would know every roll to
         # come.  Only a server told so (tests, benchmarks) takes one; else each game's chance
         # comes from a secret drawn by the operating system (core.rng).
@@ -99,8 +103,8 @@ class TableServer:
         self._server: asyncio.AbstractServer | None = None
         self.refusals = 0
 
-    def token_for(self, player: str, name: str) -> str:
-        return make_token(self.secret, player, name)
+    def token_for(self, player: str, name: str, address: str = "") -> str:
+        return make_token(self.secret, player, name, address)
 
     # ---------------------------------------------------------------- persistence
     def save_meta(self, meta: TableMeta) -> None:
@@ -162,6 +166,7 @@ class TableServer:
 
     def maybe_forget(self, table: Table) -> None:
         """Drop a finished table nobody looks at, or a waiting one everybody left."""
+        self.idle.touch(table)  # (someone just left it)
         if table.meta.status == "over":
             rematch_gone(table)  # someone left: an open rematch ends
         if table.conns or self.tables.get(table.id) is not table:
@@ -216,8 +221,10 @@ class TableServer:
             if port == "0":
                 sock = self._server.sockets[0].getsockname()
                 self.address = f"tcp:{sock[0]}:{sock[1]}"
+        self.idle.start()
 
     async def close(self) -> None:
+        self.idle.stop()
         if self._server is not None:
             self._server.close()
         for c in list(self.conns):
@@ -285,12 +292,12 @@ class TableServer:
             if msg.version != P.PROTOCOL_VERSION:
                 self.refuse(conn, f"protocol version {msg.version} is not {P.PROTOCOL_VERSION}", code="version")
                 return
-            who = check_token(self.secret, msg.token)
+            who = token_parts(self.secret, msg.token)
             if who is None:
                 self.refuse(conn, "bad token", code="auth")
                 return
             hello = msg
-            conn.player, conn.name = who
+            conn.player, conn.name, conn.address = who
         conn.send(P.Welcome(version=P.PROTOCOL_VERSION, player=conn.player, name=conn.name, seats=self.held(conn)))
         log.info("conn %s: %s (%s) connected", conn.id, conn.name, conn.player[:24])
         window, count = time.monotonic(), 0
@@ -545,12 +552,7 @@ class TableServer:
             return why
         if msg.seed is not None and not self.fixed_seeds:
             return "this server draws every game's chance itself: a table cannot choose its seed"
-        live = [t for t in self.tables.values() if t.meta.status != "over"]
-        if len(live) >= MAX_TABLES:
-            return "too many tables"
-        if sum(1 for t in live if t.meta.creator == conn.player) >= MAX_TABLES_PER_PLAYER:
-            return f"you have {MAX_TABLES_PER_PLAYER} open tables already"
-        return None
+        return table_limits(self.tables.values(), conn)  # in all, per player, per address
 
     def create(self, conn: Conn, msg: P.CreateTable) -> None:
         why = self.create_refusal(conn, msg)
@@ -579,19 +581,16 @@ class TableServer:
         )
         self.open_table(conn, meta, msg.sit)
 
-    def open_table(self, conn: Conn, meta: TableMeta, sit: int) -> Table:
-        """A new table of ``meta``: ``conn`` sits at ``sit`` (or watches: -1)."""
+    def open_table(self, conn: Conn, meta: TableMeta, sit: int) -> Table | None:
+        """A new table of ``meta``: ``conn`` sits at ``sit`` (or watches: -1); None when the
+        disk refused it (``conn`` is told, nothing is left of it: ``limits.begin``)."""
         t = Table(self, meta)
+        t.origin = conn.address
         self.tables[meta.id] = t
-        self.save_meta(meta)
+        if why := begin(self, t, conn, sit):
+            self.refuse(conn, why, code="disk")
+            return None
         log.info("table %s (%s) created by %s: %s", meta.id, meta.game, conn.name, ",".join(s.kind for s in meta.seats))
-        if sit >= 0:
-            t.sit(conn, sit)
-            conn.send(t.joined(sit))
-        else:
-            t.watch(conn)
-            if all(s.kind != "human" for s in meta.seats):
-                t.start()  # bots only: a game to watch
-            conn.send(t.joined(-1))
+        conn.send(t.joined(sit if sit >= 0 else -1))
         t.kick()
         return t

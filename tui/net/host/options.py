@@ -37,6 +37,12 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--turn-timeout", type=float, default=90.0, help="seconds a player has for one decision (0: no clock)"
     )
+    parser.add_argument(
+        "--idle-minutes",
+        type=float,
+        default=30.0,
+        help="close a waiting table nobody joins, end a game nobody is at, after this long (0: never)",
+    )
     parser.add_argument("--max-sessions", type=int, default=MAX_CLIENTS, help="client processes in all")
     parser.add_argument(
         "--sessions-per-address", type=int, default=MAX_SESSIONS_PER_ADDRESS, help="sessions one address may hold"

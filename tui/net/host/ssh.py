@@ -16,7 +16,8 @@ Textual client process on its own pseudo-terminal, all talking to one table serv
   memory budget for them (the sum of the clients' resident sizes); a refused session gets one
   line saying why.  Spectators and lobby users count: every session is a client process.
 * A session without a PTY gets one line of explanation and is closed.
-* Each PTY session: ``python -m colosseum.tui.net.client`` on a new pty (TERM, COLORTERM and
+* Each PTY session: ``python -m colosseum.tui.net.client`` on a new pty (forked from one process
+  that imported it once, ``forks``; started afresh when that cannot be) (TERM, COLORTERM and
   the window size from the SSH request); bytes are copied both ways and window changes are set
   on the pty (TIOCSWINSZ: the kernel signals SIGWINCH to the client).  The client proves its
   identity to the table server with a token minted here.  Its home and data folders are in
@@ -43,6 +44,7 @@ from typing import TYPE_CHECKING
 import asyncssh
 
 from .files import default_data_dir, private_dir, write_private
+from .forks import ForkServer, fork_env
 from .hub import TableServer
 from .options import MAX_CLIENTS, MAX_SESSIONS_PER_ADDRESS, SESSION_MB, add_serve_arguments
 from .ssh_login import LOGIN_GRACE, AuthGuard, Hub, LoginServer, NameBook, display_name, read_password
@@ -114,6 +116,8 @@ class SSHGameServer:
             await self.web.close()
         await asyncio.gather(*(stop_client(proc) for proc in list(self.hub.clients)))
         await asyncio.sleep(0.1)  # let the sessions write their last line
+        if self.hub.forks is not None:
+            self.hub.forks.close()
         await self.hub.tables.close()
 
 
@@ -128,6 +132,7 @@ async def start_server(
     bot_timeout: float = 120.0,
     bot_delay: float = 0.5,
     turn_timeout: float = 90.0,
+    idle_timeout: float = 1800.0,
     client_cmd: list[str] | None = None,
     max_clients: int = MAX_CLIENTS,
     memory_budget_mb: float | None = None,
@@ -137,6 +142,7 @@ async def start_server(
     web: str | None = None,
     web_url: str | None = None,
     database: str | None = None,
+    forked: bool = True,
 ) -> SSHGameServer:
     """The server, listening.  The lobby's database is opened first (``database``: a URL, else
     SQLite in the data folder; an older data folder is imported into it once): StoreError, one
@@ -151,6 +157,7 @@ async def start_server(
         bot_timeout=bot_timeout,
         bot_delay=bot_delay,
         turn_timeout=turn_timeout,
+        idle_timeout=idle_timeout,
         fixed_seeds=fixed_seeds,
         store=store,
     )
@@ -180,6 +187,12 @@ async def start_server(
         raise
     real_port = acceptor.sockets[0].getsockname()[1] if int(port) == 0 else int(port)
     server = SSHGameServer(hub, acceptor, key, real_port)
+    if client_cmd is None and forked:  # the usual client: forked from one process (host.forks)
+        try:
+            env = fork_env({**os.environ, "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PYTHONUNBUFFERED": "1"})
+            hub.forks = await ForkServer.start(env, str(data / "clients.log"))
+        except (OSError, TimeoutError) as err:
+            log.error("no fork server (%s): each session's client starts afresh", err)
     if web:
         from colosseum.tui.net.host.web import WebGateway
 
@@ -262,6 +275,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 bot_timeout=args.bot_timeout,
                 bot_delay=bot_delay,
                 turn_timeout=getattr(args, "turn_timeout", 90.0),
+                idle_timeout=60 * getattr(args, "idle_minutes", 30.0),
                 max_clients=getattr(args, "max_sessions", MAX_CLIENTS),
                 memory_budget_mb=getattr(args, "memory_budget", None),
                 per_address=getattr(args, "sessions_per_address", MAX_SESSIONS_PER_ADDRESS),

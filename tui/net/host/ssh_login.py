@@ -22,7 +22,9 @@ from typing import TYPE_CHECKING
 import asyncssh
 
 from .files import private_dir
+from .forks import ClientProcess, ForkServer
 from .hub import TableServer
+from .memory import MemoryMeter
 from .names import clean_name, name_key, name_problem
 from .options import MAX_CLIENTS, MAX_SESSIONS_PER_ADDRESS, PASSWORD_ENV, SESSION_MB
 
@@ -103,15 +105,6 @@ def memory_available_mb() -> int:
     except (OSError, ValueError, IndexError):  # pragma: no cover - not Linux
         pass
     return 4096
-
-
-def rss_mb(pid: int) -> float:
-    """Resident size of a process (shared pages counted in full: an upper bound)."""
-    try:
-        pages = int(Path(f"/proc/{pid}/statm").read_text().split()[1])
-    except (OSError, ValueError, IndexError):
-        return 0.0
-    return pages * os.sysconf("SC_PAGE_SIZE") / (1 << 20)
 
 
 class AuthGuard:
@@ -261,7 +254,9 @@ class Hub:
         self.open = open_to_all
         self.password = password
         self.client_cmd = client_cmd or [sys.executable, "-m", "colosseum.tui.net.client"]
-        self.clients: set[asyncio.subprocess.Process] = set()
+        self.clients: set[ClientProcess] = set()
+        self.forks: ForkServer | None = None  # client processes forked from one (host.forks)
+        self.memory = MemoryMeter()  # what they use (PSS), measured off the event loop
         self.per_identity: dict[str, int] = {}
         self.per_address: dict[str, int] = {}
         self.connections: dict[str, int] = {}
@@ -282,11 +277,12 @@ class Hub:
         self.password_checks = 0  # passwords compared with the server's
         self.password_turned_away = 0  # tries refused without a comparison (too many failures)
 
-    def client_env(self, identity: str, name: str) -> dict[str, str]:
+    def client_env(self, identity: str, name: str, address: str = "") -> dict[str, str]:
         """What every client process of a player gets (over SSH or in a browser), and nothing of
         the server's own environment but PATH and how this program is found: its home, data and
         config folders inside the data folder (it offers no local games nor screenshots), the
-        player's own settings folder, the way to the table server with the player's token."""
+        player's own settings folder, the way to the table server with the player's token (which
+        carries ``address``, where they connect from: the tables per address are capped)."""
         home = self.home
         env = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
@@ -299,7 +295,7 @@ class Hub:
             "COLOSSEUM_NET_LOG": str(self.data / "clients.log"),
             "COLOSSEUM_CONFIG_DIR": str(self.player_config(identity)),  # settings per player
             "COLOSSEUM_NET_ADDRESS": self.tables.address,
-            "COLOSSEUM_NET_TOKEN": self.tables.token_for(identity, name),
+            "COLOSSEUM_NET_TOKEN": self.tables.token_for(identity, name, address),
             "LANG": "C.UTF-8",
             "LC_ALL": "C.UTF-8",
             "PYTHONUNBUFFERED": "1",
@@ -323,7 +319,7 @@ class Hub:
         return (
             f"password checks {self.password_checks}, turned away unchecked {self.password_turned_away}, "
             f"refusals {self.refusals}, sessions {len(self.clients)}, connections {sum(self.connections.values())}, "
-            f"client memory {self.memory_used_mb():.0f} MB of {self.memory_budget_mb:.0f}"
+            f"client memory {self.memory_used_mb():.0f} MB of {self.memory_budget_mb:.0f}, {self.tables.budget.stats()}"
         )
 
     def refused(self, what: str, *args: object) -> None:
@@ -381,7 +377,7 @@ class Hub:
         task.add_done_callback(self._tasks.discard)
 
     def memory_used_mb(self) -> float:
-        return sum(rss_mb(p.pid) for p in self.clients)
+        return self.memory.used(self.clients)
 
     def full(self, address: str) -> str:
         """Why one more session may not start ('' if it may)."""

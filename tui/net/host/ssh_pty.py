@@ -16,6 +16,7 @@ import termios
 
 import asyncssh
 
+from .forks import ClientProcess
 from .ssh_login import Hub, LoginServer, display_name
 
 log = logging.getLogger("colosseum.net")
@@ -88,7 +89,7 @@ async def handle_process(hub: Hub, process: asyncssh.SSHServerProcess[bytes]) ->
 async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess[bytes], owner: LoginServer, term: str) -> None:
     name = owner.name or display_name(process.get_extra_info("username") or "player")
     cols, rows, xpix, ypix = process.get_terminal_size()
-    env = hub.client_env(owner.identity, name)
+    env = hub.client_env(owner.identity, name, owner.address)
     env["TERM"] = term
     client_env = process.env or {}
     for var in ("COLORTERM", "NO_COLOR"):
@@ -99,17 +100,24 @@ async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess[bytes], owner
         env["COLOSSEUM_NET_JOIN"] = "".join(ch for ch in invitation if ch.isalnum())[:20]
     master, slave = os.openpty()
     set_winsize(slave, cols, rows, xpix, ypix)
+    proc: ClientProcess | None = None
+    if hub.forks is not None and hub.forks.alive:  # forked: the sessions share their imports
+        try:
+            proc = await hub.forks.spawn(env, slave)
+        except OSError as err:
+            log.warning("client not forked (%s): started afresh", err)
     try:
-        proc = await asyncio.create_subprocess_exec(
-            *hub.client_cmd,
-            stdin=slave,
-            stdout=slave,
-            stderr=slave,  # Textual draws on stderr
-            env=env,
-            start_new_session=True,
-            preexec_fn=_make_ctty,
-            close_fds=True,
-        )
+        if proc is None:
+            proc = await asyncio.create_subprocess_exec(
+                *hub.client_cmd,
+                stdin=slave,
+                stdout=slave,
+                stderr=slave,  # Textual draws on stderr
+                env=env,
+                start_new_session=True,
+                preexec_fn=_make_ctty,
+                close_fds=True,
+            )
     except (OSError, ValueError, subprocess.SubprocessError):  # no exec, bad env, preexec_fn failed
         log.exception("could not start a client")
         os.close(master)
@@ -251,7 +259,7 @@ async def _run_client(hub: Hub, process: asyncssh.SSHServerProcess[bytes], owner
             pass
 
 
-async def stop_client(proc: asyncio.subprocess.Process) -> None:
+async def stop_client(proc: ClientProcess) -> None:
     """SIGHUP (the terminal went away: the client leaves cleanly), then SIGKILL."""
     for sig, wait in ((signal.SIGHUP, 2.0), (signal.SIGTERM, 1.0), (signal.SIGKILL, 2.0)):
         try:

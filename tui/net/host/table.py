@@ -33,7 +33,7 @@ from colosseum.core.rng import new_secret
 from colosseum.core.undo import UndoReach, took_back_text
 
 from . import protocol as P
-from .botplay import BotPlay
+from .botplay import BotPlay, Pace
 from .chat import Chat
 from .clock import Clock
 from .conn import Conn
@@ -51,21 +51,16 @@ log = logging.getLogger("colosseum.net")
 EVENTS_SENT = 600  # events a joining client gets (its log panel); the game log has them all
 
 
-class Server(Protocol):
-    """What a table needs of the server holding it (``hub.TableServer``)."""
+class Server(Pace, Protocol):
+    """What a table needs of the server holding it (``hub.TableServer``): the bots' timings
+    and budget (``botplay.Pace``), and these."""
 
     @property
     def data(self) -> Path: ...
     @property
     def bot_timeout(self) -> float: ...
     @property
-    def bot_delay(self) -> float: ...
-    @property
     def turn_timeout(self) -> float: ...
-    @property
-    def trade_window(self) -> float: ...
-    @property
-    def compose_cap(self) -> float: ...
 
     def save_meta(self, meta: TableMeta) -> None: ...
     def finished(self, table: Table) -> None: ...
@@ -90,6 +85,7 @@ class Table:
         self.clock = Clock(self._time_up, bank=time_bank(meta))
         self.takebacks = Takebacks(self.rules)
         self.botplay = BotPlay(self, server)
+        self.origin = ""  # the address its creator connected from (the per-address cap; memory only)
 
     # ---------------------------------------------------------------- what the parts hold
     @property

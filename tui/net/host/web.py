@@ -37,6 +37,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
+from colosseum.tui.net.host.forks import ClientProcess
 from colosseum.tui.net.host.weblink import LINK_MINUTES, Signer, link_path
 
 if TYPE_CHECKING:
@@ -51,14 +52,14 @@ class Hub(Protocol):
     data: Path
     home: Path
     client_cmd: list[str]
-    clients: set[asyncio.subprocess.Process]
+    clients: set[ClientProcess]
     per_identity: dict[str, int]
     per_address: dict[str, int]
     names: Any
 
     def full(self, address: str) -> str: ...
 
-    def client_env(self, identity: str, name: str) -> dict[str, str]: ...
+    def client_env(self, identity: str, name: str, address: str = "") -> dict[str, str]: ...
 
     def refused(self, what: str, *args: object) -> None: ...
 
@@ -237,7 +238,7 @@ class WebGateway:
         self.hub.per_identity[me.identity] = self.hub.per_identity.get(me.identity, 0) + 1
         self.hub.per_address[address] = self.hub.per_address.get(address, 0) + 1
         try:
-            await self._run(ws, me, width, height)
+            await self._run(ws, me, width, height, address)
         finally:
             for book, key in ((self.hub.per_identity, me.identity), (self.hub.per_address, address)):
                 left = book.get(key, 1) - 1
@@ -262,9 +263,9 @@ class WebGateway:
             return "Too many sessions of yours at once; close one first."
         return ""
 
-    def environment(self, me: WebIdentity, width: int, height: int) -> dict[str, str]:
+    def environment(self, me: WebIdentity, width: int, height: int, address: str = "") -> dict[str, str]:
         """The client process's whole environment: nothing of the server's own but PATH."""
-        env = self.hub.client_env(me.identity, me.name)
+        env = self.hub.client_env(me.identity, me.name, address)
         env.update(
             {
                 "COLOSSEUM_FRONT": "web",  # the client offers keys a browser keeps for itself another way
@@ -277,14 +278,14 @@ class WebGateway:
         )
         return env
 
-    async def _run(self, ws: web.WebSocketResponse, me: WebIdentity, width: int, height: int) -> None:
+    async def _run(self, ws: web.WebSocketResponse, me: WebIdentity, width: int, height: int, address: str) -> None:
         try:
             proc = await asyncio.create_subprocess_exec(
                 *self.hub.client_cmd,
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.DEVNULL,
-                env=self.environment(me, width, height),
+                env=self.environment(me, width, height, address),
                 start_new_session=True,
                 close_fds=True,
             )
