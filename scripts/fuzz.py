@@ -569,6 +569,8 @@ def _valid_value(rng: random.Random, st: State, name: str, t: Any) -> Any:
         return _valid_string(rng, cat, name)
     if isinstance(t, mi.VarTupleType):
         return tuple(_random_transfer(rng, st) for _ in range(rng.randrange(0, 4)))
+    if isinstance(t, mi.BoolType):  # RejectDeal.whole_round (D-69)
+        return rng.random() < 0.5
     raise AssertionError(f"no generator for {name}: {t}")
 
 

@@ -20,6 +20,10 @@ from colosseum.themes import THEME_NAMES
 
 from .base import BaseApp, exit_soon_after_hangup
 
+#: seconds after start-up by which a game with people at this terminal is being saved even if
+#: no decision of theirs came first (bots thinking); their first dialog starts it sooner
+RECORD_AFTER = 0.5
+
 if TYPE_CHECKING:  # pragma: no cover
     import argparse
 
@@ -123,10 +127,19 @@ class ColosseumApp(BaseApp):
         if self.play_from is not None:
             log, at = self.play_from
             self.call_after_refresh(self._ask_play_from, log, at, True)
-        if self.record_pending:
+        if self.record_pending and self.session is not None and self.session.local_seats():
+            # saving starts once a person's first decision is drawn (its modules and the file
+            # need not hold that up; a game left sooner is saved on the way out all the same)
+            self.set_timer(RECORD_AFTER, self.record_now)
+        elif self.record_pending:
             self.call_after_refresh(self.record_now)
         # ``colosseum`` and ``colosseum play`` start with the garbage collector off (cli.main)
         self.call_after_refresh(gc.enable)
+
+    def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:
+        if self.record_pending and hasattr(screen, "decision_open"):  # a decision dialog
+            screen.call_after_refresh(self.record_now)
+        return super().push_screen(screen, *args, **kwargs)
 
     def record_now(self) -> None:
         """Start saving the game given at start-up (``record_pending``), if not yet: the file

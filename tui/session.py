@@ -374,7 +374,8 @@ class LocalSession(EngineSession, GameSession[Any, Any]):
         return undo_reach(self._rules, self._states, self._actions, seat, humans)
 
     def undo(self, seat: int | None = None) -> UndoLine:
-        """Take back ``seat``'s last decision and every move after it.  The withdrawn actions
+        """Take back ``seat``'s last decision and every move after it (the bots' replies, D-70:
+        the note counts them).  The withdrawn actions
         are told to the recorder as an undo line (the log keeps them); listeners are called
         with the restored state and one "undo" event."""
         reach = self.undo_reach(seat)
@@ -389,6 +390,10 @@ class LocalSession(EngineSession, GameSession[Any, Any]):
         what = said[0] if said else self._rules.describe(mine)
         if what.startswith(who + " "):
             what = what[len(who) + 1 :]
+        what = what.rstrip(".")
+        replies = len(withdrawn) - 1  # D-70: the bots' moves after it go with it (they replay them)
+        if replies:
+            what += f", and the {replies} bot move{'s' if replies > 1 else ''} after it"
         from colosseum.core.gamelog import UndoLine
 
         line = UndoLine(
@@ -397,7 +402,7 @@ class LocalSession(EngineSession, GameSession[Any, Any]):
             seat=reach.seat,
             name=who,
             time=time.time(),
-            text=f"{who} took back: {what.rstrip('.')}",
+            text=f"{who} took back: {what}",
         )
         del self._actions[at:], self._states[at + 1 :], self._marks[at + 1 :]
         del self._events[self._marks[at] :]

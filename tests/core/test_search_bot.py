@@ -136,8 +136,9 @@ def test_hard_makes_the_choices_colosseums_own_search_made():
             out.append(msgspec.json.encode(RULES.search_bot("hard", k, None, playouts=12).act(state)))
         k += 1
         state, _ = apply(state, bots[seat].act(state))
-    assert len(out) == 29
-    assert hashlib.sha256(b"".join(out)).hexdigest()[:16] == "853ebc96f232c68d"
+    # re-recorded for D-69 (greedy's bids, which the game's other seats play): 29, 853ebc96f232c68d
+    assert len(out) == 23
+    assert hashlib.sha256(b"".join(out)).hexdigest()[:16] == "badafc6a9bf6ce38"
 
 
 # ---------------------------------------------------------------------- budgets and determinism

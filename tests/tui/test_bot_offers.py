@@ -125,3 +125,42 @@ def test_a_swap_is_the_last_move_marked():
             assert text.count("+1/-1t") == 2, text
 
     asyncio.run(go())
+
+
+def test_a_bot_sends_a_persons_deal_it_rejected_back_at_its_price():
+    """D-69: Becky offers a bot one coin for a tile it holds; the bot rejects and, out of turn,
+    proposes the same tile back at a price it would accept (a counter-offer); rejected again,
+    it does not ask again this round."""
+    from colosseum.core.games.colosseum.actions import RejectDeal
+    from colosseum.core.games.colosseum.components import load_catalog
+    from colosseum.core.games.colosseum.model import Transfer
+
+    session = human_trade_turn()
+    st = session.state
+    cat = load_catalog(st.setup.variant)
+    countered = 0
+    for bot in (1, 2, 3):
+        for k in cat.holdable:
+            if not st.players[bot].tiles[k] or st.players[0].coins < 4:
+                continue
+            s = LocalSession(st.setup, session.seats, actions=list(session.actions))
+            code = cat.codes[k]
+            s.submit(ProposeDeal(player=0, transfers=(Transfer(0, bot, "coins", 1), Transfer(bot, 0, code, 1))))
+            while s.bot_to_act() and s.state.trade.deal is not None:
+                assert s.step_bot()
+            if s.state.trade.deal is not None or not s.state.refusals or s.state.refusals[-1].by != bot:
+                continue  # accepted, or another party answered
+            offer = s.bot_offer()
+            if offer is None or offer.player != bot:
+                continue
+            items = {tr.item for tr in offer.transfers}
+            if items != {"coins", code}:
+                continue  # no price it would take: its own best deal instead
+            paid = sum(tr.count for tr in offer.transfers if tr.item == "coins" and tr.giver == 0)
+            assert paid > 1
+            assert s.step_bot() and s.state.trade.deal is not None and s.state.trade.deal.proposer == bot
+            s.submit(RejectDeal(player=0))
+            assert s.bot_offer() is None or s.bot_offer().player != bot
+            countered += 1
+            break
+    assert countered >= 1

@@ -249,3 +249,42 @@ def test_undo_lines_wait_in_order_with_the_moves_while_the_disk_is_full(tmp_path
     assert log.error is None and len(log.undos) == undone
     assert log.actions == s.actions and encode_state(log.state) == encode_state(s.state)
     assert finish_recording(s) is None
+
+
+def test_a_take_back_takes_the_bots_deal_after_it_with_it():
+    """Issue 23's case, as D-70 decides it: one `u` takes back the person's last decision and
+    the bots' replies after it, a deal two bots closed among them; the note says so; deciding
+    the same again, the bots close the same deal (nothing they did is lost), and chance stays a
+    boundary."""
+    from colosseum.core.games.colosseum.actions import CloseDeal
+
+    found = False
+    for seed in range(1, 40):
+        setup = GameSetup(players=("Becky", "Kat", "Laura", "Mia"), seed=seed)
+        s = LocalSession(setup, (Seat("human"), Seat("greedy"), Seat("greedy"), Seat("greedy")))
+        r = random.Random(seed)
+        while s.state.phase != "over" and s.state.round <= 2:
+            bots(s)
+            n = len(s.actions)
+            before = encode_state(s.state)
+            choice = r.choice(legal(s.state).actions)
+            s.submit(choice)
+            bots(s)
+            replies = s.actions[n + 1 :]
+            closed = [a for a in replies if isinstance(a, CloseDeal) and a.player != 0]
+            reach = s.undo_reach()
+            if not closed or not reach.steps or reach.targets[0] != n:
+                continue
+            after = list(s.actions)
+            line = s.undo()
+            assert encode_state(s.state) == before and len(s.actions) == n
+            moves = len(replies)
+            assert line.text.endswith(f", and the {moves} bot move{'s' if moves > 1 else ''} after it")
+            s.submit(choice)
+            bots(s)
+            assert s.actions == after
+            found = True
+            break
+        if found:
+            break
+    assert found

@@ -88,8 +88,8 @@ class AcceptDeal(_Action, frozen=True, tag="accept"):
     pass
 
 
-class RejectDeal(_Action, frozen=True, tag="reject"):
-    pass
+class RejectDeal(_Action, frozen=True, tag="reject", omit_defaults=True):
+    whole_round: bool = False  # "not this round": no more proposals from the proposer this round
 
 
 class CloseDeal(_Action, frozen=True, tag="close"):

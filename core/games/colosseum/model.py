@@ -120,6 +120,19 @@ class Deal(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     answers: tuple[str, ...]  # per seat: "" not a party, "pending", "accepted"
 
 
+class Refusal(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """A deal rejected in this round's Phase 3 (D-69): by whom, whose proposal, in which trade
+    turn (its active player and how many proposals it had seen), and whether the answer was "not
+    this round" (no more proposals from that proposer to that player until the next round)."""
+
+    by: int
+    proposer: int
+    transfers: tuple[Transfer, ...]
+    active: int
+    at: int  # ``TradeTurn.proposals`` when it was rejected
+    whole_round: bool = False
+
+
 class TradeTurn(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     active: int
     proposals: int = 0
@@ -188,6 +201,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     invest: InvestTurn | None = None
     hire: HireTurn | None = None
     trade: TradeTurn | None = None
+    refusals: tuple[Refusal, ...] = ()  # deals rejected in this round's Phase 3 (empty after it)
     perform: PerformTurn | None = None
     closing: ClosingTurn | None = None
     result: Result | None = None

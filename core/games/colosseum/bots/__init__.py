@@ -104,7 +104,8 @@ def make_bot(name: str, seed: int = 0, think: float | None = None) -> Bot:
 
 def deal_offer(bot: object, state: State, seat: int) -> ProposeDeal | None:
     """The deal ``seat``'s bot offers the active player of a trade turn (G-4: anyone may
-    propose to the active player), or None: its valuation's best deal, only when that deal is
+    propose to the active player), or None: a counter-offer to the deal the active player has
+    just had rejected by it, else its valuation's best deal, only when that deal is
     between the two of them and the rules allow it.  The levels above and below ``normal``
     judge deals as it does; a bot without a valuation (``random``) offers nothing."""
     t = state.trade
@@ -114,7 +115,11 @@ def deal_offer(bot: object, state: State, seat: int) -> ProposeDeal | None:
     best = getattr(judge, "best_deal", None)
     if best is None:
         return None
-    deal = best(state, load_catalog(state.setup.variant), seat)
+    cat = load_catalog(state.setup.variant)
+    counter = getattr(judge, "counter_offer", None)
+    deal = counter(state, cat, seat) if counter is not None else None  # D-69: the deal it just rejected, edited
+    if deal is None:
+        deal = best(state, cat, seat)
     if not deal or {p for tr in deal for p in (tr.giver, tr.receiver)} != {seat, t.active}:
         return None
     try:

@@ -388,7 +388,7 @@ class GreedyBot(GreedyTrader):
             auc = h.auction
             lot = state.markets[auc.market]
             top = self.max_bid(state, cat, seat, lot)
-            bid = auc.high + 1
+            bid = self.raise_to(state, cat, seat, lot, top)
             opt = ch.bids[0] if ch.bids else None
             if opt is not None and bid <= top and opt.low <= bid <= opt.high:
                 return opt.action(seat, bid)
@@ -405,6 +405,23 @@ class GreedyBot(GreedyTrader):
         if best is not None:
             return best.action(seat, best.low)
         return next(a for a in ch.actions if isinstance(a, EndTurn))
+
+    def raise_to(self, state: State, cat: Catalog, seat: int, lot: Sequence[int], top: int) -> int:
+        """The bid to raise the auction on ``lot`` to (D-69): one coin above the high bid, or,
+        where the bot expects to outlast every other bidder still in (their highest bids as its
+        own valuation sees them), one coin above the highest of those in one jump: the price a
+        coin-at-a-time round would reach anyway, without the round."""
+        h = state.hire
+        assert h is not None and h.auction is not None
+        auc = h.auction
+        bid = auc.high + 1
+        if not self.JUMP_BIDS or bid > top:
+            return bid
+        rivals = [s for s in range(state.n) if s != seat and not auc.out[s]]
+        theirs = max((self.max_bid(state, cat, s, lot) for s in rivals), default=0)
+        if theirs < top:
+            bid = max(bid, theirs + 1)
+        return bid
 
     # ================================================================== Phase 3 (G-4)
 

@@ -30,6 +30,11 @@ class GreedyValuation(TileValuation):
     """The greedy bot's valuations, with their per-decision caches: tiles and spectacles
     (``TileValuation``), lots, deals, performances and noble moves."""
 
+    #: the least acclaim a coin counts for when the bot caps its bids (D-69)
+    WORTH_RATE = 0.25
+    #: whether the bot raises in one jump to where it expects to win (``GreedyBot.raise_to``)
+    JUMP_BIDS = True
+
     def lot_value(self, state: State, cat: Catalog, seat: int, lot: Sequence[int]) -> float:
         p = state.players[seat]
         base = self.tile_utility(state, cat, seat, p.tiles)
@@ -68,7 +73,9 @@ class GreedyValuation(TileValuation):
         if v <= 0:
             return 0
         cr = self.coin_rate(state, cat)
-        limit = int(v / max(cr, 0.05))
+        # never above what the lot is worth (D-69): in the last round, where coins buy little,
+        # still at WORTH_RATE acclaim a coin at least (a lot worth 4 is not worth 50 coins)
+        limit = int(v / max(cr, self.WORTH_RATE))
         # keep coins for next round's investments unless it is the last round
         budget = p.coins if self.last_round(state, cat) else p.coins - 4
         if self.last_round(state, cat) and cat.rules.endgame_aquila_acclaim == 0:

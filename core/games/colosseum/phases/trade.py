@@ -24,7 +24,7 @@ from colosseum.core.games.colosseum.actions import (
 from colosseum.core.games.colosseum.choices import BidOption, Handler, simple
 from colosseum.core.games.colosseum.components import Catalog, load_catalog
 from colosseum.core.games.colosseum.context import Ctx, recheck_stars
-from colosseum.core.games.colosseum.model import NOBODY, Deal, PerformTurn, Player, State, TradeTurn, Transfer
+from colosseum.core.games.colosseum.model import NOBODY, Deal, PerformTurn, Player, Refusal, State, TradeTurn, Transfer
 
 __all__ = [
     "HANDLERS",
@@ -123,6 +123,10 @@ def check_deal(state: State, transfers: tuple[Transfer, ...], proposer: int) -> 
         raise RuleError("G-4", f"every deal must include the active player, {state.players[t.active].name}")
     if proposer not in parties:
         raise RuleError("G-4", "you can propose only a deal you take part in")
+    for r in state.refusals:  # D-69: "not this round"
+        if r.whole_round and r.proposer == proposer and r.by in parties:
+            who = state.players[r.by].name
+            raise RuleError("G-4", f"{who} asked for no more offers from {state.players[proposer].name} this round")
     for (giver, item), cnt in need.items():
         have = _holding(cat, state.players[giver], item)
         if have < cnt:
@@ -164,7 +168,7 @@ def describe_deal(state: State, transfers: Iterable[Transfer]) -> str:
     return "; ".join(parts)
 
 
-def _answer(ctx: Ctx, seat: int, accept: bool) -> None:
+def _answer(ctx: Ctx, seat: int, accept: bool, whole_round: bool = False) -> None:
     t = ctx.st.trade
     if ctx.st.phase != "trade" or t is None or t.deal is None:
         raise RuleError("G-4", "there is no deal to answer")
@@ -177,9 +181,23 @@ def _answer(ctx: Ctx, seat: int, accept: bool) -> None:
         if not ctx.quiet:
             ctx.log("deal", f"{ctx.name(seat)} accepts.", seat)
     else:
-        ctx.st = replace(ctx.st, trade=replace(t, deal=None))
+        # D-69: the round remembers it, so that nobody is asked the same again this round
+        deal = t.deal
+        refusal = Refusal(
+            by=seat,
+            proposer=deal.proposer,
+            transfers=deal.transfers,
+            active=t.active,
+            at=t.proposals,
+            whole_round=whole_round,
+        )
+        ctx.st = replace(ctx.st, trade=replace(t, deal=None), refusals=(*ctx.st.refusals, refusal))
         if not ctx.quiet:
-            ctx.log("deal", f"{ctx.name(seat)} rejects the deal.", seat)
+            if whole_round:
+                text = f"{ctx.name(seat)} rejects the deal: no more offers from {ctx.name(deal.proposer)} this round."
+            else:
+                text = f"{ctx.name(seat)} rejects the deal."
+            ctx.log("deal", text, seat)
 
 
 def _close_deal(ctx: Ctx, a: CloseDeal) -> None:
@@ -232,7 +250,7 @@ def _next_trader(ctx: Ctx) -> None:
     if turn < len(st.players):
         ctx.st = replace(ctx.st, turn=turn, trade=TradeTurn(active=(st.first + turn) % len(st.players)))
         return
-    ctx.st = replace(ctx.st, trade=None, phase="perform", turn=0, perform=PerformTurn(player=st.first))
+    ctx.st = replace(ctx.st, trade=None, refusals=(), phase="perform", turn=0, perform=PerformTurn(player=st.first))
     if not ctx.quiet:
         ctx.log("phase", "Phase 4: Perform a Spectacle.")
 
@@ -276,7 +294,7 @@ def _accept(ctx: Ctx, a: AcceptDeal) -> None:
 
 
 def _reject(ctx: Ctx, a: RejectDeal) -> None:
-    _answer(ctx, a.player, False)
+    _answer(ctx, a.player, False, a.whole_round)
 
 
 HANDLERS: dict[type, Handler] = {

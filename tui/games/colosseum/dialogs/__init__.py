@@ -28,15 +28,46 @@ Modules: ``setup`` (G-1.6), ``invest`` (G-2, C-3, C-5), ``auction`` (G-3), ``tra
 
 from __future__ import annotations
 
-from .auction import AuctionDialog
-from .base import DecisionDialog
-from .closing import FirstPlayerDialog, RetireDialog, StealDialog
-from .invest import InvestDialog
-from .nobles import AquilaMoveDialog, NobleDialog
-from .perform import PerformDialog
-from .setup import SetupDialog
-from .trade import TradeDialog
-from .which import deal_dialog, dialog_for, may_deal
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .auction import AuctionDialog
+    from .base import DecisionDialog
+    from .closing import FirstPlayerDialog, RetireDialog, StealDialog
+    from .invest import InvestDialog
+    from .nobles import AquilaMoveDialog, NobleDialog
+    from .perform import PerformDialog
+    from .setup import SetupDialog
+    from .trade import TradeDialog
+    from .which import deal_dialog, dialog_for, may_deal
+
+#: where each name lives: a dialog module is imported when first asked for (the first decision
+#: of a game needs one of them, not all: start-up time, issue 23)
+_HOMES = {
+    "AquilaMoveDialog": "nobles",
+    "AuctionDialog": "auction",
+    "DecisionDialog": "base",
+    "FirstPlayerDialog": "closing",
+    "InvestDialog": "invest",
+    "NobleDialog": "nobles",
+    "PerformDialog": "perform",
+    "RetireDialog": "closing",
+    "SetupDialog": "setup",
+    "StealDialog": "closing",
+    "TradeDialog": "trade",
+    "deal_dialog": "which",
+    "dialog_for": "which",
+    "may_deal": "which",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{home}"), name)
+
 
 __all__ = [
     "AquilaMoveDialog",

@@ -4,28 +4,32 @@ deal to the active player)."""
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from colosseum.core.games.colosseum import may_propose, to_act
 from colosseum.tui.session import GameSession
 
-from .auction import AuctionDialog
 from .base import DecisionDialog
-from .closing import FirstPlayerDialog, RetireDialog, StealDialog
-from .invest import InvestDialog
-from .nobles import NobleDialog
-from .perform import PerformDialog
-from .setup import SetupDialog
-from .trade import TradeDialog
 
-_BY_PHASE: dict[str, tuple[type[DecisionDialog], ...]] = {
-    "setup": (SetupDialog,),
-    "invest": (InvestDialog,),
-    "hire": (AuctionDialog,),
-    "trade": (TradeDialog,),
-    "perform": (NobleDialog, PerformDialog),
-    "closing": (RetireDialog, StealDialog, FirstPlayerDialog),
+#: the dialogs of each phase, as (module, class): imported when their phase first comes (the
+#: first decision needs one of them, not all: start-up time, issue 23)
+_BY_PHASE: dict[str, tuple[tuple[str, str], ...]] = {
+    "setup": (("setup", "SetupDialog"),),
+    "invest": (("invest", "InvestDialog"),),
+    "hire": (("auction", "AuctionDialog"),),
+    "trade": (("trade", "TradeDialog"),),
+    "perform": (("nobles", "NobleDialog"), ("perform", "PerformDialog")),
+    "closing": (("closing", "RetireDialog"), ("closing", "StealDialog"), ("closing", "FirstPlayerDialog")),
 }
+
+
+def _dialogs(phase: str) -> list[type[DecisionDialog]]:
+    out = []
+    for module, name in _BY_PHASE.get(phase, ()):
+        cls: type[DecisionDialog] = getattr(importlib.import_module(f"{__package__}.{module}"), name)
+        out.append(cls)
+    return out
 
 
 def dialog_for(session: GameSession[Any, Any], seat: int) -> DecisionDialog | None:
@@ -33,10 +37,10 @@ def dialog_for(session: GameSession[Any, Any], seat: int) -> DecisionDialog | No
     non-active seat that may propose a deal in Phase 3 gets the trade dialog)."""
     state = session.state
     acting = to_act(state) == seat
-    for cls in _BY_PHASE.get(state.phase, ()):
+    for cls in _dialogs(state.phase):
         if cls.decision_key(state, seat) is None:
             continue
-        if acting or (cls is TradeDialog and may_propose(state, seat)):
+        if acting or (cls.__name__ == "TradeDialog" and may_propose(state, seat)):
             return cls(session, seat)
     return None
 
