@@ -350,3 +350,45 @@ def test_a_turn_based_table_waits_for_its_players_and_keeps_its_deadline_over_a_
             await srv.close()
 
     run(go())
+
+
+def test_a_rematch_the_disk_refuses_leaves_nothing_and_says_so(tmp_path, monkeypatch):
+    import errno
+    import os
+
+    from colosseum.tui.net.host import limits
+
+    real, on = os.fsync, {"full": False}
+
+    def fsync(fd):
+        if on["full"]:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+
+    async def go():
+        srv = await server_at(tmp_path)
+        try:
+            tid, (pa, pb) = await finished_nim(srv)
+            before = set(srv.tables)
+            files = {p.name for p in (srv.data / "tables").iterdir()}
+            pa.c.send(P.Rematch(table=tid))
+            await _answer(pb.c, P.RematchState)
+            on["full"] = True
+            pb.c.send(P.Rematch(table=tid))
+            for c in (pa.c, pb.c):
+                st = await _answer(c, P.RematchState, lambda m: m.note.startswith("No rematch"))
+                assert st.note == f"No rematch: {limits.NOT_SAVED}" and not st.new_table
+            on["full"] = False
+            assert set(srv.tables) == before  # no phantom table
+            assert {p.name for p in (srv.data / "tables").iterdir()} == files  # and no file
+            pa.c.send(P.Rematch(table=tid))  # the disk takes writes again: asked anew, made
+            await _answer(pb.c, P.RematchState)
+            pb.c.send(P.Rematch(table=tid))
+            st = await _answer(pa.c, P.RematchState, lambda m: bool(m.new_table))
+            assert srv.tables[st.new_table].meta.status == "playing"
+        finally:
+            await srv.close()
+
+    run(go())

@@ -22,6 +22,7 @@ from colosseum.core.options import option_specs
 from . import protocol as P
 from .conn import Conn
 from .invites import new_code
+from .limits import unmake
 from .meta import SeatMeta, TableMeta, edition_of
 from .table import Table
 
@@ -154,8 +155,13 @@ def _new_table(server: TableServer, conn: Conn, old: Table) -> Table | str:
         turn_hours=m.turn_hours,
     )
     t = Table(server, meta)
+    t.origin = conn.address  # counted against the asker's address, as a table they made
     server.tables[meta.id] = t
-    t.start()
+    try:  # made whole or not at all, as every new table (limits.begin)
+        server.save_meta(t.meta)
+        t.start()
+    except OSError as err:
+        return unmake(server, t, err)
     for seat in t.seats.away():
         t.arm_timer(seat)
     log.info("table %s: the rematch of %s", meta.id, m.id)
