@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from textual.widget import Widget
 
     from colosseum.core.timeline import GameLog
+    from colosseum.core.tutorial import Tutorial
     from colosseum.tui.session import GameSession
 
 
@@ -62,6 +63,11 @@ class MunicipiumClient(GameClient):
         from .text import seat_style
 
         return seat_style(state, seat, dark, bold=False)
+
+    def tutorial(self) -> Tutorial:
+        from colosseum.core.games.municipium.tutorial import TUTORIAL
+
+        return TUTORIAL
 
     def dialog(self, session: GameSession[Any, Any], seat: int) -> ModalScreen[Any] | None:
         from .which import dialog_for
