@@ -55,7 +55,7 @@ def log_lines(path: Path) -> list[dict]:
 def dialog_boxes(app) -> list:
     """The regions of the dialog on top (its box; not its one-row key bar)."""
     top = app.screen
-    return [w.region for w in top.children if w.display and w.region.height > 1]
+    return [w.region for w in top.children if w.display and w.region.height > 1 and not isinstance(w, NotePanel)]
 
 
 async def play_round_one(game: str, *, guided: bool, press: dict[int, str] | None = None):
@@ -84,19 +84,25 @@ async def play_round_one(game: str, *, guided: bool, press: dict[int, str] | Non
                 met.append(kind)
             if guide is not None:
                 if first and not guide.off:
-                    await until(pilot, lambda: guide.note is not None, f"the note of {kind!r}")
-                    panel = app.game_screen().query_one(NotePanel)
                     await until(
                         pilot,
-                        lambda panel=panel: panel.display and not isinstance(guide.hint, str),
-                        f"the hint in the note of {kind!r}",
+                        lambda kind=kind: (
+                            guide.note is not None
+                            and guide.note.kind == kind
+                            and guide.panel is not None
+                            and guide.panel.is_attached
+                            and not isinstance(guide.hint, str)
+                        ),
+                        f"the note of {kind!r} with its hint",
                     )
-                    await pilot.pause(TICK)
-                    assert guide.note.kind == kind
+                    await pilot.pause(2 * TICK)
+                    panel = guide.panel
                     said = str(panel.render())
                     assert tutorial_of(game).notes[kind].rule_ids[0] in said and "Why: " in said, said
+                    assert panel.screen is app.screen  # on the dialog's screen
                     # beside the decision, never over it, and within the screen
                     where = Region(*guide.placed)
+                    assert panel.region == where, (panel.region, where)
                     for box in dialog_boxes(app):
                         assert not where.overlaps(box), (kind, where, box)
                     assert where.x >= 0 and where.y >= 1 and where.right <= SIZE[0] and where.bottom <= SIZE[1] - 1
@@ -104,7 +110,7 @@ async def play_round_one(game: str, *, guided: bool, press: dict[int, str] | Non
                     key = (press or {}).get(notes)
                     if key:
                         await pilot.press(key)
-                        await until(pilot, lambda panel=panel: not panel.display, f"{key!r} hiding the note")
+                        await until(pilot, lambda: guide.panel is None, f"{key!r} hiding the note")
                         assert guide.note is None
             session.submit(me.act(state))
             await pilot.pause()
@@ -133,13 +139,12 @@ def test_o_ends_the_notes_for_the_rest_of_the_game():
             await until(pilot, lambda: guide.note is not None, "the first note")
             await pilot.press("o")
             await until(pilot, lambda: guide.off and guide.note is None, "the notes off")
-            panel = app.game_screen().query_one(NotePanel)
             for _ in range(30):  # the next decisions, new kinds among them: no note
                 await until(
                     pilot, lambda: session.waiting_for() == 0 and isinstance(app.screen, ModalScreen), "a dialog"
                 )
                 await pilot.pause(0.25)
-                assert guide.note is None and not panel.display
+                assert guide.note is None and guide.panel is None
                 session.submit(me.act(session.state))
             await until(pilot, lambda: not session.bot_to_act(), "the bots to stop")
             assert guide.shown == ["start_gates"]

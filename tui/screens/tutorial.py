@@ -3,9 +3,9 @@ game against easy bots where, the first time the player faces each kind of decis
 what the choice means, the rule behind it (with its id) and what the hint bot would do and why.
 
 The game's words come through its client part (``GameClient.tutorial``: a ``core.tutorial.Tutorial``
-from the game's package); nothing here names a game.  The note is a panel on the game screen, to
-the left of the decision's dialog and above the key bar (it never covers the dialog), shown
-while its decision is open.  ``k`` hides the note on screen, ``o`` every note for the rest of the
+from the game's package); nothing here names a game.  The note is a panel on the dialog's screen,
+in the columns left of its box and above its key bar (it never covers the dialog), shown while
+its decision is open and its dialog on screen.  ``k`` hides the note on screen, ``o`` every note for the rest of the
 game; both are the app's (priority) keys, so they reach it from the dialog, and they act only
 while a note is shown (no key of the game or its dialogs is ``k`` or ``o``: D-62).
 
@@ -89,12 +89,13 @@ def first_start() -> bool:
 
 
 class NotePanel(Static):
-    """The note on the game screen: left of the dialog, above the key bar."""
+    """The note, on the dialog's screen: left of its box, above its key bar.  A layer of its
+    own, so that the screen's alignment of the box (to the right) leaves the box where it is."""
 
     DEFAULT_CSS = """
     NotePanel {
+        layer: tutorial-note;
         position: absolute;
-        overlay: screen;
         border: round $accent;
         border-title-color: $accent;
         border-title-style: bold;
@@ -111,6 +112,8 @@ def note_text(
     note: DecisionNote, hint: HintLine | str, bot: str, score: str, name: str = "", policy: str = "normal"
 ) -> Text:
     """The note's words: what the choice means, the rule, the hint bot's choice and why."""
+    from .hint import FEW_PLAYOUTS
+
     out = Text(note.what)
     out.append("\nRule ")
     out.append(", ".join(note.rule_ids), Style(bold=True))
@@ -129,6 +132,8 @@ def note_text(
     out.append(choice.rstrip("."), Style(bold=True))
     if best.playouts:
         out.append(f"\nWhy: won {best.win:.0%} of {best.playouts} playouts, mean {score} {best.acclaim:.0f}")
+        if best.playouts < FEW_PLAYOUTS:
+            out.append(" (too few to tell)")
     else:  # a single sensible choice: the search keeps its playout bot's
         out.append(f"\nWhy: the {policy} bot's choice; nothing else here is worth comparing")
     return out
@@ -151,7 +156,8 @@ class TutorialGuide:
         self.off = False  # `o`: no more notes in this game
         self.note: DecisionNote | None = None  # the note on screen
         self.hint: HintLine | str = "thinking..."
-        self.panel: NotePanel | None = None
+        self.panel: NotePanel | None = None  # the note, on the dialog's screen
+        self._host: Screen[Any] | None = None  # that screen
         self._drawn: tuple[Any, ...] | None = None  # what the panel shows (drawn again when it changes)
         #: where the note stands on the screen: (x, y, width, height)
         self.placed: tuple[int, int, int, int] | None = None
@@ -178,9 +184,10 @@ class TutorialGuide:
         if self.note is None and want is not None and want.kind not in self.shown:
             self.shown.append(want.kind)
             self.note = want
-            self.hint = "thinking..."
-            self._ask_hint()
         if self.note is not None:
+            if self._asked is not self.session.state:  # a new decision, or the same one gone on
+                self.hint = "thinking..."
+                self._ask_hint()
             self._draw(app, game)
 
     def skip(self) -> None:
@@ -195,9 +202,7 @@ class TutorialGuide:
     def hide(self) -> None:
         self.note = None
         self._asked = None
-        if self.panel is not None and self.panel.is_attached:
-            self.panel.display = False
-            self._repaint_above(self.panel.screen)
+        self._take_down()
 
     # ---- the screens
     def game_screen(self, app: BaseApp) -> Screen[Any] | None:
@@ -213,11 +218,20 @@ class TutorialGuide:
         return self.note is not None and game is not None and bool(getattr(game, "serves")(app.screen))  # noqa: B009
 
     def _draw(self, app: BaseApp, game: Screen[Any]) -> None:
+        top = app.screen
+        if top is game or not getattr(game, "serves")(top):  # noqa: B009
+            # no dialog on top (closed with Escape; help, rules or the viewer over it): the note
+            # comes back with its dialog
+            self._take_down()
+            return
         panel = self.panel
-        if panel is None or not panel.is_attached or panel.screen is not game:
-            panel = self.panel = NotePanel(id="tutorial-note")
-            game.mount(panel)
-            self._drawn = None
+        if panel is None or self._host is not top:
+            # The note stands on the dialog's screen: a change to the screen under a dialog
+            # does not always reach the terminal.
+            self._take_down()
+            panel = self.panel = NotePanel()
+            self._host = top
+            top.mount(panel)
         assert self.note is not None
         rules = self.session.rules
         from .hint import hint_bot
@@ -226,14 +240,13 @@ class TutorialGuide:
         names = rules.names(self.session.state)
         name = names[seat] if 0 <= seat < len(names) else ""
         text = note_text(self.note, self.hint, hint_bot(rules), rules.score_name, name, rules.spec.default_level)
-        width, height = game.size
-        left = self._free_width(app, game, width)
-        w = max(MIN_WIDTH, min(MAX_WIDTH, left))
+        width, height = top.size
+        w = max(MIN_WIDTH, min(MAX_WIDTH, self._free_width(top, game, width)))
         lines = len(text.wrap(app.console, w - 4))
         h = max(4, min(lines + 2, max(8, (height - 2) // 2), height - 2))
         place = (0, height - 1 - h, w, h)
         drawn = (place, self.note.kind, id(self.hint))
-        if drawn == self._drawn and panel.display:
+        if drawn == self._drawn:
             return  # nothing changed: no repaint
         self._drawn = drawn
         self.placed = place
@@ -243,31 +256,29 @@ class TutorialGuide:
         panel.styles.width = w
         panel.styles.height = h
         panel.update(text)
-        panel.display = True
-        self._repaint_above(game)
+
+    def _take_down(self) -> None:
+        panel = self.panel
+        self.panel = None
+        self._host = None
+        self._drawn = None
+        if panel is not None and panel.is_attached:
+            panel.remove()
 
     @staticmethod
-    def _free_width(app: BaseApp, game: Screen[Any], width: int) -> int:
-        """The columns left of the dialog on top of the game (the whole width without one)."""
-        top = app.screen
+    def _free_width(top: Screen[Any], game: Screen[Any], width: int) -> int:
+        """The columns left of the dialog on top of the game (half the width without one)."""
         if top is game:
             return width // 2
-        # the dialog's box (its key bar, one row across the bottom, is not in the way)
-        boxes = [w.region for w in top.children if w.display and w.region.width and w.region.height > 1]
+        # the dialog's box (not its key bar, one row across the bottom, nor this note)
+        boxes = [
+            w.region
+            for w in top.children
+            if w.display and w.region.width and w.region.height > 1 and not isinstance(w, NotePanel)
+        ]
         if not boxes:
             return width // 2
         return min(box.x for box in boxes)
-
-    @staticmethod
-    def _repaint_above(game: Screen[Any]) -> None:
-        """Textual does not carry a change under a dialog to the screens above: repaint them."""
-        try:
-            stack = game.app.screen_stack
-        except Exception:  # noqa: BLE001 - the app is gone
-            return
-        if game in stack:
-            for screen in stack[stack.index(game) + 1 :]:
-                screen.refresh()
 
     # ---- the hint (what the game's hint screen asks, in a thread; never recorded)
     def _ask_hint(self) -> None:

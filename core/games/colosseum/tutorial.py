@@ -147,7 +147,7 @@ _NOTES = (
 #: the seeded game: 4 players, the Grand Spectacle, three easy bots
 TUTORIAL = Tutorial(
     players=4,
-    seed=2026,
+    seed=2025,
     notes={n.kind: n for n in _NOTES},
     kind_of=decision_kind,
     options={"variant": "grand"},
