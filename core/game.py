@@ -309,14 +309,28 @@ class Rules(ABC, Generic[SetupT, StateT, ActionT]):
         return SearchBot(self, seed, think=think, level=level, **options)
 
     def action_text(self, state: StateT, action: ActionT) -> str:
-        """``action`` in ``state`` in words, as the game's log would tell it (a hint's options)."""
+        """``action`` in ``state`` in words, as the game's log would tell it (a hint's options).
+        Where chance decides what the log would say (a roll, a card turned over), the words of
+        ``chance_words``: they never tell the chance to come."""
+        # the words under luck of its own, never this position's: the same under every luck
+        # sampled, or words that would tell the luck
+        said = {self._log_words(self.determinised(state, luck), action) for luck in (1, 2, 3)}
+        text = said.pop() if len(said) == 1 else self.chance_words(state, action)
+        return self.describe(action) if text is None else text
+
+    def _log_words(self, state: StateT, action: ActionT) -> str | None:
         try:
             _, events = self.apply(state, action)
         except RuleError:
-            return self.describe(action)
+            return None
         seat = getattr(action, "player", None)
         mine = [e.text for e in events if e.seat == seat] or [e.text for e in events[:1]]
         return mine[0].rstrip(".") if mine else self.describe(action)
+
+    def chance_words(self, state: StateT, action: ActionT) -> str:
+        """An action whose outcome chance decides, in words that do not tell it ("Becky rolls
+        the dice")."""
+        return self.describe(action)
 
     def level_of(self, name: str) -> str:
         """The level a bot name plays at (older names of levels: ``greedy`` is ``normal``)."""

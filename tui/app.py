@@ -18,7 +18,8 @@ from textual.binding import Binding
 
 from colosseum.themes import THEME_NAMES
 
-from .base import BaseApp, exit_soon_after_hangup
+from .base import exit_soon_after_hangup
+from .screens.tutorial import GuidedApp
 
 #: seconds after start-up by which a game with people at this terminal is being saved even if
 #: no decision of theirs came first (bots thinking); their first dialog starts it sooner
@@ -62,7 +63,7 @@ def _commands_provider() -> type[Provider]:
     return ColosseumCommands
 
 
-class ColosseumApp(BaseApp):
+class ColosseumApp(GuidedApp):
     """The client.  With a ``session`` it opens the game at once; without, the new-game screen."""
 
     TITLE = "Colosseum"
@@ -224,6 +225,8 @@ class ColosseumApp(BaseApp):
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.push_screen(screen)
+
+    play_session = _play  # (the guided game's start: GuidedApp)
 
     # ------------------------------------------------------------------ play from here
     def on_viewer_screen_play_from(self, message: ViewerScreen.PlayFrom) -> None:
@@ -504,12 +507,20 @@ def _check_theme(theme: str | None) -> bool:
 
 
 def run_session(
-    session: GameSession, *, bot_delay: float = 0.6, theme: str | None = None, exit_at_end: bool = False
+    session: GameSession,
+    *,
+    bot_delay: float = 0.6,
+    theme: str | None = None,
+    exit_at_end: bool = False,
+    guided: bool = False,
 ) -> int:
-    """Run the client on an existing session (a new game or a resumed one)."""
+    """Run the client on an existing session (a new game or a resumed one; ``guided``: the
+    guided first game, with its notes)."""
     if not _check_theme(theme):
         return 2
     app = ColosseumApp(session, bot_delay=bot_delay, theme=theme, exit_at_end=exit_at_end)
+    if guided:
+        app.guide_session(session)
     app.run()
     return _finish(app)
 
@@ -535,6 +546,7 @@ def run_app(args: argparse.Namespace) -> int:
         if no_terminal():  # said before the game is saved for nothing
             print(BaseApp.NO_TERMINAL, file=sys.stderr)
             return 2
+        app.offer_tutorial = app.session is None  # `colosseum`: the first start offers the guided game
         app.run()
     finally:
         gc.enable()  # (off while starting: cli.main)

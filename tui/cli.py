@@ -164,6 +164,15 @@ def _fork_arguments(fork: argparse.ArgumentParser, game: str | None = None) -> N
     fork.add_argument("--theme", default=None)
 
 
+def _tutorial_arguments(tutorial: argparse.ArgumentParser, game: str | None = None) -> None:
+    from colosseum.core.registry import game_names
+
+    names = ", ".join(game_names(discover=False))
+    tutorial.add_argument("--game", default=None, help=f"the game: {names} (default colosseum)")
+    tutorial.add_argument("--bot-delay", type=float, default=None, help="seconds between bot moves")
+    tutorial.add_argument("--theme", default=None)
+
+
 def _serve_arguments(serve: argparse.ArgumentParser, game: str | None = None) -> None:
     from .net.host.options import add_serve_arguments
 
@@ -180,6 +189,7 @@ COMMANDS: tuple[tuple[str, str, Callable[..., None]], ...] = (
     ("export", "print a readable record of a game", _export_arguments),
     ("fork", "start a new game from a position of a saved one", _fork_arguments),
     ("stats", "statistics over the saved games: wins, scores, plays", _stats_arguments),
+    ("tutorial", "a guided first game: a note at each new kind of decision", _tutorial_arguments),
     ("serve", "run an SSH server: one seat per connection", _serve_arguments),
 )
 
@@ -337,6 +347,8 @@ def main(argv: list[str] | None = None) -> int:
 
         command: Callable[[argparse.Namespace], int] = getattr(saved, f"cmd_{cmd}")
         return command(args)
+    if cmd == "tutorial":
+        return _tutorial(args)
     # Start-up allocates a great deal and frees little: the collector would run a dozen times
     # before the first frame for nothing.  It is back on once that frame is drawn (the app).
     import gc
@@ -345,6 +357,31 @@ def main(argv: list[str] | None = None) -> int:
     from .app import run_app
 
     return run_app(args)
+
+
+def _tutorial(args: argparse.Namespace) -> int:
+    """``colosseum tutorial``: the game's guided first game, saved as any game is."""
+    from .app import run_session
+    from .base import BaseApp, no_terminal
+    from .screens.tutorial import tutorial_session
+    from .settings import DEFAULT_BOT_DELAY, load_settings
+    from .storage import record_game
+
+    if no_terminal():
+        print(BaseApp.NO_TERMINAL, file=sys.stderr)
+        return 2
+    settings = load_settings()
+    names = settings.new_game.get("names")
+    try:
+        session = tutorial_session(
+            args.game, names[0] if isinstance(names, list) and names and isinstance(names[0], str) else None
+        )
+    except ValueError as err:
+        _err(str(err))
+        return 2
+    record_game(session)
+    delay = args.bot_delay if args.bot_delay is not None else settings.bot_delay
+    return run_session(session, bot_delay=DEFAULT_BOT_DELAY if delay is None else delay, theme=args.theme, guided=True)
 
 
 if __name__ == "__main__":  # pragma: no cover

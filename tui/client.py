@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
     from colosseum.core.events import Event
     from colosseum.core.timeline import GameLog, Timeline
+    from colosseum.core.tutorial import Tutorial
 
     from .session import GameSession
 
@@ -156,6 +157,11 @@ class GameClient:
     def palette(self, screen: GameScreenView) -> list[tuple[str, Callable[[], object], str]]:
         """The game's own commands in the palette: (title, what it does, help)."""
         return []
+
+    def tutorial(self) -> Tutorial | None:
+        """The game's guided first game (``colosseum tutorial``): its seeded setup and a note
+        for each kind of decision, the words in the game's package; None: the game has none."""
+        return None
 
     #: ``i`` in the palette: (title, help)
     detail_help = ("Detail", "More about the viewed player (i)")

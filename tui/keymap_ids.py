@@ -15,6 +15,8 @@ KNOWN_IDS = frozenset(
         "app.help-q",
         "app.hint",
         "app.quit",
+        "app.tutorial-off",
+        "app.tutorial-skip",
         "app.undo",
         "aquila.less",
         "aquila.more",

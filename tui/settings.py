@@ -45,6 +45,8 @@ class Settings:
     keys: dict[str, str] = field(default_factory=dict)
     #: the new-game screen's last choices: game, players, names, kinds, options (plain values)
     new_game: dict[str, Any] = field(default_factory=dict)
+    #: the guided first game was offered (on the first start: once, D-63)
+    tutorial_offered: bool = False
     #: what was wrong with the file, if anything (shown to the player, then ignored)
     problem: str = ""
 
@@ -96,6 +98,7 @@ def load_settings(path: Path | None = None) -> Settings:
                 problems.append(f'keys.{binding_id} must be keys such as "v,ctrl+r"')
     else:
         problems.append("[keys] must be a table")
+    out.tutorial_offered = data.get("tutorial_offered") is True
     new_game = data.get("new_game", {})
     if isinstance(new_game, dict):
         out.new_game = new_game  # read loosely: what is not understood is the default
@@ -165,6 +168,8 @@ def dump_settings(settings: Settings) -> str:
         lines.append(f"theme = {_toml_string(settings.theme)}")
     if settings.bot_delay is not None:
         lines.append(f"bot_delay = {settings.bot_delay!r}")
+    if settings.tutorial_offered:
+        lines.append("tutorial_offered = true")
     if settings.keys:
         lines.append("")
         lines.append("[keys]")

@@ -81,3 +81,25 @@ def test_a_forced_decision_gets_its_only_choice():
         state, _ = apply(state, bots[to_act(state)].act(state))
     line = ask_hint(state, playouts=8, when=0.0)
     assert len(line.hint) == 1 and line.hint[0].action == legal(state).actions[0]
+
+
+def test_a_hints_words_never_tell_the_chance_to_come():
+    """A roll or a card turned over is said without its outcome (the log would tell it, and
+    the hint is shown before the player chooses: issue 28's guided game shows it unasked)."""
+    from colosseum.core.registry import rules
+
+    for game in ("colosseum", "municipium"):
+        kind = rules(game)
+        state = kind.new_game(kind.spec.make_setup(kind.spec.default_names[:3], seed=5))
+        bot = kind.make_bot("normal", 1)
+        said: set[str] = set()
+        for _ in range(400):
+            if kind.is_over(state):
+                break
+            legal_now = kind.legal_actions(state)
+            for action in legal_now if len(legal_now) <= 8 else legal_now[:4]:
+                text = kind.action_text(state, action)
+                assert text == kind.action_text(kind.determinised(state, 7), action), text  # under any luck
+                said.add(text)
+            state = kind.apply(state, bot.act(state))[0]
+        assert any(t.endswith(("rolls the dice", "turns over the common card")) for t in said), game

@@ -11,7 +11,7 @@ import msgspec
 from colosseum.core.events import Event
 from colosseum.core.game import Rules, ScoreSheet, places
 from colosseum.core.games.colosseum import bots, invariants
-from colosseum.core.games.colosseum.actions import Action, ChooseDice
+from colosseum.core.games.colosseum.actions import Action, ChooseDice, Roll
 from colosseum.core.games.colosseum.engine import apply, apply_fast, to_act
 from colosseum.core.games.colosseum.model import GameSetup, State
 from colosseum.core.games.colosseum.offers import legal, safe_action
@@ -174,6 +174,10 @@ class ColosseumRules(Rules[GameSetup, State, Action]):
             name = state.players[action.player].name
             return f"{name} uses the dice {'one by one' if action.mode == 'split' else 'as a sum'}"
         return super().action_text(state, action)
+
+    def chance_words(self, state: State, action: Action) -> str:
+        name = state.players[action.player].name
+        return f"{name} rolls the dice" if isinstance(action, Roll) else super().chance_words(state, action)
 
     def score_sheet(
         self, states: Sequence[State], actions: Sequence[Action], events: Sequence[Sequence[Event]]

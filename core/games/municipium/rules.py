@@ -10,7 +10,7 @@ import msgspec
 from colosseum.core.events import Event
 from colosseum.core.game import Rules, ScoreLine, ScoreSheet, places
 from colosseum.core.games.municipium import bots, invariants
-from colosseum.core.games.municipium.actions import MuniAction
+from colosseum.core.games.municipium.actions import BasilicaDraw, DrawCommon, EmporiumDraw, MuniAction
 from colosseum.core.games.municipium.engine import apply, new_game, to_act
 from colosseum.core.games.municipium.model import MuniSetup, State
 from colosseum.core.games.municipium.offers import legal
@@ -72,6 +72,21 @@ class MunicipiumRules(Rules[MuniSetup, State, MuniAction]):
         player = fields.pop("player")
         rest = ", ".join(f"{k}={v!r}" for k, v in fields.items())
         return f"{tag} by seat {player}" + (f" ({rest})" if rest else "")
+
+    def action_text(self, state: State, action: MuniAction) -> str:
+        if isinstance(action, (DrawCommon, BasilicaDraw, EmporiumDraw)):  # (``determinised``
+            return self.chance_words(state, action)  # keeps the deck's order: never try them)
+        return super().action_text(state, action)
+
+    def chance_words(self, state: State, action: MuniAction) -> str:
+        name = state.players[action.player].name
+        if isinstance(action, DrawCommon):
+            return f"{name} turns over the common card"
+        if isinstance(action, BasilicaDraw):
+            return f"{name} draws a citizen and keeps it"
+        if isinstance(action, EmporiumDraw):
+            return f"{name} draws a citizen"
+        return super().chance_words(state, action)
 
     def progress(self, state: State) -> str:
         return "setup" if state.phase == "place" else f"turn {state.turn}"

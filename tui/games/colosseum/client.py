@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from textual.widget import Widget
 
     from colosseum.core.timeline import GameLog, Timeline
+    from colosseum.core.tutorial import Tutorial
     from colosseum.tui.session import GameSession, SessionHooks
 
 PANELS = (
@@ -95,6 +96,11 @@ class ColosseumClient(GameClient):
                 if line.cell_len + cell_len(label) <= width:
                     line.append(label)
                     break
+
+    def tutorial(self) -> Tutorial:
+        from colosseum.core.games.colosseum.tutorial import TUTORIAL
+
+        return TUTORIAL
 
     def dialog(self, session: GameSession[Any, Any], seat: int) -> ModalScreen[Any] | None:
         from .dialogs.which import dialog_for

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from textual.widget import Widget
 
     from colosseum.core.timeline import GameLog
+    from colosseum.core.tutorial import Tutorial
     from colosseum.tui.session import GameSession
 
 
@@ -67,6 +68,11 @@ class MunicipiumClient(GameClient):
         from .text import letters
 
         return letters(state, theme)
+
+    def tutorial(self) -> Tutorial:
+        from colosseum.core.games.municipium.tutorial import TUTORIAL
+
+        return TUTORIAL
 
     def dialog(self, session: GameSession[Any, Any], seat: int) -> ModalScreen[Any] | None:
         from .which import dialog_for
