@@ -496,11 +496,7 @@ def _known_theme(theme: str) -> bool:
 
 
 def _check_theme(theme: str | None) -> bool:
-    if theme is None or theme in THEME_NAMES:
-        return True
-    from textual.theme import BUILTIN_THEMES
-
-    if theme in BUILTIN_THEMES:
+    if theme is None or _known_theme(theme):
         return True
     print(f"colosseum: unknown theme {theme!r}; choose one of {', '.join(THEME_NAMES)}", file=sys.stderr)
     return False
@@ -553,17 +549,6 @@ def run_app(args: argparse.Namespace) -> int:
     return _finish(app)
 
 
-def _bot_name(game: str, name: str) -> str:
-    from colosseum.core.registry import spec
-
-    known = spec(game).rules().bot_names()
-    if name in known:
-        return name
-    fallback = "random" if "random" in known else known[0]
-    print(f"colosseum: bot {name!r} is not available in {spec(game).title}; using {fallback!r}", file=sys.stderr)
-    return fallback
-
-
 def build_app(args: argparse.Namespace, *, record: bool = True) -> ColosseumApp | int:
     """The app ``run_app`` would run for ``args``, or an exit status for bad arguments."""
     theme = getattr(args, "theme", None)
@@ -586,14 +571,15 @@ def build_app(args: argparse.Namespace, *, record: bool = True) -> ColosseumApp 
             return 2
     else:
         names = found.default_names[:n]
-    bot = _bot_name(found.name, args.bots)
+    from .local import bot_name, make_session
+
+    bot = bot_name(found.name, args.bots)
     kinds = ("human",) * humans + (bot,) * (n - humans)
     seed = args.seed
     if seed is None:
         import secrets
 
         seed = secrets.randbelow(1_000_000)
-    from .local import make_session
 
     try:
         session = make_session(found.name, names, kinds, seed=seed, options=getattr(args, "setup_options", None))

@@ -5,6 +5,7 @@ No Textual."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -95,3 +96,13 @@ def rematch(session: Any, seed: int | None = None) -> Rematch:
         seed = secrets.randbelow(1_000_000)
     kinds = tuple(s.kind for s in session.seats)
     return Rematch(found.name, tuple(setup.players), kinds, seed, options)
+
+
+def bot_name(game: str, name: str) -> str:
+    """``name`` when ``game`` has that bot, else a level it has (said on the terminal)."""
+    known = spec(game).rules().bot_names()
+    if name in known:
+        return name
+    fallback = "random" if "random" in known else known[0]
+    print(f"colosseum: bot {name!r} is not available in {spec(game).title}; using {fallback!r}", file=sys.stderr)
+    return fallback
