@@ -83,6 +83,7 @@ class LobbyScreen(Screen[None]):
         Binding("m", "mine", "Mine/all"),
         Binding("i", "code", "Code"),
         Binding("L", "leaderboard", "Leaderboard"),
+        Binding("a", "account", "Account"),
         Binding("w", "web_link", "Web link"),
         Binding("right_square_bracket", "page(1)", "Next page", key_display="]", show=False),
         Binding("left_square_bracket", "page(-1)", "Prev page", key_display="[", show=False),
@@ -315,6 +316,15 @@ class LobbyScreen(Screen[None]):
     def action_leaderboard(self) -> None:
         t = self.selected()
         self.app.push_screen(LeaderboardScreen(t.game if t is not None else None))
+
+    def action_account(self) -> None:
+        from .account import AccountScreen
+
+        def back(_: None) -> None:
+            self._shown = None  # the title names me (a new name)
+            self.action_refresh()
+
+        self.app.push_screen(AccountScreen(), back)
 
     def action_web_link(self) -> None:
         app = cast("LobbyApp", self.app)

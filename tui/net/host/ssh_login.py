@@ -467,8 +467,15 @@ class LoginServer(asyncssh.SSHServer):
         return True
 
     async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        if not self._key_ok(username, key):
+        from .account import key_login
+
+        found = await key_login(self.hub.store, key.get_fingerprint()) if self.hub.password is None else None
+        if found is not None and found[2]:  # a key its player added from a session (D-79)
+            self.identity, self.name, self.bind = found[0], found[1], None
+        elif not self._key_ok(username, key):
             return False
+        elif found is not None:
+            self.name = found[1]  # the account's name (its player may have renamed it)
         why = await self.hub.blocked(fingerprint=key.get_fingerprint())
         if why:
             return self._blocked(why)
