@@ -22,7 +22,7 @@ from .store.ratings import PROVISIONAL_GAMES
 __all__ = ["RECENT", "answer", "reply"]
 
 RECENT = 8  # recent games in a profile
-HISTORY = 12  # ratings after the last rated games in a profile
+HISTORY = 30  # ratings after the last rated games in a profile
 MAX_ROWS = 50  # leaderboard rows in one answer
 
 
