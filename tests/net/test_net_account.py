@@ -59,9 +59,11 @@ def test_public_key_lines_are_read_and_private_keys_refused():
 
 
 def test_rename_and_add_a_key_from_a_session_then_log_in_with_it(tmp_path):
-    keys = {n: asyncssh.generate_private_key("ssh-ed25519") for n in ("alice", "bob", "laptop")}
+    keys = {n: asyncssh.generate_private_key("ssh-ed25519") for n in ("alice", "bob", "carol", "laptop")}
     auth = tmp_path / "authorized_keys"
-    auth.write_text("".join(keys[n].export_public_key().decode().strip() + f" {n}\n" for n in ("alice", "bob")))
+    auth.write_text(
+        "".join(keys[n].export_public_key().decode().strip() + f" {n}\n" for n in ("alice", "bob", "carol"))
+    )
 
     async def login(port: int, key, user: str):
         conn = await asyncssh.connect(
@@ -133,6 +135,12 @@ def test_rename_and_add_a_key_from_a_session_then_log_in_with_it(tmp_path):
             await screen_until(proc, "Lobby - you are Aurelia")
             player = await store.player_for_key(keys["alice"].get_fingerprint())
             assert player is not None and player.name == "Aurelia"
+            # a first login under her new name (free in the server's book of names) is refused
+            with pytest.raises(asyncssh.PermissionDenied):
+                await login(port, keys["carol"], "aurelia")
+            conn, proc = await login(port, keys["carol"], "carol")
+            conns.append(conn)
+            await screen_until(proc, "Lobby - you are carol")
         finally:
             for c in conns:
                 c.close()

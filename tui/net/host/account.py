@@ -18,7 +18,7 @@ from .conn import Conn
 from .store import Store, StoreError
 from .store.accounts import Refused
 
-__all__ = ["key_login", "parse_public_key", "reply"]
+__all__ = ["key_login", "name_taken", "parse_public_key", "reply"]
 
 log = logging.getLogger("colosseum.net")
 
@@ -60,6 +60,19 @@ async def key_login(store: Store | None, fingerprint: str) -> tuple[str, str, bo
         return None
     first = keys[0] if keys else fingerprint
     return f"key:{first}", player.name, first != fingerprint
+
+
+async def name_taken(store: Store | None, name: str, fingerprint: str) -> bool:
+    """Whether another player's account is called ``name`` (a key of no account may not log in
+    under it: the account may have been renamed to it after the server's book of names bound
+    it).  False while the database is away."""
+    if store is None:
+        return False
+    try:
+        player = await store.player_named(name)
+        return player is not None and fingerprint not in await store.keys(player.id)
+    except StoreError:
+        return False
 
 
 async def reply(server: _Server, store: Store, conn: Conn, msg: P.Account) -> None:
