@@ -210,6 +210,7 @@ def test_two_people_over_openssh_finish_a_rated_table_review_it_and_rematch(tmp_
             await terms[names[1]].wait(f"Lobby - you are {names[1]}")
             await terms[names[1]].keys(b"r\r", "decurions")
             await until(lambda: table.meta.status == "playing" and set(table.present) == {0, 1}, what="both seated")
+            started = {n: terms[n].mark() for n in names}
             # the people's decisions (the table's own check and commit, from each ssh session)
             rules = rules_of("municipium")
             bots = {s: rules.make_bot("greedy", s) for s in (0, 1)}
@@ -225,8 +226,8 @@ def test_two_people_over_openssh_finish_a_rated_table_review_it_and_rematch(tmp_
                     what=f"a move after {n} ({table.to_act()} to act, {sorted(table.present)} present)",
                 )
             assert not table.standin, "a bot played a person's seat"
-            for who in names:
-                await terms[who].wait("Rematch", since=0)
+            for who in names:  # the end screen, its key bar offering the rematch
+                await terms[who].wait("Result", "Rematch", since=started[who])
             # the rematch: alice asks on her end screen, 小明 accepts; the new table starts
             await until(lambda: set(table.present) == {0, 1}, what="both still at the finished table")
             terms["alice"].send(b"m")
@@ -254,7 +255,7 @@ def test_two_people_over_openssh_finish_a_rated_table_review_it_and_rematch(tmp_
             for who in names:
                 term = terms[who]
                 # back to the lobby (Ctrl+Q twice: the rematch is a game going on)
-                term.send(b"\x11")
+                await term.keys(b"\x11", "Quit?")
                 await term.keys(b"\x11", "Lobby - you are")
                 text = await term.keys(b"L", "Leaderboard - Municipium")
                 # each row: place, name, the rating with "?" (provisional), one rated game
