@@ -110,7 +110,7 @@ class LobbyScreen(Screen[None]):
 
     HINT = (
         "Enter join | s watch | n new | h finished | L ratings | w web link | q quit\n"
-        "i code of a private table | ] [ pages   (* away, +bot: a bot plays)"
+        "i a private table's code | a account | ] [ pages   (* away, +bot: a bot plays)"
     )
     HISTORY_HINT = "Enter review (f there: play from a position) | m mine/all | h live tables | q quit\n] [ pages"
 
