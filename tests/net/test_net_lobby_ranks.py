@@ -203,9 +203,13 @@ def test_the_leaderboard_and_a_profile_on_screen_at_80x24(ranked):
             head = str(prof.query_one("#pf-head").render())
             assert head.startswith(f"{HOSTILE} - Colosseum") and "Games 3, wins 1 (33%)" in head
             assert "Rating" in head and "2 rated game(s) (provisional" in head
-            assert "After each of the last rated games: " in head
+            # the rating after each rated game: a plot at 80x24 (D-80), not the numbers' line
+            assert "After each of the last rated games" not in head
+            plot = prof.query_one("#pf-plot")
+            assert plot.region.height == 9 and plot.region.right <= 80
             recent = prof.query_one(DataTable)
-            assert recent.row_count == 3 and recent.region.bottom <= 23
+            assert recent.row_count == 3 and recent.region.bottom <= 23 and recent.region.y >= plot.region.bottom
+            assert recent.region.height >= 4  # the header and the three games
             assert [str(c) for c in recent.get_row_at(0)][1] == "3 of 4"  # g2, unrated: third
             await pilot.press("escape")
             await pilot.press("m")  # my own profile
@@ -268,5 +272,26 @@ def test_a_rated_table_says_so_while_it_waits(ranked):
 
                 dt = other.screen.query_one(DataTable)
                 assert str(dt.get_row_at(0)[-1]) == "rated"
+
+    asyncio.run(asyncio.wait_for(go(), 60))
+
+
+@pytest.mark.parametrize("how", ["no_color", "short"])
+def test_the_rating_history_is_a_line_of_text_without_colour_or_room(ranked, how):
+    """Under NO_COLOR, or in a terminal too short for a plot and the recent games, the
+    profile gives the ratings as numbers (D-80)."""
+    me = RemoteClient(ranked.address, ranked.token_for("key:SHA256:k", HOSTILE))
+    app = LobbyApp(me)
+
+    async def go():
+        async with app.run_test(size=(80, 24 if how == "no_color" else 20)) as pilot:
+            app.no_color = how == "no_color"
+            await pilot.pause(0.3)
+            app.push_screen(ProfileScreen(HOSTILE, "colosseum"))
+            await pilot.pause(0.3)
+            prof = app.screen
+            head = str(prof.query_one("#pf-head").render())
+            assert "After each of the last rated games: " in head
+            assert not prof.query("#pf-plot")
 
     asyncio.run(asyncio.wait_for(go(), 60))

@@ -83,6 +83,7 @@ class LobbyScreen(Screen[None]):
         Binding("m", "mine", "Mine/all"),
         Binding("i", "code", "Code"),
         Binding("L", "leaderboard", "Leaderboard"),
+        Binding("a", "account", "Account"),
         Binding("w", "web_link", "Web link"),
         Binding("right_square_bracket", "page(1)", "Next page", key_display="]", show=False),
         Binding("left_square_bracket", "page(-1)", "Prev page", key_display="[", show=False),
@@ -109,7 +110,7 @@ class LobbyScreen(Screen[None]):
 
     HINT = (
         "Enter join | s watch | n new | h finished | L ratings | w web link | q quit\n"
-        "i code of a private table | ] [ pages   (* away, +bot: a bot plays)"
+        "i a private table's code | a account | ] [ pages   (* away, +bot: a bot plays)"
     )
     HISTORY_HINT = "Enter review (f there: play from a position) | m mine/all | h live tables | q quit\n] [ pages"
 
@@ -315,6 +316,15 @@ class LobbyScreen(Screen[None]):
     def action_leaderboard(self) -> None:
         t = self.selected()
         self.app.push_screen(LeaderboardScreen(t.game if t is not None else None))
+
+    def action_account(self) -> None:
+        from .account import AccountScreen
+
+        def back(_: None) -> None:
+            self._shown = None  # the title names me (a new name)
+            self.action_refresh()
+
+        self.app.push_screen(AccountScreen(), back)
 
     def action_web_link(self) -> None:
         app = cast("LobbyApp", self.app)

@@ -153,6 +153,7 @@ class ProfileScreen(Screen[None]):
     ProfileScreen { layout: vertical; }
     #pf-head { height: auto; padding: 0 1; }
     #recent { height: 1fr; }
+    #pf-plot { height: 9; margin: 0 1; }
     """
 
     def __init__(self, name: str, game: str) -> None:
@@ -174,9 +175,14 @@ class ProfileScreen(Screen[None]):
         except NetError as exc:
             head.update(Text(f"{self.player} - {_title(self.game)}\n{exc}"))
             return
-        head.update(profile_text(found))
-        self.recent = found.recent
+        from .rankplot import plot_fits, rating_plot
+
         dt = self.query_one(DataTable)
+        plotted = plot_fits(found.history, (self.app.size.width, self.app.size.height), self.app.no_color)
+        head.update(profile_text(found, plotted=plotted))
+        if plotted:  # the rating after each of the last rated games (D-80)
+            self.mount(rating_plot(found.history, found.rated_games - len(found.history) + 1), before=dt)
+        self.recent = found.recent
         for g in found.recent:
             ended = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.ended)) if g.ended else ""
             place = f"{g.place} of {len(g.players)}" + (" (left)" if g.left else "") + (" rated" if g.rated else "")
@@ -199,23 +205,25 @@ class ProfileScreen(Screen[None]):
         self.app.pop_screen()
 
 
-def profile_text(p: P.PlayerProfile) -> Text:
-    """A profile's head, as plain text (the name is the player's own)."""
+def profile_text(p: P.PlayerProfile, *, plotted: bool = False) -> Text:
+    """A profile's head, as plain text (the name is the player's own); ``plotted``: the rating
+    after each of the last rated games is a plot under it (else a line of numbers here)."""
     if p.rated_games:
         rating = f"Rating {rating_text(p.rating, p.provisional)}: {p.rated_games} rated game(s)"
         if p.provisional:
             rating += " (provisional for the first 10)"
     else:
         rating = "Not rated yet (no rated game)"
-    if len(p.history) > 1:
+    if not plotted and len(p.history) > 1:
         rating += "\nAfter each of the last rated games: " + " ".join(str(r) for r in p.history[-8:])
     share = f" ({round(100 * p.wins / p.played)}%)" if p.played else ""
     lines = [
         f"{p.name} - {_title(p.game)}",
         rating,
         f"Games {p.played}, wins {p.wins}{share}",
-        "Recent games:" if p.recent else "No finished game yet.",
     ]
+    if not plotted or not p.recent:
+        lines.append("Recent games:" if p.recent else "No finished game yet.")
     return Text("\n".join(lines))
 
 

@@ -358,7 +358,7 @@ class TableServer:
                 self.composing(conn, tid, on)
             case P.Review():
                 self.review(conn, msg)
-            case P.Leaderboard() | P.Profile():
+            case P.Leaderboard() | P.Profile() | P.Account():
                 self.lobby_info(conn, msg)
             case P.WebLinkRequest():
                 self.web_link(conn)
@@ -380,8 +380,8 @@ class TableServer:
         else:
             conn.send(found)
 
-    def lobby_info(self, conn: Conn, msg: P.Leaderboard | P.Profile) -> None:
-        """A leaderboard or a profile, answered from the store while the tables go on."""
+    def lobby_info(self, conn: Conn, msg: P.Leaderboard | P.Profile | P.Account) -> None:
+        """A leaderboard, a profile or one's account, answered from the store while the tables go on."""
         if self.store is None:
             self.refuse(conn, "this server keeps no ratings")
             return

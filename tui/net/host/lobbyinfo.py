@@ -8,7 +8,7 @@ store is asynchronous); the database being away is one line for the asker.
 from __future__ import annotations
 
 import logging
-from typing import Protocol
+from typing import Any, Protocol, cast
 
 from sqlalchemy import and_, func, select
 from sqlalchemy.ext.asyncio import AsyncConnection
@@ -22,7 +22,7 @@ from .store.ratings import PROVISIONAL_GAMES
 __all__ = ["RECENT", "answer", "reply"]
 
 RECENT = 8  # recent games in a profile
-HISTORY = 12  # ratings after the last rated games in a profile
+HISTORY = 30  # ratings after the last rated games in a profile
 MAX_ROWS = 50  # leaderboard rows in one answer
 
 
@@ -33,8 +33,13 @@ class _Server(Protocol):
     def refuse(self, conn: Conn, why: str) -> None: ...
 
 
-async def reply(server: _Server, store: Store, conn: Conn, msg: P.Leaderboard | P.Profile) -> None:
+async def reply(server: _Server, store: Store, conn: Conn, msg: P.Leaderboard | P.Profile | P.Account) -> None:
     """Send ``conn`` the answer to ``msg`` (or the refusal: the database away, no such player)."""
+    if isinstance(msg, P.Account):
+        from .account import reply as account_reply
+
+        await account_reply(cast(Any, server), store, conn, msg)
+        return
     try:
         found = await answer(store, msg)
     except StoreError as err:

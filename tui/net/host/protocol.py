@@ -19,8 +19,6 @@ seat None's): no seed, no secret, no generator state, nothing that seat may not 
 
 from __future__ import annotations
 
-import asyncio
-import struct
 from typing import Any, Union
 
 import msgspec
@@ -30,20 +28,22 @@ from colosseum.core.options import DEFAULT_GAME
 
 from .codec import Codec as Codec
 from .codec import GameData as GameData
+from .frames import HEADER as HEADER
+from .frames import MAX_MESSAGE as MAX_MESSAGE
+from .frames import FrameBuffer as FrameBuffer
+from .frames import ProtocolError as ProtocolError
+from .frames import read_frame as read_frame
+from .msgbase import Account as Account
+from .msgbase import AccountInfo as AccountInfo
+from .msgbase import _Msg as _Msg
 
 #: 3: Undo, Composing, Undone, Reach; 4: hints; 5: one wire for every game (game values in the
 #: game's JSON), CreateTable's options by name, Review and Positions; 6: rated tables, the
 #: leaderboard and players' profiles (from the lobby's store), one-time web links; 7: one's own
 #: finished games, a finished game's review and forks, rematches, "your move" in the lobby
 PROTOCOL_VERSION = 7
-MAX_MESSAGE = 1 << 20  # 1 MiB: a full state is a few kB
 PAGE_MAX = 100  # tables in one Tables message (a TableInfo is a few hundred bytes)
 REVIEW_BUDGET = 256 << 10  # bytes of positions in one Positions message (more follow on request)
-HEADER = struct.Struct(">I")
-
-
-class _Msg(msgspec.Struct, tag_field="t", kw_only=True, forbid_unknown_fields=True):
-    pass
 
 
 # ------------------------------------------------------------------ client -> server
@@ -506,6 +506,8 @@ Message = Union[
     Leaders,
     PlayerProfile,
     WebLink,
+    Account,
+    AccountInfo,
 ]
 
 CLIENT_MESSAGES = (
@@ -530,18 +532,11 @@ CLIENT_MESSAGES = (
     Leaderboard,
     Profile,
     WebLinkRequest,
+    Account,
 )
 
 _encoder = msgspec.msgpack.Encoder()
 _decoder = msgspec.msgpack.Decoder(Message)
-
-
-class ProtocolError(Exception):
-    """A frame that is oversized or does not decode; ``fatal`` when the stream is unusable."""
-
-    def __init__(self, message: str, *, fatal: bool = False) -> None:
-        super().__init__(message)
-        self.fatal = fatal
 
 
 def encode(msg: _Msg) -> bytes:
@@ -558,42 +553,3 @@ def decode(body: bytes) -> _Msg:
     except (msgspec.DecodeError, msgspec.ValidationError) as exc:
         raise ProtocolError(f"malformed message: {exc}") from None
     return msg
-
-
-async def read_frame(reader: asyncio.StreamReader, limit: int = MAX_MESSAGE) -> bytes | None:
-    """The next frame's body, or None at a clean end of stream.  Raises a fatal ProtocolError
-    for an oversized frame (nothing of it is read) or a stream cut mid-frame."""
-    try:
-        head = await reader.readexactly(HEADER.size)
-    except asyncio.IncompleteReadError as exc:
-        if not exc.partial:
-            return None
-        raise ProtocolError("stream cut inside a frame header", fatal=True) from None
-    (size,) = HEADER.unpack(head)
-    if size > limit:
-        raise ProtocolError(f"oversized message: {size} bytes (limit {limit})", fatal=True)
-    try:
-        return await reader.readexactly(size)
-    except asyncio.IncompleteReadError:
-        raise ProtocolError("stream cut inside a frame", fatal=True) from None
-
-
-class FrameBuffer:
-    """Incremental framing for blocking sockets (the client side)."""
-
-    def __init__(self, limit: int = MAX_MESSAGE) -> None:
-        self.buf = bytearray()
-        self.limit = limit
-
-    def feed(self, data: bytes) -> list[bytes]:
-        self.buf += data
-        out = []
-        while len(self.buf) >= HEADER.size:
-            (size,) = HEADER.unpack_from(self.buf)
-            if size > self.limit:
-                raise ProtocolError(f"oversized message: {size} bytes", fatal=True)
-            if len(self.buf) < HEADER.size + size:
-                break
-            out.append(bytes(self.buf[HEADER.size : HEADER.size + size]))
-            del self.buf[: HEADER.size + size]
-        return out

@@ -463,8 +463,23 @@ class LoginServer(asyncssh.SSHServer):
         return True
 
     async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        if not self._key_ok(username, key):
+        from .account import key_login, name_taken
+
+        found = await key_login(self.hub.store, key.get_fingerprint()) if self.hub.password is None else None
+        if found is not None and found[2]:  # a key its player added from a session (D-79)
+            self.identity, self.name, self.bind = found[0], found[1], None
+        elif not self._key_ok(username, key):
             return False
+        elif (
+            found is None
+            and self.hub.password is None
+            and await name_taken(self.hub.store, self.name, key.get_fingerprint())
+        ):
+            self._banner(f"The name {self.name} is taken by another player: connect with another name.")
+            self.identity, self.name, self.bind = "", "", None
+            return False
+        elif found is not None:
+            self.name = found[1]  # the account's name (its player may have renamed it)
         why = await self.hub.blocked(fingerprint=key.get_fingerprint())
         if why:
             return self._blocked(why)
