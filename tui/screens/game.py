@@ -495,7 +495,7 @@ class GameScreen(Screen[None]):
     def action_rules(self) -> None:
         from .rules import RulesScreen
 
-        self.app.push_screen(RulesScreen(self.client))
+        self.app.push_screen(RulesScreen(self.client, self.session.setup))
 
     def action_review(self) -> None:
         """Look back over the game so far without disturbing it: the viewer works on

@@ -74,10 +74,7 @@ class MunicipiumClient(GameClient):
         return describe(state, action)
 
     # ------------------------------------------------------------------ words
-    def rules_text(self) -> Text:
-        from .help import rules_text
-
-        return rules_text()
+    rules_resource = ("colosseum.core.games.municipium", "data/rules_short.toml")
 
     def help_panels(self) -> Sequence[tuple[str, str]]:
         from .help import PANELS

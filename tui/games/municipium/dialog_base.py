@@ -290,7 +290,7 @@ class MuniDialog(DecisionScreen):
         from colosseum.tui.client import load_client
         from colosseum.tui.screens.rules import RulesScreen
 
-        self.app.push_screen(RulesScreen(load_client(self.session.spec)))
+        self.app.push_screen(RulesScreen(load_client(self.session.spec), self.session.setup))
 
     def action_undo(self) -> None:
         self.app.call_later(self.app.run_action, "undo")
