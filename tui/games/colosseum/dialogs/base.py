@@ -157,6 +157,8 @@ class DecisionDialog(DecisionScreen):
         ESCAPE_CLOSE,
         Binding("f1,question_mark", "app.help", "help", show=False, id="dialog.help"),
         Binding("l", "full_log", "log", show=False, id="dialog.log"),
+        # the rules in short, as on the game screen (one meaning per key, D-66)
+        Binding("r", "app.rules", "rules", show=False, id="dialog.rules"),
         # Shown (with the count) while decisions can be taken back: the moment a misclick is
         # noticed is usually in the next dialog.  (The app's own `u` has priority and acts.)
         Binding("u", "undo", "undo", id="dialog.undo"),
