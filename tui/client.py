@@ -176,6 +176,12 @@ class GameClient:
         edition, options = self.rules_edition(setup)
         return summary_text(summary_sections(load_summary(*self.rules_resource), edition, options))
 
+    def legend(self, setup: Any = None) -> Sequence[tuple[str, Sequence[tuple[str, str]]]]:
+        """What each code and symbol on the game's panels means, in the words of ``setup``'s
+        edition (None: the game's first): (heading, [(symbol, meaning), ...]) for the legend
+        (``k``) and the help screen."""
+        return ()
+
     def help_panels(self) -> Sequence[tuple[str, str]]:
         """(panel, what it shows) for the help screen."""
         return ()

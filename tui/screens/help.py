@@ -103,6 +103,13 @@ class HelpScreen(ModalScreen):
             for name, text in client.help_panels():
                 out.append(f"  {name}: ", bold)
                 out.append(text + "\n")
+            legend = client.legend(getattr(getattr(below, "session", None), "setup", None))
+            if legend:
+                from .legend import legend_text
+
+                out.append("\nThe codes and symbols (k shows them alone)\n\n", bold)
+                out.append_text(legend_text(legend))
+                out.append("\n")
             out.append(
                 "\nWhen it is your turn the decision's dialog opens by itself; Escape closes it "
                 "without changing the game and a or Enter opens it again.  Bots move on their own.\n",

@@ -169,6 +169,11 @@ class ColosseumClient(GameClient):
             return "grand", ()
         return str(setup.variant), tuple(str(o) for o in setup.options)
 
+    def legend(self, setup: Any = None) -> Sequence[tuple[str, Sequence[tuple[str, str]]]]:
+        from .legend import legend
+
+        return legend(setup)
+
     def help_panels(self) -> Sequence[tuple[str, str]]:
         return PANELS
 

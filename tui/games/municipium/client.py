@@ -76,6 +76,11 @@ class MunicipiumClient(GameClient):
     # ------------------------------------------------------------------ words
     rules_resource = ("colosseum.core.games.municipium", "data/rules_short.toml")
 
+    def legend(self, setup: Any = None) -> Sequence[tuple[str, Sequence[tuple[str, str]]]]:
+        from .legend import legend
+
+        return legend(setup)
+
     def help_panels(self) -> Sequence[tuple[str, str]]:
         from .help import PANELS
 
