@@ -319,8 +319,8 @@ class InvestDialog(DecisionDialog):
         free = [s for s in cands if gate_owner(st, s) < 0]
         space = free[0] if free else (cands[0] if cands else 0)
         why = rule_error(st, BuildGate(player=self.seat, space=space)) or "not now"
-        if not free and "holds a gate" in why:
-            return "no free space next to your gates"
+        if not free and "already holds" in why:
+            return f"no free space next to your {self.cat.term('gates')}"
         return why
 
     def _gate_options(self, extra: str) -> list[Option]:
