@@ -82,7 +82,7 @@ def test_k_opens_the_legend_from_the_game_screen_a_dialog_and_the_help_shows_it(
             await pilot.press("k")
             await settle(pilot)
             assert type(app.screen).__name__ == "LegendScreen"
-            text = str(app.screen.query_one("#legend-text").render())
+            text = legend_text(app.screen.client.legend(app.screen.setup)).plain
             assert "Bal" in text and "Con" in text  # the classic game's construction tiles
             await pilot.press("escape")
             await open_first(pilot)

@@ -8,7 +8,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.cells import cell_len
+from rich.console import Group
 from rich.style import Style
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -35,6 +37,20 @@ def legend_text(sections: Sections) -> Text:
     return out
 
 
+def legend_table(sections: Sections) -> Group:
+    """The same as :func:`legend_text` with each meaning wrapped beside its symbol."""
+    parts: list[Any] = []
+    for heading, rows in sections:
+        parts.append(Text(heading, Style(bold=True)))
+        grid = Table.grid(padding=(0, 2), pad_edge=True)
+        grid.add_column(no_wrap=True, style=Style(bold=True))
+        grid.add_column()
+        for symbol, meaning in rows:
+            grid.add_row(Text(symbol), Text(meaning))  # Text: never markup
+        parts += [grid, Text("")]
+    return Group(*parts)
+
+
 class LegendScreen(ModalScreen[None]):
     BINDINGS = [
         Binding("escape", "close", "Close", id="legend.close"),
@@ -55,7 +71,7 @@ class LegendScreen(ModalScreen[None]):
         scroll.border_title = Text(f"{self.client.spec.title}: what the codes and symbols mean")
         scroll.border_subtitle = "Escape closes"
         with scroll:
-            yield Static(legend_text(self.client.legend(self.setup)), id="legend-text")
+            yield Static(legend_table(self.client.legend(self.setup)), id="legend-text")
 
     def on_mount(self) -> None:
         self.query_one("#legend-body").focus()
