@@ -106,3 +106,24 @@ def test_r_on_the_game_screen_shows_the_edition_in_play(variant):
             assert shown == text_of(variant)
 
     asyncio.run(go())
+
+
+def test_rules_from_the_new_game_screen_follow_the_form():
+    from colosseum.tui.widgets.forms import Cycle
+
+    app = ColosseumApp(None, bot_delay=0, auto_dialogs=False)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            scr = app.screen
+            scr.query_one("#ng-opt-variant", Cycle).value = "classic"
+            scr.query_one("#ng-opt-options-auction-2007").value = True
+            await pilot.pause()
+            app.action_rules()
+            await pilot.pause()
+            assert type(app.screen).__name__ == "RulesScreen"
+            shown = str(app.screen.query_one("#rules-body").children[0].render())
+            assert shown == text_of("classic", ("auction-2007",))
+
+    asyncio.run(go())
