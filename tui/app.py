@@ -388,7 +388,13 @@ class ColosseumApp(GuidedApp):
         from .screens.rules import RulesScreen
 
         if type(self.screen).__name__ != "RulesScreen":
-            self.push_screen(RulesScreen(self.current_client()))
+            game = self.game_screen()
+            if game is not None:
+                setup = game.session.setup
+            else:
+                shown = getattr(self.screen, "options_shown", None)
+                setup = shown() if callable(shown) else None
+            self.push_screen(RulesScreen(self.current_client(), setup))
 
     def action_new_game(self) -> None:
         from .screens.newgame import NewGameScreen

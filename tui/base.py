@@ -85,8 +85,9 @@ class BaseApp(App):
     SCOPED_CSS = False  # the rules below are about the screens, not inside the app node
     DEFAULT_CSS = """
     App.-too-small Screen > * { visibility: hidden; }
-    App.-too-small ToastRack { visibility: visible; }
+    App.-too-small ToastRack { visibility: visible; height: 1fr; align: center middle; margin-bottom: 0; overflow-y: hidden; }
     App.-too-small Toast { max-width: 100%; }
+    App.-too-small Toast.-warning { border: round $warning; border-left: round $warning; }
     """
 
     #: in a browser (the web gateway's client process: COLOSSEUM_FRONT=web) the keys a browser

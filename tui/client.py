@@ -167,11 +167,33 @@ class GameClient:
     detail_help = ("Detail", "More about the viewed player (i)")
 
     # ------------------------------------------------------------------ words
-    def rules_text(self) -> Text:
-        """The rules in short (``r``)."""
+    #: the rules in short shipped with the game: (package, file in it), read by
+    #: ``tui/rules_summary.py``; None: the game has none
+    rules_resource: tuple[str, str] | None = None
+
+    def rules_edition(self, setup: Any) -> tuple[str, tuple[str, ...]]:
+        """(edition, options in play) of ``setup`` for the rules in short (None: the game's
+        first edition, no option): here the game's name and the setup's ``options``."""
+        options = getattr(setup, "options", ()) if setup is not None else ()
+        return self.spec.name, tuple(str(o) for o in options)
+
+    def rules_text(self, setup: Any = None) -> Text:
+        """The rules in short (``r``) of the edition and options of ``setup`` (None: the game's
+        first edition)."""
         from rich.text import Text
 
-        return Text(f"{self.spec.title}: this program has no summary of its rules.")
+        if self.rules_resource is None:
+            return Text(f"{self.spec.title}: this program has no summary of its rules.")
+        from .rules_summary import load_summary, summary_sections, summary_text
+
+        edition, options = self.rules_edition(setup)
+        return summary_text(summary_sections(load_summary(*self.rules_resource), edition, options))
+
+    def legend(self, setup: Any = None) -> Sequence[tuple[str, Sequence[tuple[str, str]]]]:
+        """What each code and symbol on the game's panels means, in the words of ``setup``'s
+        edition (None: the game's first): (heading, [(symbol, meaning), ...]) for the legend
+        (``k``) and the help screen."""
+        return ()
 
     def help_panels(self) -> Sequence[tuple[str, str]]:
         """(panel, what it shows) for the help screen."""

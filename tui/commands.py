@@ -54,6 +54,7 @@ class ColosseumCommands(Provider):
             cmds.append((title, game.action_detail, words))
             cmds.append(("Log", game.action_focus_log, "Move to the log to scroll it (l)"))
             cmds.append(("Review the game", game.action_review, "Step through the game so far (v)"))
+            cmds.append(("Legend", game.action_legend, "What the codes and symbols on the screen mean (k)"))
             cmds += game.client.palette(game)
         cmds.append(("Quit", app.action_quit, "Leave the game (it is saved as you play)"))
         return cmds

@@ -275,6 +275,22 @@ def _session_for(log: GameLog) -> LocalSession | None:
         return None
 
 
+def note_damaged(session: LocalSession, log: GameLog, path: Path) -> None:
+    """Tell the game screen's banner that ``log`` was damaged, where the player looks (the
+    command line said it before the screen opened): one line, until the player's next move."""
+    from .storage import Recorder
+
+    recorder = session.recorder
+    if log.error is None or not isinstance(recorder, Recorder):
+        return
+    n = len(log.actions)
+    name = log.path.name if log.path is not None else "the log"
+    where = f"at line {log.error.line} of {name}" if log.error.line is not None else f"in {name}"
+    goes_on = "here" if path.name == name else f"in {path.name}"
+    recorder.notice = f"{where}: {n} move{'s' if n != 1 else ''} kept, going on {goes_on} ({log.error.detail})"
+    recorder.notice_at = len(session.actions)
+
+
 def _resume_in_place(writer: LogWriter, log: GameLog) -> tuple[LocalSession, Path] | int:
     from .storage import start_recording
 
@@ -289,6 +305,7 @@ def _resume_in_place(writer: LogWriter, log: GameLog) -> tuple[LocalSession, Pat
         writer.close()
         _err(f"cannot save the resumed game: {e}")
         return 1
+    note_damaged(session, log, path)
     return session, path
 
 
@@ -312,6 +329,7 @@ def _resume_rescued(original: LogWriter, log: GameLog) -> tuple[LocalSession, Pa
     if isinstance(recorder, Recorder):
         recorder.held.append(original)
     print(f"The game continues in a new file: {path}", file=sys.stderr)
+    note_damaged(session, log, path)
     return session, path
 
 

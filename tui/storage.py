@@ -121,6 +121,10 @@ class Recorder:
         self._listeners: list[Listener] = []
         self.closed = False
         self.held: list[LogWriter] = []  # other logs kept locked while this game is played
+        # What the banner says about the log resumed (a damaged line), until the first move a
+        # player of this screen makes after ``notice_at`` actions (``saved.note_damaged``).
+        self.notice: str | None = None
+        self.notice_at = 0
         # Lines not yet written that come before the session's actions from ``_resume_at`` on:
         # actions since taken back and the undo lines withdrawing them, in file order.
         self._backlog: list[Action | UndoLine] = []
@@ -209,7 +213,7 @@ class Recorder:
             self.error = e
         else:
             self.error = None
-        if had_error or self.error is not None:
+        if had_error or self.error is not None or self.notice is not None:
             self._tell()
         return self.error is None
 

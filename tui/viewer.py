@@ -87,6 +87,9 @@ class ViewerScreen(Screen[int]):
     """Review a game: ``setup`` and ``actions`` (a prefix of a game, copied), opening at
     ``start_index`` (default: the end)."""
 
+    #: what leaves the key bar first when it does not fit 80 columns (F1 help lists them all)
+    KEYBAR_SPARE = ("quit", "help", "jump")
+
     DEFAULT_CSS = """
     ViewerScreen { layout: vertical; }
     ViewerScreen #v-bar { height: 1; background: $primary 25%; color: $foreground; }

@@ -3,7 +3,8 @@
 Every decision of every seat opens its dialog (all seats are people at one keyboard); the
 screen is read after each one opens and must show every name literally: no ``MarkupError``
 (``[/a]``), no name read as markup (``[b]Zed[/b]`` must never show as a bold ``Zed``), every line
-within the terminal's width with wide (``小明``), zero-width (``Li\u200bLi``) and very long names.
+within the terminal's width with wide (``小明``), zero-width (``Li\u200bLi``) and very long names,
+and no text cut where a widget ends (``cut_text.cut_texts``).
 The moves themselves are the normal bot's, sent through the session as a dialog would.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
+from cut_text import cut_texts
 from rich.cells import cell_len
 from textual.screen import ModalScreen
 
@@ -60,6 +62,9 @@ def check_app(app, where: str, seen: set[str] | None = None) -> None:
         raise ScreenProblem(f"{where}: error shown: {errors}")
     rows = screen_rows(app)
     check_rows(rows, where)
+    cut = cut_texts(app)
+    if cut:
+        raise ScreenProblem(f"{where}: cut text: " + "; ".join(cut))
     if seen is not None:
         seen.update(rows)
 
@@ -126,7 +131,7 @@ async def visit_screens(pilot, app, where: str) -> None:
         await pilot.press(key)
         await pilot.pause()
         check_app(app, f"{where} after {key!r}")
-    for key in ("v", "r", "f1"):
+    for key in ("v", "r", "k", "f1"):
         await pilot.press(key)
         await pilot.pause()
         check_app(app, f"{where} on {type(app.screen).__name__}")

@@ -18,7 +18,7 @@ CASES = {
     "setup": (lambda s: s.phase == "setup", dict(first_player=1), ()),
     "invest": (lambda s: s.phase == "invest", {}, ()),
     "invest_plan": (lambda s: s.phase == "invest", {}, ("s", "down")),
-    "invest_gate": (lambda s: s.phase == "invest", {}, ("g",)),
+    "invest_gate": (lambda s: s.phase == "invest", {}, ("b",)),
     "auction_open": (lambda s: s.phase == "hire" and s.hire.auction is None and s.players[0].coins >= 12, {}, ()),
     "auction_bid": (
         lambda s: s.phase == "hire" and s.hire.auction is not None and s.hire.active != 0,
@@ -37,11 +37,15 @@ CASES = {
     ),
     "trade_answer": (lambda s: s.phase == "trade" and s.trade.deal is not None and s.trade.active != 0, {}, ()),
     "nobles_roll": (lambda s: s.phase == "perform" and s.perform.stage == "roll", {}, ()),
-    "nobles_mode": (lambda s: s.phase == "perform" and s.perform.stage == "roll" and s.players[0].temple, {}, ("r",)),
+    "nobles_mode": (
+        lambda s: s.phase == "perform" and s.perform.stage == "roll" and s.players[0].temple,
+        {},
+        ("enter",),
+    ),
     "nobles_move": (
         lambda s: s.phase == "perform" and s.perform.stage == "roll" and s.players[0].temple,
         {},
-        ("r", "enter", "minus", "down"),
+        ("enter", "enter", "minus", "down"),
     ),
     "perform": (
         lambda s: (
@@ -53,7 +57,7 @@ CASES = {
     "aquila_move": (
         lambda s: s.phase == "perform" and s.perform.stage == "after" and s.players[0].aquilas > 0,
         {},
-        ("a", "down"),
+        ("m", "down"),
     ),
     "retire": (lambda s: s.phase == "closing" and s.closing.stage == "retire", {}, ()),
     "steal": (lambda s: s.phase == "closing" and s.closing.stage == "steal", {}, ()),

@@ -146,10 +146,10 @@ def test_invest_promoter_then_spectacle_by_keys():
             await open_first(pilot)
             dlg = app.screen
             assert isinstance(dlg, InvestDialog)
-            assert footer_keys(dlg).get("e") == "end_turn"
+            assert footer_keys(dlg).get("p") == "end_turn"
             start = len(session.actions)
             coins = session.state.players[0].coins
-            await pilot.press("p")
+            await pilot.press("o")
             await settle(pilot)
             assert mine(session, start) == [HirePromoter(player=0)]
             assert session.state.players[0].promoters == 1
@@ -201,7 +201,7 @@ def test_invest_temple_and_end_turn():
             await pilot.press("t")
             await settle(pilot)
             assert mine(session, start) == [BuildTemple(player=0)]
-            await pilot.press("e")
+            await pilot.press("p")
             await settle(pilot)
             assert mine(session, start) == [BuildTemple(player=0), EndTurn(player=0)]
             assert not isinstance(app.screen, DecisionDialog)
@@ -369,7 +369,7 @@ def test_compose_and_propose_a_deal_then_see_the_answer():
                 assert dlg.last_answers.get(partner) == "rejected"
                 assert "rejected" in str(dlg.query_one("#partners").render())
             assert session.state.trade.deal is None
-            await pilot.press("e")
+            await pilot.press("p")
             await settle(pilot)
             assert EndTurn(player=0) in mine(session, start)
             assert not isinstance(app.screen, TradeDialog)
@@ -413,7 +413,7 @@ def test_roll_sum_and_move_a_noble_within_the_temple_range():
             dlg = app.screen
             assert isinstance(dlg, NobleDialog)
             start = len(session.actions)
-            await pilot.press("r")
+            await pilot.press("enter")
             await settle(pilot)
             assert mine(session, start) == [Roll(player=0)]
             assert session.state.perform.stage == "mode"
@@ -447,7 +447,7 @@ def test_skip_the_performance():
         async with app.run_test(size=SIZE) as pilot:
             await open_first(pilot)
             start = len(session.actions)
-            await pilot.press("s")
+            await pilot.press("p")
             await settle(pilot)
             assert mine(session, start) == [EndTurn(player=0)]
 
@@ -497,7 +497,7 @@ def test_aquila_move_from_the_perform_dialog():
         async with app.run_test(size=SIZE) as pilot:
             await open_first(pilot)
             perform = app.screen
-            await pilot.press("a")
+            await pilot.press("m")
             await settle(pilot)
             dlg = app.screen
             assert isinstance(dlg, AquilaMoveDialog)
@@ -576,7 +576,7 @@ def test_dialogs_follow_the_game_through_bots():
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
             assert isinstance(app.screen, InvestDialog)
-            await pilot.press("e")
+            await pilot.press("p")
             await settle(pilot, 12)
             seat = to_act(session.state)
             assert seat == 0
@@ -611,7 +611,7 @@ def test_classic_extra_investment_paid_with_aquilas():
             text = " ".join(str(o.prompt) for o in dlg.query_one("#choices").options)
             assert "extra, pay 2 Aquilas" in text
             start = len(session.actions)
-            await pilot.press("p")
+            await pilot.press("o")
             await settle(pilot)
             assert mine(session, start) == [HirePromoter(player=0, extra="aquilas")]
             assert session.state.players[0].aquilas == 0
@@ -710,7 +710,7 @@ def _keys_for(dlg, session) -> list[str]:
     if isinstance(dlg, SetupDialog):
         return ["enter"]
     if isinstance(dlg, InvestDialog):
-        return ["p"] if dlg._offered("promoter") and not st.invest.made else ["e"]
+        return ["o"] if dlg._offered("promoter") and not st.invest.made else ["p"]
     if isinstance(dlg, AuctionDialog):
         if st.hire.auction is None and dlg.can_bid() and st.hire.auctions == 0:
             return ["enter"]  # open at the minimum
@@ -722,11 +722,11 @@ def _keys_for(dlg, session) -> list[str]:
             return ["enter"]
         if dlg.can_withdraw():
             return ["w"]
-        return ["e"]
+        return ["p"]
     if isinstance(dlg, NobleDialog):
-        return ["r"] if st.perform.stage == "roll" else ["enter"]
+        return ["enter"]
     if isinstance(dlg, PerformDialog):
-        return ["enter"] if dlg.can_perform() else ["n"]
+        return ["enter"] if dlg.can_perform() else ["p"]
     if isinstance(dlg, AquilaMoveDialog):
         return ["escape"]
     return ["enter"]  # retire, steal, first player

@@ -41,7 +41,7 @@ def _keys_for(dlg, session) -> list[str]:
     if isinstance(dlg, SetupDialog):
         return ["enter"]
     if isinstance(dlg, InvestDialog):
-        return ["p"] if dlg._offered("promoter") and not st.invest.made else ["e"]
+        return ["o"] if dlg._offered("promoter") and not st.invest.made else ["p"]
     if isinstance(dlg, AuctionDialog):
         if st.hire.auction is None and dlg.can_bid() and st.hire.auctions == 0:
             return ["enter"]
@@ -53,11 +53,11 @@ def _keys_for(dlg, session) -> list[str]:
             return ["enter"]
         if dlg.can_withdraw():
             return ["w"]
-        return ["e"]
+        return ["p"]
     if isinstance(dlg, NobleDialog):
-        return ["r"] if st.perform.stage == "roll" else ["enter"]
+        return ["enter"]
     if isinstance(dlg, PerformDialog):
-        return ["enter"] if dlg.can_perform() else ["n"]
+        return ["enter"] if dlg.can_perform() else ["p"]
     return ["enter"]
 
 

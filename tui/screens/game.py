@@ -60,6 +60,7 @@ KEYS_LAST = [
     Binding("l", "focus_log", "Log", id="game.log"),
     Binding("i", "detail", "Detail", id="game.detail"),
     Binding("r", "rules", "Rules", id="game.rules"),
+    Binding("k", "legend", "Key", tooltip="the legend: what the codes and symbols mean", id="game.legend"),
     Binding("v", "review", "Review", id="game.review"),
     Binding("e", "end_screen", "Result", id="game.result"),
     # in the key bar where it fits (it leaves first at 80 columns); the palette and help list it
@@ -81,7 +82,7 @@ class GameScreen(Screen[None]):
     BINDINGS = [*KEYS_FIRST, *KEYS_LAST]
 
     #: what leaves the key bar first when it does not fit (all in the palette and F1 help)
-    KEYBAR_SPARE = ("hint", "review", "focus_log", "detail", "rules", "quit")
+    KEYBAR_SPARE = ("legend", "hint", "review", "focus_log", "detail", "rules", "quit")
 
     def __init__(
         self,
@@ -495,7 +496,12 @@ class GameScreen(Screen[None]):
     def action_rules(self) -> None:
         from .rules import RulesScreen
 
-        self.app.push_screen(RulesScreen(self.client))
+        self.app.push_screen(RulesScreen(self.client, self.session.setup))
+
+    def action_legend(self) -> None:
+        from .legend import LegendScreen
+
+        self.app.push_screen(LegendScreen(self.client, self.session.setup))
 
     def action_review(self) -> None:
         """Look back over the game so far without disturbing it: the viewer works on

@@ -106,6 +106,13 @@ class HelpScreen(ModalScreen):
                 out.append(f"  {name}: ", bold)
                 out.append(text + "\n")
             out.append_text(_symbols_line(self.app, below, client))
+            legend = client.legend(getattr(getattr(below, "session", None), "setup", None))
+            if legend:
+                from .legend import legend_text
+
+                out.append("\nThe codes and symbols (k shows them alone)\n\n", bold)
+                out.append_text(legend_text(legend))
+                out.append("\n")
             out.append(
                 "\nWhen it is your turn the decision's dialog opens by itself; Escape closes it "
                 "without changing the game and a or Enter opens it again.  Bots move on their own.\n",

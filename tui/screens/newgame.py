@@ -347,6 +347,17 @@ class NewGameScreen(Screen[None]):
         options = {k: v for k, v in options.items() if v != next(o.default for o in found.options if o.name == k)}
         return NewGameSettings(players=n, names=names, kinds=kinds, seed=seed, options=options, game=game)
 
+    def options_shown(self) -> Any:
+        """A setup of the game and options the form shows (the rules screen shows their rules),
+        or None when the options do not make one."""
+        found = self._spec(self.game)
+        try:
+            options = read_options(self, found.options, PREFIX)
+            names = list(found.default_names[: found.default_players])
+            return found.make_setup(names, seed=0, **{k: v for k, v in options.items() if v is not None})
+        except (OptionError, ValueError, LookupError):
+            return None
+
     def action_start(self) -> None:
         s = self.read()
         if s is None:

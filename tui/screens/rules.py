@@ -1,8 +1,12 @@
 """The rules screen's frame: the game's rules in short, as its client part gives them
-(``GameClient.rules_text``), scrollable; Escape or ``r`` closes."""
+(``GameClient.rules_text``) for the edition and options in play (``setup``; None: the game's
+first edition), scrollable; Escape or ``r`` closes."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -22,16 +26,17 @@ class RulesScreen(ModalScreen[None]):
     RulesScreen > VerticalScroll { width: 90%; max-width: 96; height: 90%; border: heavy $accent; background: $surface; padding: 0 1; }
     """
 
-    def __init__(self, client: GameClient) -> None:
+    def __init__(self, client: GameClient, setup: Any = None) -> None:
         super().__init__()
         self.client = client
+        self.setup = setup
 
     def compose(self) -> ComposeResult:
         scroll = VerticalScroll(id="rules-body", can_focus=True)
-        scroll.border_title = "The rules in short"
+        scroll.border_title = Text(f"{self.client.spec.title}: the rules in short")
         scroll.border_subtitle = "Escape closes"
         with scroll:
-            yield Static(self.client.rules_text())
+            yield Static(self.client.rules_text(self.setup))
 
     def on_mount(self) -> None:
         self.query_one("#rules-body").focus()

@@ -61,5 +61,5 @@ class HeaderLine(LinePanel):
         if tag:
             t.append(f"[{tag}] ", Style(bold=True))
         self.client.header(t, st, self.seat, width=width, theme=self.app.theme, dark=_dark(self))
-        t.truncate(width, overflow="crop")
+        t.truncate(width, overflow="ellipsis")  # a prompt cut says so (issue 23)
         return t

@@ -44,11 +44,27 @@ def why(err: BaseException | None) -> str:
     return str(err) if err is not None else ""
 
 
+def notice_text(rec: Recorder | None) -> Text | None:
+    """The log resumed was damaged (``Recorder.notice``): one line, cut with an ellipsis, shown
+    until a player of this screen makes a move."""
+    if rec is None or rec.notice is None:
+        return None
+    session: Any = rec.session
+    local = set(session.local_seats()) if hasattr(session, "local_seats") else set()
+    if any(getattr(a, "player", -1) in local for a in list(session.actions)[rec.notice_at :]):
+        rec.notice = None
+        return None
+    text = Text()
+    text.append("LOG DAMAGED", style="bold reverse")
+    text.append(f" {rec.notice}")
+    return text
+
+
 def banner_text(rec: Recorder | None) -> Text | None:
     """What the banner says (None: all is saved, no banner).  Plain text: paths and system
     messages are never markup."""
     if rec is None or rec.error is None:
-        return None
+        return notice_text(rec)
     text = Text()
     text.append("NOT SAVED", style="bold reverse")
     text.append(f" {why(rec.error)}.")
@@ -68,6 +84,7 @@ class SaveBanner(Static):
     SaveBanner { display: none; height: auto; max-height: 4; padding: 0 1;
                  background: $error; color: $text; }
     SaveBanner.-shown { display: block; }
+    SaveBanner.-notice { background: $warning; color: $text; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     def __init__(self, session: object, **kwargs: Any) -> None:
@@ -99,6 +116,7 @@ class SaveBanner(Static):
         text = banner_text(rec)
         self.update(text or "")
         self.set_class(text is not None, "-shown")
+        self.set_class(text is not None and (rec is None or rec.error is None), "-notice")  # one line
 
 
 # ---------------------------------------------------------------------- save elsewhere

@@ -197,6 +197,8 @@ _TERMS = {
     "gates": "gates",
     "acclaim": "Acclaim",  # the score
     "scoring": "G-5.3",  # the rule that counts a performance's score
+    "a gate bought": "a gate",  # an investment's gate (O-13: an arena extension)
+    "gate rule": "G-2",  # the rule of that investment
 }
 OPTIONS = ("auction-2007",)
 

@@ -168,10 +168,17 @@ class ColosseumClient(GameClient):
         ]
 
     # ------------------------------------------------------------------ words
-    def rules_text(self) -> Text:
-        from .rules_text import rules_text
+    rules_resource = ("colosseum.core.games.colosseum", "data/rules_short.toml")
 
-        return rules_text()
+    def rules_edition(self, setup: Any) -> tuple[str, tuple[str, ...]]:
+        if setup is None:
+            return "grand", ()
+        return str(setup.variant), tuple(str(o) for o in setup.options)
+
+    def legend(self, setup: Any = None) -> Sequence[tuple[str, Sequence[tuple[str, str]]]]:
+        from .legend import legend
+
+        return legend(setup)
 
     def help_panels(self) -> Sequence[tuple[str, str]]:
         return PANELS

@@ -85,10 +85,12 @@ class MunicipiumClient(GameClient):
         return describe(state, action)
 
     # ------------------------------------------------------------------ words
-    def rules_text(self) -> Text:
-        from .help import rules_text
+    rules_resource = ("colosseum.core.games.municipium", "data/rules_short.toml")
 
-        return rules_text()
+    def legend(self, setup: Any = None) -> Sequence[tuple[str, Sequence[tuple[str, str]]]]:
+        from .legend import legend
+
+        return legend(setup)
 
     def help_panels(self) -> Sequence[tuple[str, str]]:
         from .help import PANELS

@@ -93,6 +93,7 @@ class MuniDialog(DecisionScreen):
         Binding("shift+tab", "move(-1)", "previous", show=False, id="mdialog.prev", priority=True),
         Binding("f1,question_mark", "help", "help", id="mdialog.help", key_display="f1"),
         Binding("r", "rules", "rules", id="mdialog.rules"),
+        Binding("k", "legend", "legend", show=False, id="mdialog.legend"),
         # the app's `u` (a priority key) takes back; this binding shows the count
         Binding("u", "undo", "undo", show=False, id="mdialog.undo"),
     ]
@@ -298,7 +299,13 @@ class MuniDialog(DecisionScreen):
         from colosseum.tui.client import load_client
         from colosseum.tui.screens.rules import RulesScreen
 
-        self.app.push_screen(RulesScreen(load_client(self.session.spec)))
+        self.app.push_screen(RulesScreen(load_client(self.session.spec), self.session.setup))
+
+    def action_legend(self) -> None:
+        from colosseum.tui.client import load_client
+        from colosseum.tui.screens.legend import LegendScreen
+
+        self.app.push_screen(LegendScreen(load_client(self.session.spec), self.session.setup))
 
     def action_undo(self) -> None:
         self.app.call_later(self.app.run_action, "undo")

@@ -120,16 +120,18 @@ def _build_gate(ctx: Ctx, a: BuildGate) -> None:
     _check_investment(ctx, "gate", a.extra)
     p = ctx.player(a.player)
     c = ctx.cat.common
+    term = ctx.cat.term  # the edition's words (O-13: arena pieces, an arena extension)
+    rule, gate, gates = term("gate rule"), term("gate"), term("gates")
     if len(p.gates) >= c.gates:
-        raise RuleError("G-2", f"{p.name} has built all {c.gates} gates")
+        raise RuleError(rule, f"{p.name} has built all {c.gates} {gates}")
     n_sp = ctx.cat.track_spaces
     if not isinstance(a.space, int) or not 0 <= a.space < n_sp:
-        raise RuleError("G-2", f"there is no space {a.space} on the track")
+        raise RuleError(rule, f"there is no space {a.space} on the track")
     if gate_owner(ctx.st, a.space) != NOBODY:
-        raise RuleError("G-2", f"space {a.space} already holds a gate")
+        raise RuleError(rule, f"space {a.space} already holds {'an' if gate[:1] in 'aeiou' else 'a'} {gate}")
     if not any((g + 1) % n_sp == a.space or (g - 1) % n_sp == a.space for g in p.gates):
-        raise RuleError("G-2", f"space {a.space} is not next to one of {p.name}'s gates")
-    _pay(ctx, a.player, c.gate_cost, "a gate", "G-2")
+        raise RuleError(rule, f"space {a.space} is not next to one of {p.name}'s {gates}")
+    _pay(ctx, a.player, c.gate_cost, term("a gate bought"), rule)
     _pay_extra(ctx, a.player, a.extra)
     ctx.set_player(a.player, gates=ctx.player(a.player).gates + (a.space,))
     if not ctx.quiet:
@@ -184,7 +186,7 @@ def _plan_spectacle(ctx: Ctx, a: PlanSpectacle) -> None:
         raise RuleError(
             "O-12", f"{ctx.cat.label(spec)} is not numbered above #{floor}, the highest program performed so far"
         )
-    _pay(ctx, a.player, spec.cost, spec.name, "G-2")
+    _pay(ctx, a.player, spec.cost, ctx.cat.label(spec), "G-2")
     _pay_extra(ctx, a.player, a.extra)
     p = ctx.set_player(a.player, face_down=ctx.player(a.player).face_down + (spec.id,))
     ctx.st = replace(ctx.st, display=tuple(i for i in ctx.st.display if i != spec.id))

@@ -157,6 +157,9 @@ class DecisionDialog(DecisionScreen):
         ESCAPE_CLOSE,
         Binding("f1,question_mark", "app.help", "help", show=False, id="dialog.help"),
         Binding("l", "full_log", "log", show=False, id="dialog.log"),
+        # the rules in short, as on the game screen (one meaning per key, D-66)
+        Binding("r", "app.rules", "rules", show=False, id="dialog.rules"),
+        Binding("k", "legend", "legend", show=False, id="dialog.legend"),
         # Shown (with the count) while decisions can be taken back: the moment a misclick is
         # noticed is usually in the next dialog.  (The app's own `u` has priority and acts.)
         Binding("u", "undo", "undo", id="dialog.undo"),
@@ -262,6 +265,13 @@ class DecisionDialog(DecisionScreen):
         for line in lines:
             t.append("\n- " + line)
         return t
+
+    def action_legend(self) -> None:
+        """The legend (k), as on the game screen."""
+        from colosseum.tui.client import load_client
+        from colosseum.tui.screens.legend import LegendScreen
+
+        self.app.push_screen(LegendScreen(load_client(self.session.spec), self.session.setup))
 
     def action_full_log(self) -> None:
         """Close the dialog and put the keys on the game's log (``a`` opens it again)."""

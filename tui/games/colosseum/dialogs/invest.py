@@ -66,12 +66,12 @@ class InvestDialog(DecisionDialog):
         Binding("escape", "back", "back", id="dialog.back", key_display="esc", priority=True),
         DecisionDialog.ESCAPE_CLOSE,
         Binding("enter", "confirm", "select", id="dialog.confirm", key_display="enter", priority=True),
-        Binding("g", "pick('gate')", "gate", show=False, id="invest.gate"),
-        Binding("p", "pick('promoter')", "promoter", show=False, id="invest.promoter"),
+        Binding("b", "pick('gate')", "gate", show=False, id="invest.gate"),
+        Binding("o", "pick('promoter')", "promoter", show=False, id="invest.promoter"),
         Binding("s", "pick('plan')", "spectacle", show=False, id="invest.plan"),
         Binding("t", "pick('temple')", "temple", show=False, id="invest.temple"),
         Binding("x", "pick('exchange')", "exchange", show=False, id="invest.exchange"),
-        Binding("e", "end_turn", "end turn", id="invest.end"),
+        Binding("p", "end_turn", "end turn", id="invest.end"),
     ]
 
     def __init__(self, session: GameSession, seat: int) -> None:
@@ -171,7 +171,7 @@ class InvestDialog(DecisionDialog):
             else:
                 opts.append(option("construction:", "   ", "Construction tile -> 1 Aquila"))
                 self._detail_for["construction:"] = "Discard a construction tile for an Aquila (C-5)."
-        opts.append(option("end:", ("e  ", "bold"), "End the turn"))
+        opts.append(option("end:", ("p  ", "bold"), "End the turn"))
         self._detail_for["end:"] = "Finish your investments; the next player invests."
         return opts
 
@@ -187,7 +187,7 @@ class InvestDialog(DecisionDialog):
             why = self._gate_why()
         add(
             "gate",
-            "g",
+            "b",
             "Build a gate",
             coins(c.gate_cost),
             gates,
@@ -199,7 +199,7 @@ class InvestDialog(DecisionDialog):
         prom = extras(HirePromoter)
         add(
             "promoter",
-            "p",
+            "o",
             "Hire a promoter",
             coins(c.promoter_cost),
             prom,
@@ -261,7 +261,7 @@ class InvestDialog(DecisionDialog):
         gates = extras(BuildGate)
         add(
             "gate",
-            "g",
+            "b",
             "Expand the arena",
             coins(c.gate_cost),
             gates,
@@ -272,7 +272,7 @@ class InvestDialog(DecisionDialog):
         tickets = extras(BuySeasonTicket)
         add(
             "promoter",
-            "p",
+            "o",
             "Buy a season ticket",
             coins(cat.promoter_price),
             tickets,
@@ -319,8 +319,8 @@ class InvestDialog(DecisionDialog):
         free = [s for s in cands if gate_owner(st, s) < 0]
         space = free[0] if free else (cands[0] if cands else 0)
         why = rule_error(st, BuildGate(player=self.seat, space=space)) or "not now"
-        if not free and "holds a gate" in why:
-            return "no free space next to your gates"
+        if not free and "already holds" in why:
+            return f"no free space next to your {self.cat.term('gates')}"
         return why
 
     def _gate_options(self, extra: str) -> list[Option]:

@@ -36,11 +36,10 @@ class NobleDialog(DecisionDialog):
     BINDINGS = [
         Binding("enter", "confirm", "select", id="nobles.confirm", key_display="enter", priority=True),
         Binding("enter", "move", "move noble", id="nobles.move", key_display="enter", priority=True),
-        Binding("r", "roll", "roll", id="nobles.roll"),
-        Binding("s", "skip", "skip", id="nobles.skip"),
+        Binding("p", "skip", "skip", id="nobles.skip"),
         Binding("plus,equals_sign,right", "change(1)", "distance", id="nobles.more", key_display="+/-"),
         Binding("minus,left", "change(-1)", "nearer", id="nobles.less", show=False),
-        Binding("d", "next_die", "other die", id="nobles.die"),
+        Binding("tab", "next_die", "other die", id="nobles.die", key_display="tab"),
     ]
 
     def __init__(self, session: GameSession[State, Action], seat: int) -> None:
@@ -114,8 +113,8 @@ class NobleDialog(DecisionDialog):
             self.show("dice", "")
             lst.set_choices(
                 [
-                    option("roll", ("r  ", "bold"), "Roll the dice"),
-                    option("skip", ("s  ", "bold"), "Skip: perform nothing this round"),
+                    option("roll", "   ", "Roll the dice"),
+                    option("skip", ("p  ", "bold"), "Skip: perform nothing this round"),
                 ]
             )
         elif self.stage == "mode":
@@ -231,9 +230,6 @@ class NobleDialog(DecisionDialog):
             self.submit(ChooseDice(player=self.seat, mode="split"))
         elif chosen == "sum":
             self.submit(ChooseDice(player=self.seat, mode="sum"))
-
-    def can_roll(self) -> bool:
-        return self.my_turn() and self.stage == "roll"
 
     def action_roll(self) -> None:
         self.submit(Roll(player=self.seat))

@@ -28,8 +28,8 @@ class PerformDialog(DecisionDialog):
         Binding("enter", "perform", "perform", id="perform.confirm", key_display="enter", priority=True),
         Binding("plus,equals_sign,right", "aquilas(1)", "Aquilas", id="perform.more", key_display="+/-"),
         Binding("minus,left", "aquilas(-1)", "fewer Aquilas", id="perform.less", show=False),
-        Binding("a", "aquila_move", "move noble", id="perform.aquila_move"),
-        Binding("n", "nothing", "pass", id="perform.nothing"),
+        Binding("m", "aquila_move", "move noble", id="perform.aquila_move"),
+        Binding("p", "nothing", "pass", id="perform.nothing"),
     ]
 
     def __init__(self, session: GameSession[State, Action], seat: int) -> None:
@@ -72,9 +72,9 @@ class PerformDialog(DecisionDialog):
         self.show("info", f"{score_word(st)}: {p.acclaim}; {plural(p.aquilas, aquila)}.")
         self.show(
             "hint",
-            "n: perform nothing this round."
+            "p: perform nothing this round."
             + (
-                f" a: move a noble with {a_word(aquila)}. +/-: {aquilas} to spend, +{cat.common.aquila_acclaim} {score} each."
+                f" m: move a noble with {a_word(aquila)}. +/-: {aquilas} to spend, +{cat.common.aquila_acclaim} {score} each."
                 if p.aquilas
                 else ""
             ),

@@ -71,7 +71,7 @@ class TradeDialog(DecisionDialog):
         Binding("tab", "partner(1)", "next player", id="trade.next", key_display="tab"),
         Binding("shift+tab", "partner(-1)", "previous player", show=False, id="trade.prev"),
         Binding("c", "clear", "clear", show=False, id="trade.clear"),
-        Binding("e", "end_turn", "end trade turn", id="trade.end"),
+        Binding("p", "end_turn", "end trade turn", id="trade.end"),
     ]
 
     def __init__(self, session: GameSession[State, Action], seat: int) -> None:

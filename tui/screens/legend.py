@@ -1,0 +1,80 @@
+"""The legend (``k`` on the game screen and in its dialogs; the help screen shows it too): what
+each code and symbol on the game's panels means, as the game's client part gives it
+(``GameClient.legend``) for the edition in play.  Escape or ``k`` closes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.cells import cell_len
+from rich.console import Group
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+
+from colosseum.tui.client import GameClient
+from colosseum.tui.plain import Static
+
+Sections = Sequence[tuple[str, Sequence[tuple[str, str]]]]
+
+
+def legend_text(sections: Sections) -> Text:
+    """Each section's heading, then its symbols in a column and what they mean."""
+    out = Text()
+    for heading, rows in sections:
+        out.append(heading + "\n", Style(bold=True))
+        width = min(14, max((cell_len(s) for s, _ in rows), default=0))
+        for symbol, meaning in rows:
+            out.append("  " + symbol + " " * max(1, width - cell_len(symbol) + 2), Style(bold=True))
+            out.append(meaning + "\n")
+        out.append("\n")
+    out.rstrip()
+    return out
+
+
+def legend_table(sections: Sections) -> Group:
+    """The same as :func:`legend_text` with each meaning wrapped beside its symbol."""
+    parts: list[Any] = []
+    for heading, rows in sections:
+        parts.append(Text(heading, Style(bold=True)))
+        grid = Table.grid(padding=(0, 2), pad_edge=True)
+        grid.add_column(no_wrap=True, style=Style(bold=True))
+        grid.add_column()
+        for symbol, meaning in rows:
+            grid.add_row(Text(symbol), Text(meaning))  # Text: never markup
+        parts += [grid, Text("")]
+    return Group(*parts)
+
+
+class LegendScreen(ModalScreen[None]):
+    BINDINGS = [
+        Binding("escape", "close", "Close", id="legend.close"),
+        Binding("k", "close", "Close", show=False, id="legend.close-k"),
+    ]
+    DEFAULT_CSS = """
+    LegendScreen { align: center middle; background: $background 40%; }
+    LegendScreen > VerticalScroll { width: 90%; max-width: 96; height: 90%; border: heavy $accent; background: $surface; padding: 0 1; }
+    """
+
+    def __init__(self, client: GameClient, setup: Any = None) -> None:
+        super().__init__()
+        self.client = client
+        self.setup = setup
+
+    def compose(self) -> ComposeResult:
+        scroll = VerticalScroll(id="legend-body", can_focus=True)
+        scroll.border_title = Text(f"{self.client.spec.title}: what the codes and symbols mean")
+        scroll.border_subtitle = "Escape closes"
+        with scroll:
+            yield Static(legend_table(self.client.legend(self.setup)), id="legend-text")
+
+    def on_mount(self) -> None:
+        self.query_one("#legend-body").focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
