@@ -80,7 +80,7 @@ def test_every_dialog_is_found():
 def test_a_letter_means_one_thing_on_the_game_screen_and_in_every_dialog():
     screen: dict[str, str] = {}
     own = [b for name in ("colosseum", "municipium") for b in load_client(spec(name)).bindings()]
-    for b in [*ColosseumApp.BINDINGS, *GameScreen.BINDINGS, *own]:
+    for b in [*bindings_of(ColosseumApp), *bindings_of(GameScreen), *own]:
         assert isinstance(b, Binding)
         for k in keys(b):
             if one_char(k):

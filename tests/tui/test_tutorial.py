@@ -1,5 +1,5 @@
 """The guided first game (``colosseum tutorial``, issue 28): each kind of decision's note the
-first time it comes up, beside its dialog at 80x24 (never over it), ``k`` skips a note and ``o``
+first time it comes up, beside its dialog at 80x24 (never over it), ``z`` skips a note and ``Z``
 ends them, the log is the one the same game makes without the guide, and the first start offers
 the guided game once."""
 
@@ -121,7 +121,7 @@ async def play_round_one(game: str, *, guided: bool, press: dict[int, str] | Non
 
 @pytest.mark.parametrize("game", ["colosseum", "municipium"])
 def test_the_guided_game_to_the_end_of_round_one(game):
-    guided, shown, met = asyncio.run(play_round_one(game, guided=True, press={2: "k"}))
+    guided, shown, met = asyncio.run(play_round_one(game, guided=True, press={2: "z"}))
     assert shown == met  # every kind met had its note, once, in the order met
     assert len(met) >= (10 if game == "colosseum" else 6), met
     plain, _, _ = asyncio.run(play_round_one(game, guided=False))
@@ -137,7 +137,7 @@ def test_o_ends_the_notes_for_the_rest_of_the_game():
         me = session.rules.make_bot("normal", 1)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: guide.note is not None, "the first note")
-            await pilot.press("o")
+            await pilot.press("Z")
             await until(pilot, lambda: guide.off and guide.note is None, "the notes off")
             for _ in range(30):  # the next decisions, new kinds among them: no note
                 await until(

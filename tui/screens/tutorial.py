@@ -251,7 +251,7 @@ class TutorialGuide:
         self._drawn = drawn
         self.placed = place
         panel.border_title = Text(f"Guide: {self.note.title}")
-        panel.border_subtitle = Text(f"{key_for(app, SKIP_ID, 'k')} skip note  {key_for(app, OFF_ID, 'o')} notes off")
+        panel.border_subtitle = Text(f"{key_for(app, SKIP_ID, 'z')} skip note  {key_for(app, OFF_ID, 'Z')} notes off")
         panel.styles.offset = (place[0], place[1])
         panel.styles.width = w
         panel.styles.height = h
@@ -317,8 +317,8 @@ class GuidedApp(BaseApp):
 
     BINDINGS = [
         # A decision dialog is modal: only a priority binding reaches the app from there.
-        Binding("k", "tutorial('skip')", "Skip the note", show=False, id=SKIP_ID, priority=True),
-        Binding("o", "tutorial('off')", "No more notes", show=False, id=OFF_ID, priority=True),
+        Binding("z", "tutorial('skip')", "Skip the note", show=False, id=SKIP_ID, priority=True),
+        Binding("Z", "tutorial('off')", "No more notes", show=False, id=OFF_ID, priority=True),
     ]
 
     guide: TutorialGuide | None = None
