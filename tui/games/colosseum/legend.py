@@ -9,7 +9,7 @@ from typing import Any
 
 from colosseum.core.games.colosseum.components import Catalog, load_catalog
 
-from .common import a_word
+from .common import a_word, player_letters
 
 Rows = list[tuple[str, str]]
 
@@ -40,13 +40,18 @@ def _tiles(cat: Catalog) -> Rows:
     return rows
 
 
-def _arena(cat: Catalog, variant: str) -> Rows:
+def _arena(cat: Catalog, variant: str, names: tuple[str, ...]) -> Rows:
     term = cat.term
     gate = term("gate")
+    letters = player_letters(names or ("Becky", "Kat", "Laura", "Marcus"))
+    whose = f"{letters[0]} for {names[0]}" if names else "b for Becky"
     rows: Rows = [
         ("0-35", "the noble track, clockwise from the top-left corner"),
         (".", "a free space"),
-        ("b k l m", f"a player's letter (b for Becky): their {gate} on that space"),
+        (
+            " ".join(letters),
+            f"a player's letter ({whose}; a symbol in the colour-blind theme): their {gate} on that space",
+        ),
         ("E C S", f"a noble: the emperor (7 at your {term('gates')}), a consul (5), a senator (3)"),
         ("*", f"{a_word(term('aquila'))} space: a noble a die moves there earns one"),
     ]
@@ -54,7 +59,7 @@ def _arena(cat: Catalog, variant: str) -> Rows:
         rows.append(("+", "more nobles share the space: the first line inside the ring names them (12 E+S)"))
     rows += [
         ("A-E", "the markets, three tiles each"),
-        (">", "the market being auctioned, with the high bid and the bidder's letter"),
+        (">", "the market being auctioned, with the high bid and the bidder's mark"),
     ]
     if variant != "original":
         rows.append(("|b|", "a pillar: that player won the market's lot"))
@@ -113,7 +118,7 @@ def legend(setup: Any) -> list[tuple[str, Rows]]:
     cat = load_catalog(variant)
     return [
         ("Tiles", _tiles(cat)),
-        ("Arena", _arena(cat, variant)),
+        ("Arena", _arena(cat, variant, tuple(getattr(setup, "players", ()) or ()))),
         ("Impresarios: the columns", _columns(cat)),
         (f"A player's board ({cat.term_start('spectacles')})", _board(cat)),
     ]
