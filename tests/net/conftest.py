@@ -1,38 +1,12 @@
 """Server and protocol tests: tables, the SSH server and the remote session, on loopback only."""
 
-import asyncio
-import contextlib
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from colosseum.tui.net.host.hub import TableServer
-
-
-@contextlib.contextmanager
-def running_server(data: Path, **kw) -> Iterator[TableServer]:
-    """A table server on its own event loop in a thread (``kw``: TableServer's options)."""
-    loop = asyncio.new_event_loop()
-    srv = TableServer(data, **kw)
-    ready = threading.Event()
-
-    def run() -> None:
-        asyncio.set_event_loop(loop)
-        loop.run_until_complete(srv.start())
-        ready.set()
-        loop.run_forever()
-
-    t = threading.Thread(target=run, daemon=True)
-    t.start()
-    assert ready.wait(10)
-    try:
-        yield srv
-    finally:
-        asyncio.run_coroutine_threadsafe(srv.close(), loop).result(10)
-        loop.call_soon_threadsafe(loop.stop)
-        t.join(10)
+from colosseum.tui.net.host.testing import running_server
 
 
 @pytest.fixture

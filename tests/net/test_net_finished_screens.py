@@ -5,44 +5,15 @@ in the title; and a table's end screen offering a rematch to a player (``m``).""
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import threading
 import time
-from collections.abc import Iterator
-from pathlib import Path
 
 from colosseum.tui.net.host import protocol as P
-from colosseum.tui.net.host.hub import TableServer
+from colosseum.tui.net.host.testing import running_server
 from colosseum.tui.net.lobby import LobbyApp, LobbyScreen
 from colosseum.tui.net.remote import RemoteClient
 from colosseum.tui.viewer import ViewerScreen
 
 NAME = "[/a]小明"  # markup-like and wide
-
-
-@contextlib.contextmanager
-def running_server(data: Path, **kw) -> Iterator[TableServer]:
-    """A table server on its own event loop in a thread (as the net tests' conftest makes it:
-    a module of this name elsewhere in the tests may come first)."""
-    loop = asyncio.new_event_loop()
-    srv = TableServer(data, **kw)
-    ready = threading.Event()
-
-    def run() -> None:
-        asyncio.set_event_loop(loop)
-        loop.run_until_complete(srv.start())
-        ready.set()
-        loop.run_forever()
-
-    t = threading.Thread(target=run, daemon=True)
-    t.start()
-    assert ready.wait(10)
-    try:
-        yield srv
-    finally:
-        asyncio.run_coroutine_threadsafe(srv.close(), loop).result(10)
-        loop.call_soon_threadsafe(loop.stop)
-        t.join(10)
 
 
 def _finished_game(srv, me: RemoteClient) -> str:

@@ -5,10 +5,8 @@ half-made, and the bots of every table share one budget."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import errno
 import os
-import threading
 
 import pytest
 
@@ -19,6 +17,7 @@ from colosseum.tui.net.host.botbudget import BotBudget
 from colosseum.tui.net.host.gamelog_io import TableLog
 from colosseum.tui.net.host.hub import TableServer
 from colosseum.tui.net.host.proto_client import ProtoClient
+from colosseum.tui.net.host.testing import running_server
 
 HUMANS = ["human", "human", "human"]
 
@@ -309,37 +308,13 @@ def test_the_bots_of_many_tables_share_the_budget(tmp_path):
 
 
 # ---------------------------------------------------------------- what the player sees
-@contextlib.contextmanager
-def server_thread(data, **kw):
-    """A table server on its own event loop in a thread (as conftest's ``running_server``)."""
-    loop = asyncio.new_event_loop()
-    srv = TableServer(data, **kw)
-    ready = threading.Event()
-
-    def serve() -> None:
-        asyncio.set_event_loop(loop)
-        loop.run_until_complete(srv.start())
-        ready.set()
-        loop.run_forever()
-
-    t = threading.Thread(target=serve, daemon=True)
-    t.start()
-    assert ready.wait(10)
-    try:
-        yield srv
-    finally:
-        asyncio.run_coroutine_threadsafe(srv.close(), loop).result(10)
-        loop.call_soon_threadsafe(loop.stop)
-        t.join(10)
-
-
 def test_the_lobby_says_why_a_table_is_refused_and_why_a_waiting_table_closed(tmp_path):
     """The lobby driven with keys: the table the address may no longer make is refused with
     one line on the screen; a table nobody joins closes and the lobby says so."""
     from colosseum.tui.net.lobby import LobbyApp, WaitingScreen
     from colosseum.tui.net.remote import RemoteClient
 
-    with server_thread(tmp_path / "data", fixed_seeds=True, idle_timeout=4.0) as srv:
+    with running_server(tmp_path / "data", fixed_seeds=True, idle_timeout=4.0) as srv:
         address = "198.51.100.9"
         others = [RemoteClient(srv.address, srv.token_for(f"key:o{i}", f"o{i}", address)) for i in range(10)]
         for c in others:

@@ -10,13 +10,20 @@ import asyncio
 import base64
 import binascii
 import codecs
+import contextlib
 import re
 import socket
+import threading
 import unicodedata
-from typing import Any
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from . import protocol as P
 from .proto_client import ProtoClient
+
+if TYPE_CHECKING:
+    from .hub import TableServer
 
 ANSI = re.compile(rb"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78M]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)")
 
@@ -286,3 +293,30 @@ class Terminal:
                 if width == 2:
                     row[self.x + 1] = ""
                 self.x = end
+
+
+@contextlib.contextmanager
+def running_server(data: Path, **kw: Any) -> Iterator[TableServer]:
+    """A table server on its own event loop in a thread (``kw``: TableServer's options), for
+    tests that drive it from another loop or from a client app."""
+    from .hub import TableServer
+
+    loop = asyncio.new_event_loop()
+    srv = TableServer(data, **kw)
+    ready = threading.Event()
+
+    def run() -> None:
+        asyncio.set_event_loop(loop)
+        loop.run_until_complete(srv.start())
+        ready.set()
+        loop.run_forever()
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    assert ready.wait(10)
+    try:
+        yield srv
+    finally:
+        asyncio.run_coroutine_threadsafe(srv.close(), loop).result(10)
+        loop.call_soon_threadsafe(loop.stop)
+        t.join(10)
