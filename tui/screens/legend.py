@@ -12,13 +12,9 @@ from rich.console import Group
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 
-from colosseum.tui.client import GameClient
-from colosseum.tui.plain import Static
+from .rules import PageScreen
 
 Sections = Sequence[tuple[str, Sequence[tuple[str, str]]]]
 
@@ -51,30 +47,13 @@ def legend_table(sections: Sections) -> Group:
     return Group(*parts)
 
 
-class LegendScreen(ModalScreen[None]):
+class LegendScreen(PageScreen):
     BINDINGS = [
         Binding("escape", "close", "Close", id="legend.close"),
         Binding("k", "close", "Close", show=False, id="legend.close-k"),
     ]
-    DEFAULT_CSS = """
-    LegendScreen { align: center middle; background: $background 40%; }
-    LegendScreen > VerticalScroll { width: 90%; max-width: 96; height: 90%; border: heavy $accent; background: $surface; padding: 0 1; }
-    """
+    NAME = "legend"
+    WHAT = "what the codes and symbols mean"
 
-    def __init__(self, client: GameClient, setup: Any = None) -> None:
-        super().__init__()
-        self.client = client
-        self.setup = setup
-
-    def compose(self) -> ComposeResult:
-        scroll = VerticalScroll(id="legend-body", can_focus=True)
-        scroll.border_title = Text(f"{self.client.spec.title}: what the codes and symbols mean")
-        scroll.border_subtitle = "Escape closes"
-        with scroll:
-            yield Static(legend_table(self.client.legend(self.setup)), id="legend-text")
-
-    def on_mount(self) -> None:
-        self.query_one("#legend-body").focus()
-
-    def action_close(self) -> None:
-        self.dismiss(None)
+    def body(self) -> Any:
+        return legend_table(self.client.legend(self.setup))

@@ -16,14 +16,17 @@ from colosseum.tui.client import GameClient
 from colosseum.tui.plain import Static
 
 
-class RulesScreen(ModalScreen[None]):
-    BINDINGS = [
-        Binding("escape", "close", "Close", id="rules.close"),
-        Binding("r", "close", "Close", show=False, id="rules.close-r"),
-    ]
+class PageScreen(ModalScreen[None]):
+    """A page of text over the game, about its client's game in ``setup``'s edition,
+    scrollable; Escape (or the key that opened it: each page's bindings) closes it.  ``NAME``
+    names its ids."""
+
+    NAME = "page"
+    #: after the game's title in the border
+    WHAT = ""
     DEFAULT_CSS = """
-    RulesScreen { align: center middle; background: $background 40%; }
-    RulesScreen > VerticalScroll { width: 90%; max-width: 96; height: 90%; border: heavy $accent; background: $surface; padding: 0 1; }
+    PageScreen { align: center middle; background: $background 40%; }
+    PageScreen > VerticalScroll { width: 90%; max-width: 96; height: 90%; border: heavy $accent; background: $surface; padding: 0 1; }
     """
 
     def __init__(self, client: GameClient, setup: Any = None) -> None:
@@ -31,15 +34,31 @@ class RulesScreen(ModalScreen[None]):
         self.client = client
         self.setup = setup
 
+    def body(self) -> Any:
+        """What the page shows (a Rich renderable; user text never markup)."""
+        raise NotImplementedError
+
     def compose(self) -> ComposeResult:
-        scroll = VerticalScroll(id="rules-body", can_focus=True)
-        scroll.border_title = Text(f"{self.client.spec.title}: the rules in short")
+        scroll = VerticalScroll(id=f"{self.NAME}-body", can_focus=True)
+        scroll.border_title = Text(f"{self.client.spec.title}: {self.WHAT}")
         scroll.border_subtitle = "Escape closes"
         with scroll:
-            yield Static(self.client.rules_text(self.setup))
+            yield Static(self.body(), id=f"{self.NAME}-text")
 
     def on_mount(self) -> None:
-        self.query_one("#rules-body").focus()
+        self.query_one(f"#{self.NAME}-body").focus()
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class RulesScreen(PageScreen):
+    BINDINGS = [
+        Binding("escape", "close", "Close", id="rules.close"),
+        Binding("r", "close", "Close", show=False, id="rules.close-r"),
+    ]
+    NAME = "rules"
+    WHAT = "the rules in short"
+
+    def body(self) -> Any:
+        return self.client.rules_text(self.setup)
