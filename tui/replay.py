@@ -57,24 +57,12 @@ class ReplayScreen(ViewerScreen):
     """The viewer as a frame of the replay: no key bar (the page has its own keys), and a status
     line without the viewer's extras (play from here, boards, taken back, parent)."""
 
+    STATUS_KEYS = False
+
     def compose(self) -> ComposeResult:
         for widget in super().compose():
             if not isinstance(widget, KeyBar):
                 yield widget
-
-    def bar_text(self) -> str:
-        n = self.timeline.end
-        where = "start" if self.index == 0 else ("end" if self.index == n else f"action {self.index}")
-        text = f" REVIEW  {where} ({self.index}/{n})"
-        if self.error is not None:
-            line = getattr(self.error, "line", None)
-            text += f"  log damaged at line {line}" if line else "  log damaged"
-        hints = sum(1 for h in self.hints if h.after == self.index)
-        if hints:
-            text += f"  hint{'s' if hints > 1 else ''} here (see the history)"
-        if self.title_text:
-            text += f"  {self.title_text}"
-        return text
 
 
 class ReplayApp(BaseApp):

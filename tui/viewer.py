@@ -89,6 +89,8 @@ class ViewerScreen(Screen[int]):
 
     #: what leaves the key bar first when it does not fit 80 columns (F1 help lists them all)
     KEYBAR_SPARE = ("quit", "help", "jump")
+    #: the status line names the viewer's extra keys (boards, play from here, taken back, parent)
+    STATUS_KEYS = True
 
     DEFAULT_CSS = """
     ViewerScreen { layout: vertical; }
@@ -315,17 +317,19 @@ class ViewerScreen(Screen[int]):
         if self.error is not None:
             line = getattr(self.error, "line", None)
             text += f"  log damaged at line {line}" if line else "  log damaged"
-        text += f"  1-{self.players}: boards"
+        keys = self.STATUS_KEYS
+        if keys:
+            text += f"  1-{self.players}: boards"
         # the key bar is full at 80 columns: the keys of this game's extras are named here
         log = self.game_log
-        if log is not None and not self.rules.is_over(self.state):
+        if keys and log is not None and not self.rules.is_over(self.state):
             text += "  f: play from here"
-        if log is not None and log.undos:
+        if keys and log is not None and log.undos:
             text += f"  w: {'hide' if self.show_withdrawn else 'show'} taken back"
         hints = sum(1 for h in self.hints if h.after == self.index)
         if hints:
             text += f"  hint{'s' if hints > 1 else ''} here (see the history)"
-        if log is not None and log.header.fork_of:
+        if keys and log is not None and log.header.fork_of:
             text += f"  o: parent (fork at {log.header.fork_at})"
         if self.title_text:
             text += f"  {self.title_text}"
