@@ -67,8 +67,10 @@ def counter_draft(offer: dict[tuple[int, str, int], int], transfers: tuple[Trans
 class TradeGrid(ChoiceList):
     """Rows of tradable items; the dialog draws the cells."""
 
+    # one line a row even when the dialog's scrollbar narrows it (a wrapped row's counts
+    # read as another row)
     DEFAULT_CSS = """
-    TradeGrid { max-height: 8; }
+    TradeGrid { max-height: 8; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
 
@@ -288,8 +290,8 @@ class TradeDialog(DecisionDialog):
         w = 16 if self.has_class("-wide") else 12
         head = Text()
         head.append(pad(fit(qn, w - 1), w), "bold underline")
-        head.append(f"{'gives':>6}{'gets':>6}{'you':>5}", "bold")
-        head.append(pad(fit(qn, 4), 5, ">"), "bold")
+        head.append(f"{'gives':>6}{'gets':>6}{'you':>4}", "bold")
+        head.append(pad(fit(qn, 3), 4, ">"), "bold")
         # which way each column goes, in words (the bare "gives/gets" read both ways)
         head.append("\n")
         head.append(pad(f"{fit(qn, w - 4)} gives you | gets from you", w + 22), "italic")
@@ -310,7 +312,8 @@ class TradeDialog(DecisionDialog):
             n = self.offer.get((q, item, col), 0)
             cell = f"[{n:>2}]" if cursor and col == self.col else f" {n:>2} " if n else "  . "
             text.append(f"{cell:>6}", "bold" if n else "")
-        text.append(f"{self.holding(self.seat, item):>5}{self.holding(q, item):>5}")
+        # 4 cells a holding: the row fits beside the dialog's and the grid's scrollbars
+        text.append(f"{self.holding(self.seat, item):>4}{self.holding(q, item):>4}")
 
         return text
 
