@@ -133,3 +133,48 @@ def test_the_counter_draft_is_the_deal_from_the_answering_side():
     trs = (Transfer(1, 0, "coins", 3), Transfer(0, 1, "Hor", 1), Transfer(2, 3, "coins", 1))
     assert counter_draft(offer, trs, 0) is True
     assert offer == {(1, "coins", 0): 3, (1, "Hor", 1): 1}
+
+
+def test_a_counter_to_the_active_bot_holds_it_and_escape_leaves_the_rejection():
+    """A bot proposes to 小明 in its own trade turn; `C` rejects and opens the grid (the bot
+    waits meanwhile); Escape sends nothing, the rejection stands and the bot goes on (D-81)."""
+    session = human_trade_turn()
+    app = ColosseumApp(session, bot_delay=0, auto_dialogs=True)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            dialog = None
+            for _ in range(2000):
+                await pilot.pause(0.01)
+                st = session.state
+                assert st.phase == "trade", "no bot proposed to 小明 in its own turn"
+                screen = app.screen
+                if not isinstance(screen, TradeDialog) or screen.seat != 0 or not screen.my_turn():
+                    continue
+                t = st.trade
+                if t.deal is not None and t.deal.answers[0] == "pending":
+                    if t.active != 0 and t.deal.proposer == t.active and screen.can_counter():
+                        dialog = screen
+                        break
+                    await pilot.press("n")
+                elif t.active == 0 and t.deal is None:
+                    await pilot.press("p")
+            assert dialog is not None
+            await pilot.pause()
+            deal = session.state.trade.deal
+            await pilot.press("C")
+            await pilot.pause(0.2)
+            at = len(session.actions)
+            assert session.actions[-1] == RejectDeal(player=0)
+            assert app.screen is dialog and dialog.partner == deal.proposer
+            assert set(dialog.transfers()) == set(deal.transfers)
+            assert session.held and len(session.actions) == at, "the active bot waits"
+            await pilot.press("escape")
+            for _ in range(200):
+                await pilot.pause(0.02)
+                if len(session.actions) > at:
+                    break
+            assert len(session.actions) > at, "the bot goes on once the grid is closed"
+            assert not any(isinstance(a, ProposeDeal) and a.player == 0 for a in session.actions[at:])
+
+    asyncio.run(go())
