@@ -47,11 +47,30 @@ def draft(session: GameSession[State, Action], seat: int, round_: int) -> dict[t
     return kept[1]
 
 
+def counter_draft(offer: dict[tuple[int, str, int], int], transfers: tuple[Transfer, ...], seat: int) -> bool:
+    """Fill ``offer`` (a draft, emptied first) with ``seat``'s side of a deal; whether any
+    transfer was left out (one between two other players: the grid has no row for it)."""
+    offer.clear()
+    left_out = False
+    for tr in transfers:
+        if tr.receiver == seat:
+            key = (tr.giver, tr.item, 0)
+        elif tr.giver == seat:
+            key = (tr.receiver, tr.item, 1)
+        else:
+            left_out = True
+            continue
+        offer[key] = offer.get(key, 0) + tr.count
+    return left_out
+
+
 class TradeGrid(ChoiceList):
     """Rows of tradable items; the dialog draws the cells."""
 
+    # one line a row even when the dialog's scrollbar narrows it (a wrapped row's counts
+    # read as another row)
     DEFAULT_CSS = """
-    TradeGrid { max-height: 8; }
+    TradeGrid { max-height: 8; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
 
@@ -64,6 +83,9 @@ class TradeDialog(DecisionDialog):
         Binding("enter", "close_deal", "close deal", id="trade.close", key_display="enter", priority=True),
         Binding("y", "accept", "accept", show=False, id="trade.accept_y"),
         Binding("n", "reject", "reject", id="trade.reject"),
+        # D-81: the firmer no, and the deal edited and sent back
+        Binding("N", "not_this_round", "not this round", id="trade.not_round", key_display="N"),
+        Binding("C", "counter", "counter", id="trade.counter", key_display="C"),
         Binding("w", "withdraw", "withdraw", id="trade.withdraw"),
         Binding("plus,equals_sign", "change(1)", "count", id="trade.more", key_display="+/-"),
         Binding("minus", "change(-1)", "less", id="trade.less", show=False),
@@ -88,6 +110,7 @@ class TradeDialog(DecisionDialog):
         self.status = ""
         self.last_answers: dict[int, str] = {}
         self._rows: list[str] = []
+        self._countering = False  # rejected to send the deal back edited (D-81)
 
     @classmethod
     def decision_key(cls, state, seat):
@@ -101,6 +124,20 @@ class TradeDialog(DecisionDialog):
         if (t.deal is None and may_propose(state, seat)) or (t.deal is not None and t.deal.proposer == seat):
             return ("propose", state.round, state.turn)
         return None
+
+    def decision_open(self, state: State | None = None) -> bool:
+        if super().decision_open(state):
+            return True
+        old = self.key
+        if not self._countering or not isinstance(old, tuple):
+            return False
+        # a counter-offer: the answer is given, the same dialog goes on composing (D-81)
+        self._countering = False
+        new = self.decision_key(self.session.state if state is None else state, self.seat)
+        if not isinstance(new, tuple) or new[0] not in ("trade", "propose") or new[1:3] != old[1:3]:
+            return False
+        self.key = new
+        return True
 
     def compose_body(self) -> ComposeResult:
         yield Static(id="partners")
@@ -253,8 +290,8 @@ class TradeDialog(DecisionDialog):
         w = 16 if self.has_class("-wide") else 12
         head = Text()
         head.append(pad(fit(qn, w - 1), w), "bold underline")
-        head.append(f"{'gives':>6}{'gets':>6}{'you':>5}", "bold")
-        head.append(pad(fit(qn, 4), 5, ">"), "bold")
+        head.append(f"{'gives':>6}{'gets':>6}{'you':>4}", "bold")
+        head.append(pad(fit(qn, 3), 4, ">"), "bold")
         # which way each column goes, in words (the bare "gives/gets" read both ways)
         head.append("\n")
         head.append(pad(f"{fit(qn, w - 4)} gives you | gets from you", w + 22), "italic")
@@ -275,7 +312,8 @@ class TradeDialog(DecisionDialog):
             n = self.offer.get((q, item, col), 0)
             cell = f"[{n:>2}]" if cursor and col == self.col else f" {n:>2} " if n else "  . "
             text.append(f"{cell:>6}", "bold" if n else "")
-        text.append(f"{self.holding(self.seat, item):>5}{self.holding(q, item):>5}")
+        # 4 cells a holding: the row fits beside the dialog's and the grid's scrollbars
+        text.append(f"{self.holding(self.seat, item):>4}{self.holding(q, item):>4}")
 
         return text
 
@@ -426,6 +464,38 @@ class TradeDialog(DecisionDialog):
 
     def action_reject(self) -> None:
         self.submit(RejectDeal(player=self.seat))
+
+    def can_not_this_round(self) -> bool:
+        return self._answer_due()
+
+    def action_not_this_round(self) -> None:
+        """D-69: no, and no more deals from this proposer to this player this round."""
+        if self._answer_due():
+            self.submit(RejectDeal(player=self.seat, whole_round=True))
+
+    def can_counter(self) -> bool:
+        t = self.state.trade
+        return self._answer_due() and t is not None and t.proposals < self.cat.common.max_deal_proposals
+
+    def action_counter(self) -> None:
+        """Reject the deal and compose it again, pre-filled, to edit and send back (D-81)."""
+        deal = self.deal
+        if deal is None or not self.can_counter():
+            return
+        left_out = counter_draft(self.offer, deal.transfers, self.seat)
+        self.partner_i = self.partners.index(deal.proposer)
+        self.col = 0
+        self._countering = True
+        self.session.hold(self)  # the bots wait for it (released when the dialog closes)
+        if not self.submit(RejectDeal(player=self.seat)):
+            self._countering = False
+            return
+        name = fit(self.state.players[deal.proposer].name, 16)
+        self.status = f"Rejected. Edit the deal and send it back to {name} (enter)."
+        if left_out:
+            self.status += " Transfers between others are left out."
+        self.refresh_view()
+        self.refresh_bindings()
 
     def can_close_deal(self) -> bool:
         return (
