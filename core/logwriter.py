@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import TracebackType
 
@@ -186,6 +186,10 @@ class LogWriter:
         self.fsync = fsync
         self.ended = False  # the end line is written: nothing may follow
         self._dirty = False  # a failed write may have left bytes past ``size``
+        #: a second home for every line (a server's database, issue 30): called with each
+        #: write's bytes once they are in the file; if it raises (an OSError), the write is cut
+        #: off the file again, so the file never holds a line the mirror lacks
+        self.mirror: Callable[[bytes], None] | None = None
 
     @property
     def count(self) -> int:
@@ -476,6 +480,8 @@ class LogWriter:
             write_all(fd, data)
             if self.fsync:
                 os.fsync(fd)
+            if self.mirror is not None:
+                self.mirror(data)
         except OSError:
             self._dirty = True
             try:

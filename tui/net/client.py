@@ -14,11 +14,14 @@ import gc
 import logging
 import os
 import sys
+import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from .host import protocol as P
 from .host.proto_client import NetError
+from .hosts import HostsClient
 from .remote import RemoteClient, RemoteSession
 from .remote_app import CRASH_LINE, RemoteAppMixin, setup_client_log
 
@@ -43,12 +46,15 @@ class _GameApp(Protocol):
 
     hung_up: bool
     next_table: tuple[str, int] | None
+    rejoined: P.Joined | None
 
     def run(self) -> object: ...
 
 
-def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
-    """The game client with a chat key and a key that hands one's seat to a bot."""
+def _game_app(session: RemoteSession, theme: str | None, home: RemoteClient | None = None) -> _GameApp:
+    """The game client with a chat key and a key that hands one's seat to a bot.  ``home``:
+    the connection to this client's own host (the session's may be another host's)."""
+    client = home or session.client
     from rich.text import Text
     from textual.binding import Binding
     from textual.css.query import NoMatches
@@ -131,6 +137,9 @@ def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
 
         #: (table, seat) of a rematch everyone accepted: the client sits there next
         next_table: tuple[str, int] | None = None
+        #: the same table found again on another host after its host was lost (issue 30)
+        rejoined: P.Joined | None = None
+        _finding = False
 
         def on_ready(self) -> None:
             self.call_after_refresh(settle_memory)  # the game is on screen: a quiet moment
@@ -156,6 +165,9 @@ def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
         def _clock_tick(self) -> None:
             """The table's clock: the seconds left to the seat to act, under the arena, and
             a warning to everyone when they run short."""
+            if session.lost and not client.closed.is_set():  # (this client's own host is up)
+                self._find_table()
+                return
             left = session.time_left()
             seat = session.clock_seat
             names = session.rules.names(session.state)
@@ -199,6 +211,40 @@ def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
             board.border_subtitle = text
             self._clock_shown = text.plain if text else None
 
+        def _find_table(self) -> None:
+            """The host serving the table was lost: ask for the table again every few seconds
+            (its lease runs out and another host takes it over); once it is back, this app
+            ends and the client is at the table again, on its new host."""
+            if self._finding:
+                return
+            if self.rejoined is None and not getattr(self, "_told", False):
+                self._told = True
+                self.notify(
+                    "The table's host was lost: the table comes back on another in a few seconds (Ctrl+Q: the lobby).",
+                    severity="warning",
+                    markup=False,
+                    timeout=20,
+                )
+            self._finding = True
+
+            def attempt() -> None:
+                try:
+                    if session.seat >= 0:
+                        joined = client.join(session.table_id, session.seat)
+                    else:
+                        joined = client.watch(session.table_id)
+                except NetError:
+                    time.sleep(2.0)
+                    self.call_from_thread(setattr, self, "_finding", False)
+                    return
+                self.call_from_thread(self._found, joined)
+
+            threading.Thread(target=attempt, name="find-table", daemon=True).start()
+
+        def _found(self, joined: P.Joined) -> None:
+            self.rejoined = joined
+            self.exit()
+
         def action_say(self) -> None:
             self.push_screen(Say())
 
@@ -222,7 +268,7 @@ def _game_app(session: RemoteSession, theme: str | None) -> _GameApp:
 CLOCK_WARNINGS = (30, 10)  # seconds left when the table is told
 
 
-def _follow(client: RemoteClient, table: tuple[str, int] | None) -> P.Joined | None:
+def _follow(client: HostsClient, table: tuple[str, int] | None) -> P.Joined | None:
     """Sit at the rematch's table (None: back to the lobby)."""
     if table is None:
         return None
@@ -259,7 +305,7 @@ def _main(argv: list[str] | None = None) -> int:
         print("colosseum: this program is started by `colosseum serve`", file=sys.stderr)
         return 2
     try:
-        client = RemoteClient(args.address, token)
+        client = HostsClient(args.address, token)
     except (OSError, NetError) as exc:
         sys.stdout.write(f"\r\nColosseum: cannot reach the game server: {exc}\r\n")
         return 1
@@ -272,8 +318,6 @@ def _main(argv: list[str] | None = None) -> int:
         # terminal's shutdown wedges
         client.closed.wait()
         exit_soon_after_hangup(5.0)
-
-    import threading
 
     threading.Thread(target=_watch_server, name="server-watch", daemon=True).start()
     settle_memory()
@@ -289,8 +333,11 @@ def _main(argv: list[str] | None = None) -> int:
             joined: P.Joined | None = lobby.result
             while joined is not None:  # the game, then its rematch's, while everyone plays on
                 session = client.session_for(joined)
-                app = _game_app(session, args.theme)
+                app = _game_app(session, args.theme, client)
                 app.run()
+                if app.rejoined is not None and not app.hung_up:  # the table moved host: on with it
+                    joined = app.rejoined
+                    continue
                 client.leave(joined.table.id)
                 if app.hung_up:
                     return 0

@@ -15,7 +15,7 @@ through ``colosseum.core.logwriter.LogWriter``, the one writer local games use t
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -110,6 +110,16 @@ class TableLog:
         self.events: list[Event] = []
         self.marks: list[int] = [0]
         self.writer: LogWriter | None = None
+        #: with several hosts, each line's second home, the database (``cluster_host``): given
+        #: the file's lines so far when the game's log begins, then every write
+        self.mirror: Callable[[bytes], None] | None = None
+
+    def _mirrored(self, writer: LogWriter, *, begun: bool) -> LogWriter:
+        if self.mirror is not None and writer.mirror is None:
+            if begun:  # the header (and a fork's first lines): written before the mirror was on
+                self.mirror(self.path.read_bytes())
+            writer.mirror = self.mirror
+        return writer
 
     @property
     def open(self) -> bool:
@@ -119,6 +129,7 @@ class TableLog:
         """The game's log, with the talk so far (a fork's log is begun already)."""
         if self.writer is None:
             self.writer = create(self.path, setup, seats)
+        self._mirrored(self.writer, begun=True)
         for line in talk:
             self.writer.append_chat(chat_line(line, self.writer.count))
 
@@ -197,7 +208,7 @@ class TableLog:
             self.events.extend(ev)
             noted()
         if not rules.is_over(state):
-            self.writer = reopen(self.path, loaded)
+            self.writer = self._mirrored(reopen(self.path, loaded), begun=False)
         return loaded, state
 
     def close(self) -> None:

@@ -37,7 +37,7 @@ from .finished import fork_table, history_of, review_game
 from .invites import join_code, may_see, new_code
 from .limits import IDLE_TIMEOUT, IdleTables, begin, table_limits
 from .limits import MAX_TABLES_PER_PLAYER as MAX_TABLES_PER_PLAYER  # (where tests look for it)
-from .lobbylist import list_page
+from .lobbylist import list_page, web_link
 from .meta import SeatMeta, TableMeta, edition_of, history_entry, load_meta
 from .names import clean_text
 from .rematch import rematch, rematch_gone
@@ -120,7 +120,7 @@ class TableServer:
                 if meta.status == "over":  # finished before this version kept a history
                     self._to_history(meta, history_of(meta))
                     continue
-                table = Table(self, meta)
+                table = self.make_table(meta)
                 self.tables[meta.id] = table
                 if meta.status != "waiting":
                     table.restore()
@@ -361,7 +361,7 @@ class TableServer:
             case P.Leaderboard() | P.Profile() | P.Account():
                 self.lobby_info(conn, msg)
             case P.WebLinkRequest():
-                self.web_link(conn)
+                web_link(self, conn)
             case P.JoinCode():
                 join_code(self, conn, msg)
             case P.ReviewGame() | P.ForkGame() | P.Rematch():
@@ -391,14 +391,8 @@ class TableServer:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def web_link(self, conn: Conn) -> None:
-        """A one-time link that signs a browser in as ``conn``'s player (``w`` in the lobby)."""
-        if self.link_for is None:
-            self.refuse(conn, "this server has no web pages (it runs without --web)")
-            return
-        from .weblink import LINK_MINUTES
-
-        conn.send(P.WebLink(url=self.link_for(conn.player, conn.name), minutes=LINK_MINUTES))
+    def make_table(self, meta: TableMeta) -> Table:
+        return Table(self, meta)  # (several hosts: each line of its log to the database too)
 
     def act(self, conn: Conn, msg: P.Act) -> None:
         t = self.table_of(conn, msg.table, msg.ref)
@@ -584,7 +578,7 @@ class TableServer:
     def open_table(self, conn: Conn, meta: TableMeta, sit: int) -> Table | None:
         """A new table of ``meta``: ``conn`` sits at ``sit`` (or watches: -1); None when the
         disk refused it (``conn`` is told, nothing is left of it: ``limits.begin``)."""
-        t = Table(self, meta)
+        t = self.make_table(meta)
         t.origin = conn.address
         self.tables[meta.id] = t
         if why := begin(self, t, conn, sit):

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .hub import TableServer
     from .table import Table
 
-__all__ = ["list_page", "your_move"]
+__all__ = ["list_page", "web_link", "your_move"]
 
 
 def your_move(tables: list[Table], player: str) -> list[str]:
@@ -45,3 +45,13 @@ def list_page(server: TableServer, conn: Conn, msg: P.ListTables) -> P.Tables:
         offset=offset,
         your_move=your_move(live, conn.player),
     )
+
+
+def web_link(server: TableServer, conn: Conn) -> None:
+    """A one-time link that signs a browser in as ``conn``'s player (``w`` in the lobby)."""
+    if server.link_for is None:
+        server.refuse(conn, "this server has no web pages (it runs without --web)")
+        return
+    from .weblink import LINK_MINUTES
+
+    conn.send(P.WebLink(url=server.link_for(conn.player, conn.name), minutes=LINK_MINUTES))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import msgspec
 
-__all__ = ["Account", "AccountInfo"]
+__all__ = ["Account", "AccountInfo", "Elsewhere"]
 
 
 class _Msg(msgspec.Struct, tag_field="t", kw_only=True, forbid_unknown_fields=True):
@@ -26,3 +26,12 @@ class AccountInfo(_Msg, tag="account_info"):
     name: str
     keys: list[str] = []
     note: str = ""
+
+
+class Elsewhere(_Msg, tag="elsewhere"):
+    """The table asked for (``Join``, ``Watch``) is served by another host of this server
+    (issue 30): connect to ``address`` with ``token`` and ask there."""
+
+    table: str
+    address: str
+    token: str

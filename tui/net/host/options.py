@@ -66,6 +66,18 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         help="the public address of the web pages (behind a TLS proxy: https://...); default http://HOST:PORT",
     )
     parser.add_argument(
+        "--host-id",
+        default=None,
+        metavar="NAME",
+        help="one of several hosts sharing --database (PostgreSQL): this host's name (docs/architecture.md)",
+    )
+    parser.add_argument(
+        "--peer-listen",
+        default=None,
+        metavar="HOST:PORT",
+        help="with --host-id: where the other hosts' players reach this host's tables (port 0: any free one)",
+    )
+    parser.add_argument(
         "--fixed-seeds",
         action="store_true",
         help="(tests, benchmarks) let a table be made with a seed: its creator then knows every roll to come",

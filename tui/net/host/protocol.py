@@ -35,13 +35,14 @@ from .frames import ProtocolError as ProtocolError
 from .frames import read_frame as read_frame
 from .msgbase import Account as Account
 from .msgbase import AccountInfo as AccountInfo
+from .msgbase import Elsewhere as Elsewhere
 from .msgbase import _Msg as _Msg
 
 #: 3: Undo, Composing, Undone, Reach; 4: hints; 5: one wire for every game (game values in the
 #: game's JSON), CreateTable's options by name, Review and Positions; 6: rated tables, the
 #: leaderboard and players' profiles (from the lobby's store), one-time web links; 7: one's own
 #: finished games, a finished game's review and forks, rematches, "your move" in the lobby
-PROTOCOL_VERSION = 7
+PROTOCOL_VERSION = 8
 PAGE_MAX = 100  # tables in one Tables message (a TableInfo is a few hundred bytes)
 REVIEW_BUDGET = 256 << 10  # bytes of positions in one Positions message (more follow on request)
 
@@ -462,6 +463,7 @@ class Error(_Msg, tag="error"):
     code: str = "refused"  # refused, rule, malformed, version, auth, unknown_table, ...
     rule: str = ""
     ref: int = -1
+    table: str = ""  # the table it is about, where that matters (``moved_host``)
 
 
 class Pong(_Msg, tag="pong"):
@@ -508,6 +510,7 @@ Message = Union[
     WebLink,
     Account,
     AccountInfo,
+    Elsewhere,
 ]
 
 CLIENT_MESSAGES = (

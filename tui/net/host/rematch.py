@@ -154,7 +154,7 @@ def _new_table(server: TableServer, conn: Conn, old: Table) -> Table | str:
         increment=m.increment,
         turn_hours=m.turn_hours,
     )
-    t = Table(server, meta)
+    t = server.make_table(meta)
     t.origin = conn.address  # counted against the asker's address, as a table they made
     server.tables[meta.id] = t
     try:  # made whole or not at all, as every new table (limits.begin)

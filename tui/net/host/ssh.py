@@ -39,7 +39,7 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
@@ -143,6 +143,8 @@ async def start_server(
     web_url: str | None = None,
     database: str | None = None,
     forked: bool = True,
+    host_id: str | None = None,
+    peer_listen: str | None = None,
 ) -> SSHGameServer:
     """The server, listening.  The lobby's database is opened first (``database``: a URL, else
     SQLite in the data folder; an older data folder is imported into it once): StoreError, one
@@ -152,15 +154,20 @@ async def start_server(
     data = Path(data) if data else default_data_dir()
     private_dir(data)
     store = await Store.open(data, database)
-    tables = TableServer(
-        data,
-        bot_timeout=bot_timeout,
-        bot_delay=bot_delay,
-        turn_timeout=turn_timeout,
-        idle_timeout=idle_timeout,
-        fixed_seeds=fixed_seeds,
-        store=store,
-    )
+    settings: dict[str, Any] = {
+        "bot_timeout": bot_timeout,
+        "bot_delay": bot_delay,
+        "turn_timeout": turn_timeout,
+        "idle_timeout": idle_timeout,
+        "fixed_seeds": fixed_seeds,
+        "store": store,
+    }
+    if host_id:  # one of several hosts (issue 30)
+        from .cluster_host import cluster_server
+
+        tables: TableServer = await cluster_server(data, database, host_id, peer_listen, settings)
+    else:
+        tables = TableServer(data, **settings)
     try:
         await tables.start()
     except BaseException:
@@ -283,6 +290,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 web=getattr(args, "web", None),
                 web_url=getattr(args, "web_url", None),
                 database=getattr(args, "database", None),
+                host_id=getattr(args, "host_id", None),
+                peer_listen=getattr(args, "peer_listen", None),
             )
         except StoreError as exc:
             print(f"colosseum serve: {exc}", file=sys.stderr)
@@ -296,6 +305,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"listening on {host}:{srv.port}  (ssh -p {srv.port} NAME@{host}); data in {data}", flush=True)
         if srv.web is not None:
             print(f"web pages on {srv.web.public_url}", flush=True)
+        if (peer := getattr(srv.tables, "peer_address", None)) is not None:
+            print(f"host {args.host_id}: its tables served to the other hosts on {peer}", flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):

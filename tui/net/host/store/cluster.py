@@ -15,6 +15,7 @@ and the generation, not the time, is what keeps two hosts from writing the same 
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,9 +26,28 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from colosseum.tui.net.host.store import schema as S
 
-__all__ = ["Fenced", "Lease", "acquire", "append", "export_log", "heartbeat", "live_hosts", "renew"]
+__all__ = [
+    "Fenced",
+    "Lease",
+    "LiveTable",
+    "acquire",
+    "append",
+    "export_log",
+    "heartbeat",
+    "live_hosts",
+    "live_tables",
+    "publish",
+    "renew",
+    "shared_secret",
+    "unpublish",
+]
 
-LEASE_SECONDS = 15.0
+#: the channel the hosts LISTEN on: a table's id each time its description changes
+CHANNEL = "colosseum_tables"
+
+#: a lease's length: a host found dead is replaced this long after its last renewal (tests and
+#: drills shorten it with COLOSSEUM_LEASE_SECONDS)
+LEASE_SECONDS = float(os.environ.get("COLOSSEUM_LEASE_SECONDS", "15") or 15)
 
 
 class Fenced(Exception):
@@ -162,3 +182,88 @@ async def line_count(conn: AsyncConnection, table_id: str) -> int:
 async def export_log(conn: AsyncConnection, table_id: str) -> bytes:
     """The table's log in the file form (what a single host's ``games/TABLE.jsonl`` holds)."""
     return b"".join(line + b"\n" for line in await lines(conn, table_id))
+
+
+# ---------------------------------------------------------------- one lobby (0003)
+@dataclass(frozen=True)
+class LiveTable:
+    """A live table as every host's lobby knows it: its description, its owner's lease (None:
+    never leased) and where that owner serves its tables."""
+
+    id: str
+    status: str
+    meta: bytes  # JSON of host.meta.TableMeta
+    info: bytes  # JSON of protocol.TableInfo
+    host: str  # the lease's holder (else the last publisher)
+    gen: int
+    until: float
+    address: str  # the holder's peer address ("" if the host is not registered)
+
+
+async def publish(conn: AsyncConnection, table_id: str, host: str, status: str, meta: bytes, info: bytes) -> None:
+    """The owner's description of a live table, for every host's lobby (NOTIFY on PostgreSQL)."""
+    values = {"host": host, "status": status, "meta": meta.decode(), "info": info.decode(), "updated": time.time()}
+    done = await conn.execute(update(S.cluster_tables).where(S.cluster_tables.c.id == table_id).values(**values))
+    if done.rowcount == 0:
+        try:
+            async with conn.begin_nested():
+                await conn.execute(insert(S.cluster_tables).values(id=table_id, **values))
+        except IntegrityError:  # published by another in between: ours is the newer
+            await conn.execute(update(S.cluster_tables).where(S.cluster_tables.c.id == table_id).values(**values))
+    await _notify(conn, table_id)
+
+
+async def unpublish(conn: AsyncConnection, table_id: str) -> None:
+    """A table left the lobby (finished, or everybody left it before it began)."""
+    await conn.execute(delete(S.cluster_tables).where(S.cluster_tables.c.id == table_id))
+    await _notify(conn, table_id)
+
+
+async def _notify(conn: AsyncConnection, table_id: str) -> None:
+    if conn.dialect.name == "postgresql":
+        await conn.execute(select(func.pg_notify(CHANNEL, table_id)))
+
+
+async def live_tables(conn: AsyncConnection) -> list[LiveTable]:
+    """Every live table of every host, with its lease and its owner's address."""
+    t, ls, h = S.cluster_tables, S.leases, S.hosts
+    rows = await conn.execute(
+        select(t.c.id, t.c.status, t.c.meta, t.c.info, t.c.host, ls.c.host.label("holder"), ls.c.gen, ls.c.until)
+        .select_from(t.outerjoin(ls, ls.c.table_id == t.c.id))
+        .order_by(t.c.id)
+    )
+    found = list(rows)
+    addresses = {r.id: r.address for r in await conn.execute(select(h.c.id, h.c.address))}
+    out = []
+    for r in found:
+        holder = r.holder or r.host
+        out.append(
+            LiveTable(
+                r.id,
+                r.status,
+                r.meta.encode(),
+                r.info.encode(),
+                holder,
+                int(r.gen or 0),
+                float(r.until or 0.0),
+                addresses.get(holder, ""),
+            )
+        )
+    return out
+
+
+async def shared_secret(conn: AsyncConnection, fresh: str) -> str:
+    """The servers' shared secret (what signs the tokens one host gives for another's tables):
+    the one in the database, else ``fresh`` becomes it."""
+    key = "cluster_secret"
+    row = (await conn.execute(select(S.store_meta.c.value).where(S.store_meta.c.key == key))).first()
+    if row is not None:
+        return str(row.value)
+    try:
+        async with conn.begin_nested():
+            await conn.execute(insert(S.store_meta).values(key=key, value=fresh))
+    except IntegrityError:  # another host wrote it first
+        row = (await conn.execute(select(S.store_meta.c.value).where(S.store_meta.c.key == key))).first()
+        assert row is not None
+        return str(row.value)
+    return fresh

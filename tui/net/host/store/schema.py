@@ -169,3 +169,15 @@ log_lines = Table(
     Column("body", Text, nullable=False),
     Column("gen", Integer, nullable=False),
 )
+
+#: every live table's description, published by its owner for every host's lobby (0003)
+cluster_tables = Table(
+    "cluster_tables",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("host", String(80), nullable=False),
+    Column("status", String(20), nullable=False),
+    Column("meta", Text, nullable=False),
+    Column("info", Text, nullable=False),
+    Column("updated", Float, nullable=False),
+)

@@ -1,0 +1,459 @@
+"""Several hosts, one lobby (issue 30): ``colosseum serve --database postgresql+asyncpg://...
+--host-id NAME --peer-listen ADDR`` runs one host of a server whose only shared part is the
+database (``store.cluster``; the design and its limits: docs/architecture.md, "Several hosts").
+
+* **Hosts** register with a heartbeat; each serves its tables to the others' client processes
+  on its peer address (TCP; the same client protocol, tokens signed with the servers' shared
+  secret, which lives in the database).
+* **Each table is one host's** through a lease: taken when the table is made (or adopted),
+  renewed every few seconds, fenced by its generation.  Its log lines go to the database *as
+  well as* the host's file, in the same write (``LogWriter.mirror``): an action is acknowledged
+  only once its line is committed there, and a host that lost the lease cannot append.
+* **One lobby**: each host publishes its live tables' descriptions; every host lists them all
+  (LISTEN/NOTIFY, and a refresh every few seconds).  A player on host A who joins, watches or
+  comes back to a table of host B is sent there (``Elsewhere``: B's address and a token): the
+  client process opens a second connection to B for that table.
+* **Failover**: a host that stops renewing (killed, cut off) loses its tables when their leases
+  run out; any live host adopts each one from its logged lines (bots and clocks resume; its
+  players are away until they come back, as after a restart), at once when a player asks for
+  it, else within a few seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+import secrets
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from . import protocol as P
+from .cluster_link import ClusterError, ClusterLink
+from .conn import Conn
+from .files import write_private
+from .hub import TableServer
+from .invites import clean_code, may_see
+from .lobbylist import list_page
+from .meta import TableMeta, load_meta
+from .store import cluster
+from .table import Table
+
+log = logging.getLogger("colosseum.net.cluster")
+
+RENEW_EVERY = cluster.LEASE_SECONDS / 3  # a lease is renewed twice before it could run out
+SWEEP_EVERY = 1.0  # the lobby's descriptions published, the others' refreshed, orphans adopted
+REFRESH_EVERY = 5.0  # the others' tables read again even without a NOTIFY
+
+
+class LogMirror:
+    """The database home of one table's log lines (``LogWriter.mirror``): each write's lines
+    appended under the table's lease, committed before the write returns."""
+
+    def __init__(self, server: ClusterServer, table_id: str, next_n: int) -> None:
+        self.server = server
+        self.table_id = table_id
+        self.next_n = next_n
+
+    def __call__(self, data: bytes) -> None:
+        lines = data.split(b"\n")[:-1]
+        lease = self.server.leases.get(self.table_id)
+        if lease is None:
+            raise ClusterError(f"table {self.table_id} is not this host's any more", fenced=True)
+        first = self.next_n
+        try:
+            self.server.link.call(lambda c: cluster.append(c, lease, first, lines))
+        except ClusterError as err:
+            if err.fenced:  # another host owns it now: this one lets go (after this refusal)
+                asyncio.get_running_loop().call_soon(self.server.lose, self.table_id, str(err))
+            raise
+        self.next_n += len(lines)
+
+
+class ClusterServer(TableServer):
+    """A ``TableServer`` that is one host of several sharing ``link``'s database."""
+
+    def __init__(self, data: Path | str, *, link: ClusterLink, host_id: str, peer_address: str, **kw: Any) -> None:
+        super().__init__(data, **kw)
+        self.link = link
+        self.host_id = host_id
+        self.peer_listen = peer_address  # tcp:HOST:PORT this host's tables are served on
+        self.peer_address = peer_address  # what the other hosts are told (the port once known)
+        self.leases: dict[str, cluster.Lease] = {}
+        self.others: dict[str, cluster.LiveTable] = {}  # the other hosts' live tables
+        self.others_meta: dict[str, TableMeta] = {}
+        self.published: dict[str, bytes] = {}  # what this host last published of each table
+        self._peer: asyncio.AbstractServer | None = None
+        self._stale = asyncio.Event()
+        self._last_refresh = 0.0
+        self.lost_tables = 0
+        self.adopted = 0
+
+    # ---------------------------------------------------------------- starting and stopping
+    def load_tables(self) -> None:
+        """A host's tables are in the database: its own from before a restart are adopted
+        like anybody else's once their leases run out (``sweep``)."""
+
+    async def start(self) -> None:
+        fresh = secrets.token_bytes(32).hex()
+        self.secret = bytes.fromhex(await self.link.acall(lambda c: cluster.shared_secret(c, fresh)))
+        await super().start()
+        host, _, port = self.peer_listen.removeprefix("tcp:").rpartition(":")
+        self._peer = await asyncio.start_server(self._serve, host, int(port), limit=P.MAX_MESSAGE + 16)
+        real = self._peer.sockets[0].getsockname()[1]
+        self.peer_address = f"tcp:{host}:{real}"
+        await self.link.acall(lambda c: cluster.heartbeat(c, self.host_id, self.peer_address))
+        loop = asyncio.get_running_loop()
+
+        def heard(_table: str) -> None:  # (on the link's thread)
+            loop.call_soon_threadsafe(self._stale.set)
+
+        self.link.listen(heard)
+        for job in (self._renewing, self._sweeping):
+            task = loop.create_task(job())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        log.info("host %s: one of several, tables served to the others on %s", self.host_id, self.peer_address)
+
+    async def close(self) -> None:
+        """Stop serving; the tables' leases are given up so that the other hosts take them over
+        at once (not only once they run out)."""
+        for task in list(self._tasks):
+            task.cancel()
+        if self._peer is not None:
+            self._peer.close()
+        leases = list(self.leases.values())
+        self.leases.clear()
+        await super().close()
+
+        async def give_up(c: Any) -> None:
+            for lease in leases:
+                await cluster.release(c, lease)
+
+        try:
+            await self.link.acall(give_up)
+        except ClusterError as err:
+            log.warning("host %s: leases not given up (they run out): %s", self.host_id, err)
+        self.link.close()
+
+    # ---------------------------------------------------------------- leases
+    async def _renewing(self) -> None:
+        while True:
+            held = list(self.leases.values())
+
+            async def renew_all(c: Any, held: list[cluster.Lease] = held) -> list[cluster.Lease | str]:
+                await cluster.heartbeat(c, self.host_id, self.peer_address)
+                out: list[cluster.Lease | str] = []
+                for lease in held:
+                    try:
+                        async with c.begin_nested():
+                            out.append(await cluster.renew(c, lease))
+                    except cluster.Fenced as err:
+                        out.append(str(err))
+                return out
+
+            try:
+                for lease, now in zip(held, await self.link.acall(renew_all), strict=True):
+                    if self.leases.get(lease.table_id) is not lease:
+                        continue  # given up or taken again meanwhile
+                    if isinstance(now, str):
+                        self.lose(lease.table_id, now)
+                    else:
+                        self.leases[lease.table_id] = now
+            except ClusterError as err:
+                log.warning("host %s: the database does not answer: %s", self.host_id, err)
+            await asyncio.sleep(RENEW_EVERY)
+
+    def lease(self, table_id: str) -> cluster.Lease | None:
+        """Take ``table_id`` for this host now (None: another host holds it)."""
+
+        def take(c: Any) -> Any:
+            return cluster.acquire(c, table_id, self.host_id)
+
+        found: cluster.Lease | None = self.link.call(take)
+        if found is not None:
+            self.leases[table_id] = found
+        return found
+
+    def lose(self, table_id: str, why: str) -> None:
+        """This host no longer owns ``table_id`` (its lease ran out or was taken over): the
+        table leaves this host; whoever was at it is sent back to find it on its new host."""
+        self.leases.pop(table_id, None)
+        self.published.pop(table_id, None)
+        t = self.tables.pop(table_id, None)
+        if t is None:
+            return
+        self.lost_tables += 1
+        log.warning("table %s: no longer this host's (%s)", table_id, why)
+        told = P.Error(
+            message=f"Table {t.meta.name} moved to another server host: back to it in a moment.",
+            code="moved_host",
+            table=table_id,
+        )
+        for c in list(t.conns):
+            t.seats.drop(c, t.id)
+            c.send(told)
+        t.close()
+        self._stale.set()
+
+    # ---------------------------------------------------------------- tables made and kept
+    def open_table(self, conn: Conn, meta: TableMeta, sit: int) -> Table | None:
+        try:
+            if self.lease(meta.id) is None:
+                self.refuse(conn, "that table's name is taken on another host: try again", code="disk")
+                return None
+        except ClusterError as err:
+            log.error("table %s: not made, no lease: %s", meta.id, err)
+            self.refuse(conn, "the server's database does not answer: try again in a moment", code="disk")
+            return None
+        t = super().open_table(conn, meta, sit)
+        if t is None:
+            self._release(meta.id)
+        return t
+
+    def make_table(self, meta: TableMeta) -> Table:
+        """A table of this host, its log's lines mirrored to the database."""
+        t = Table(self, meta)
+        t.record.mirror = LogMirror(self, meta.id, 1)
+        return t
+
+    def save_meta(self, meta: TableMeta) -> None:
+        super().save_meta(meta)
+        t = self.tables.get(meta.id)
+        if t is not None and meta.status != "over" and meta.id in self.leases:
+            self._publish(t, wait=True)
+
+    def _publish(self, t: Table, *, wait: bool) -> None:
+        meta, info = msgspec.json.encode(t.meta), msgspec.json.encode(t.info())
+        if self.published.get(t.id) == meta + info:
+            return
+        self.published[t.id] = meta + info
+        tid, status = t.id, t.meta.status
+
+        def publish(c: Any) -> Any:
+            return cluster.publish(c, tid, self.host_id, status, meta, info)
+
+        if wait:
+            try:
+                self.link.call(publish)
+            except ClusterError as err:  # the sweep publishes it again
+                log.warning("table %s: not published: %s", tid, err)
+                self.published.pop(tid, None)
+        else:
+            future = self.link.submit(publish)
+            future.add_done_callback(lambda f: f.exception() and self.published.pop(tid, None))
+
+    def _release(self, table_id: str) -> None:
+        lease = self.leases.pop(table_id, None)
+        self.published.pop(table_id, None)
+
+        async def gone(c: Any) -> None:
+            await cluster.unpublish(c, table_id)
+            if lease is not None:
+                await cluster.release(c, lease)
+
+        self.link.submit(gone)
+
+    def _to_history(self, meta: TableMeta, entry: P.HistoryInfo) -> None:
+        super()._to_history(meta, entry)
+        self._release(meta.id)
+
+    # ---------------------------------------------------------------- the one lobby
+    async def _sweeping(self) -> None:
+        while True:
+            try:
+                await asyncio.wait_for(self._stale.wait(), SWEEP_EVERY)
+            except TimeoutError:
+                pass
+            try:
+                self.sweep()
+                if self._stale.is_set() or time.monotonic() - self._last_refresh > REFRESH_EVERY:
+                    self._stale.clear()
+                    self._last_refresh = time.monotonic()
+                    self.heard(await self.link.acall(cluster.live_tables))
+            except ClusterError as err:
+                log.warning("host %s: the lobby is not refreshed: %s", self.host_id, err)
+            except Exception:  # noqa: BLE001 - one bad row must not stop the lobby
+                log.exception("host %s: sweep failed", self.host_id)
+
+    def sweep(self) -> None:
+        """This host's tables published as they are now; those that left, unpublished."""
+        for tid, t in list(self.tables.items()):
+            if tid in self.leases and t.meta.status != "over":
+                self._publish(t, wait=False)
+        for tid in [k for k in self.leases if k not in self.tables or self.tables[k].meta.status == "over"]:
+            if tid not in self.tables or self.tables[tid].meta.status == "over":
+                self._release(tid)
+
+    def heard(self, rows: list[cluster.LiveTable]) -> None:
+        """The database's live tables: the others' kept for the lobby; any whose lease ran out
+        is adopted (first come, first served: the lease decides)."""
+        now = time.time()
+        others: dict[str, cluster.LiveTable] = {}
+        for row in rows:
+            if row.id in self.tables and row.id in self.leases:
+                continue
+            if row.until <= now:
+                if self.adopt(row) is not None:
+                    continue
+            others[row.id] = row
+            if row.id not in self.others or self.others[row.id].meta != row.meta:
+                try:
+                    self.others_meta[row.id] = load_meta(row.meta)
+                except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
+                    continue
+        self.others = others
+        for tid in [k for k in self.others_meta if k not in others]:
+            del self.others_meta[tid]
+
+    def adopt(self, row: cluster.LiveTable) -> Table | None:
+        """Take over ``row``'s table whose owner is gone: the lease, then the table from its
+        description and logged lines, as after a restart.  None if another host was first."""
+        tid = row.id
+        try:
+            if self.lease(tid) is None:
+                return None
+            data = self.link.call(lambda c: cluster.export_log(c, tid))
+            meta = load_meta(row.meta)
+        except (ClusterError, msgspec.DecodeError, msgspec.ValidationError, ValueError) as err:
+            log.error("table %s: not adopted: %s", tid, err)
+            self.leases.pop(tid, None)
+            return None
+        old = self.tables.pop(tid, None)
+        if old is not None:
+            old.close()
+        path = self.data / "games" / f"{tid}.jsonl"
+        try:
+            if data:
+                write_private(path, data)
+                meta.status = "playing" if meta.status == "waiting" else meta.status
+            elif path.exists():
+                os.unlink(path)
+            t = self.make_table(meta)
+            self.tables[tid] = t
+            if data:
+                t.record.mirror = LogMirror(self, tid, data.count(b"\n") + 1)
+                t.restore()
+            if t.meta.status == "over":  # its last action was logged, the rest not yet done
+                self.tables.pop(tid, None)
+                self.record_result(t)
+                self._to_history(t.meta, t.history())
+                t.close()
+                return None
+            self.save_meta(t.meta)
+        except Exception:  # noqa: BLE001 - a table that cannot be adopted must not stop the others
+            log.exception("table %s: not adopted", tid)
+            self.tables.pop(tid, None)
+            self.leases.pop(tid, None)
+            return None
+        self.adopted += 1
+        log.info("table %s: adopted from host %s (%d actions)", tid, row.host, len(t.actions))
+        if t.meta.status == "playing":
+            t.update_clock()
+            t.kick()
+        return t
+
+    # ---------------------------------------------------------------- requests for others' tables
+    def table_of(self, conn: Conn, tid: str, ref: int = -1) -> Table | None:
+        if tid not in self.tables and (row := self.others.get(tid)) is not None and row.until <= time.time():
+            self.adopt(row)  # its host is gone: this one takes it now
+        return super().table_of(conn, tid, ref)
+
+    def elsewhere(self, conn: Conn, tid: str, *, check: bool = True) -> bool:
+        """``tid`` is another host's: ``conn`` is told where (True), or it is nobody's (False)."""
+        if tid in self.tables:
+            return False
+        row, meta = self.others.get(tid), self.others_meta.get(tid)
+        if row is None or meta is None or (check and not may_see(meta, conn.player)) or row.until <= time.time():
+            return False
+        conn.send(
+            P.Elsewhere(table=tid, address=row.address, token=self.token_for(conn.player, conn.name, conn.address))
+        )
+        return True
+
+    def handle(self, conn: Conn, msg: P._Msg) -> None:
+        if isinstance(msg, P.JoinCode) and msg.code:  # a private table of another host's
+            code = clean_code(msg.code)  # (the code is what lets the asker see it: not ``may_see``)
+            found = next((tid for tid, m in self.others_meta.items() if code and m.code == code), None)
+            if found is not None and self.elsewhere(conn, found, check=False):
+                return
+        super().handle(conn, msg)
+
+    def join(self, conn: Conn, tid: str, seat: int) -> None:
+        if not self.elsewhere(conn, tid):
+            super().join(conn, tid, seat)
+
+    def watch(self, conn: Conn, tid: str) -> None:
+        if not self.elsewhere(conn, tid):
+            super().watch(conn, tid)
+
+    def held(self, conn: Conn) -> list[tuple[str, int]]:
+        mine = super().held(conn)
+        for tid, meta in self.others_meta.items():
+            mine.extend((tid, i) for i, s in enumerate(meta.seats) if s.holder == conn.player)
+        return mine
+
+    def list_tables(self, conn: Conn, msg: P.ListTables) -> None:
+        page = list_page(self, conn, msg)
+        if msg.history or not self.others:
+            conn.send(page)
+            return
+        # every host's live tables, in the order of ``lobbylist``: waiting first, then by age
+        offset, limit = max(0, msg.offset), max(0, min(msg.limit, P.PAGE_MAX))
+        live: list[tuple[tuple[bool, float, str], Callable[[], P.TableInfo]]] = [
+            ((t.meta.status != "waiting", t.meta.created, t.id), t.info)
+            for t in self.tables.values()
+            if t.meta.status != "over" and may_see(t.meta, conn.player)
+        ]
+        infos: dict[str, bytes] = {}
+        for tid, meta in self.others_meta.items():
+            row = self.others.get(tid)
+            if row is not None and meta.status != "over" and may_see(meta, conn.player):
+                infos[tid] = row.info
+                live.append(((meta.status != "waiting", meta.created, tid), _decoder(row.info)))
+        live.sort(key=lambda x: x[0])
+        tables = [make() for _, make in live[offset : offset + limit]]
+        yours = set(page.your_move)
+        for info in tables:
+            if info.id in infos and 0 <= info.to_act < len(info.seats):
+                meta = self.others_meta[info.id]
+                if meta.seats[info.to_act].holder == conn.player and not info.seats[info.to_act].standin:
+                    yours.add(info.id)
+        conn.send(msgspec.structs.replace(page, tables=tables, total=len(live), offset=offset, your_move=sorted(yours)))
+
+    def new_id(self) -> str:
+        while True:
+            tid = super().new_id()
+            if tid not in self.others:
+                return tid
+
+
+def _decoder(info: bytes) -> Callable[[], P.TableInfo]:
+    return lambda: msgspec.json.decode(info, type=P.TableInfo)
+
+
+async def cluster_server(
+    data: Path, database: str | None, host_id: str, peer_listen: str | None, settings: dict[str, Any]
+) -> ClusterServer:
+    """The table server of host ``host_id`` of several sharing ``database`` (started by the
+    caller); StoreError, one line, if that cannot be."""
+    from .store import StoreError
+
+    if not database or not database.startswith("postgresql"):
+        raise StoreError("several hosts share a PostgreSQL database: give --database postgresql+asyncpg://...")
+    if not re.fullmatch(r"[0-9A-Za-z_.-]{1,80}", host_id):
+        raise StoreError(f"--host-id {host_id[:80]!r}: letters, digits, '.', '_' and '-' (80 at most)")
+    link = ClusterLink(database)
+    try:
+        await asyncio.get_running_loop().run_in_executor(None, link.start)
+    except ClusterError as err:
+        link.close()
+        raise StoreError(f"the database for several hosts cannot be used: {err}") from None
+    return ClusterServer(
+        data, link=link, host_id=host_id, peer_address=f"tcp:{peer_listen or '127.0.0.1:0'}", **settings
+    )

@@ -1,0 +1,140 @@
+"""A host's line to the shared database when several hosts serve one lobby (issue 30).
+
+The tables run on the hub's event loop and write each log line *before* the action is
+acknowledged (``core.logwriter``: today's file, then its mirror).  So that a line's commit can be
+awaited from that synchronous path, the database is spoken to from a thread of its own with its
+own event loop and engine: ``call`` blocks the caller until the transaction commits (or raises
+:class:`ClusterError`, an OSError, as a full disk would), ``submit`` does not block (the lobby's
+descriptions, the heartbeat).  The thread also LISTENs for other hosts' table changes.
+
+A host's tables cost one round trip to the database per logged line on the hub's loop: measured
+by ``benchmarks/bench_cluster.py``; that is the design's limit on actions per second per host.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from .store import cluster
+from .store.db import make_engine
+
+log = logging.getLogger("colosseum.net.cluster")
+
+T = TypeVar("T")
+
+CALL_TIMEOUT = 5.0  # seconds a logged line may wait for its commit before the move is refused
+
+
+class ClusterError(OSError):
+    """The database did not take a write (``fenced``: this host no longer owns the table)."""
+
+    def __init__(self, message: str, *, fenced: bool = False) -> None:
+        super().__init__(message)
+        self.fenced = fenced
+
+
+class ClusterLink:
+    """``ClusterLink(url).start()``; ``call(fn)`` runs ``fn(conn)`` in a transaction on the
+    link's thread and returns its result; ``close()``."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.loop = asyncio.new_event_loop()
+        self.engine: AsyncEngine | None = None
+        self._thread = threading.Thread(target=self._run, name="colosseum-db", daemon=True)
+        self._listener: Any = None
+
+    def start(self) -> None:
+        self._thread.start()
+        self.call(lambda c: _noop(c))  # the database answers (else ClusterError now)
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.engine = make_engine(self.url)
+        self.loop.run_forever()
+
+    async def _in_transaction(self, fn: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+        assert self.engine is not None
+        async with self.engine.begin() as conn:
+            return await fn(conn)
+
+    def submit(self, fn: Callable[[AsyncConnection], Awaitable[T]]) -> concurrent.futures.Future[T]:
+        """Run ``fn`` in a transaction on the link's thread; the future has its result."""
+        return asyncio.run_coroutine_threadsafe(self._in_transaction(fn), self.loop)
+
+    def call(self, fn: Callable[[AsyncConnection], Awaitable[T]], timeout: float = CALL_TIMEOUT) -> T:
+        """``fn`` committed, its result; ClusterError (an OSError) if the database refused or did
+        not answer in ``timeout`` seconds (``fenced`` if the table is no longer this host's)."""
+        future = self.submit(fn)
+        try:
+            return future.result(timeout)
+        except cluster.Fenced as err:
+            raise ClusterError(str(err), fenced=True) from None
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            raise ClusterError("the database did not answer in time") from None
+        except (OperationalError, DBAPIError, IntegrityError, OSError) as err:
+            raise ClusterError(f"the database refused: {str(getattr(err, 'orig', err)).splitlines()[0]}") from None
+
+    async def acall(self, fn: Callable[[AsyncConnection], Awaitable[T]], timeout: float = CALL_TIMEOUT) -> T:
+        """``call`` awaited on another loop (the hub's) without blocking it."""
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(self.submit(fn)), timeout)
+        except cluster.Fenced as err:
+            raise ClusterError(str(err), fenced=True) from None
+        except TimeoutError:
+            raise ClusterError("the database did not answer in time") from None
+        except (OperationalError, DBAPIError, IntegrityError, OSError) as err:
+            raise ClusterError(f"the database refused: {str(getattr(err, 'orig', err)).splitlines()[0]}") from None
+
+    def listen(self, heard: Callable[[str], None]) -> None:
+        """Call ``heard(table_id)`` (on the link's thread) when any host changes a table
+        (PostgreSQL's LISTEN; on another database the lobby's periodic refresh does it)."""
+        if not self.url.startswith("postgresql"):
+            return
+        asyncio.run_coroutine_threadsafe(self._listen(heard), self.loop)
+
+    async def _listen(self, heard: Callable[[str], None]) -> None:
+        assert self.engine is not None
+        while True:
+            try:
+                raw = await self.engine.raw_connection()
+                driver: Any = raw.driver_connection  # asyncpg's connection
+                await driver.add_listener(cluster.CHANNEL, lambda _c, _pid, _chan, payload: heard(str(payload)))
+                self._listener = raw
+                return
+            except (OSError, DBAPIError, OperationalError) as err:  # the database is away: again soon
+                log.warning("cannot listen for table changes: %s", err)
+                await asyncio.sleep(2.0)
+
+    def close(self) -> None:
+        async def stop() -> None:
+            if self._listener is not None:
+                try:
+                    self._listener.invalidate()
+                except Exception:  # noqa: BLE001 - closing anyway
+                    pass
+            if self.engine is not None:
+                await self.engine.dispose()
+
+        if self._thread.is_alive():
+            try:
+                asyncio.run_coroutine_threadsafe(stop(), self.loop).result(5.0)
+            except (concurrent.futures.TimeoutError, OSError, DBAPIError):
+                pass
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self._thread.join(5.0)
+
+
+async def _noop(conn: AsyncConnection) -> None:
+    from sqlalchemy import text
+
+    await conn.execute(text("SELECT 1"))
