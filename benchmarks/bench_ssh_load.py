@@ -179,56 +179,87 @@ def pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-async def main(args) -> None:
+class Host:
+    """One ``colosseum serve`` process (``--host-id`` when several share ``database``)."""
+
+    def __init__(self, data: Path, index: int, args, database: str | None) -> None:
+        self.data = data
+        self.port = free_port()
+        env = dict(os.environ, COLOSSEUM_BOT_DELAY=str(args.bot_delay))
+        cmd = [sys.executable, "-m", "colosseum", "serve", "--open", "--listen", f"127.0.0.1:{self.port}"]
+        cmd += ["--data", str(data), "--bot-timeout", "3600"]
+        cmd += ["--fixed-seeds"]  # the tables are made with seeds: the same games each run
+        if database:
+            cmd += ["--database", database, "--host-id", f"h{index + 1}", "--peer-listen", "127.0.0.1:0"]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+        self.pid = self.proc.pid
+        self.address = f"unix:{data / 'tables.sock'}"
+        want = "served to the other hosts on" if database else "listening on"
+        while True:
+            line = self.proc.stdout.readline().decode()
+            if want in line:
+                if database:
+                    self.address = line.rsplit(" ", 1)[1].strip()
+                break
+            if not line:
+                raise SystemExit(f"host {index + 1} did not start")
+        threading.Thread(target=lambda: [None for _ in self.proc.stdout], daemon=True).start()
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+async def shared_secret(database: str) -> bytes:
+    from colosseum.tui.net.host.store import cluster
+    from colosseum.tui.net.host.store.db import make_engine
+
+    engine = make_engine(database)
+    try:
+        async with engine.connect() as conn:
+            return bytes.fromhex(await cluster.shared_secret(conn, ""))
+    finally:
+        await engine.dispose()
+
+
+async def main(args) -> dict:
+    """One load run; prints its figures and returns them.  ``args.hosts`` > 1: that many hosts
+    on ``args.database`` (PostgreSQL), the sessions spread over them in turn."""
     tmp = Path(tempfile.mkdtemp(prefix="colosseum-bench-"))
-    data = tmp / "data"
-    port = free_port()
-    env = dict(os.environ, COLOSSEUM_BOT_DELAY=str(args.bot_delay))
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "colosseum",
-            "serve",
-            "--open",
-            "--listen",
-            f"127.0.0.1:{port}",
-            "--data",
-            str(data),
-            "--bot-timeout",
-            "3600",
-            "--fixed-seeds",  # the tables are made with seeds: the same games each run
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        env=env,
-    )
-    while True:
-        line = server.stdout.readline().decode()
-        if "listening on" in line or not line:
-            break
-    print(f"server pid {server.pid} on 127.0.0.1:{port}, data {data}")
+    n_hosts = max(1, getattr(args, "hosts", 1))
+    database = getattr(args, "database", None) if n_hosts > 1 else None
+    servers = [Host(tmp / f"data{k + 1}", k, args, database) for k in range(n_hosts)]
+    data = servers[0].data
+    print(f"{n_hosts} server(s): " + ", ".join(f"pid {h.pid} on 127.0.0.1:{h.port}" for h in servers))
+    figures: dict = {"hosts": n_hosts, "sessions": args.sessions}
     screens: list[Screen] = []
     observers: dict[str, Observer] = {}
     hosts: list[ProtoClient] = []
     conns = []
     try:
-        secret = load_secret(data)
-        address = f"unix:{data / 'tables.sock'}"
+        secret = await shared_secret(database) if database else load_secret(data)
         n_players = args.tables * args.players
         n_spect = max(0, args.sessions - n_players)
         # the tables, each created by a host that watches it (a player may open only a few)
         tids = []
+        where: dict[str, str] = {}
         for i in range(args.tables):
+            address = servers[i % n_hosts].address  # the tables spread over the hosts
             host = await ProtoClient.connect(address, make_token(secret, f"key:bench-host-{i}", f"host{i}"))
             hosts.append(host)
             seats = ["human"] * args.players + ["random"] * (args.seats - args.players)
             host.send(P.CreateTable(seats=seats, sit=-1, name=f"bench {i + 1}", seed=1000 + i))
             j = await host.expect(lambda m: isinstance(m, P.Joined))
             tids.append(j.table.id)
+            where[j.table.id] = address
             await asyncio.sleep(0.01)  # the lobby lists waiting tables oldest first
         for tid in tids:
-            observers[tid] = Observer(address, make_token(secret, f"key:obs-{tid}", f"obs-{tid}"), tid)
+            observers[tid] = Observer(where[tid], make_token(secret, f"key:obs-{tid}", f"obs-{tid}"), tid)
+        if database:  # every host's lobby lists every table (published within a second)
+            await asyncio.sleep(2.0)
 
         # open every SSH session (each starts a client process on the server)
         t_open = time.monotonic()
@@ -242,7 +273,7 @@ async def main(args) -> None:
                 source = f"127.0.0.{2 + i // SESSIONS_PER_SOURCE}"
                 conn = await asyncssh.connect(
                     "127.0.0.1",
-                    port,
+                    servers[i % n_hosts].port,  # as a TCP balancer would spread them
                     username=name,
                     client_keys=[keys[i]],
                     known_hosts=None,
@@ -304,8 +335,8 @@ async def main(args) -> None:
 
         # measure
         marks = {sc.name: len(sc.chunks) for sc in screens}
-        kids0 = {k: cpu_s(k) for k in children(server.pid)}
-        srv_cpu0 = cpu_s(server.pid)
+        kids0 = {k: cpu_s(k) for h in servers for k in children(h.pid)}
+        srv_cpu0 = sum(cpu_s(h.pid) for h in servers)
         me_cpu0 = time.process_time()
         sys0 = system_cpu()
         t_meas = time.monotonic()
@@ -316,7 +347,7 @@ async def main(args) -> None:
             o.recording = False
         updates = sorted((tid, t, needle) for tid, o in observers.items() for t, needle in o.updates)
         kids_cpu = sum(cpu_s(k) - c0 for k, c0 in kids0.items())
-        srv_cpu = cpu_s(server.pid) - srv_cpu0
+        srv_cpu = sum(cpu_s(h.pid) for h in servers) - srv_cpu0
         me_cpu = time.process_time() - me_cpu0
         sys1 = system_cpu()
         machine_busy = 1 - (sys1[1] - sys0[1]) / max(1e-9, sys1[0] - sys0[0])
@@ -387,6 +418,9 @@ async def main(args) -> None:
                 f"({len(first_paint)} deliveries; {busy} skipped, the screen was busy)"
             )
         if per_screen:
+            figures["screen_median_ms"] = statistics.median(per_screen) * ms
+            figures["screen_p95_ms"] = pct(per_screen, 0.95) * ms
+            figures["screen_worst_ms"] = max(per_screen) * ms
             print(
                 f"action -> its log line on a screen: median {statistics.median(per_screen) * ms:.0f} ms, "
                 f"p95 {pct(per_screen, 0.95) * ms:.0f} ms, worst {max(per_screen) * ms:.0f} ms "
@@ -396,6 +430,8 @@ async def main(args) -> None:
         for seen, name, tid, needle in sorted(slowest)[-args.show_worst :][::-1] if args.show_worst else ():
             print(f"  slow: {seen * ms:.0f} ms on {name} (table {tid}) for {needle!r}")
         if per_action:
+            figures["action_median_ms"] = statistics.median(per_action) * ms
+            figures["action_worst_ms"] = max(per_action) * ms
             print(
                 f"action -> its log line on every screen of its table: median "
                 f"{statistics.median(per_action) * ms:.0f} ms, worst {max(per_action) * ms:.0f} ms "
@@ -409,13 +445,17 @@ async def main(args) -> None:
             f"this load script (the 50 SSH clients) {me_cpu:.1f} s; the machine was {100 * machine_busy:.0f}% busy; "
             f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
         )
-        srv_kb = rss_kb(server.pid)
-        kids = children(server.pid)
+        srv_kb = sum(rss_kb(h.pid) for h in servers)
+        kids = [k for h in servers for k in children(h.pid)]
         kids_kb = sum(rss_kb(k) for k in kids)
         kids_pss = sum(pss_kb(k) for k in kids)
         n = max(1, len(screens))
+        figures["server_mib"] = srv_kb / 1024
+        figures["pss_mib_per_session"] = kids_pss / 1024 / n
+        figures["rss_mib_per_session"] = kids_kb / 1024 / n
+        figures["actions"] = len(updates)
         print(
-            f"server memory: {srv_kb / 1024:.0f} MiB RSS (the SSH + table server process); "
+            f"server memory: {srv_kb / 1024:.0f} MiB RSS (the SSH + table server process of each host, in all); "
             f"{len(kids)} processes under it for {len(screens)} sessions (the clients, and the fork server "
             f"if any): {kids_kb / 1024:.0f} MiB RSS in all ({kids_kb / 1024 / n:.0f} MiB a session; "
             f"proportional share {kids_pss / 1024:.0f} MiB, {kids_pss / 1024 / n:.1f} MiB a session)"
@@ -430,18 +470,16 @@ async def main(args) -> None:
         for h in hosts:
             await h.close()
         await asyncio.sleep(1)
-        server.terminate()
-        try:
-            server.wait(15)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        for h in servers:
+            h.stop()
         if not args.keep:
             import shutil
 
             shutil.rmtree(tmp, ignore_errors=True)
+    return figures
 
 
-if __name__ == "__main__":
+def arguments() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sessions", type=int, default=50)
     ap.add_argument("--tables", type=int, default=5)
@@ -459,4 +497,10 @@ if __name__ == "__main__":
     ap.add_argument("--cols", type=int, default=110)
     ap.add_argument("--rows", type=int, default=32)
     ap.add_argument("--keep", action="store_true", help="keep the data folder")
-    asyncio.run(main(ap.parse_args()))
+    ap.add_argument("--hosts", type=int, default=1, help="several hosts on --database (benchmarks/bench_cluster.py)")
+    ap.add_argument("--database", default=None, help="with --hosts: the PostgreSQL URL they share")
+    return ap
+
+
+if __name__ == "__main__":
+    asyncio.run(main(arguments().parse_args()))

@@ -53,10 +53,22 @@ class HostsClient(RemoteClient):
                 peer = HostsClient(reply.address, reply.token, client=self.kind, follow=False)
             except (OSError, ValueError) as exc:
                 raise NetError(f"the host serving that table does not answer ({exc})") from None
+            peer.table_listeners = self.table_listeners  # (the lobby hears its tables as any other)
+            peer.tables = self.tables
             self.peers[reply.address] = peer
         joined = again(peer)
         self.peer_of[joined.table.id] = peer
         return joined
+
+    def send(self, msg: P._Msg) -> None:
+        """A message about a table another host serves goes to that host (the lobby's talk at
+        a waiting table, starting it, leaving it)."""
+        table = getattr(msg, "table", None)
+        peer = self.peer_of.get(table) if isinstance(table, str) and not isinstance(msg, (P.Join, P.Watch)) else None
+        if peer is not None:
+            peer.send(msg)
+        else:
+            super().send(msg)
 
     def join(self, table: str, seat: int) -> P.Joined:
         return self._follow(P.Join(table=table, seat=seat), table, lambda p: p.join(table, seat))

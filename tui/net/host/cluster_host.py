@@ -364,10 +364,24 @@ class ClusterServer(TableServer):
             self.adopt(row)  # its host is gone: this one takes it now
         return super().table_of(conn, tid, ref)
 
+    def look_again(self, tid: str) -> None:
+        """A table this host has not heard of yet (made a moment ago on another, a rematch's):
+        the lobby read again now, at most twice a second."""
+        if tid in self.tables or tid in self.others or time.monotonic() - self._looked < 0.5:
+            return
+        self._looked = time.monotonic()
+        try:
+            self.heard(self.link.call(cluster.live_tables))
+        except ClusterError as err:
+            log.warning("host %s: the lobby is not refreshed: %s", self.host_id, err)
+
+    _looked = 0.0
+
     def elsewhere(self, conn: Conn, tid: str, *, check: bool = True) -> bool:
         """``tid`` is another host's: ``conn`` is told where (True), or it is nobody's (False)."""
         if tid in self.tables:
             return False
+        self.look_again(tid)
         row, meta = self.others.get(tid), self.others_meta.get(tid)
         if row is None or meta is None or (check and not may_see(meta, conn.player)) or row.until <= time.time():
             return False

@@ -1,0 +1,81 @@
+"""Failover drill for several hosts (issue 30) at random points: each round starts a fresh
+database on one throwaway PostgreSQL cluster, three ``colosseum serve --host-id`` hosts and six
+players at two tables (a Colosseum and a Municipium table, each with people on two hosts),
+kills (SIGKILL) the host owning a table chosen at random once it has a random number of actions,
+lets the players come back through the hosts still up and finish, and checks the logs in the
+database: every acknowledged action at its number, none twice, the digest chains verify, the
+games over.  ``--pause`` pauses the owner (SIGSTOP past its lease, then SIGCONT) instead.
+
+    python scripts/cluster_failover.py --kills 20          # the issue's twenty points
+    python scripts/cluster_failover.py --kills 2 --seed 5  # a quick look
+
+CI runs two kill points (tests/cluster/test_failover.py); this is the long run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from clusterdrill import Drill  # noqa: E402
+from pgcluster import Cluster  # noqa: E402
+
+LAYOUT = [("colosseum", [0, 0, 1]), ("municipium", [1, 2, 1])]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--kills", type=int, default=20, help="rounds, each with one host killed at a random point")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--pause", action="store_true", help="SIGSTOP the owner past its lease instead of SIGKILL")
+    args = ap.parse_args(argv)
+    rng = random.Random(args.seed)
+    failed, took, acked, actions = 0, [], 0, 0
+    with Cluster() as pg:
+        for k in range(args.kills):
+            table = rng.randrange(2)
+            at = rng.randrange(1, 70 if table == 0 else 200)  # Colosseum's games are shorter here
+            root = Path(tempfile.mkdtemp(prefix="colosseum-drill-"))
+            drill = Drill(root, pg.fresh_database(), seed=args.seed * 1000 + k)
+            started = time.monotonic()
+            try:
+                drill.start(3)
+                drill.seat_players(LAYOUT)
+                result = drill.play(kill=(table, at), pause=6.0 if args.pause else 0.0)
+                if result["errors"]:
+                    raise AssertionError("; ".join(result["errors"]))
+                figures = drill.check()
+                acked += figures["acked"]
+                actions += sum(figures["actions"].values())
+                took.append(time.monotonic() - started)
+                gens = figures["gens"][drill.tables[table]]
+                print(
+                    f"round {k + 1}: {result['killed']} stopped at table {table + 1}'s action {at}: "
+                    f"passed in {took[-1]:.1f} s (generations {gens}; {figures['acked']} acknowledged actions)",
+                    flush=True,
+                )
+            except (AssertionError, OSError) as exc:
+                failed += 1
+                print(f"round {k + 1}: table {table + 1} at action {at}: FAILED: {exc}", flush=True)
+                for h in drill.hosts:
+                    print(f"--- {h.name}\n" + "".join(h.out[-40:]), flush=True)
+            finally:
+                drill.close()
+    rounds = args.kills
+    median = statistics.median(took) if took else 0.0
+    print(
+        f"{rounds - failed}/{rounds} rounds passed; {acked} acknowledged actions of {actions} checked; "
+        f"median round {median:.1f} s"
+    )
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
