@@ -11,11 +11,16 @@ it at N random points."""
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 
 import pytest
-from clusterdrill import Drill
+from clusterdrill import Drill, shared_secret
 from pgcluster import Cluster, find_bin
+
+from colosseum.tui.net.host import protocol as P
+from colosseum.tui.net.host.tokens import make_token
+from colosseum.tui.net.hosts import HostsClient
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +51,19 @@ def test_a_host_killed_mid_game_loses_no_acknowledged_move(pg, tmp_path):
         assert all(p.reconnects >= 1 for p in drill.players if p.table == drill.tables[0])
         gens = figures["gens"][drill.tables[0]]
         assert len(gens) >= 2, gens  # another host took the table over and wrote on
+        # every host up lists both finished games, and shows each move by move (the one lobby)
+        for host in [h for h in drill.hosts if h.up]:
+            client = HostsClient(host.peer, make_token(shared_secret(drill.url), "key:p0", "p0"))
+            try:
+                end = time.monotonic() + 20
+                while {e.id for e in client.list_page(history=True).history} != set(drill.tables):
+                    assert time.monotonic() < end, f"{host.name}'s finished games: {client.list_page(history=True)}"
+                    time.sleep(0.2)
+                for tid in drill.tables:
+                    positions = client.request(P.ReviewGame(game=tid, start=0), P.Positions)
+                    assert positions.actions, (host.name, tid)
+            finally:
+                client.close()
     finally:
         drill.close()
 

@@ -28,6 +28,7 @@ import re
 import secrets
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +94,8 @@ class ClusterServer(TableServer):
         self._last_refresh = 0.0
         self.lost_tables = 0
         self.adopted = 0
+        self.unshared: dict[str, tuple[bytes, bytes]] = {}  # finished games not yet in the database
+        self.history_seq = 0  # the last of the others' finished games copied
 
     # ---------------------------------------------------------------- starting and stopping
     def load_tables(self) -> None:
@@ -240,12 +243,12 @@ class ClusterServer(TableServer):
 
         if wait:
             try:
-                self.link.call(publish)
+                self.link.call(publish, ordered=True)
             except ClusterError as err:  # the sweep publishes it again
                 log.warning("table %s: not published: %s", tid, err)
                 self.published.pop(tid, None)
         else:
-            future = self.link.submit(publish)
+            future = self.link.submit(publish, ordered=True)
             future.add_done_callback(lambda f: f.exception() and self.published.pop(tid, None))
 
     def _release(self, table_id: str) -> None:
@@ -257,11 +260,52 @@ class ClusterServer(TableServer):
             if lease is not None:
                 await cluster.release(c, lease)
 
-        self.link.submit(gone)
+        self.link.submit(gone, ordered=True)
 
     def _to_history(self, meta: TableMeta, entry: P.HistoryInfo) -> None:
         super()._to_history(meta, entry)
         self._release(meta.id)
+        self.unshared[meta.id] = (msgspec.json.encode(entry), msgspec.json.encode(meta))
+        self._share_finished()
+
+    def _share_finished(self) -> None:
+        """This host's finished games into the database, for the others' histories (again at
+        the next sweep if the database did not take them)."""
+        for tid, (entry, meta) in list(self.unshared.items()):
+
+            def share(c: Any, tid: str = tid, entry: bytes = entry, meta: bytes = meta) -> Any:
+                return cluster.finished(c, tid, self.host_id, entry, meta)
+
+            def done(f: Any, tid: str = tid) -> None:
+                if not f.exception():
+                    self.unshared.pop(tid, None)
+
+            self.link.submit(share).add_done_callback(done)
+
+    async def copy_history(self) -> None:
+        """The other hosts' finished games into this host's history (its list, ``m`` mine, the
+        review and forks read the data folder): each game's description and log, then its line."""
+        while True:
+
+            def since(c: Any, seq: int = self.history_seq) -> Any:
+                return cluster.finished_since(c, seq)
+
+            rows: list[tuple[int, str, str, bytes, bytes]] = await self.link.acall(since)
+            for seq, tid, host, entry_json, meta_json in rows:
+                self.history_seq = seq
+                if host == self.host_id or (self.data / "history" / f"{tid}.json").exists():
+                    continue
+                try:
+                    entry = msgspec.json.decode(entry_json, type=P.HistoryInfo)
+                    meta = load_meta(meta_json)
+                    log_bytes: bytes = await self.link.acall(partial(cluster.export_log, table_id=tid))
+                    if log_bytes:
+                        write_private(self.data / "games" / f"{tid}.jsonl", log_bytes, sync=False)
+                    TableServer._to_history(self, meta, entry)
+                except (msgspec.DecodeError, msgspec.ValidationError, ValueError, OSError) as err:
+                    log.error("finished game %s of host %s not copied: %s", tid, host, err)
+            if len(rows) < 200:
+                return
 
     # ---------------------------------------------------------------- the one lobby
     async def _sweeping(self) -> None:
@@ -276,6 +320,8 @@ class ClusterServer(TableServer):
                     self._stale.clear()
                     self._last_refresh = time.monotonic()
                     self.heard(await self.link.acall(cluster.live_tables))
+                    await self.copy_history()
+                    self._share_finished()
             except ClusterError as err:
                 log.warning("host %s: the lobby is not refreshed: %s", self.host_id, err)
             except Exception:  # noqa: BLE001 - one bad row must not stop the lobby

@@ -61,19 +61,31 @@ class ClusterLink:
         self.engine = make_engine(self.url)
         self.loop.run_forever()
 
-    async def _in_transaction(self, fn: Callable[[AsyncConnection], Awaitable[T]]) -> T:
+    async def _in_transaction(self, fn: Callable[[AsyncConnection], Awaitable[T]], ordered: bool = False) -> T:
         assert self.engine is not None
+        if ordered:  # one after another, in the order submitted (the lobby's descriptions)
+            if self._order is None:
+                self._order = asyncio.Lock()
+            async with self._order, self.engine.begin() as conn:
+                return await fn(conn)
         async with self.engine.begin() as conn:
             return await fn(conn)
 
-    def submit(self, fn: Callable[[AsyncConnection], Awaitable[T]]) -> concurrent.futures.Future[T]:
-        """Run ``fn`` in a transaction on the link's thread; the future has its result."""
-        return asyncio.run_coroutine_threadsafe(self._in_transaction(fn), self.loop)
+    _order: asyncio.Lock | None = None
 
-    def call(self, fn: Callable[[AsyncConnection], Awaitable[T]], timeout: float = CALL_TIMEOUT) -> T:
+    def submit(
+        self, fn: Callable[[AsyncConnection], Awaitable[T]], *, ordered: bool = False
+    ) -> concurrent.futures.Future[T]:
+        """Run ``fn`` in a transaction on the link's thread; the future has its result.
+        ``ordered``: after every other ordered one submitted before it."""
+        return asyncio.run_coroutine_threadsafe(self._in_transaction(fn, ordered), self.loop)
+
+    def call(
+        self, fn: Callable[[AsyncConnection], Awaitable[T]], timeout: float = CALL_TIMEOUT, *, ordered: bool = False
+    ) -> T:
         """``fn`` committed, its result; ClusterError (an OSError) if the database refused or did
         not answer in ``timeout`` seconds (``fenced`` if the table is no longer this host's)."""
-        future = self.submit(fn)
+        future = self.submit(fn, ordered=ordered)
         try:
             return future.result(timeout)
         except cluster.Fenced as err:

@@ -33,6 +33,8 @@ __all__ = [
     "acquire",
     "append",
     "export_log",
+    "finished",
+    "finished_since",
     "heartbeat",
     "live_hosts",
     "live_tables",
@@ -267,3 +269,23 @@ async def shared_secret(conn: AsyncConnection, fresh: str) -> str:
         assert row is not None
         return str(row.value)
     return fresh
+
+
+# ---------------------------------------------------------------- finished games (0003)
+async def finished(conn: AsyncConnection, table_id: str, host: str, entry: bytes, meta: bytes) -> None:
+    """A game ended on ``host``: its history line and description, for every host's history."""
+    try:
+        async with conn.begin_nested():
+            await conn.execute(
+                insert(S.cluster_history).values(id=table_id, host=host, entry=entry.decode(), meta=meta.decode())
+            )
+    except IntegrityError:  # said already (a retry)
+        return
+    await _notify(conn, f"h:{table_id}")
+
+
+async def finished_since(conn: AsyncConnection, seq: int, limit: int = 200) -> list[tuple[int, str, str, bytes, bytes]]:
+    """Finished games after ``seq``: (seq, id, host, history line, description), oldest first."""
+    h = S.cluster_history
+    rows = await conn.execute(select(h).where(h.c.seq > seq).order_by(h.c.seq).limit(limit))
+    return [(int(r.seq), r.id, r.host, r.entry.encode(), r.meta.encode()) for r in rows]

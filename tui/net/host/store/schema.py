@@ -181,3 +181,14 @@ cluster_tables = Table(
     Column("info", Text, nullable=False),
     Column("updated", Float, nullable=False),
 )
+
+#: the finished games of every host, in the order they ended (each host copies the others')
+cluster_history = Table(
+    "cluster_history",
+    metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=True),
+    Column("id", String(40), nullable=False, unique=True),
+    Column("host", String(80), nullable=False),
+    Column("entry", Text, nullable=False),
+    Column("meta", Text, nullable=False),
+)
