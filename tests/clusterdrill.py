@@ -243,10 +243,16 @@ class Drill:
                     client.join(p.table, seat)
                 self.players.append(p)
 
-    def play(self, kill: tuple[int, int] | None = None, pause: float = 0.0, timeout: float = 240.0) -> dict[str, Any]:
+    def play(
+        self,
+        kill: tuple[int, int] | None = None,
+        pause: float = 0.0,
+        timeout: float = 240.0,
+        outage: Any = None,
+    ) -> dict[str, Any]:
         """Everyone plays to the end; ``kill`` (table, actions): SIGKILL the host owning that
         table once it has that many actions (``pause`` > 0: SIGSTOP it that many seconds, then
-        SIGCONT, instead)."""
+        SIGCONT, instead; ``outage``: call it instead, e.g. to stop the database a while)."""
         deadline = time.monotonic() + timeout
         threads, errors = [], []
 
@@ -270,7 +276,9 @@ class Drill:
             owner = self._wait_for_actions(self.tables[table], at, deadline)
             host = next(h for h in self.hosts if h.name == owner)
             killed = owner
-            if pause > 0:
+            if outage is not None:
+                outage()
+            elif pause > 0:
                 host.signal(signal.SIGSTOP)
                 time.sleep(pause)
                 host.signal(signal.SIGCONT)

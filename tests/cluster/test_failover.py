@@ -84,3 +84,27 @@ def test_a_paused_host_that_lost_its_lease_cannot_append(pg, tmp_path):
         assert "no longer this host's" in h1, h1[-3000:]
     finally:
         drill.close()
+
+
+def test_the_database_stopped_mid_game_loses_nothing_acknowledged(pg, tmp_path):
+    """PostgreSQL stopped for twice the lease in the middle of play, then started again: moves
+    are refused meanwhile (one line), the hosts come back to their tables (a lease that ran out
+    is taken again), the games finish and every acknowledged action is in the log."""
+    drill = Drill(tmp_path, pg.fresh_database(), seed=13)
+
+    def outage() -> None:
+        pg.stop()
+        time.sleep(6.0)
+        pg.start()
+
+    try:
+        drill.start(2)
+        drill.seat_players([("colosseum", [0, 1, 1])])
+        result = drill.play(kill=(0, 20), outage=outage)
+        assert not result["errors"], result["errors"]
+        drill.check()
+        out = "".join(drill.hosts[0].out + drill.hosts[1].out)
+        at = out.find("Traceback")
+        assert at < 0, out[max(0, at - 300) : at + 3000]
+    finally:
+        drill.close()

@@ -70,7 +70,10 @@ class LogMirror:
         try:
             self.server.link.call(lambda c: cluster.append(c, lease, first, lines))
         except ClusterError as err:
-            if err.fenced:  # another host owns it now: this one lets go (after this refusal)
+            # another host owns it now, or the line may be in the database though the file was
+            # cut back: this host lets go (after this refusal) and the table goes on from what
+            # the database holds (adopted again, by whichever host is first)
+            if err.fenced or err.unknown:
                 asyncio.get_running_loop().call_soon(self.server.lose, self.table_id, str(err))
             raise
         self.next_n += len(lines)
@@ -344,7 +347,7 @@ class ClusterServer(TableServer):
         for row in rows:
             if row.id in self.tables and row.id in self.leases:
                 continue
-            if row.until <= now:
+            if row.until <= now or row.host == self.host_id:  # (this host's, dropped after a failed write)
                 if self.adopt(row) is not None:
                     continue
             others[row.id] = row
@@ -367,7 +370,7 @@ class ClusterServer(TableServer):
             data = self.link.call(lambda c: cluster.export_log(c, tid))
             meta = load_meta(row.meta)
         except (ClusterError, msgspec.DecodeError, msgspec.ValidationError, ValueError) as err:
-            log.error("table %s: not adopted: %s", tid, err)
+            log.warning("table %s: not adopted: %s", tid, err)
             self.leases.pop(tid, None)
             return None
         old = self.tables.pop(tid, None)
@@ -406,8 +409,9 @@ class ClusterServer(TableServer):
 
     # ---------------------------------------------------------------- requests for others' tables
     def table_of(self, conn: Conn, tid: str, ref: int = -1) -> Table | None:
-        if tid not in self.tables and (row := self.others.get(tid)) is not None and row.until <= time.time():
-            self.adopt(row)  # its host is gone: this one takes it now
+        row = self.others.get(tid) if tid not in self.tables else None
+        if row is not None and (row.until <= time.time() or row.host == self.host_id):
+            self.adopt(row)  # its host is gone (or it is this host's, dropped): this one takes it now
         return super().table_of(conn, tid, ref)
 
     def look_again(self, tid: str) -> None:
@@ -429,8 +433,10 @@ class ClusterServer(TableServer):
             return False
         self.look_again(tid)
         row, meta = self.others.get(tid), self.others_meta.get(tid)
-        if row is None or meta is None or (check and not may_see(meta, conn.player)) or row.until <= time.time():
+        if row is None or meta is None or (check and not may_see(meta, conn.player)):
             return False
+        if row.until <= time.time() or row.host == self.host_id:
+            return False  # nobody's, or this host's: ``table_of`` adopts it
         conn.send(
             P.Elsewhere(table=tid, address=row.address, token=self.token_for(conn.player, conn.name, conn.address))
         )

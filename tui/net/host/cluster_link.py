@@ -20,7 +20,7 @@ import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from .store import cluster
@@ -34,11 +34,22 @@ CALL_TIMEOUT = 5.0  # seconds a logged line may wait for its commit before the m
 
 
 class ClusterError(OSError):
-    """The database did not take a write (``fenced``: this host no longer owns the table)."""
+    """The database did not take a write (``fenced``: this host no longer owns the table;
+    ``unknown``: no answer in time, it may have been written all the same)."""
 
-    def __init__(self, message: str, *, fenced: bool = False) -> None:
+    def __init__(self, message: str, *, fenced: bool = False, unknown: bool = False) -> None:
         super().__init__(message)
         self.fenced = fenced
+        self.unknown = unknown
+
+
+def _failure(err: BaseException) -> ClusterError:
+    if isinstance(err, cluster.Fenced):
+        return ClusterError(str(err), fenced=True)
+    if isinstance(err, ClusterError):
+        return err
+    text = str(getattr(err, "orig", None) or err).strip().splitlines()
+    return ClusterError(f"the database refused: {text[0] if text else type(err).__name__}")
 
 
 class ClusterLink:
@@ -84,28 +95,27 @@ class ClusterLink:
         self, fn: Callable[[AsyncConnection], Awaitable[T]], timeout: float = CALL_TIMEOUT, *, ordered: bool = False
     ) -> T:
         """``fn`` committed, its result; ClusterError (an OSError) if the database refused or did
-        not answer in ``timeout`` seconds (``fenced`` if the table is no longer this host's)."""
+        not answer in ``timeout`` seconds (``fenced`` if the table is no longer this host's;
+        ``unknown`` if it may have committed all the same: a transaction is never cut off
+        half-way, that would leave its connection unusable)."""
         future = self.submit(fn, ordered=ordered)
         try:
             return future.result(timeout)
-        except cluster.Fenced as err:
-            raise ClusterError(str(err), fenced=True) from None
         except concurrent.futures.TimeoutError:
-            future.cancel()
-            raise ClusterError("the database did not answer in time") from None
-        except (OperationalError, DBAPIError, IntegrityError, OSError) as err:
-            raise ClusterError(f"the database refused: {str(getattr(err, 'orig', err)).splitlines()[0]}") from None
+            raise ClusterError("the database did not answer in time", unknown=True) from None
+        except Exception as err:  # noqa: BLE001 - whatever the driver raises is one line here
+            raise _failure(err) from None
 
     async def acall(self, fn: Callable[[AsyncConnection], Awaitable[T]], timeout: float = CALL_TIMEOUT) -> T:
         """``call`` awaited on another loop (the hub's) without blocking it."""
+        future = asyncio.wrap_future(self.submit(fn))
+        done, _ = await asyncio.wait({future}, timeout=timeout)  # (never cancels the transaction)
+        if not done:
+            raise ClusterError("the database did not answer in time", unknown=True)
         try:
-            return await asyncio.wait_for(asyncio.wrap_future(self.submit(fn)), timeout)
-        except cluster.Fenced as err:
-            raise ClusterError(str(err), fenced=True) from None
-        except TimeoutError:
-            raise ClusterError("the database did not answer in time") from None
-        except (OperationalError, DBAPIError, IntegrityError, OSError) as err:
-            raise ClusterError(f"the database refused: {str(getattr(err, 'orig', err)).splitlines()[0]}") from None
+            return future.result()
+        except Exception as err:  # noqa: BLE001 - whatever the driver raises is one line here
+            raise _failure(err) from None
 
     def listen(self, heard: Callable[[str], None]) -> None:
         """Call ``heard(table_id)`` (on the link's thread) when any host changes a table
