@@ -15,9 +15,11 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["Cluster", "find_bin"]
+__all__ = ["Cluster", "cluster_or_skip", "find_bin"]
 
 
 def find_bin() -> Path | None:
@@ -110,3 +112,17 @@ def _has_user(name: str) -> bool:
         return True
     except KeyError:
         return False
+
+
+@contextmanager
+def cluster_or_skip() -> Iterator[Cluster]:
+    """A throwaway cluster for a fixture: the test is skipped where PostgreSQL is not installed
+    (failed instead under ``COLOSSEUM_REQUIRE_PG``, as CI sets)."""
+    import pytest
+
+    if find_bin() is None:
+        if os.environ.get("COLOSSEUM_REQUIRE_PG"):
+            pytest.fail("PostgreSQL is required (COLOSSEUM_REQUIRE_PG) but initdb/pg_ctl are not installed")
+        pytest.skip("PostgreSQL is not installed")
+    with Cluster() as cluster:
+        yield cluster

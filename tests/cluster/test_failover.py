@@ -10,13 +10,11 @@ it at N random points."""
 
 from __future__ import annotations
 
-import os
 import time
-from collections.abc import Iterator
 
 import pytest
 from clusterdrill import Drill, shared_secret
-from pgcluster import Cluster, find_bin
+from pgcluster import cluster_or_skip
 
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.tokens import make_token
@@ -24,12 +22,8 @@ from colosseum.tui.net.hosts import HostsClient
 
 
 @pytest.fixture(scope="module")
-def pg() -> Iterator[Cluster]:
-    if find_bin() is None:
-        if os.environ.get("COLOSSEUM_REQUIRE_PG"):
-            pytest.fail("PostgreSQL is required (COLOSSEUM_REQUIRE_PG) but initdb/pg_ctl are not installed")
-        pytest.skip("PostgreSQL is not installed")
-    with Cluster() as cluster:
+def pg():
+    with cluster_or_skip() as cluster:
         yield cluster
 
 

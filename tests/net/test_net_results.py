@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 
 import pytest
 import toygame
-from pgcluster import Cluster, find_bin
+from pgcluster import cluster_or_skip
 from test_net_tables import client, run
 
 from colosseum.core.logread import read_log
@@ -207,11 +206,7 @@ def test_a_result_found_over_at_a_restart_is_recorded_once(tmp_path):
 
 @pytest.fixture
 def pg():
-    if find_bin() is None:
-        if os.environ.get("COLOSSEUM_REQUIRE_PG"):
-            pytest.fail("PostgreSQL is required (COLOSSEUM_REQUIRE_PG) but initdb/pg_ctl are not installed")
-        pytest.skip("PostgreSQL is not installed")
-    with Cluster() as cluster:
+    with cluster_or_skip() as cluster:
         yield cluster
 
 

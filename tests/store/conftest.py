@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-
 import pytest
-from pgcluster import Cluster, find_bin
+from pgcluster import Cluster, cluster_or_skip
 
 
 @pytest.fixture(scope="session")
-def pg() -> Iterator[Cluster]:
-    if find_bin() is None:
-        if os.environ.get("COLOSSEUM_REQUIRE_PG"):
-            pytest.fail("PostgreSQL is required (COLOSSEUM_REQUIRE_PG) but initdb/pg_ctl are not installed")
-        pytest.skip("PostgreSQL is not installed")
-    with Cluster() as cluster:
+def pg():
+    with cluster_or_skip() as cluster:
         yield cluster
 
 

@@ -414,10 +414,10 @@ class ClusterServer(TableServer):
             self.adopt(row)  # its host is gone (or it is this host's, dropped): this one takes it now
         return super().table_of(conn, tid, ref)
 
-    def look_again(self, tid: str) -> None:
+    def look_again(self, tid: str, *, now: bool = False) -> None:
         """A table this host has not heard of yet (made a moment ago on another, a rematch's):
-        the lobby read again now, at most twice a second."""
-        if tid in self.tables or tid in self.others or time.monotonic() - self._looked < 0.5:
+        the lobby read again now, at most twice a second (``now``: whatever this host knew)."""
+        if not now and (tid in self.tables or tid in self.others or time.monotonic() - self._looked < 0.5):
             return
         self._looked = time.monotonic()
         try:
@@ -435,8 +435,13 @@ class ClusterServer(TableServer):
         row, meta = self.others.get(tid), self.others_meta.get(tid)
         if row is None or meta is None or (check and not may_see(meta, conn.player)):
             return False
-        if row.until <= time.time() or row.host == self.host_id:
-            return False  # nobody's, or this host's: ``table_of`` adopts it
+        if row.until <= time.time() or row.host == self.host_id:  # nobody's, or this host's
+            if self.adopt(row) is not None:
+                return False  # served here now
+            self.look_again(tid, now=True)  # (what this host knew was old: its owner renewed)
+            row = self.others.get(tid)
+            if row is None or row.until <= time.time() or row.host == self.host_id:
+                return False
         conn.send(
             P.Elsewhere(table=tid, address=row.address, token=self.token_for(conn.player, conn.name, conn.address))
         )
