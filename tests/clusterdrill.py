@@ -42,6 +42,7 @@ class Host:
         self.data = root / name
         self.proc: subprocess.Popen[bytes] | None = None
         self.peer = ""
+        self.ssh_port = 0
         self.out: list[str] = []
 
     def start(self) -> None:
@@ -61,6 +62,8 @@ class Host:
         while time.monotonic() < end:
             line = self.proc.stdout.readline().decode()
             self.out.append(line)
+            if line.startswith("listening on "):
+                self.ssh_port = int(line.split()[2].rpartition(":")[2])
             if "served to the other hosts on " in line:
                 self.peer = line.rsplit(" ", 1)[1].strip()
                 threading.Thread(target=self._drain, daemon=True).start()
