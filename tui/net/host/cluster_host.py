@@ -515,10 +515,8 @@ async def cluster_server(
     caller); StoreError, one line, if that cannot be."""
     from .store import StoreError
 
-    if not database or not database.startswith("postgresql"):
-        raise StoreError("several hosts share a PostgreSQL database: give --database postgresql+asyncpg://...")
-    if not re.fullmatch(r"[0-9A-Za-z_.-]{1,80}", host_id):
-        raise StoreError(f"--host-id {host_id[:80]!r}: letters, digits, '.', '_' and '-' (80 at most)")
+    check_arguments(database, host_id)
+    assert database is not None
     link = ClusterLink(database)
     try:
         await asyncio.get_running_loop().run_in_executor(None, link.start)
@@ -528,3 +526,13 @@ async def cluster_server(
     return ClusterServer(
         data, link=link, host_id=host_id, peer_address=f"tcp:{peer_listen or '127.0.0.1:0'}", **settings
     )
+
+
+def check_arguments(database: str | None, host_id: str) -> None:
+    """StoreError (one line) unless ``host_id`` and ``database`` can make a host of several."""
+    from .store import StoreError
+
+    if not database or not database.startswith("postgresql"):
+        raise StoreError("several hosts share a PostgreSQL database: give --database postgresql+asyncpg://...")
+    if not re.fullmatch(r"[0-9A-Za-z_.-]{1,80}", host_id):
+        raise StoreError(f"--host-id {host_id[:80]!r}: letters, digits, '.', '_' and '-' (80 at most)")

@@ -75,7 +75,8 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         "--peer-listen",
         default=None,
         metavar="HOST:PORT",
-        help="with --host-id: where the other hosts' players reach this host's tables (port 0: any free one)",
+        help="with --host-id: where the other hosts' players reach this host's tables "
+        "(default 127.0.0.1:0: any free port, reachable from this machine only)",
     )
     parser.add_argument(
         "--fixed-seeds",

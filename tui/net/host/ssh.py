@@ -153,6 +153,10 @@ async def start_server(
 
     data = Path(data) if data else default_data_dir()
     private_dir(data)
+    if host_id:
+        from .cluster_host import check_arguments
+
+        check_arguments(database, host_id)
     store = await Store.open(data, database)
     settings: dict[str, Any] = {
         "bot_timeout": bot_timeout,
