@@ -30,8 +30,13 @@ class KeyBar(Widget):
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
+    _shown: tuple[tuple[tuple[str, str], ...], int] | None = None  # what the bar drew last
+
     def _changed(self, screen) -> None:
-        self.refresh()
+        # the screen's bindings are looked at again after every move: redraw only if the keys
+        # shown change (a redraw of the bar cost 2 ms of a client's 16 per move, issue 24)
+        if (tuple(self.items()), self.size.width) != self._shown:
+            self.refresh()
 
     def items(self) -> list[tuple[str, str]]:
         """(keys, description) pairs shown now, grouped bindings joined, fitted to the width."""
@@ -82,6 +87,7 @@ class KeyBar(Widget):
         key_style = self.get_component_rich_style("keybar--key", partial=True)
         desc_style = self.get_component_rich_style("keybar--desc", partial=True)
         items = self.items()
+        self._shown = (tuple(items), self.size.width)
         # two spaces between items when they fit, else one (so every key shows at 80 columns)
         gap = " " if _width(items, gap=2) > (self.size.width or 80) else "  "
         t = Text(no_wrap=True, overflow="crop")
