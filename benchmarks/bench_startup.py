@@ -11,7 +11,9 @@ This is the first paint, whatever the program does next (bots moving, dialogs op
 * bare: a one-widget Textual app ("hello");
 * ``colosseum`` with no arguments: the new-game screen;
 * ``colosseum play --players 4 --humans 1 --seed 1 --bot-delay 0``: the game screen (its
-  "Impresarios" panel), and the first decision's dialog ("Starting gates").
+  "Arena" panel), and the first decision's dialog ("Starting gates").  A person's first
+  decision is drawn in the game screen's first frame when the bots before it play at once (D-85):
+  the dialog then covers the "Impresarios" panel.
 
 The samples are taken in rounds, one of each program per round in a shuffled order, so all
 see the same machine load; each program's figure is the median over the rounds of its time
@@ -59,7 +61,7 @@ PLAY = ["play", "--players", "4", "--humans", "1", "--seed", "1", "--bot-delay",
 PROGRAMS = (
     ("bare one-widget Textual app", BARE, "hello"),
     ("colosseum (no arguments): new-game screen", CLIENT % ([],), "New game"),
-    ("colosseum play: game screen drawn", CLIENT % (PLAY,), "Impresarios"),
+    ("colosseum play: game screen drawn", CLIENT % (PLAY,), "Arena"),
     ("colosseum play: first decision dialog drawn", CLIENT % (PLAY,), "Starting gates"),
 )
 

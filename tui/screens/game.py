@@ -124,6 +124,7 @@ class GameScreen(StyledOnMount, Screen[None]):
         self._bindings_sig: tuple[Any, ...] | None = None
         self._rung_at: int | None = None  # the decision the bell last rang for
         self._handed: set[int] = set()  # seats whose dialog was handed over to another (hot seat)
+        self._shown = False  # the screen has been shown (its first ScreenResume)
 
     @property
     def director(self) -> DialogDirector:
@@ -151,9 +152,9 @@ class GameScreen(StyledOnMount, Screen[None]):
         if not hasattr(self.app, "action_help"):  # the screen brings its own help
             for b in HELP_KEYS:
                 self._bindings.key_to_bindings.setdefault(b.key, []).append(b)
-        self.session.add_listener(self._on_game_event)
         if self.bot_delay <= 0 and self.session.local_seats():
-            self._quick_start()
+            self._quick_start()  # (before listening: the sync below shows those moves)
+        self.session.add_listener(self._on_game_event)
         self.sync()
         if self.session.bot_to_act():
             # the game moves on (bots thinking or paced) once it is on screen
@@ -179,6 +180,9 @@ class GameScreen(StyledOnMount, Screen[None]):
         # a dialog taken off the stack without closing itself (popped) is closed like Escape
         for dialog in [d for d in self._dialogs if d not in self.app.screen_stack]:
             self._dialog_closed(dialog, None)
+        if not self._shown:  # first shown just after on_mount, which drew and moved the game on
+            self._shown = True
+            return
         self._schedule()
 
     # ------------------------------------------------------------------ state -> panels
