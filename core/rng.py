@@ -19,7 +19,6 @@ the next state with its draw.
 
 from __future__ import annotations
 
-import secrets as _secrets
 from functools import lru_cache
 from hashlib import blake2b
 from typing import TypeVar
@@ -34,7 +33,9 @@ MIN_SECRET_BYTES = 16
 
 def new_secret() -> str:
     """A fresh secret for a game whose chance no player may predict (hex, 64 digits)."""
-    return _secrets.token_hex(SECRET_BYTES)
+    import secrets  # (here: a local game needs none, and the module costs its start-up time)
+
+    return secrets.token_hex(SECRET_BYTES)
 
 
 @lru_cache(maxsize=64)

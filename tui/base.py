@@ -12,6 +12,7 @@ from typing import Any
 
 from textual.app import App
 from textual.binding import Binding
+from textual.events import ScreenResume
 from textual.notifications import Notification, Notify, SeverityLevel
 
 from colosseum.themes import DEFAULT_THEME, register_themes
@@ -35,6 +36,23 @@ def ascii_scrollbars() -> None:
 
     ScrollBarRender.VERTICAL_BARS = [" "] * 8
     ScrollBarRender.HORIZONTAL_BARS = [" "] * 8
+
+
+class StyledOnMount:
+    """A mixin for a screen whose first showing need not style its widgets a second time.
+
+    Textual (8.2) styles each widget as it is mounted, then restyles the whole screen when it
+    is first shown (its first ``ScreenResume``): for a screen whose widgets' CSS is all in place
+    before they are mounted (no later class's CSS restyles an earlier widget) that second pass
+    changes nothing and costs milliseconds before the first frame (issue 23).  Later showings
+    (back from a screen pushed on top) restyle as before."""
+
+    _styled_on_mount = True
+
+    def _on_screen_resume(self, event: ScreenResume) -> None:
+        if self._styled_on_mount:
+            self._styled_on_mount = False
+            event.refresh_styles = False  # read by Screen's own handler, which runs after this
 
 
 def submit_or_notify(node, session, action) -> bool:

@@ -194,11 +194,12 @@ COMMANDS: tuple[tuple[str, str, Callable[..., None]], ...] = (
 )
 
 
-def build_parser(only: str | None = None, game: str | None = None) -> argparse.ArgumentParser:
+def build_parser(only: str | None = None, game: str | None = None, *, listed: bool = True) -> argparse.ArgumentParser:
     """The command line's parser.  ``only``: the command given, the one whose arguments are
-    added (the others are listed by name and help): parsing is as with all of them, and
-    building every command's arguments costs ``colosseum play`` milliseconds of its start.
-    ``game``: whose option flags ``play`` and ``simulate`` take (default: the default game's)."""
+    added (the others are listed by name and help, or not at all if not ``listed``): parsing is
+    as with all of them, and building every command's arguments costs ``colosseum play``
+    milliseconds of its start.  ``game``: whose option flags ``play`` and ``simulate`` take
+    (default: the default game's)."""
     import argparse
 
     from colosseum.themes import THEME_NAMES
@@ -208,9 +209,10 @@ def build_parser(only: str | None = None, game: str | None = None) -> argparse.A
     parser.add_argument("--theme", default=None, help=f"colour theme ({', '.join(THEME_NAMES)})")
     sub = parser.add_subparsers(dest="command")
     for name, help_text, add_arguments in COMMANDS:
-        command = sub.add_parser(name, help=help_text)
         if only is None or only == name:
-            add_arguments(command, game)
+            add_arguments(sub.add_parser(name, help=help_text), game)
+        elif listed:
+            sub.add_parser(name, help=help_text)
     return parser
 
 
@@ -311,7 +313,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
             spec(game)
         except ValueError as err:
             raise ArgumentsRefused(str(err)) from None
-    args = build_parser(only=command, game=game).parse_args(argv)
+    # The command's own parser alone parses what is right; anything it does not take is said by
+    # the whole parser, as always (its usage line lists every command).
+    args, unknown = build_parser(only=command, game=game, listed=command is None).parse_known_args(argv)
+    if unknown:
+        args = build_parser(only=command, game=game).parse_args(argv)
     if args.command in GAME_COMMANDS:
         _setup_options(args)
     return args

@@ -224,6 +224,11 @@ class GameSession(ABC, Generic[StateT, ActionT]):
     async def run_bots(self, delay: float = 0.0) -> None:
         """Play bot moves until a human must act (nothing here: the bots are played elsewhere)."""
 
+    def play_quick_bots(self, budget: float) -> int:
+        """Play at once the moves of bots that do not think, for at most about ``budget``
+        seconds; the number played (nothing here: the bots are played elsewhere)."""
+        return 0
+
     def hold(self, reason: object) -> None:
         """Bots wait (e.g. while a human composes an offer) until ``release(reason)``."""
 
@@ -508,6 +513,24 @@ class LocalSession(EngineSession, GameSession[Any, Any]):
         while (loop.time() < end or self.held) and self._state is st and not self.rushing:
             await asyncio.sleep(0.05)
         return self._state is not st
+
+    def play_quick_bots(self, budget: float) -> int:
+        """Play at once, without the event loop, the moves of bots that do not think (no search
+        bot), until a person or a thinking bot is to act or ``budget`` seconds have gone by;
+        the number played.  For a game whose bots play without delay: their first moves can be
+        made before the game's first frame, so that frame shows the first person's decision."""
+        import time
+
+        end = time.perf_counter() + budget
+        played = 0
+        while not self.held and not self.stepping and time.perf_counter() < end:
+            seat = self.waiting_for()
+            bot = self._bots.get(seat) if seat >= 0 else None
+            if bot is None or getattr(bot, "thinks", False):
+                break  # a person (or nobody) to act, or a bot that thinks in a thread
+            self._play(bot.act(self._state))
+            played += 1
+        return played
 
     async def run_bots(self, delay: float = 0.0) -> None:
         """Play bot moves until a human must act or the game is over."""

@@ -277,3 +277,48 @@ def test_the_first_theme_styles_as_assigning_it_would() -> None:
 
     for name in (*THEME_NAMES, "textual-light"):
         asyncio.run(go(name))
+
+
+def _first_frame(argv: list[str]) -> tuple[list[str], int]:
+    """The screens on the stack when ``colosseum play ARGV``'s first frame is drawn, and how many
+    actions had been played by then."""
+    import asyncio
+
+    from colosseum.tui.app import build_app
+    from colosseum.tui.cli import parse_args
+
+    app = build_app(parse_args(["play", *argv]), record=False)
+    assert not isinstance(app, int)
+    seen: list[tuple[list[str], int]] = []
+    display = app._display
+
+    def first(screen: object, renderable: object) -> None:
+        if renderable is not None and not seen:
+            seen.append(([type(s).__name__ for s in app.screen_stack], len(app.session.actions)))
+        display(screen, renderable)  # type: ignore[arg-type]
+
+    app._display = first  # type: ignore[method-assign]
+
+    async def go() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+
+    asyncio.run(go())
+    return seen[0]
+
+
+def test_the_first_decision_is_drawn_in_the_first_frame() -> None:
+    """D-85: bots without delay make their first moves before the first frame, and the first
+    person's dialog is in it (one frame, not the game screen's and then the dialog's)."""
+    # seat 1 (Becky) chooses her starting gates last: the three bots choose first
+    assert _first_frame(["--players", "4", "--humans", "1", "--seed", "1", "--bot-delay", "0"]) == (
+        ["GameScreen", "SetupDialog"],
+        3,
+    )
+    # with a delay the bots play at their pace after the game screen is drawn, as before
+    assert _first_frame(["--players", "4", "--humans", "1", "--seed", "1", "--bot-delay", "0.5"]) == (["GameScreen"], 0)
+    # a search bot thinks off the event loop, after the first frame
+    _stack, played = _first_frame(
+        ["--players", "3", "--humans", "1", "--seed", "1", "--bot-delay", "0", "--bots", "hard"]
+    )
+    assert played == 0

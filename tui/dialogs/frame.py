@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from textual.screen import ModalScreen
 
+from colosseum.tui.base import StyledOnMount
 
-class DecisionScreen(ModalScreen[None]):
+
+class DecisionScreen(StyledOnMount, ModalScreen[None]):
     seat: int = -1
     handed_over: bool = False
 

@@ -27,7 +27,7 @@ from textual.worker import Worker
 
 from colosseum.core.errors import RuleError
 from colosseum.core.events import Event
-from colosseum.tui.base import submit_or_notify
+from colosseum.tui.base import StyledOnMount, submit_or_notify
 from colosseum.tui.client import GameBody, GameClient, load_client
 from colosseum.tui.dialogs.frame import DecisionScreen
 from colosseum.tui.session import GameSession
@@ -40,6 +40,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from colosseum.tui.dialogs.director import DialogDirector
 
 VIEW = Binding.Group("Board", compact=True)
+
+#: seconds of quick bots' moves (bots without delay that do not think) played before a game's
+#: first frame, so that it shows the first decision of a person at this terminal
+QUICK_START = 0.1
 
 #: the shell's keys before a game's own (which stand after the board keys) ...
 KEYS_FIRST = [
@@ -76,7 +80,7 @@ HELP_KEYS = [
 ]
 
 
-class GameScreen(Screen[None]):
+class GameScreen(StyledOnMount, Screen[None]):
     """One game.  Panels render from ``session.state``; actions go through ``session.submit``."""
 
     BINDINGS = [*KEYS_FIRST, *KEYS_LAST]
@@ -120,6 +124,7 @@ class GameScreen(Screen[None]):
         self._bindings_sig: tuple[Any, ...] | None = None
         self._rung_at: int | None = None  # the decision the bell last rang for
         self._handed: set[int] = set()  # seats whose dialog was handed over to another (hot seat)
+        self._shown = False  # the screen has been shown (its first ScreenResume)
 
     @property
     def director(self) -> DialogDirector:
@@ -147,10 +152,26 @@ class GameScreen(Screen[None]):
         if not hasattr(self.app, "action_help"):  # the screen brings its own help
             for b in HELP_KEYS:
                 self._bindings.key_to_bindings.setdefault(b.key, []).append(b)
+        if self.bot_delay <= 0 and self.session.local_seats():
+            self._quick_start()  # (before listening: the sync below shows those moves)
         self.session.add_listener(self._on_game_event)
         self.sync()
-        # the game moves on (bots, the first dialog and its modules) once it is on screen
-        self.call_after_refresh(self.call_later, self.advance)
+        if self.session.bot_to_act():
+            # the game moves on (bots thinking or paced) once it is on screen
+            self.call_after_refresh(self.call_later, self.advance)
+        else:
+            # a person's decision is first: its dialog is drawn in the screen's first frame
+            # (one paint, not the game's and then the dialog's over it; issue 23)
+            self.advance()
+
+    def _quick_start(self) -> None:
+        """Bots without delay that do not think make their moves before a person's first
+        decision before the first frame (at most 0.1 s of them), as they would in the first
+        moments after it: that frame shows the person's decision."""
+        try:
+            self.session.play_quick_bots(QUICK_START)
+        except Exception:  # noqa: BLE001 - the bots' worker plays on from here and says why
+            return
 
     def on_unmount(self) -> None:
         self.session.remove_listener(self._on_game_event)
@@ -159,6 +180,9 @@ class GameScreen(Screen[None]):
         # a dialog taken off the stack without closing itself (popped) is closed like Escape
         for dialog in [d for d in self._dialogs if d not in self.app.screen_stack]:
             self._dialog_closed(dialog, None)
+        if not self._shown:  # first shown just after on_mount, which drew and moved the game on
+            self._shown = True
+            return
         self._schedule()
 
     # ------------------------------------------------------------------ state -> panels

@@ -18,6 +18,7 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from colosseum.core.options import DEFAULT_GAME
+from colosseum.tui.base import StyledOnMount
 from colosseum.tui.plain import Static
 from colosseum.tui.widgets.forms import Cycle, FormButton, FormInput
 from colosseum.tui.widgets.keybar import KeyBar
@@ -97,7 +98,7 @@ class NewGameSettings:
         return out
 
 
-class NewGameScreen(Screen[None]):
+class NewGameScreen(StyledOnMount, Screen[None]):
     class Chosen(Message):
         """The player pressed Start: the app starts this game (messages up, not a call into the app)."""
 

@@ -345,8 +345,8 @@ class GuidedApp(BaseApp):
             self._start_guide()
         if self.offer_tutorial:
             self.offer_tutorial = False
-            if first_start():
-                self.call_after_refresh(self._offer)
+            # asked after the first frame: looking for saved games need not hold it up
+            self.call_after_refresh(self._offer_on_first_start)
 
     def _start_guide(self) -> None:
         guide = self.guide
@@ -376,6 +376,10 @@ class GuidedApp(BaseApp):
             guide.skip()
 
     # ---- the first start (D-63)
+    def _offer_on_first_start(self) -> None:
+        if first_start():
+            self._offer()
+
     def _offer(self) -> None:
         from colosseum.tui.settings import remember
 

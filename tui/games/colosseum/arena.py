@@ -44,7 +44,7 @@ class Arena(Horizontal):
     def __init__(self, log: Widget, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._log = log
-        log.add_class("arena-log")
+        log.add_class("arena-log", update=log.is_attached)  # (a new one is styled when mounted)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="arena-left"):
