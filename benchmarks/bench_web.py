@@ -39,7 +39,7 @@ import asyncssh
 
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.proto_client import ProtoClient
-from colosseum.tui.net.host.testing import Terminal, free_port
+from colosseum.tui.net.host.testing import SSHScreen, free_port
 from colosseum.tui.net.host.tokens import load_secret, make_token
 
 LOBBY = "Lobby - you are"  # the lobby's title (tui/net/lobby.py)
@@ -103,26 +103,7 @@ class Web:
         await self.page.keyboard.press(key)
 
 
-class SSH:
-    def __init__(self, conn, proc) -> None:
-        self.conn, self.proc, self.term = conn, proc, Terminal(COLS, ROWS)
-        self.task = asyncio.get_running_loop().create_task(self._read())
-
-    async def _read(self) -> None:
-        try:
-            while data := await self.proc.stdout.read(65536):
-                self.term.feed(data)
-        except (OSError, asyncssh.Error):
-            pass
-
-    async def text(self) -> str:
-        return self.term.text()
-
-    async def press(self, key: str) -> None:
-        self.proc.stdin.write({"Escape": "\x1b"}.get(key, key).encode())
-
-
-async def key_times(s: Web | SSH, keys: int) -> list[float]:
+async def key_times(s: Web | SSHScreen, keys: int) -> list[float]:
     out = []
     for _ in range(keys):
         t0 = time.monotonic()
@@ -136,11 +117,11 @@ async def key_times(s: Web | SSH, keys: int) -> list[float]:
     return out
 
 
-async def _has(s: Web | SSH, text: str) -> bool:
+async def _has(s: Web | SSHScreen, text: str) -> bool:
     return text in await s.text()
 
 
-async def _lacks(s: Web | SSH, text: str) -> bool:
+async def _lacks(s: Web | SSHScreen, text: str) -> bool:
     return text not in await s.text()
 
 
@@ -211,17 +192,8 @@ async def run(args: argparse.Namespace) -> None:
                     keys["web"] += await key_times(w, args.keys)
                     # an SSH session
                     t0 = time.monotonic()
-                    conn = await asyncssh.connect(
-                        "127.0.0.1",
-                        ssh_port,
-                        username=f"Ssh {i + 1}",
-                        client_keys=[key],
-                        known_hosts=None,
-                        agent_path=None,
-                    )
-                    proc = await conn.create_process(term_type="xterm-256color", term_size=(COLS, ROWS), encoding=None)
-                    s = SSH(conn, proc)
-                    conns.append(conn)
+                    s = await SSHScreen.open(ssh_port, key, f"Ssh {i + 1}", COLS, ROWS)
+                    conns.append(s.conn)
                     await until(lambda s=s: _has(s, LOBBY))
                     first["ssh"].append(time.monotonic() - t0)
                     keys["ssh"] += await key_times(s, args.keys)

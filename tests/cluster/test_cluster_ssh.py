@@ -17,55 +17,13 @@ import pytest
 from clusterdrill import Host
 from pgcluster import cluster_or_skip
 
-from colosseum.tui.net.host.testing import Terminal
-
-COLS, ROWS = 80, 24
+from colosseum.tui.net.host.testing import SSHScreen
 
 
 @pytest.fixture(scope="module")
 def pg() -> Iterator[Any]:
     with cluster_or_skip() as cluster:
         yield cluster
-
-
-class Screen:
-    def __init__(self, conn: asyncssh.SSHClientConnection, proc: asyncssh.SSHClientProcess) -> None:
-        self.conn, self.proc = conn, proc
-        self.term = Terminal(COLS, ROWS)
-        self.ended = False
-        self.task = asyncio.get_running_loop().create_task(self._read())
-
-    @classmethod
-    async def open(cls, port: int, user: str, key: asyncssh.SSHKey) -> Screen:
-        conn = await asyncssh.connect(
-            "127.0.0.1", port, username=user, client_keys=[key], known_hosts=None, agent_path=None
-        )
-        proc = await conn.create_process(term_type="xterm-256color", term_size=(COLS, ROWS), encoding=None)
-        return cls(conn, proc)
-
-    async def _read(self) -> None:
-        try:
-            while data := await self.proc.stdout.read(65536):
-                self.term.feed(data)
-        except (OSError, asyncssh.Error):
-            pass
-        self.ended = True
-
-    def press(self, keys: str) -> None:
-        self.proc.stdin.write(keys.encode())
-
-    async def wait_for(self, text: str, timeout: float = 40.0, gone: bool = False) -> str:
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
-        while (text in (shown := self.term.text())) == gone:
-            if loop.time() > end or (self.ended and not gone):
-                raise AssertionError(f"{text!r} {'still' if gone else 'not'} on the screen:\n{shown}")
-            await asyncio.sleep(0.05)
-        return shown
-
-    def close(self) -> None:
-        self.conn.close()
-        self.task.cancel()
 
 
 def test_a_player_on_another_host_plays_on_after_the_tables_host_dies(pg, tmp_path):
@@ -78,34 +36,34 @@ def test_a_player_on_another_host_plays_on_after_the_tables_host_dies(pg, tmp_pa
     key_a, key_b = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(2))
 
     async def go() -> None:
-        a = await Screen.open(hosts[0].ssh_port, "[/a]", key_a)
-        b = await Screen.open(hosts[1].ssh_port, "小明", key_b)
+        a = await SSHScreen.open(hosts[0].ssh_port, key_a, "[/a]")
+        b = await SSHScreen.open(hosts[1].ssh_port, key_b, "小明")
         try:
             await a.wait_for("Lobby - you are")
             await b.wait_for("Lobby - you are")
-            a.press("n")
+            await a.press("n")
             await a.wait_for("ctrl+s creates")
-            a.press("\x13")  # Ctrl+S: the table (seats 1-3 people, a bot)
+            await a.press("\x13")  # Ctrl+S: the table (seats 1-3 people, a bot)
             await a.wait_for("waiting for players")
-            b.press("r")
+            await b.press("r")
             await b.wait_for("[a], (free)")  # h1's table in h2's lobby
-            b.press("\r")
+            await b.press("\r")
             await b.wait_for("waiting for players")
             await a.wait_for("小明")
-            a.press("\x13")  # start now: a bot for the free seat
+            await a.press("\x13")  # start now: a bot for the free seat
             await a.wait_for("R1/")
             await b.wait_for("R1/")
             hosts[0].signal(signal.SIGKILL)  # the table's host dies mid-game
             await b.wait_for("The table's host was lost")
             await b.wait_for("The table's host was lost", gone=True)  # back: a new screen of the game
             await b.wait_for("R1/")
-            a.close()
-            a = await Screen.open(hosts[1].ssh_port, "[/a]", key_a)  # the balancer's other host
+            await a.close()
+            a = await SSHScreen.open(hosts[1].ssh_port, key_a, "[/a]")  # the balancer's other host
             await a.wait_for("R1/")  # straight back at his seat
-            assert "Lobby" not in a.term.lines()[0]
+            assert "Lobby" not in (await a.lines())[0]
         finally:
-            a.close()
-            b.close()
+            await a.close()
+            await b.close()
 
     try:
         asyncio.run(asyncio.wait_for(go(), 180))

@@ -27,7 +27,7 @@ from browsing import ARGS, CHROMIUM, needs_browser, screen, wait_for
 
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.proto_client import ProtoClient
-from colosseum.tui.net.host.testing import Terminal, free_port
+from colosseum.tui.net.host.testing import SSHScreen, free_port
 from colosseum.tui.net.host.tokens import load_secret, make_token
 
 pytestmark = needs_browser
@@ -37,53 +37,6 @@ SSH_PLAYER = "小明"
 SEED = 7
 COLS, ROWS = 120, 36
 AGAIN = 3.0
-
-
-class SSHScreen:
-    """An SSH session with a PTY, its screen kept by a ``Terminal``."""
-
-    def __init__(self, conn: asyncssh.SSHClientConnection, proc: asyncssh.SSHClientProcess) -> None:
-        self.conn = conn
-        self.proc = proc
-        self.term = Terminal(COLS, ROWS)
-        self.ended = False
-        self.task = asyncio.get_running_loop().create_task(self._read())
-
-    @classmethod
-    async def open(cls, port: int, key: asyncssh.SSHKey, user: str) -> SSHScreen:
-        conn = await asyncssh.connect(
-            "127.0.0.1", port, username=user, client_keys=[key], known_hosts=None, agent_path=None
-        )
-        proc = await conn.create_process(term_type="xterm-256color", term_size=(COLS, ROWS), encoding=None)
-        return cls(conn, proc)
-
-    async def _read(self) -> None:
-        try:
-            while data := await self.proc.stdout.read(65536):
-                self.term.feed(data)
-        except (OSError, asyncssh.Error):
-            pass
-        self.ended = True
-
-    async def lines(self) -> list[str]:
-        return self.term.lines()
-
-    async def press(self, key: str) -> None:
-        self.proc.stdin.write({"Enter": "\r", "Escape": "\x1b"}.get(key, key).encode())
-
-    async def wait_for(self, text: str, timeout: float = 30.0) -> str:
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
-        while text not in (shown := self.term.text()):
-            if loop.time() > end or self.ended:
-                raise AssertionError(f"{text!r} not on the SSH screen:\n{shown}")
-            await asyncio.sleep(0.05)
-        return shown
-
-    async def close(self) -> None:
-        self.conn.close()
-        await self.conn.wait_closed()
-        self.task.cancel()
 
 
 #: the shortest way through a decision: the dialog's key that ends, passes, skips or rejects
@@ -190,7 +143,7 @@ def test_a_browser_player_and_an_ssh_player_play_round_1_and_the_closed_tab_come
         tid = (await host.expect(lambda m: isinstance(m, P.Joined))).table.id
 
         # over SSH: w shows the one-time link, c copies it (OSC 52, the terminal's clipboard)
-        first = await SSHScreen.open(ssh_port, aurelia, BROWSER_PLAYER)
+        first = await SSHScreen.open(ssh_port, aurelia, BROWSER_PLAYER, COLS, ROWS)
         await first.wait_for(f"Lobby - you are {BROWSER_PLAYER}")
         await first.press("w")
         await first.wait_for("Play in a browser")
@@ -208,7 +161,7 @@ def test_a_browser_player_and_an_ssh_player_play_round_1_and_the_closed_tab_come
             browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
             context = await browser.new_context(viewport={"width": 1030, "height": 700})
             page = await context.new_page()
-            ming_screen = await SSHScreen.open(ssh_port, ming, SSH_PLAYER)
+            ming_screen = await SSHScreen.open(ssh_port, ming, SSH_PLAYER, COLS, ROWS)
             try:
                 await page.goto(link)
                 await wait_for(page, f"Lobby - you are {BROWSER_PLAYER}")

@@ -295,6 +295,67 @@ class Terminal:
                 self.x = end
 
 
+class SSHScreen:
+    """An SSH session with a PTY (asyncssh), its screen kept by a :class:`Terminal`, for the
+    end-to-end tests and benchmarks: ``await SSHScreen.open(port, key, user)``."""
+
+    KEYS = {"Enter": "\r", "Escape": "\x1b"}
+
+    def __init__(self, conn: Any, proc: Any, cols: int = 80, rows: int = 24) -> None:
+        self.conn = conn
+        self.proc = proc
+        self.term = Terminal(cols, rows)
+        self.ended = False
+        self.task = asyncio.get_running_loop().create_task(self._read())
+
+    @classmethod
+    async def open(cls, port: int, key: Any, user: str, cols: int = 80, rows: int = 24) -> SSHScreen:
+        import asyncssh
+
+        conn = await asyncssh.connect(
+            "127.0.0.1", port, username=user, client_keys=[key], known_hosts=None, agent_path=None
+        )
+        proc = await conn.create_process(term_type="xterm-256color", term_size=(cols, rows), encoding=None)
+        return cls(conn, proc, cols, rows)
+
+    async def _read(self) -> None:
+        import asyncssh
+
+        try:
+            while data := await self.proc.stdout.read(65536):
+                self.term.feed(data)
+        except (OSError, asyncssh.Error):
+            pass
+        self.ended = True
+
+    async def lines(self) -> list[str]:
+        return self.term.lines()
+
+    async def text(self) -> str:
+        return self.term.text()
+
+    async def press(self, key: str) -> None:
+        """A key (``Enter``, ``Escape``) or text, as typed."""
+        self.proc.stdin.write(self.KEYS.get(key, key).encode())
+
+    async def wait_for(self, text: str, timeout: float = 30.0, *, gone: bool = False) -> str:
+        """The screen once ``text`` is on it (``gone``: once it is not); AssertionError, with
+        the screen, after ``timeout`` seconds."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while (text in (shown := self.term.text())) == gone:
+            if loop.time() > end or (self.ended and not gone):
+                raise AssertionError(f"{text!r} {'still' if gone else 'not'} on the SSH screen:\n{shown}")
+            await asyncio.sleep(0.05)
+        return shown
+
+    async def close(self) -> None:
+        self.conn.close()
+        with contextlib.suppress(Exception):
+            await self.conn.wait_closed()
+        self.task.cancel()
+
+
 @contextlib.contextmanager
 def running_server(data: Path, **kw: Any) -> Iterator[TableServer]:
     """A table server on its own event loop in a thread (``kw``: TableServer's options), for
