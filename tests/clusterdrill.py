@@ -140,6 +140,7 @@ class Player:
     client: HostsClient | None = None
     acked: list[tuple[int, bytes]] = field(default_factory=list)
     reconnects: int = 0
+    session: Any = None  # the game's session once it is over
     error: str = ""
     done: bool = False
 
@@ -174,7 +175,7 @@ class Player:
         while time.monotonic() < deadline:
             state = session.state
             if rules.to_act(state) < 0:
-                self.done = True
+                self.done, self.session = True, session
                 return
             if session.lost or session.client.closed.is_set():
                 session = self.rejoin(deadline)

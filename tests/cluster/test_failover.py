@@ -102,3 +102,39 @@ def test_the_database_stopped_mid_game_loses_nothing_acknowledged(pg, tmp_path):
         assert at < 0, out[max(0, at - 300) : at + 3000]
     finally:
         drill.close()
+
+
+def test_a_rematch_of_people_on_two_hosts(pg, tmp_path):
+    """A finished table whose people are on two hosts: one asks for a rematch, the others
+    accept, the new table is made on the owner's host (leased there) and everyone sits at it."""
+    drill = Drill(tmp_path, pg.fresh_database(), seed=17)
+    try:
+        drill.start(2)
+        drill.seat_players([("colosseum", [0, 1, 1])])
+        result = drill.play()
+        assert not result["errors"], result["errors"]
+        sessions = [p.session for p in drill.players]
+        heard: list[list[P.RematchState]] = [[] for _ in sessions]
+        for s, box in zip(sessions, heard, strict=True):
+            s.rematch_listeners.append(box.append)
+
+        def wait(what) -> None:
+            end = time.monotonic() + 20
+            while not what():
+                assert time.monotonic() < end, heard
+                for s in sessions:
+                    s.drain()
+                time.sleep(0.05)
+
+        sessions[0].ask_rematch(True)
+        wait(lambda: all(box for box in heard[1:]))
+        for s in sessions[1:]:
+            s.ask_rematch(True)
+        wait(lambda: all(box and box[-1].new_table for box in heard))
+        new = heard[0][-1].new_table
+        for p in drill.players:
+            assert p.client is not None
+            joined = p.client.join(new, p.seat)
+            assert joined.state is not None and joined.table.id == new
+    finally:
+        drill.close()

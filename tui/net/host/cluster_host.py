@@ -223,7 +223,14 @@ class ClusterServer(TableServer):
         return t
 
     def make_table(self, meta: TableMeta) -> Table:
-        """A table of this host, its log's lines mirrored to the database."""
+        """A table of this host, its log's lines mirrored to the database.  A new one (a
+        rematch's) is leased here; without the lease (the database away, or another host
+        holds it) its first write fails as a full disk's would, and it is not made."""
+        if meta.id not in self.leases:
+            try:
+                self.lease(meta.id)
+            except ClusterError as err:
+                log.warning("table %s: no lease: %s", meta.id, err)
         t = Table(self, meta)
         t.record.mirror = LogMirror(self, meta.id, 1)
         return t
