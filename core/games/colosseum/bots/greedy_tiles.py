@@ -74,6 +74,32 @@ def _spec_entries(cat: Catalog) -> list[_SpecEntry]:
     return hit[1]
 
 
+#: ``star_needs`` by seat, with what it was computed from: (catalog, stars, every seat's tiles,
+#: needs).  A seat's tiles are the same tuple from state to state until they change, so most
+#: decisions find the needs of the last one (shared by the bots of a process: the same inputs,
+#: the same needs)
+_NEEDS: dict[int, tuple[Catalog, tuple[int, ...], list[tuple[int, ...]], tuple[int, ...]]] = {}
+
+
+def _star_needs(state: State, cat: Catalog, seat: int) -> tuple[int, ...]:
+    """:func:`~colosseum.core.games.colosseum.queries.star_needs`, remembered by seat."""
+    players = state.players
+    last = _NEEDS.get(seat)
+    if last is not None and last[0] is cat and last[1] == state.stars:
+        held = last[2]
+        if len(held) == len(players):
+            i = 0
+            for q in players:
+                if held[i] is not q.tiles:
+                    break
+                i += 1
+            else:
+                return last[3]
+    needs = star_needs(state, cat, seat)
+    _NEEDS[seat] = (cat, state.stars, [q.tiles for q in players], needs)
+    return needs
+
+
 class TileValuation:
     """The greedy bot's valuations of tiles and spectacles, with their per-decision caches."""
 
@@ -156,7 +182,7 @@ class TileValuation:
         auction) in which the seat's prospects do not change."""
         p = state.players[seat]
         left = self.rounds_left(state, cat)
-        stars = star_needs(state, cat, seat)
+        stars = _star_needs(state, cat, seat)
         plan = (state.display, p.coins, numbering_floor(cat, p) if cat.rules.numbering else -1) if left >= 2 else ()
         return (seat, cat.variant, left, state.phase, p.face_down, p.face_up, p.arena, len(p.gates), plan, stars)
 
