@@ -74,27 +74,18 @@ def _spec_entries(cat: Catalog) -> list[_SpecEntry]:
     return hit[1]
 
 
-#: ``star_needs`` by seat, with what it was computed from: (catalog, stars, every seat's tiles,
-#: needs).  A seat's tiles are the same tuple from state to state until they change, so most
-#: decisions find the needs of the last one (shared by the bots of a process: the same inputs,
-#: the same needs)
+#: ``star_needs`` by seat (catalog, stars, tiles of all, needs): tiles stay the same tuple until they change
 _NEEDS: dict[int, tuple[Catalog, tuple[int, ...], list[tuple[int, ...]], tuple[int, ...]]] = {}
 
 
 def _star_needs(state: State, cat: Catalog, seat: int) -> tuple[int, ...]:
-    """:func:`~colosseum.core.games.colosseum.queries.star_needs`, remembered by seat."""
-    players = state.players
-    last = _NEEDS.get(seat)
-    if last is not None and last[0] is cat and last[1] == state.stars:
-        held = last[2]
-        if len(held) == len(players):
-            i = 0
-            for q in players:
-                if held[i] is not q.tiles:
-                    break
-                i += 1
-            else:
-                return last[3]
+    last, players = _NEEDS.get(seat), state.players
+    if last is not None and last[0] is cat and last[1] == state.stars and len(last[2]) == len(players):
+        for t, q in zip(last[2], players, strict=True):
+            if t is not q.tiles:
+                break
+        else:
+            return last[3]
     needs = star_needs(state, cat, seat)
     _NEEDS[seat] = (cat, state.stars, [q.tiles for q in players], needs)
     return needs
