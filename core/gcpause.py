@@ -6,12 +6,14 @@ nevertheless walked the young objects, and every tenth time the older ones too: 
 playout's CPU time on a bare interpreter, more in a process that holds a whole client or server.
 While any thread is inside ``paused_gc()`` the collector does not run by itself; it is enabled
 again (if it was enabled before the first thread came in) when the last one leaves, and
-collects then whatever cycles other threads made meanwhile.  It changes no choice of any bot.
+collects then whatever cycles other threads made meanwhile; a process forked meanwhile starts with
+the collector as it was.  It changes no choice of any bot.
 """
 
 from __future__ import annotations
 
 import gc
+import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,6 +38,20 @@ def paused_gc() -> Iterator[None]:
         yield
     finally:
         with _lock:
-            _holders -= 1
-            if _holders == 0 and _was_enabled:
-                gc.enable()
+            if _holders > 0:  # (0 in a child forked inside: it starts afresh)
+                _holders -= 1
+                if _holders == 0 and _was_enabled:
+                    gc.enable()
+
+
+def _after_fork_in_child() -> None:
+    """A process forked while another thread played out starts with the collector as it was
+    before the pause, and with nobody inside."""
+    global _lock, _holders
+    _lock = threading.Lock()
+    if _holders and _was_enabled:
+        gc.enable()
+    _holders = 0
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
