@@ -64,3 +64,26 @@ def test_no_interpreted_class_derives_from_a_compiled_one() -> None:
                     if base.__module__ in compiled:
                         wrong.append(f"{name}.{cls.__name__} derives from {base.__module__}.{base.__name__}")
     assert not wrong, "compiled classes derived from by interpreted ones: " + "; ".join(wrong)
+
+
+def test_every_policy_bot_forks_and_its_twin_chooses_alike() -> None:
+    """The search twins its policy bot (``twin_of``) with ``fork()``: without it, it copies the
+    bot's ``vars()``, which a compiled class has none of (Municipium's hint failed so)."""
+    from colosseum.core.registry import game_names, rules
+    from colosseum.core.search import twin_of
+    from colosseum.core.simulate import make_bots, make_setup
+
+    for game in game_names():
+        r = rules(game)
+        bot = r.make_bot("normal", 7)
+        assert callable(getattr(bot, "fork", None)), f"{game}'s normal bot has no fork()"
+        n = r.spec.default_players
+        state = r.new_game(make_setup(n, 3, game=game))
+        others = make_bots(["normal"] * n, 3, game=game)
+        for _ in range(40):
+            if r.to_act(state) < 0:
+                break
+            twin = twin_of(bot)
+            mine = twin.act(state)
+            assert bot.act(state) == mine  # the twin chose as the bot does, the bot untouched
+            state = r.apply(state, others[r.to_act(state)].act(state))[0]
