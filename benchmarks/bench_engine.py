@@ -161,12 +161,6 @@ def catanatron_side_by_side(
     processes), with this tree's hard-bot playout; medians of the rounds.  With ``compiled`` (an
     interpreter with this tree's mypyc build, ``scripts/build_compiled.py --venv``) each round
     also measures that build, and both builds' figures are printed."""
-    version = subprocess.run(
-        [python, "-c", "import importlib.metadata as m; print(m.version('catanatron'))"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
     builds: dict[str, str] = {sys.executable: build_kind()}
     if compiled:
         kind = subprocess.run(
@@ -175,6 +169,12 @@ def catanatron_side_by_side(
         if compiled == sys.executable or kind == "pure Python":
             sys.exit(f"{compiled} runs no compiled build ({kind}): see scripts/build_compiled.py")
         builds[compiled] = kind
+    version = subprocess.run(
+        [python, "-c", "import importlib.metadata as m; print(m.version('catanatron'))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     ours: dict[str, list[float]] = {py: [] for py in builds}
     playout_ms: dict[str, list[float]] = {py: [] for py in builds}
     theirs: list[float] = []
