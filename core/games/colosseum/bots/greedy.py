@@ -219,16 +219,20 @@ class GreedyBot(GreedyTrader):
         }
 
         def fold(acc: tuple[float, int, float], sid: int, gates: int) -> tuple[float, int, float]:
+            # (``max`` of two written out: the builtin parses its arguments at every call, and
+            # this is greedy's innermost loop; ``max(a, b)`` is ``b if b > a else a``)
             need, fit, not_up, nv = specs_info[sid]
-            short = max(0, need - gates)
+            short = need - gates if need > gates else 0
             if short > left - 1:
                 return acc
             final, feasible, now = acc
-            final = max(final, fit - short * gate_charge)
+            x = fit - short * gate_charge
+            if x > final:
+                final = x
             if not_up:
                 feasible += 1
-            if short == 0:
-                now = max(now, nv)
+            if short == 0 and nv > now:
+                now = nv
             return final, feasible, now
 
         owned_part: dict[int, tuple[float, int, float]] = {}
@@ -275,7 +279,7 @@ class GreedyBot(GreedyTrader):
                 if sid >= 0:
                     acc = fold(acc, sid, g)
             final, feasible, now = acc
-            v = final + 0.5 * now + perf_acc * min(feasible, feasible_cap)
+            v = final + 0.5 * now + perf_acc * (feasible_cap if feasible_cap < feasible else feasible)
             v += prom * prom_acc + (1.0 * left if temple else 0.0)
             lost = money_lost.get(spent)
             if lost is None:
@@ -297,7 +301,7 @@ class GreedyBot(GreedyTrader):
             if si >= 0:
                 acc = fold(acc, si, g)
             final, feasible, now = acc
-            v = final + 0.5 * now + perf_acc * min(feasible, feasible_cap)
+            v = final + 0.5 * now + perf_acc * (feasible_cap if feasible_cap < feasible else feasible)
             temple = p.temple or ti
             v += (p.promoters + pi_) * prom_acc + (1.0 * left if temple else 0.0)
             lost = money_lost.get(spent)
@@ -358,7 +362,7 @@ class GreedyBot(GreedyTrader):
                         if sj >= 0:
                             acc = fold(acc, sj, g)
                         final, feasible, now = acc
-                        v = final + 0.5 * now + perf_acc * min(feasible, feasible_cap)
+                        v = final + 0.5 * now + perf_acc * (feasible_cap if feasible_cap < feasible else feasible)
                         temple = temple_i or tj
                         v += (prom_i + pj) * prom_acc + (1.0 * left if temple else 0.0)
                         lost = money_lost.get(spent)

@@ -587,7 +587,7 @@ class TileValuation:
             return 0.1 * coins
         v = 0.0
         for width, rate in self.MONEY_STEPS:
-            take = min(coins, width)
+            take = width if width < coins else coins
             v += take * rate
             coins -= take
             if coins <= 0:

@@ -75,12 +75,13 @@ class GreedyValuation(TileValuation):
         cr = self.coin_rate(state, cat)
         # never above what the lot is worth (D-69): in the last round, where coins buy little,
         # still at WORTH_RATE acclaim a coin at least (a lot worth 4 is not worth 50 coins)
-        limit = int(v / max(cr, self.WORTH_RATE))
+        worth_rate = self.WORTH_RATE
+        limit = int(v / (worth_rate if worth_rate > cr else cr))  # max() written out: cheaper
         # keep coins for next round's investments unless it is the last round
         budget = p.coins if self.last_round(state, cat) else p.coins - 4
         if self.last_round(state, cat) and cat.rules.endgame_aquila_acclaim == 0:
             budget = bid_limit(cat, p)
-        return min(limit, budget)
+        return budget if budget < limit else limit
 
     # ================================================================== Phase 3 (G-4)
 
