@@ -33,7 +33,10 @@ for name, folder in MAP.items():
 #: compiled with mypyc when COLOSSEUM_COMPILE=1 (paths below core/): the greedy bot, which plays
 #: every seat of every playout, and the rules it asks
 COMPILED = [
+    "games/colosseum/bots/greedy_nobles.py",
+    "games/colosseum/bots/greedy_tiles.py",
     "games/colosseum/bots/greedy_value.py",
+    "games/colosseum/bots/greedy_deals.py",
     "games/colosseum/bots/greedy.py",
     "games/colosseum/bots/random_bot.py",
     "games/colosseum/queries.py",

@@ -3,6 +3,7 @@
     python benchmarks/bench_engine.py [--games 200] [--players 4] [--seed 1] [--winrates]
     python benchmarks/bench_engine.py --baseline /work/main [--rounds 3]   # side by side
     python benchmarks/bench_engine.py --catanatron /work/catan-venv/bin/python [--rounds 5]
+    python benchmarks/bench_engine.py --catanatron CATAN_PYTHON --compiled COMPILED_PYTHON --rounds 9
 
 
 * actions per second of random playouts (4 random bots; target >= 30,000 actions/s),
@@ -24,7 +25,10 @@ nothing of it is part of this project).  Each of ``--rounds`` alternating rounds
 fresh processes, this tree's random 4-player games through the checked ``apply`` (every rule
 checked, the events composed: what a server runs) and catanatron's random 4-player games
 (``Game.play`` with four ``RandomPlayer``), both in actions per CPU second, and this tree's
-hard-bot playout; the medians of the rounds and their ratio are printed.
+hard-bot playout; the medians of the rounds and their ratio are printed.  ``--compiled PYTHON``
+(an interpreter with this tree's optional mypyc build: ``python scripts/build_compiled.py --venv
+/tmp/colosseum-compiled`` makes one) adds that build to every round: the figures of the pure
+and of the compiled build are printed side by side.
 
 ``--baseline PATH`` compares this tree with another checkout of the project (an older commit)
 on the same machine at the same time: the core figures (random games, random playouts on the
@@ -150,48 +154,67 @@ def build_kind() -> str:
     )
 
 
-def catanatron_side_by_side(python: str, players: int, games: int, seed: int, rounds: int) -> None:
+def catanatron_side_by_side(
+    python: str, players: int, games: int, seed: int, rounds: int, compiled: str | None = None
+) -> None:
     """This tree and catanatron 3.2.1, random 4-player games, in alternating rounds (fresh
-    processes), with this tree's hard-bot playout; medians of the rounds."""
+    processes), with this tree's hard-bot playout; medians of the rounds.  With ``compiled`` (an
+    interpreter with this tree's mypyc build, ``scripts/build_compiled.py --venv``) each round
+    also measures that build, and both builds' figures are printed."""
+    builds: dict[str, str] = {sys.executable: build_kind()}
+    if compiled:
+        kind = subprocess.run(
+            [compiled, __file__, "--build-kind"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        if compiled == sys.executable or kind == "pure Python":
+            sys.exit(f"{compiled} runs no compiled build ({kind}): see scripts/build_compiled.py")
+        builds[compiled] = kind
     version = subprocess.run(
         [python, "-c", "import importlib.metadata as m; print(m.version('catanatron'))"],
         capture_output=True,
         text=True,
         check=True,
     ).stdout.strip()
-    ours: list[float] = []
+    ours: dict[str, list[float]] = {py: [] for py in builds}
+    playout_ms: dict[str, list[float]] = {py: [] for py in builds}
     theirs: list[float] = []
-    playout_ms: list[float] = []
     catan_games = max(10, games // 6)  # a random catanatron game is about 7 times as long
     for r in range(rounds):
         done = subprocess.run([python, "-c", CATAN_CODE, str(catan_games)], capture_output=True, text=True, check=True)
         theirs.append(json.loads(done.stdout.strip().splitlines()[-1])["actions/CPU s"])
-        figures = _measure_in(None, 4, games, seed)
-        ours.append(figures["checked apply, actions/CPU s"])
-        playout_ms.append(figures["hard-bot playout, ms CPU"])
+        for py in builds:
+            figures = _measure_in(None, 4, games, seed, python=py)
+            ours[py].append(figures["checked apply, actions/CPU s"])
+            playout_ms[py].append(figures["hard-bot playout, ms CPU"])
         print(f"round {r + 1}/{rounds} measured", file=sys.stderr)
-    ratios = [a / b for a, b in zip(ours, theirs, strict=True)]
     med = statistics.median
     print(
         f"side by side with catanatron {version}: random 4-player games, CPU time, median of {rounds} "
-        f"alternating rounds; this tree: {build_kind()}"
-    )
-    print(
-        f"  this tree, checked apply (events composed): {med(ours):10,.0f} actions/CPU s  (rounds: "
-        + ", ".join(f"{x:,.0f}" for x in ours)
-        + ")"
+        "alternating rounds (fresh processes)"
     )
     print(
         f"  catanatron {version}, Game.play:            {med(theirs):10,.0f} actions/CPU s  (rounds: "
         + ", ".join(f"{x:,.0f}" for x in theirs)
         + ")"
     )
-    print(f"  ratio: {med(ours) / med(theirs):.2f}x (each round: " + ", ".join(f"{x:.2f}x" for x in ratios) + ")")
-    print(
-        f"  hard-bot playout from positions through 4 greedy games: {med(playout_ms):.2f} ms CPU (rounds: "
-        + ", ".join(f"{x:.2f}" for x in playout_ms)
-        + ")"
-    )
+    for py, kind in builds.items():
+        ratios = [a / b for a, b in zip(ours[py], theirs, strict=True)]
+        print(f"  this tree, {kind}:")
+        print(
+            f"    checked apply (events composed):   {med(ours[py]):10,.0f} actions/CPU s  (rounds: "
+            + ", ".join(f"{x:,.0f}" for x in ours[py])
+            + ")"
+        )
+        print(
+            f"    ratio to catanatron: {med(ours[py]) / med(theirs):.2f}x (each round: "
+            + ", ".join(f"{x:.2f}x" for x in ratios)
+            + ")"
+        )
+        print(
+            f"    hard-bot playout from positions through 4 greedy games: {med(playout_ms[py]):.2f} ms CPU (rounds: "
+            + ", ".join(f"{x:.2f}" for x in playout_ms[py])
+            + ")"
+        )
 
 
 def calibrate(game: str, seconds: float, positions: int, seed: int) -> None:
@@ -320,10 +343,11 @@ def _link_tree(root: Path, into: Path) -> Path:
     return into
 
 
-def _measure_in(path: Path | None, players: int, games: int, seed: int) -> dict[str, float]:
-    """``core_figures`` in a fresh process, importing the tree at ``path`` (None: this one)."""
+def _measure_in(path: Path | None, players: int, games: int, seed: int, python: str | None = None) -> dict[str, float]:
+    """``core_figures`` in a fresh process, importing the tree at ``path`` (None: the one
+    ``python``, by default this interpreter, imports)."""
     env = dict(os.environ)
-    cmd = [sys.executable, __file__, "--core-json", "--players", str(players), "--games", str(games)]
+    cmd = [python or sys.executable, __file__, "--core-json", "--players", str(players), "--games", str(games)]
     cmd += ["--seed", str(seed)]
     if path is not None:
         env["PYTHONPATH"] = str(path) + os.pathsep + env.get("PYTHONPATH", "")
@@ -374,9 +398,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=1.0, help="the decision's CPU budget for --calibrate")
     ap.add_argument("--positions", type=int, default=24, help="positions for --calibrate")
     ap.add_argument("--rounds", type=int, default=3, help="alternating rounds with --baseline (default 3)")
+    ap.add_argument(
+        "--compiled",
+        metavar="PYTHON",
+        help="with --catanatron: also measure the mypyc build PYTHON imports (scripts/build_compiled.py --venv)",
+    )
     ap.add_argument("--core-json", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--build-kind", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
     n, games = a.players, max(1, a.games)
+    if a.build_kind:
+        print(build_kind())
+        return 0
     if a.core_json:
         print(json.dumps(core_figures(n, games, a.seed)))
         return 0
@@ -384,7 +417,7 @@ def main(argv: list[str] | None = None) -> int:
         side_by_side(a.baseline, n, games, a.seed, max(1, a.rounds))
         return 0
     if a.catanatron:
-        catanatron_side_by_side(a.catanatron, n, games, a.seed, max(1, a.rounds))
+        catanatron_side_by_side(a.catanatron, n, games, a.seed, max(1, a.rounds), a.compiled)
         return 0
     if a.calibrate:
         calibrate(a.calibrate, a.seconds, a.positions, a.seed)

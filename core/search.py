@@ -41,6 +41,7 @@ from multiprocessing import get_context
 from typing import TYPE_CHECKING, Any
 
 from colosseum.core.errors import RuleError
+from colosseum.core.gcpause import paused_gc
 
 if TYPE_CHECKING:
     from colosseum.core.game import Rules
@@ -146,6 +147,13 @@ def playout(
     """``action`` in ``state`` re-seeded with ``seed`` (``rules.determinised``), then the playout
     bot at every seat to the end.  None when ``deadline`` (on ``CLOCKS[clock]``) passes first or
     an action is refused."""
+    with paused_gc():  # a playout makes no cycles: the collector's walks were pure cost
+        return _playout(rules, state, action, me, seed, deadline, clock)
+
+
+def _playout(
+    rules: Rules[Any, Any, Any], state: Any, action: Any, me: int, seed: int, deadline: float | None, clock: str
+) -> Outcome | None:
     st = rules.determinised(state, seed)
     try:
         st, _ = rules.apply(st, action)

@@ -442,14 +442,16 @@ def star_needs(state: State, cat: Catalog, seat: int) -> tuple[int, ...]:
     """:func:`star_need` for every kind of ``cat.star_types``, in one pass over the seats (bots
     ask for all of them at once in their inner loops)."""
     others = [q.tiles for i, q in enumerate(state.players) if i != seat]
-    # the most any other seat holds of each kind (at least 0), kind by kind
-    zeros = [0] * len(state.players[seat].tiles)
-    most = list(map(max, *others, zeros)) if others else zeros
     stars = state.stars
     minimum = cat.common.star_minimum
     out = []
     for k in cat.star_types:
-        other = most[k]
+        # the most any other seat holds of the kind (at least 0), compared by hand: the builtin
+        # ``max`` parses its arguments at every call
+        other = 0
+        for tiles in others:
+            if tiles[k] > other:
+                other = tiles[k]
         if stars[k] != seat:
             other += 1
         out.append(other if other > minimum else minimum)

@@ -128,10 +128,10 @@ class GreedyBot(GreedyTrader):
     def _checked(ch: Choices, action: Action) -> Action | None:
         """The chosen action if ``legal`` offers it (None if not: the caller falls back to
         :func:`~colosseum.core.games.colosseum.offers.safe_action`)."""
-        if isinstance(action, ProposeDeal):
+        if type(action) is ProposeDeal:
             return action if ch.can_propose else None
-        if isinstance(action, (OpenAuction, Raise)):
-            market = action.market if isinstance(action, OpenAuction) else -1
+        if type(action) is OpenAuction or type(action) is Raise:
+            market = action.market if type(action) is OpenAuction else -1
             if any(o.market == market and o.low <= action.bid <= o.high for o in ch.bids):
                 return action
             return None
@@ -142,7 +142,7 @@ class GreedyBot(GreedyTrader):
     def _start_gates(self, state: State, cat: Catalog, acts: Sequence[Action]) -> Action:
         best, best_v = acts[-1], -1e9
         for a in acts:
-            if not isinstance(a, PlaceStartGates):
+            if type(a) is not PlaceStartGates:
                 continue
             n_sp = cat.track_spaces
             v = sum(self.gate_attraction(state, cat, (a.space + d) % n_sp) for d in range(-1, 3))
@@ -176,17 +176,18 @@ class GreedyBot(GreedyTrader):
                 pay = cat.rules.extra_investment_aquilas * (2.0 if classic_aq else AQUILA_VALUE)
             elif extra == "construction":
                 pay = 1.5
-            if isinstance(a, BuildGate):
+            # (the kinds by their exact types, the most frequent first: no action type is subclassed)
+            if type(a) is PlanSpectacle:
+                spec = cat.spectacles[ids[a.spectacle]]
+                cands.append(("spectacle", spec.cost, a, pay))
+            elif type(a) is BuildGate:
                 att = self.gate_attraction(state, cat, a.space) + self.rng.random() * 1e-6
                 if extra not in gate_best or att > gate_best[extra][0]:
                     gate_best[extra] = (att, a, pay)
-            elif isinstance(a, (HirePromoter, BuySeasonTicket)):  # O-14: a season ticket is +5 too
+            elif type(a) is HirePromoter or type(a) is BuySeasonTicket:  # O-14: a season ticket is +5 too
                 cands.append(("promoter", cat.promoter_price, a, pay))
-            elif isinstance(a, (BuildTemple, BuildLoge)):  # O-15: the loge's 2 dice
+            elif type(a) is BuildTemple or type(a) is BuildLoge:  # O-15: the loge's 2 dice
                 cands.append(("temple", cat.temple_price, a, pay))
-            elif isinstance(a, PlanSpectacle):
-                spec = cat.spectacles[ids[a.spectacle]]
-                cands.append(("spectacle", spec.cost, a, pay))
         for att, a, pay in gate_best.values():
             cands.append(("gate", c.gate_cost, a, pay - 0.02 * att))
 
@@ -218,16 +219,20 @@ class GreedyBot(GreedyTrader):
         }
 
         def fold(acc: tuple[float, int, float], sid: int, gates: int) -> tuple[float, int, float]:
+            # (``max`` of two written out: the builtin parses its arguments at every call, and
+            # this is greedy's innermost loop; ``max(a, b)`` is ``b if b > a else a``)
             need, fit, not_up, nv = specs_info[sid]
-            short = max(0, need - gates)
+            short = need - gates if need > gates else 0
             if short > left - 1:
                 return acc
             final, feasible, now = acc
-            final = max(final, fit - short * gate_charge)
+            x = fit - short * gate_charge
+            if x > final:
+                final = x
             if not_up:
                 feasible += 1
-            if short == 0:
-                now = max(now, nv)
+            if short == 0 and nv > now:
+                now = nv
             return final, feasible, now
 
         owned_part: dict[int, tuple[float, int, float]] = {}
@@ -245,7 +250,7 @@ class GreedyBot(GreedyTrader):
                 kind == "gate",
                 kind == "promoter",
                 kind == "temple",
-                ids[a.spectacle] if isinstance(a, PlanSpectacle) else -1,
+                ids[a.spectacle] if type(a) is PlanSpectacle else -1,
                 cost,
                 pay,
             )
@@ -274,7 +279,7 @@ class GreedyBot(GreedyTrader):
                 if sid >= 0:
                     acc = fold(acc, sid, g)
             final, feasible, now = acc
-            v = final + 0.5 * now + perf_acc * min(feasible, feasible_cap)
+            v = final + 0.5 * now + perf_acc * (feasible_cap if feasible_cap < feasible else feasible)
             v += prom * prom_acc + (1.0 * left if temple else 0.0)
             lost = money_lost.get(spent)
             if lost is None:
@@ -296,7 +301,7 @@ class GreedyBot(GreedyTrader):
             if si >= 0:
                 acc = fold(acc, si, g)
             final, feasible, now = acc
-            v = final + 0.5 * now + perf_acc * min(feasible, feasible_cap)
+            v = final + 0.5 * now + perf_acc * (feasible_cap if feasible_cap < feasible else feasible)
             temple = p.temple or ti
             v += (p.promoters + pi_) * prom_acc + (1.0 * left if temple else 0.0)
             lost = money_lost.get(spent)
@@ -357,7 +362,7 @@ class GreedyBot(GreedyTrader):
                         if sj >= 0:
                             acc = fold(acc, sj, g)
                         final, feasible, now = acc
-                        v = final + 0.5 * now + perf_acc * min(feasible, feasible_cap)
+                        v = final + 0.5 * now + perf_acc * (feasible_cap if feasible_cap < feasible else feasible)
                         temple = temple_i or tj
                         v += (prom_i + pj) * prom_acc + (1.0 * left if temple else 0.0)
                         lost = money_lost.get(spent)
@@ -377,7 +382,7 @@ class GreedyBot(GreedyTrader):
         return self._end_invest(state, cat, seat, acts)
 
     def _end_invest(self, state: State, cat: Catalog, seat: int, acts: Sequence[Action]) -> Action:
-        return next(a for a in acts if isinstance(a, EndTurn))
+        return next(a for a in acts if type(a) is EndTurn)
 
     # ================================================================== Phase 2 (G-3)
 
@@ -404,7 +409,7 @@ class GreedyBot(GreedyTrader):
                 best, best_v = opt, v
         if best is not None:
             return best.action(seat, best.low)
-        return next(a for a in ch.actions if isinstance(a, EndTurn))
+        return next(a for a in ch.actions if type(a) is EndTurn)
 
     def raise_to(self, state: State, cat: Catalog, seat: int, lot: Sequence[int], top: int) -> int:
         """The bid to raise the auction on ``lot`` to (D-69): one coin above the high bid, or,
@@ -442,7 +447,7 @@ class GreedyBot(GreedyTrader):
                 a = MoveNoble(player=seat, noble=noble, die=die, steps=steps)
                 if a in acts:
                     return a
-            return next(a for a in acts if isinstance(a, MoveNoble))
+            return next(a for a in acts if type(a) is MoveNoble)
         # stage "after": Aquila moves, then perform
         base, sid = self.performance(state, cat, seat)
         classic_aq = cat.rules.endgame_aquila_acclaim == 0
@@ -474,10 +479,10 @@ class GreedyBot(GreedyTrader):
                 if aq in acts:
                     return aq
         if sid < 0:
-            return next(a for a in acts if isinstance(a, EndTurn))
+            return next(a for a in acts if type(a) is EndTurn)
         if classic_aq and last and p.tiles[cat.construction] > 0:
             for x in acts:
-                if isinstance(x, ConstructionForAquila):
+                if type(x) is ConstructionForAquila:
                     return x
         # G-5.3 step 7: Aquilas spent only when they make this the best performance in a game
         # without end-of-game Acclaim for them (classic), or for the coins in the last round.
@@ -494,7 +499,7 @@ class GreedyBot(GreedyTrader):
         act = Perform(player=seat, spectacle=key, aquilas=spend)
         if act in acts:
             return act
-        return next(x for x in acts if isinstance(x, Perform))
+        return next(x for x in acts if type(x) is Perform)
 
     # ================================================================== Phase 5 (G-6)
 
@@ -505,7 +510,7 @@ class GreedyBot(GreedyTrader):
         if cl.stage == "retire":
             best: Action | None = None
             best_v = -1e9
-            retires = [a for a in acts if isinstance(a, Retire)]
+            retires = [a for a in acts if type(a) is Retire]
             kinds = [cat.index[r.tile] for r in retires]
             for r, v in zip(retires, self.tile_utility_each(state, cat, seat, p.tiles, kinds, -1), strict=True):
                 if v > best_v:
@@ -515,7 +520,7 @@ class GreedyBot(GreedyTrader):
             victim = state.players[cl.victim]
             best = None
             best_v = -1e9
-            steals = [a for a in acts if isinstance(a, Steal)]
+            steals = [a for a in acts if type(a) is Steal]
             kinds = [cat.index[st.tile] for st in steals]
             # each pass also values the hand itself
             gains = self.tile_utility_each(state, cat, seat, p.tiles, kinds)
@@ -529,9 +534,9 @@ class GreedyBot(GreedyTrader):
                     best, best_v = st, v
             if best is not None:
                 return best
-            return next(a for a in acts if isinstance(a, EndTurn))
+            return next(a for a in acts if type(a) is EndTurn)
         # G-6.3: the bot takes the first-player marker itself
         for a in acts:
-            if isinstance(a, ChooseFirstPlayer) and a.first == seat:
+            if type(a) is ChooseFirstPlayer and a.first == seat:
                 return a
-        return next(a for a in acts if isinstance(a, ChooseFirstPlayer))
+        return next(a for a in acts if type(a) is ChooseFirstPlayer)

@@ -67,10 +67,10 @@ class GreedyTrader(GreedyValuation):
         if t.deal is not None:
             good = self.accepts(state, cat, seat, t.deal.transfers)
             for a in acts:
-                if isinstance(a, (AcceptDeal, CloseDeal)) and good:
+                if good and (type(a) is AcceptDeal or type(a) is CloseDeal):
                     return a
             for a in acts:
-                if isinstance(a, (RejectDeal, CancelDeal)):
+                if type(a) is RejectDeal or type(a) is CancelDeal:
                     return a
             return acts[-1]
         if ch.can_propose and t.active == seat:
@@ -85,7 +85,7 @@ class GreedyTrader(GreedyValuation):
                 if deal is not None:
                     self._proposed.add(deal)
                     return ProposeDeal(player=seat, transfers=deal)
-        return next(a for a in acts if isinstance(a, EndTurn))
+        return next(a for a in acts if type(a) is EndTurn)
 
     def best_deal(self, state: State, cat: Catalog, seat: int) -> tuple[Transfer, ...] | None:
         """A swap (one tile the bot can spare for one it wants) or a purchase (a wanted tile for

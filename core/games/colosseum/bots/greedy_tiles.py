@@ -48,8 +48,9 @@ _SpecEntry = tuple[tuple[tuple[int, int], ...], int, int, tuple[int, ...], tuple
 _SPEC_ENTRIES: dict[int, tuple[Catalog, list[_SpecEntry]]] = {}
 
 
-# ``GreedyValuation._util_shared`` of each class
+# ``GreedyValuation._util_shared`` and ``_fits_memo`` of each class
 _SHARED_UTILS: dict[type, dict[tuple[object, ...], tuple[_UtilContext, dict[tuple[int, ...], float]]]] = {}
+_SHARED_FITS: dict[type, dict[tuple[object, ...], dict[int, tuple[float, float]]]] = {}
 
 
 def _spec_entries(cat: Catalog) -> list[_SpecEntry]:
@@ -74,6 +75,23 @@ def _spec_entries(cat: Catalog) -> list[_SpecEntry]:
     return hit[1]
 
 
+#: ``star_needs`` by seat (catalog, stars, tiles of all, needs): tiles stay the same tuple until they change
+_NEEDS: dict[int, tuple[Catalog, tuple[int, ...], list[tuple[int, ...]], tuple[int, ...]]] = {}
+
+
+def _star_needs(state: State, cat: Catalog, seat: int) -> tuple[int, ...]:
+    last, players = _NEEDS.get(seat), state.players
+    if last is not None and last[0] is cat and last[1] == state.stars and len(last[2]) == len(players):
+        for t, q in zip(last[2], players, strict=True):
+            if t is not q.tiles:
+                break
+        else:
+            return last[3]
+    needs = star_needs(state, cat, seat)
+    _NEEDS[seat] = (cat, state.stars, [q.tiles for q in players], needs)
+    return needs
+
+
 class TileValuation:
     """The greedy bot's valuations of tiles and spectacles, with their per-decision caches."""
 
@@ -89,9 +107,8 @@ class TileValuation:
         self._plan_entries: dict[tuple[tuple[int, ...], int, int], list[_UtilEntry]] = {}
         # Star Performers the seat holds with its tiles, for spectacle_fit: (state, seat, kinds)
         self._held_now: tuple[State | None, int, set[int]] = (None, -1, set())
-        # spectacle_fits by (tiles, shift, Star Performers held): spectacle id -> (fit, value now)
-        self._fits_cat: Catalog | None = None
-        self._fits_memo: dict[tuple[object, ...], dict[int, tuple[float, float]]] = {}
+        # spectacle_fits by (edition, tiles, shift, Star Performers held): id -> (fit, value now)
+        self._fits_memo = _SHARED_FITS.setdefault(type(self), {})  # shared by the bots of a class
         # utility contexts and the utilities computed in them, by ``_util_key``: shared by the bots
         # of a class in a process (a context is what its key says; the seat a deal is proposed
         # to values the hands the proposer valued for it)
@@ -156,7 +173,7 @@ class TileValuation:
         auction) in which the seat's prospects do not change."""
         p = state.players[seat]
         left = self.rounds_left(state, cat)
-        stars = star_needs(state, cat, seat)
+        stars = _star_needs(state, cat, seat)
         plan = (state.display, p.coins, numbering_floor(cat, p) if cat.rules.numbering else -1) if left >= 2 else ()
         return (seat, cat.variant, left, state.phase, p.face_down, p.face_up, p.arena, len(p.gates), plan, stars)
 
@@ -478,13 +495,10 @@ class TileValuation:
         kinds = held[2]
         # a spectacle's values depend only on the tiles, the shift and the Star Performers held:
         # remembered by them, so the decisions of an investment phase share them
-        if self._fits_cat is not cat:
-            self._fits_cat = cat
-            self._fits_memo.clear()
-        fkey = (p.tiles, shift, frozenset(kinds))
+        fkey = (cat.variant, p.tiles, shift, frozenset(kinds))
         known = self._fits_memo.get(fkey)
         if known is None:
-            if len(self._fits_memo) > 64:
+            if len(self._fits_memo) > 256:
                 self._fits_memo.clear()
             known = self._fits_memo[fkey] = {}
         sids = list(sids)
@@ -573,7 +587,7 @@ class TileValuation:
             return 0.1 * coins
         v = 0.0
         for width, rate in self.MONEY_STEPS:
-            take = min(coins, width)
+            take = width if width < coins else coins
             v += take * rate
             coins -= take
             if coins <= 0:

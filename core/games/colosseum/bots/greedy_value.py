@@ -75,12 +75,13 @@ class GreedyValuation(TileValuation):
         cr = self.coin_rate(state, cat)
         # never above what the lot is worth (D-69): in the last round, where coins buy little,
         # still at WORTH_RATE acclaim a coin at least (a lot worth 4 is not worth 50 coins)
-        limit = int(v / max(cr, self.WORTH_RATE))
+        worth_rate = self.WORTH_RATE
+        limit = int(v / (worth_rate if worth_rate > cr else cr))  # max() written out: cheaper
         # keep coins for next round's investments unless it is the last round
         budget = p.coins if self.last_round(state, cat) else p.coins - 4
         if self.last_round(state, cat) and cat.rules.endgame_aquila_acclaim == 0:
             budget = bid_limit(cat, p)
-        return min(limit, budget)
+        return budget if budget < limit else limit
 
     # ================================================================== Phase 3 (G-4)
 
@@ -194,7 +195,8 @@ class GreedyValuation(TileValuation):
             miss = missing(cat, p.tiles, spec)
             if miss > spec.max_missing:
                 continue
-            v = spec.strip[miss] + cat.common.star_acclaim * sum(1 for k in stars if spec.need[k])
+            need = spec.need
+            v = spec.strip[miss] + cat.common.star_acclaim * len([k for k in stars if need[k]])
             v += cat.common.performed_acclaim * (len(p.face_up) - (1 if sid in p.face_up else 0))
             # a spectacle performed for the first time adds +5 to every later performance
             pref = float(v + (cat.common.performed_acclaim if sid in p.face_down and not last else 0))
@@ -224,7 +226,11 @@ class GreedyValuation(TileValuation):
     def noble_score(self, state: State, cat: Catalog, seat: int, nobles: Sequence[int]) -> float:
         gates = state.players[seat].gates
         vals = noble_values(cat)
-        return float(sum(vals[i] for i, pos in enumerate(nobles) if pos in gates))
+        total = 0  # (a loop: a generator for ``sum`` cost more than the sum)
+        for i, pos in enumerate(nobles):
+            if pos in gates:
+                total += vals[i]
+        return float(total)
 
     DENIAL = 0.3  # weight of nobles left at the gates of players still to perform
     NUMBERING_COST = 0.3  # per display program a first performance would bar from purchase (O-12)

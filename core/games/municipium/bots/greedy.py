@@ -77,6 +77,14 @@ class GreedyBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
+    def fork(self) -> GreedyBot:
+        """A twin that makes the choices this bot would make from now on (its generator's
+        state), without touching this one: the search's ``twin_of`` copies the attributes of a
+        bot without ``fork``, which a compiled class (the mypyc build) has no ``vars()`` of."""
+        twin = GreedyBot()
+        twin.rng.setstate(self.rng.getstate())
+        return twin
+
     def act(self, state: State) -> MuniAction:
         options = legal(state)
         seat = options[0].player
