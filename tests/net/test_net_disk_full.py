@@ -58,3 +58,51 @@ def test_a_full_disk_pauses_the_bots_tells_the_table_and_the_game_goes_on(tmp_pa
             await srv.close()
 
     asyncio.run(asyncio.wait_for(go(), 60))
+
+
+def test_a_start_the_disk_refuses_leaves_the_table_waiting_to_start_again(tmp_path, monkeypatch):
+    """The last seat taken, the game's log cannot be begun (ENOSPC): the player who sat stays
+    connected and seated, everyone is told, the table waits as it was (its seats' kinds, no game,
+    no half-written log), and the creator starts it once the disk has room."""
+    real_begin = TableLog.begin
+    full = {"on": True}
+
+    def begin(self, setup, seats, talk):
+        if full["on"]:
+            real_begin(self, setup, seats, talk)  # the header written, then the disk is full
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_begin(self, setup, seats, talk)
+
+    monkeypatch.setattr(TableLog, "begin", begin)
+
+    async def go():
+        srv = TableServer(tmp_path / "data", bot_delay=0.0, fixed_seeds=True)
+        await srv.start()
+        try:
+            ann = await ProtoClient.connect(srv.address, srv.token_for("key:ann", "Ann"))
+            ann.send(P.CreateTable(seats=["human", "human", "random"], seed=4, sit=0))
+            joined = await ann.expect(lambda m: isinstance(m, P.Joined))
+            tid = joined.table.id
+            table = srv.tables[tid]
+            bob = await ProtoClient.connect(srv.address, srv.token_for("key:bob", "Bob"))
+            bob.send(P.Join(table=tid, seat=1))
+            said = await ann.expect(lambda m: isinstance(m, P.Error) and m.code == "disk", timeout=10)
+            assert "could not save the game's start" in said.message
+            seated = await bob.expect(lambda m: isinstance(m, P.Joined), timeout=10)
+            assert seated.state is None  # seated at a table that waits
+            assert table.meta.status == "waiting" and table.state is None and table.setup is None
+            assert [s.kind for s in table.meta.seats] == ["human", "human", "random"]
+            assert not table.log_path.exists() and table.log is None
+            ann.send(P.Start(table=tid))  # still full: refused, one line, nothing changed
+            refused = await ann.expect(lambda m: isinstance(m, P.Error), timeout=10)
+            assert "could not save the game's start" in refused.message and table.meta.status == "waiting"
+            full["on"] = False
+            ann.send(P.Start(table=tid))
+            await ann.expect(lambda m: isinstance(m, P.TableChanged) and m.table.status == "playing", timeout=10)
+            assert table.state is not None and table.log_path.exists()
+            await ann.close()
+            await bob.close()
+        finally:
+            await srv.close()
+
+    asyncio.run(asyncio.wait_for(go(), 60))

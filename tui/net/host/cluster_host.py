@@ -61,9 +61,24 @@ class LogMirror:
         self.table_id = table_id
         self.next_n = next_n
 
+    poisoned = False  # its lines could not be taken back: it writes nothing more here
+
+    def abandon(self) -> None:
+        """The game did not start after all: its lines so far taken back (else this host lets
+        the table go at its next write, and it goes on from what the database holds)."""
+        lease = self.server.leases.get(self.table_id)
+        try:
+            if lease is None:
+                raise ClusterError("no lease", fenced=True)
+            self.server.link.call(lambda c: cluster.drop_lines(c, lease))
+            self.next_n = 1
+        except ClusterError as err:
+            log.warning("table %s: its begun log not taken back: %s", self.table_id, err)
+            self.poisoned = True
+
     def __call__(self, data: bytes) -> None:
         lines = data.split(b"\n")[:-1]
-        lease = self.server.leases.get(self.table_id)
+        lease = None if self.poisoned else self.server.leases.get(self.table_id)
         if lease is None:
             raise ClusterError(f"table {self.table_id} is not this host's any more", fenced=True)
         first = self.next_n

@@ -215,6 +215,16 @@ class TableLog:
         if self.writer is not None:
             self.writer.close()
 
+    def abandon(self) -> None:
+        """A log begun for a game that did not start after all (its start was not saved): the
+        file gone, so that a start tried again begins it afresh (and its mirror, if any)."""
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+        self.path.unlink(missing_ok=True)
+        if self.mirror is not None and hasattr(self.mirror, "abandon"):
+            self.mirror.abandon()
+
 
 def note_event(events: Sequence[Event], text: str, seat: int) -> Event:
     """The log's line for a take-back, dated as the game's last event before it (each game's

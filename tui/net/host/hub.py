@@ -498,7 +498,11 @@ class TableServer:
         elif t.meta.status != "waiting":
             self.refuse(conn, "the game has started")
         else:
-            t.start()
+            try:
+                t.start()
+            except OSError as err:  # not saved: the table waits as it was (``Table.start``)
+                log.error("table %s: the game could not start: %s", t.id, err)
+                self.refuse(conn, "the server could not save the game's start; try again", code="disk")
 
     def say(self, conn: Conn, tid: str, text: str) -> None:
         t = self.table_of(conn, tid)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 from . import protocol as P
@@ -159,3 +160,22 @@ class Recorder:
                 await self.task
             except (asyncio.CancelledError, Exception):  # noqa: BLE001 - what waits stays in the outbox
                 pass
+
+
+def history_line(table: Any) -> P.HistoryInfo:
+    """A finished game (a ``table.Table``) as the history list shows it."""
+    state, meta, rules = table.state, table.meta, table.rules
+    names = list(rules.names(state)) if state is not None else []
+    winners = rules.winners(state) if state is not None else ()
+    return P.HistoryInfo(
+        id=table.id,
+        name=meta.name,
+        players=names or [s.name or f"{s.kind} bot" for s in meta.seats],
+        game=meta.game,
+        edition=meta.edition,
+        winner=", ".join(names[w] for w in winners),
+        ended=time.time(),
+        actions=len(table.actions),
+        holders=[s.holder for s in meta.seats if s.holder],
+        private=bool(meta.code),
+    )

@@ -40,7 +40,7 @@ from .conn import Conn
 from .finished import fork_position
 from .gamelog_io import TableLog
 from .meta import TableMeta, default_bot, seat_names, time_bank
-from .results import SERVER_NAME, settle_rated
+from .results import SERVER_NAME, history_line, settle_rated
 from .seats import Seats
 from .seen import positions, seen_setup
 from .takeback import Takebacks
@@ -48,6 +48,7 @@ from .tempo import turn_seconds
 
 log = logging.getLogger("colosseum.net")
 
+NOT_STARTED = "The server could not save the game's start: the table waits (its creator can start it, Ctrl+S)."
 EVENTS_SENT = 600  # events a joining client gets (its log panel); the game log has them all
 
 
@@ -248,7 +249,11 @@ class Table:
         self.save_meta()
         log.info("table %s: %s (%s) sits at seat %d", self.id, conn.name, conn.player[:20], seat)
         if self.meta.status == "waiting" and self.seats.everyone_seated():
-            self.start()
+            try:
+                self.start()
+            except OSError as err:  # seated all the same; the table waits to be started again
+                log.error("table %s: the game could not start: %s", self.id, err)
+                self.broadcast(P.Error(message=NOT_STARTED, code="disk"))
         return None
 
     def watch(self, conn: Conn) -> None:
@@ -332,6 +337,23 @@ class Table:
         players' names, the game's chance (a new secret from the operating system, or the seed
         the table was made with on a server that allows it: tests), and the game begins."""
         m = self.meta
+        before = ([s.kind for s in m.seats], m.rated)
+        try:
+            self._begin()
+        except OSError:  # not saved (a full disk; the database away): as before, to try again
+            for s, kind in zip(m.seats, before[0], strict=True):
+                s.kind = kind
+            m.rated, self.setup, self.state = before[1], None, None
+            self.record.abandon()
+            raise
+        m.status, m.started = "playing", time.time()
+        self.save_meta()
+        log.info("table %s: %s starts (%s)", self.id, self.spec.title, ", ".join(seat_names(m.seats)))
+        self.changed()
+        self.kick()
+
+    def _begin(self) -> None:
+        m = self.meta
         for s in m.seats:
             if s.kind == "human" and not s.holder:
                 s.kind = default_bot(self.rules)
@@ -347,11 +369,6 @@ class Table:
         if unrated and (line := self.talk.say(SERVER_NAME, -1, unrated)) is not None:
             self.broadcast(line)
         self.record.begin(self.setup, [s.kind for s in m.seats], self.talk.lines)
-        m.status, m.started = "playing", time.time()
-        self.save_meta()
-        log.info("table %s: %s starts (%s)", self.id, self.spec.title, ", ".join(names))
-        self.changed()
-        self.kick()
 
     def restore(self) -> None:
         """Reload a started table from its game log, after a restart: the game replayed, the
@@ -426,22 +443,7 @@ class Table:
         self.botplay.kick()
 
     def history(self) -> P.HistoryInfo:
-        """This finished game as the history list shows it."""
-        names = list(self.rules.names(self.state)) if self.state is not None else []
-        winners = self.rules.winners(self.state) if self.state is not None else ()
-        players = names or [s.name or f"{s.kind} bot" for s in self.meta.seats]
-        return P.HistoryInfo(
-            id=self.id,
-            name=self.meta.name,
-            players=players,
-            game=self.meta.game,
-            edition=self.meta.edition,
-            winner=", ".join(names[w] for w in winners),
-            ended=time.time(),
-            actions=len(self.actions),
-            holders=[s.holder for s in self.meta.seats if s.holder],
-            private=bool(self.meta.code),
-        )
+        return history_line(self)  # this finished game as the history list shows it
 
     # ---------------------------------------------------------------- a connection's requests
     def act(self, conn: Conn, msg: P.Act) -> P.Error | None:

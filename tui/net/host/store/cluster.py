@@ -168,6 +168,16 @@ async def append(
         raise Fenced(f"table {lease.table_id}: line {first} is written already") from None
 
 
+async def drop_lines(conn: AsyncConnection, lease: Lease, *, now: float | None = None) -> None:
+    """A log begun for a game that did not start after all: its lines gone (fenced as
+    ``append``), so that the start tried again begins it afresh."""
+    at = time.time() if now is None else now
+    held = await _locked(conn, lease.table_id)
+    if held is None or held.host != lease.host or held.gen != lease.gen or held.until <= at:
+        raise Fenced(f"table {lease.table_id}: not this host's (generation {lease.gen}) to write")
+    await conn.execute(delete(S.log_lines).where(S.log_lines.c.table_id == lease.table_id))
+
+
 async def lines(conn: AsyncConnection, table_id: str) -> list[bytes]:
     """The table's log lines in order (without their newlines)."""
     rows = await conn.execute(
