@@ -121,7 +121,7 @@ def test_a_rematch_of_people_on_two_hosts(pg, tmp_path):
         def wait(what) -> None:
             end = time.monotonic() + 20
             while not what():
-                assert time.monotonic() < end, heard
+                assert time.monotonic() < end, (heard, "".join(drill.hosts[0].out[-30:]))
                 for s in sessions:
                     s.drain()
                 time.sleep(0.05)

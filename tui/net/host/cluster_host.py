@@ -367,7 +367,7 @@ class ClusterServer(TableServer):
         now = time.time()
         others: dict[str, cluster.LiveTable] = {}
         for row in rows:
-            if row.id in self.tables and row.id in self.leases:
+            if row.id in self.tables:  # this host's (a finished one's row may be read before it goes)
                 continue
             if row.until <= now or row.host == self.host_id:  # (this host's, dropped after a failed write)
                 if self.adopt(row) is not None:
