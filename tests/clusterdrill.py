@@ -162,8 +162,6 @@ class Player:
                 self.reconnects += 1
                 return self.client.session_for(joined)
             except (NetError, OSError, ConnectionError, StopIteration):
-                if self.client is not None and not self.client.closed.is_set():
-                    pass
                 time.sleep(0.3)
         raise AssertionError(f"{self.name} could not get back to table {self.table}")
 

@@ -358,8 +358,7 @@ class ClusterServer(TableServer):
             if tid in self.leases and t.meta.status != "over":
                 self._publish(t, wait=False)
         for tid in [k for k in self.leases if k not in self.tables or self.tables[k].meta.status == "over"]:
-            if tid not in self.tables or self.tables[tid].meta.status == "over":
-                self._release(tid)
+            self._release(tid)
 
     def heard(self, rows: list[cluster.LiveTable]) -> None:
         """The database's live tables: the others' kept for the lobby; any whose lease ran out
