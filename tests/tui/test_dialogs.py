@@ -950,3 +950,30 @@ def test_arrows_work_in_the_markets_after_an_auction_is_lost():
             assert await arrows_move(pilot, markets)
 
     run(go())
+
+
+def test_escape_the_instant_a_dialog_opens_closes_it_without_a_crash():
+    """Escape pressed before Textual has composed the dialog just pushed (a key already on
+    its way as it opens): the dialog leaves the stack, the game screen stays, and ``a`` opens
+    the decision again (before, its mount looked for widgets never mounted and the client
+    failed)."""
+    from colosseum.tui.games.colosseum.dialogs import dialog_for as colosseum_dialog_for
+
+    session = session_at(lambda s: s.phase == "setup")
+    app = dialog_app(session)
+
+    async def go():
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            screen = app.game_screen()
+            dialog = colosseum_dialog_for(session, 0)
+            screen.push_dialog(dialog)
+            dialog.action_close()  # in the same tick: nothing composed yet
+            await settle(pilot)
+            assert app.screen is screen
+            await pilot.press("a")
+            await settle(pilot)
+            assert isinstance(app.screen, SetupDialog)
+            assert "starting gates" in str(app.screen.query_one("#prompt").render())
+
+    run(go())

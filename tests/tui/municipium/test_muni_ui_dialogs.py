@@ -106,3 +106,25 @@ def test_help_over_a_dialog_keeps_its_step():
         assert app.screen is dialog and dialog.stage == stage
 
     run("tavern", body)
+
+
+def test_escape_the_instant_a_dialog_opens_closes_it_without_a_crash():
+    """Escape before Textual has composed the dialog just pushed: it leaves, the game screen
+    stays and ``a`` opens the decision again (its mount no longer looks for widgets never
+    mounted, nor listens to a session after it left)."""
+
+    async def body(pilot, app, session):
+        await pilot.press("escape")
+        await pilot.pause()
+        screen = app.screen
+        dialog = dialog_for(session, session.waiting_for())
+        screen.push_dialog(dialog)
+        dialog.action_back()  # in the same tick: nothing composed yet
+        for _ in range(4):
+            await pilot.pause()
+        assert app.screen is screen
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, MuniDialog) and app.screen.prompt_text()
+
+    run("move", body)

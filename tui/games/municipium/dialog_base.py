@@ -180,6 +180,8 @@ class MuniDialog(DecisionScreen):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        if self._over:  # closed (Escape, a hand-over) before Textual had composed it: its
+            return  # widgets were never mounted, and it is leaving the stack
         self.session.add_listener(self._changed)
         self._fit_width()
         if not self.serves_decision():

@@ -332,6 +332,8 @@ class DecisionDialog(DecisionScreen):
             pass
 
     def on_mount(self) -> None:
+        if self._over:  # closed (Escape, a hand-over) before Textual had composed it: its
+            return  # widgets were never mounted, and it is leaving the stack
         _hub(self.session).dialogs.add(self)
         self._fit_width()
         if not self.decision_open():
