@@ -56,6 +56,10 @@ def row_regions(rows: Sequence[int], width: int) -> list[Region]:
     return regions
 
 
+#: drawn rows a panel keeps (its lines for every seat a few times over)
+STRIPS_KEPT = 512
+
+
 if TYPE_CHECKING:  # what the mixin is mixed into (at run time a plain class: a Widget base
     # here would put Widget's default CSS after a ScrollView's, and the log would not scroll)
     _Mixin = Widget
@@ -103,10 +107,24 @@ class _Lines(CachedStyles):
         super().__init__(id=id, classes=classes)
         self._lines: list[Text] = []
         self._stale = True
+        # rows drawn before, by content: a panel that follows the player to act shows each
+        # seat's lines again at its next turn, and a row that moved is not drawn again
+        self._strips: dict[tuple[object, ...], Strip] = {}
 
     def _forget_styles(self) -> None:
         super()._forget_styles()
         self._stale = True  # the lines hold colours from the styles
+        self._strips = {}
+
+    def _strip(self, text: Text, width: int) -> Strip:
+        """``text`` drawn ``width`` cells wide on the panel's style (kept for its next time)."""
+        key = (text.plain, tuple(text.spans), text.style, width)
+        strip = self._strips.get(key)
+        if strip is None:
+            if len(self._strips) > STRIPS_KEPT:
+                self._strips = {}
+            strip = self._strips[key] = text_strip(text, width, self.base_style, self.app.console)
+        return strip
 
     def build_lines(self) -> list[Text]:  # pragma: no cover - every panel overrides it
         raise NotImplementedError
@@ -153,7 +171,7 @@ class LinePanel(_Lines, Widget):
         base = self.base_style
         if y >= len(lines):
             return Strip.blank(width, base)
-        return text_strip(lines[y], width, base, self.app.console)
+        return self._strip(lines[y], width)
 
 
 class ScrollingLinePanel(_Lines, ScrollView):
@@ -178,7 +196,7 @@ class ScrollingLinePanel(_Lines, ScrollView):
         index = self.scroll_offset.y + y
         if index >= len(lines):
             return Strip.blank(width, base)
-        return text_strip(lines[index], width, base, self.app.console)
+        return self._strip(lines[index], width)
 
 
 def set_virtual_height(view: ScrollView, lines: int) -> None:

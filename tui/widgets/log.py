@@ -22,6 +22,9 @@ from colosseum.tui.text import wrap
 from .lines import CachedStyles, set_virtual_height
 from .style import seat_style
 
+#: drawn rows the log keeps (a few screens' worth: scrolled back and forth they are drawn again)
+STRIPS_KEPT = 256
+
 
 class LogPanel(CachedStyles, ScrollView, can_focus=True):
     DEFAULT_CSS = """
@@ -48,6 +51,14 @@ class LogPanel(CachedStyles, ScrollView, can_focus=True):
         self._wrapped_count = 0
         self._following = True
         self.border_title = "Log"
+        # the drawn rows by line index: following the game, each new line moves every row up
+        # one, and the rows already drawn are taken from here (cleared with the lines, a new
+        # width or new styles)
+        self._strips: dict[int, Strip] = {}
+
+    def _forget_styles(self) -> None:
+        super()._forget_styles()
+        self._strips = {}
 
     @property
     def following(self) -> bool:
@@ -72,7 +83,12 @@ class LogPanel(CachedStyles, ScrollView, can_focus=True):
             self.border_subtitle = Text(text)
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
-        super().watch_scroll_y(old_value, new_value)
+        if self.styles.scrollbar_size_vertical:
+            super().watch_scroll_y(old_value, new_value)
+        elif round(old_value) != round(new_value):
+            # No bar is drawn: moving it would refresh a widget that is not on the screen,
+            # and Textual then maps the whole screen again (on every move, over SSH).
+            self.refresh(self.size.region)
         self._show_position()
 
     # ------------------------------------------------------------------ data
@@ -82,6 +98,7 @@ class LogPanel(CachedStyles, ScrollView, can_focus=True):
         if len(events) < n or (n and events[n - 1] != self.events[n - 1]):
             self._wrapped_count = 0
             self._lines = []
+            self._strips = {}
         self.events = list(events)
         if not self.scrollable_content_region.width:
             return  # not laid out yet: on_resize wraps at the real width
@@ -143,6 +160,7 @@ class LogPanel(CachedStyles, ScrollView, can_focus=True):
             self._wrapped_width = width
             self._wrapped_count = 0
             self._lines = []
+            self._strips = {}
         for i in range(self._wrapped_count, len(self.events)):
             text = self.events[i].text
             parts = wrap(text, width, indent="  ")
@@ -176,6 +194,11 @@ class LogPanel(CachedStyles, ScrollView, can_focus=True):
         base = self.base_style
         if index >= len(self._lines):
             return Strip.blank(width, base)
+        strip = self._strips.get(index)
+        if strip is not None and strip.cell_length == width:
+            return strip
+        if len(self._strips) > STRIPS_KEPT:
+            self._strips = {}
         ev_index, text = self._lines[index]
         ev = self.events[ev_index]
         if ev.kind in ("phase", "over"):
@@ -185,4 +208,5 @@ class LogPanel(CachedStyles, ScrollView, can_focus=True):
         else:
             style = base + self.component_style("log--plain")
         strip = Strip([Segment(text, style)])  # its width in cells (CJK takes two)
-        return strip.crop_extend(0, width, base)
+        strip = self._strips[index] = strip.crop_extend(0, width, base)
+        return strip

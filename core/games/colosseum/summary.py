@@ -174,6 +174,7 @@ class Follow:
         # steps before this one were replayed, not watched (a resumed game): summaries of
         # what happened "since your last turn" leave them out
         self.seen_from = 0
+        self._marks: tuple[int, Step | None, Changes] | None = None
 
     def record(self, state: State, events: Iterable[Event]) -> None:
         events = tuple(events)
@@ -211,7 +212,16 @@ class Follow:
     def marks(self, upto: int | None = None) -> Changes:
         """What the last run of actions by one player changed (up to step ``upto``,
         exclusive; default all): marked until someone else acts."""
-        return marks(self.steps[:upto] if upto is not None else self.steps)
+        if upto is not None:
+            return marks(self.steps[:upto])
+        # asked at every redraw: kept until a step is added or taken back (steps are frozen)
+        count, last = len(self.steps), (self.steps[-1] if self.steps else None)
+        cached = self._marks
+        if cached is not None and cached[0] == count and cached[1] is last:
+            return cached[2]
+        result = marks(self.steps)
+        self._marks = (count, last, result)
+        return result
 
     def since(self, seat: int, limit: int = 0) -> list[str]:
         """One line per turn played since ``seat`` last acted (the last ``limit`` lines if
