@@ -12,6 +12,7 @@ from typing import Any
 
 from textual.app import App
 from textual.binding import Binding
+from textual.driver import Driver
 from textual.events import ScreenResume
 from textual.notifications import Notification, Notify, SeverityLevel
 
@@ -140,6 +141,18 @@ class BaseApp(App):
             self._return_code = 2
             return None
         return super().run(*args, **kwargs)
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver, but in a Linux terminal one whose input thread sleeps while
+        nothing is typed (``tui/driver.py``; issue 24: idle SSH sessions cost CPU)."""
+        driver_class = super().get_driver_class()
+        from textual.drivers.linux_driver import LinuxDriver
+
+        if driver_class is LinuxDriver:
+            from colosseum.tui.driver import QuietLinuxDriver
+
+            return QuietLinuxDriver
+        return driver_class
 
     def _first_theme(self, name: str) -> None:
         """Take ``name`` as the theme before anything is styled.  ``self.theme = name`` would have
