@@ -26,6 +26,7 @@ import gc
 import importlib
 import json
 import os
+import pkgutil
 import select
 import signal
 import socket
@@ -33,6 +34,20 @@ import sys
 import termios
 import traceback
 from typing import Any
+
+#: the shell's and Textual's modules a client at a table needs (besides each game's client part)
+SHARED_MODULES = (
+    "colosseum.tui.screens.game",
+    "colosseum.tui.screens.ending",
+    "colosseum.tui.scoresheet",
+    "colosseum.tui.settings",
+    "colosseum.tui.keymap_ids",
+    "colosseum.tui.driver",
+    "textual.layouts.factory",
+    "textual.layouts.horizontal",
+    "textual.layouts.stream",
+    "textual.scrollbar",
+)
 
 
 def preload() -> None:
@@ -42,12 +57,30 @@ def preload() -> None:
     from . import client, lobby  # noqa: F401
 
     importlib.import_module("colosseum.tui.app")
+    # what a client at a table draws with: imported here once, shared by every session, rather
+    # than by each session as it sits down or as its game first needs a panel or the end screen
+    for module in SHARED_MODULES:
+        importlib.import_module(module)
     for name in game_names():
         found = spec(name)
         for path in (found.rules_path, found.client_path):
             if path:
                 with contextlib.suppress(Exception):  # a game that cannot load: its sessions import it
                     importlib.import_module(path.partition(":")[0])
+        if found.client_path:  # every part of the game's client (its panels, dialogs, end screen)
+            _import_package(found.client_path.partition(":")[0].rpartition(".")[0])
+    from rich.cells import cell_len
+
+    cell_len("字")  # Rich reads its table of character widths at the first wide character
+
+
+def _import_package(name: str) -> None:
+    """Every module of the package ``name``, as far as each loads."""
+    with contextlib.suppress(Exception):
+        package = importlib.import_module(name)
+        for info in pkgutil.walk_packages(package.__path__, name + "."):
+            with contextlib.suppress(Exception):
+                importlib.import_module(info.name)
 
 
 def _send(sock: socket.socket, msg: dict[str, Any]) -> None:
