@@ -279,7 +279,8 @@ def test_a_private_table_is_seen_by_those_with_its_code(tmp_path):
             await play_to_end(players, timeout=20)
             for who, seen in ((a, [tid]), (mallory, [])):
                 who.send(P.ListTables(history=True))
-                assert [h.id for h in (await _answer(who, P.Tables)).history] == seen
+                page = await _answer(who, P.Tables)
+                assert [h.id for h in page.history] == seen and page.total == len(seen)  # counted alike
             mallory.send(P.ReviewGame(game=tid))
             assert isinstance(await _answer(mallory, P.Positions), P.Error)
         finally:

@@ -100,15 +100,66 @@ def my_games(server: TableServer, player: str) -> list[P.HistoryInfo]:
     return games
 
 
+#: each data folder's private finished games, (history lines counted, [(line from the oldest,
+#: who played)]): a later page reads only the lines added since
+_private: dict[Path, tuple[int, list[tuple[int, frozenset[str]]]]] = {}
+
+
+def private_games(server: TableServer) -> list[tuple[int, frozenset[str]]]:
+    """The private games of the history: each one's line (from the oldest) and who played it."""
+    count, games = _private.get(server.data, (0, []))
+    if server.history_count < count:  # (the file was replaced: count again)
+        count, games = 0, []
+    new = server.history_count - count
+    if new > 0:
+        added = []
+        for k, line in enumerate(tail_lines(server.data / "history.jsonl", 0, new)):
+            try:
+                entry = history_entry(line)
+            except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
+                continue
+            if entry.private:
+                added.append((server.history_count - 1 - k, frozenset(holders_of(server.data, entry))))
+        games = games + sorted(added)
+    _private[server.data] = (server.history_count, games)
+    return games
+
+
+def visible_page(server: TableServer, hidden: list[int], offset: int, limit: int) -> list[P.HistoryInfo]:
+    """Finished games newest first from the ``offset``-th one shown, leaving out the lines
+    ``hidden`` (counted from the newest, ascending)."""
+    line = offset  # the line of the offset-th game shown: past every hidden line before it
+    for h in hidden:
+        if h > line:
+            break
+        line += 1
+    skip = set(hidden)
+    out: list[P.HistoryInfo] = []
+    while len(out) < limit and line < server.history_count:
+        lines = tail_lines(server.data / "history.jsonl", line, limit - len(out))
+        if not lines:
+            break
+        for k, text in enumerate(lines):
+            if line + k not in skip:
+                try:
+                    out.append(history_entry(text))
+                except (msgspec.DecodeError, ValueError):  # a line cut by a crash
+                    continue
+        line += len(lines)
+    return out[:limit]
+
+
 def history_tables(server: TableServer, conn: Conn, msg: P.ListTables, offset: int, limit: int) -> P.Tables:
     """A page of the finished games, newest first: everyone's, or (``msg.mine``) those the
     asker played.  Who played is the server's to know: it is not sent."""
     if msg.mine:
         mine = my_games(server, conn.player)
         page, total = mine[offset : offset + limit], len(mine)
-    else:  # (a private game is left off the page of someone who did not play it)
-        page, total = server.history_page(offset, limit), server.history_count
-        page = [e for e in page if not e.private or conn.player in holders_of(server.data, e)]
+    else:  # a private game is left out for someone who did not play it, and not counted
+        hidden = sorted(
+            server.history_count - 1 - line for line, who in private_games(server) if conn.player not in who
+        )
+        page, total = visible_page(server, hidden, offset, limit), server.history_count - len(hidden)
     return P.Tables(
         tables=[],
         total=total,
