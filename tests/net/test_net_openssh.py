@@ -14,18 +14,15 @@ text on a screen or a state of the server, never a fixed sleep.  Skipped without
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import os
-import pty
 import re
 import shutil
-import struct
 import subprocess
-import termios
 from pathlib import Path
 
 import asyncssh
 import pytest
+from ptyspawn import spawn_in_pty
 
 from colosseum.core.registry import rules as rules_of
 from colosseum.tui.net.host import protocol as P
@@ -44,15 +41,11 @@ class Term:
     """A real ``ssh`` client in a pseudo-terminal; what it printed, searchable as plain text."""
 
     def __init__(self, argv: list[str], env: dict[str, str]) -> None:
-        master, slave = pty.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
-        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True)
-        os.close(slave)
-        self.fd = master
+        self.proc, self.fd = spawn_in_pty(argv, env, COLS, ROWS)
         self.buf = b""
         self.eof = False
         self.grew = asyncio.Event()
-        asyncio.get_running_loop().add_reader(master, self._read)
+        asyncio.get_running_loop().add_reader(self.fd, self._read)
 
     def _read(self) -> None:
         try:

@@ -5,28 +5,21 @@ escape sequence by its pause) and Ctrl+Q still ends the program at once."""
 
 from __future__ import annotations
 
-import fcntl
 import os
-import pty
 import re
-import struct
-import subprocess
 import sys
-import termios
 import time
 from pathlib import Path
+
+from ptyspawn import spawn_in_pty
 
 COLS, ROWS = 100, 30
 
 
 class Pty:
     def __init__(self, argv: list[str], env: dict[str, str]) -> None:
-        master, slave = pty.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
-        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True)
-        os.close(slave)
-        os.set_blocking(master, False)
-        self.fd = master
+        self.proc, self.fd = spawn_in_pty(argv, env, COLS, ROWS)
+        os.set_blocking(self.fd, False)
         self.out = b""
 
     def read(self) -> str:
