@@ -95,13 +95,17 @@ def test_search_plays_the_toy_game_and_finds_its_winning_move(nim):
 
 @pytest.mark.parametrize("level", sorted(LEVELS))
 def test_every_level_answers_within_its_time_budget(level):
+    # The processor time the bot takes: it stays put when other work loads the machine (a
+    # wall-clock bound failed CI with the machine busy: 0.196 s).  The bot stops on the clock,
+    # so under load it uses less processor time, never more; the wall-clock bound only catches
+    # a bot that never stops.  (Speeds are the benchmarks' to measure, not the tests'.)
     for st in searched(12, 5):
         bot = SearchBot(RULES, 3, think=0.05, level=level)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         a = bot.act(st)
-        took = time.perf_counter() - t0
+        took, wall = time.process_time() - c0, time.perf_counter() - t0
         apply(st, a)  # raises if illegal
-        assert took < 0.05 * 1.5 + 0.1
+        assert took < 0.05 * 1.5 + 0.1 and wall < 2.0
 
 
 def test_a_hint_for_municipium_gives_options_with_playout_shares():
