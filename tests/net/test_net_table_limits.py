@@ -360,6 +360,9 @@ def test_the_lobby_says_why_a_table_is_refused_and_why_a_waiting_table_closed(tm
                         break
                 assert not isinstance(app.screen, WaitingScreen)  # back in the lobby
                 assert "Table Arena was closed: nobody joined it in 4 seconds." in notes()
+                # the waiting screen's removal finishes before the app ends (Textual completes a
+                # pop after the screen stack changed: ended in between, it had no app to refresh)
+                await pilot.pause(0.3)
 
         asyncio.run(asyncio.wait_for(refused_then_closed(), 60))
         me.close()
