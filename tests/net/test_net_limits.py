@@ -24,6 +24,7 @@ import pytest
 from colosseum.core.games.colosseum import to_act
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.files import tail_lines
+from colosseum.tui.net.host.finished import visible_page
 from colosseum.tui.net.host.hub import MAX_TABLES_PER_PLAYER, TableServer
 from colosseum.tui.net.host.proto_client import ProtoClient
 
@@ -254,7 +255,7 @@ def test_a_finished_table_of_an_older_version_moves_to_the_history(tmp_path):
         srv = TableServer(data, fixed_seeds=True)
         await srv.start()
         assert not srv.tables and srv.history_count == 1
-        (h,) = srv.history_page(0, 10)
+        (h,) = visible_page(srv, [], 0, 10)
         assert h.name == "old" and h.players == ["random bot", "x"]
         assert h.game == "colosseum" and h.edition == "Original 2007, 2007 auctions"
         await srv.close()

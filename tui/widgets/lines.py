@@ -56,8 +56,26 @@ def row_regions(rows: Sequence[int], width: int) -> list[Region]:
     return regions
 
 
-#: drawn rows a panel keeps (its lines for every seat a few times over)
-STRIPS_KEPT = 512
+class KeptRows:
+    """Rows drawn before, by a key (a row's content, or the log's line and width), so that a
+    row moved or shown again is not drawn again; at most ``limit``, then all dropped at once.
+    Kept until the styles change (the rows hold colours)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.rows: dict[object, Strip] = {}
+
+    def get(self, key: object) -> Strip | None:
+        return self.rows.get(key)
+
+    def keep(self, key: object, strip: Strip) -> Strip:
+        if len(self.rows) >= self.limit:
+            self.rows.clear()
+        self.rows[key] = strip
+        return strip
+
+    def clear(self) -> None:
+        self.rows.clear()
 
 
 if TYPE_CHECKING:  # what the mixin is mixed into (at run time a plain class: a Widget base
@@ -107,23 +125,21 @@ class _Lines(CachedStyles):
         super().__init__(id=id, classes=classes)
         self._lines: list[Text] = []
         self._stale = True
-        # rows drawn before, by content: a panel that follows the player to act shows each
-        # seat's lines again at its next turn, and a row that moved is not drawn again
-        self._strips: dict[tuple[object, ...], Strip] = {}
+        # by content: a panel that follows the player to act shows each seat's lines again at
+        # its next turn (its lines for every seat a few times over)
+        self._kept = KeptRows(512)
 
     def _forget_styles(self) -> None:
         super()._forget_styles()
         self._stale = True  # the lines hold colours from the styles
-        self._strips = {}
+        self._kept.clear()
 
     def _strip(self, text: Text, width: int) -> Strip:
         """``text`` drawn ``width`` cells wide on the panel's style (kept for its next time)."""
         key = (text.plain, tuple(text.spans), text.style, width)
-        strip = self._strips.get(key)
+        strip = self._kept.get(key)
         if strip is None:
-            if len(self._strips) > STRIPS_KEPT:
-                self._strips = {}
-            strip = self._strips[key] = text_strip(text, width, self.base_style, self.app.console)
+            strip = self._kept.keep(key, text_strip(text, width, self.base_style, self.app.console))
         return strip
 
     def build_lines(self) -> list[Text]:  # pragma: no cover - every panel overrides it

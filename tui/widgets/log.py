@@ -19,11 +19,8 @@ from textual.strip import Strip
 from colosseum.core.events import Event
 from colosseum.tui.text import wrap
 
-from .lines import CachedStyles, set_virtual_height
+from .lines import CachedStyles, KeptRows, set_virtual_height
 from .style import seat_style
-
-#: drawn rows the log keeps (a few screens' worth: scrolled back and forth they are drawn again)
-STRIPS_KEPT = 256
 
 
 class LogPanel(CachedStyles, ScrollView, can_focus=True):
@@ -51,14 +48,13 @@ class LogPanel(CachedStyles, ScrollView, can_focus=True):
         self._wrapped_count = 0
         self._following = True
         self.border_title = "Log"
-        # the drawn rows by line index: following the game, each new line moves every row up
-        # one, and the rows already drawn are taken from here (cleared with the lines, a new
-        # width or new styles)
-        self._strips: dict[int, Strip] = {}
+        # the drawn rows by line and width: following the game, each new line moves every row
+        # up one (a few screens' worth; cleared with the lines and with new styles)
+        self._kept = KeptRows(256)
 
     def _forget_styles(self) -> None:
         super()._forget_styles()
-        self._strips = {}
+        self._kept.clear()
 
     @property
     def following(self) -> bool:
@@ -98,7 +94,7 @@ class LogPanel(CachedStyles, ScrollView, can_focus=True):
         if len(events) < n or (n and events[n - 1] != self.events[n - 1]):
             self._wrapped_count = 0
             self._lines = []
-            self._strips = {}
+            self._kept.clear()
         self.events = list(events)
         if not self.scrollable_content_region.width:
             return  # not laid out yet: on_resize wraps at the real width
@@ -160,7 +156,7 @@ class LogPanel(CachedStyles, ScrollView, can_focus=True):
             self._wrapped_width = width
             self._wrapped_count = 0
             self._lines = []
-            self._strips = {}
+            self._kept.clear()
         for i in range(self._wrapped_count, len(self.events)):
             text = self.events[i].text
             parts = wrap(text, width, indent="  ")
@@ -194,11 +190,9 @@ class LogPanel(CachedStyles, ScrollView, can_focus=True):
         base = self.base_style
         if index >= len(self._lines):
             return Strip.blank(width, base)
-        strip = self._strips.get(index)
-        if strip is not None and strip.cell_length == width:
+        strip = self._kept.get((index, width))
+        if strip is not None:
             return strip
-        if len(self._strips) > STRIPS_KEPT:
-            self._strips = {}
         ev_index, text = self._lines[index]
         ev = self.events[ev_index]
         if ev.kind in ("phase", "over"):
@@ -208,5 +202,4 @@ class LogPanel(CachedStyles, ScrollView, can_focus=True):
         else:
             style = base + self.component_style("log--plain")
         strip = Strip([Segment(text, style)])  # its width in cells (CJK takes two)
-        strip = self._strips[index] = strip.crop_extend(0, width, base)
-        return strip
+        return self._kept.keep((index, width), strip.crop_extend(0, width, base))

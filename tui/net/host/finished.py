@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from .hub import TableServer
     from .table import Table
 
-__all__ = ["fork_position", "fork_table", "history_tables", "review_game"]
+__all__ = ["fork_position", "fork_table", "history_tables", "review_game", "visible_page"]
 
 GAME_ID = re.compile(r"[0-9A-Za-z_-]{1,40}")
 NO_GAME = "no finished game {gid!r} on this server"
@@ -70,6 +70,20 @@ def holders_of(data: Path, entry: P.HistoryInfo) -> list[str]:
     return [s.holder for s in meta.seats if s.holder]
 
 
+def entries_since(server: TableServer, count: int) -> tuple[bool, list[tuple[int, P.HistoryInfo]]]:
+    """The history's games written after its first ``count`` lines, newest first, each with its
+    line (from the oldest); True first when the file was replaced (all of them: count again)."""
+    again = server.history_count < count
+    new = server.history_count - (0 if again else count)
+    out = []
+    for k, line in enumerate(tail_lines(server.data / "history.jsonl", 0, new) if new > 0 else []):
+        try:
+            out.append((server.history_count - 1 - k, history_entry(line)))
+        except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
+            continue
+    return again, out
+
+
 #: each asker's own finished games (newest first) and the history's length when they were
 #: counted: a later page reads only the lines added since (at most ``MINE_CACHED`` askers kept)
 _mine: dict[tuple[Path, str], tuple[int, list[P.HistoryInfo]]] = {}
@@ -80,20 +94,9 @@ def my_games(server: TableServer, player: str) -> list[P.HistoryInfo]:
     """The finished games ``player`` played, newest first."""
     key = (server.data, player)
     count, games = _mine.pop(key, (0, []))
-    path = server.data / "history.jsonl"
-    if server.history_count < count:  # (the file was replaced: count again)
-        count, games = 0, []
-    new = server.history_count - count
-    if new > 0:
-        added = []
-        for line in tail_lines(path, 0, new):
-            try:
-                entry = history_entry(line)
-            except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
-                continue
-            if player in holders_of(server.data, entry):
-                added.append(entry)
-        games = added + games
+    again, added = entries_since(server, count)
+    mine = [entry for _line, entry in added if player in holders_of(server.data, entry)]
+    games = mine + ([] if again else games)
     _mine[key] = (server.history_count, games)
     while len(_mine) > MINE_CACHED:
         del _mine[next(iter(_mine))]
@@ -108,26 +111,16 @@ _private: dict[Path, tuple[int, list[tuple[int, frozenset[str]]]]] = {}
 def private_games(server: TableServer) -> list[tuple[int, frozenset[str]]]:
     """The private games of the history: each one's line (from the oldest) and who played it."""
     count, games = _private.get(server.data, (0, []))
-    if server.history_count < count:  # (the file was replaced: count again)
-        count, games = 0, []
-    new = server.history_count - count
-    if new > 0:
-        added = []
-        for k, line in enumerate(tail_lines(server.data / "history.jsonl", 0, new)):
-            try:
-                entry = history_entry(line)
-            except (msgspec.DecodeError, msgspec.ValidationError, ValueError):
-                continue
-            if entry.private:
-                added.append((server.history_count - 1 - k, frozenset(holders_of(server.data, entry))))
-        games = games + sorted(added)
+    again, added = entries_since(server, count)
+    found = [(line, frozenset(holders_of(server.data, e))) for line, e in reversed(added) if e.private]
+    games = ([] if again else games) + found
     _private[server.data] = (server.history_count, games)
     return games
 
 
 def visible_page(server: TableServer, hidden: list[int], offset: int, limit: int) -> list[P.HistoryInfo]:
     """Finished games newest first from the ``offset``-th one shown, leaving out the lines
-    ``hidden`` (counted from the newest, ascending)."""
+    ``hidden`` (counted from the newest, ascending; none: a page of every game)."""
     line = offset  # the line of the offset-th game shown: past every hidden line before it
     for h in hidden:
         if h > line:
@@ -143,7 +136,7 @@ def visible_page(server: TableServer, hidden: list[int], offset: int, limit: int
             if line + k not in skip:
                 try:
                     out.append(history_entry(text))
-                except (msgspec.DecodeError, ValueError):  # a line cut by a crash
+                except (msgspec.DecodeError, ValueError):  # a line cut by a crash, or of a game gone
                     continue
         line += len(lines)
     return out[:limit]

@@ -32,13 +32,13 @@ from . import protocol as P
 from .botbudget import BotBudget
 from .botplay import COMPOSE_CAP, TRADE_WINDOW
 from .conn import Conn
-from .files import append_private, count_lines, private_dir, tail_lines, write_private
+from .files import append_private, count_lines, private_dir, write_private
 from .finished import fork_table, history_of, review_game
 from .invites import join_code, may_see, new_code
 from .limits import IDLE_TIMEOUT, IdleTables, begin, table_limits
 from .limits import MAX_TABLES_PER_PLAYER as MAX_TABLES_PER_PLAYER  # (where tests look for it)
 from .lobbylist import list_page, web_link
-from .meta import SeatMeta, TableMeta, edition_of, history_entry, load_meta
+from .meta import SeatMeta, TableMeta, edition_of, load_meta
 from .names import clean_text
 from .rematch import rematch, rematch_gone
 from .results import Recorder, finished_game, rated_refusal
@@ -183,17 +183,6 @@ class TableServer:
             return
         del self.tables[table.id]
         table.close()
-
-    def history_page(self, offset: int, limit: int) -> list[P.HistoryInfo]:
-        """Finished games, newest first, from ``offset``."""
-        lines = tail_lines(self.data / "history.jsonl", offset, limit)
-        out = []
-        for line in lines:
-            try:
-                out.append(history_entry(line))
-            except (msgspec.DecodeError, ValueError):  # a line cut by a crash, or of a game gone
-                continue
-        return out
 
     def new_id(self) -> str:
         while True:
