@@ -225,6 +225,8 @@ class Rules(ABC, Generic[SetupT, StateT, ActionT]):
 
     #: what the game's score is called ("Acclaim", "decurions")
     score_name: str = "points"
+    #: the game's chance in a few words, for the hint's explanation ("the dice and the bag")
+    luck_words: str = "the draws"
 
     def invariants(self, state: StateT, previous: StateT | None) -> list[str]:
         """What is wrong with ``state`` (reached from ``previous``): the game's own checks, for

@@ -164,3 +164,21 @@ def test_h_from_an_open_decision_dialog_asks_for_that_decision(monkeypatch):
             assert app.screen is dialog and encode_state(session.state) == before
 
     asyncio.run(go())
+
+
+def test_the_hints_explanation_names_each_games_own_chance():
+    """Municipium has no dice: the hint says what its luck is (the bag and the cards)."""
+    from colosseum.core.gamelog import HintLine, HintOption
+    from colosseum.core.registry import rules
+
+    said = {}
+    for game in ("colosseum", "municipium"):
+        r = rules(game)
+        names = ("小明", "[/a]", "Becky")
+        state = r.new_game(r.spec.make_setup(names, seed=3, options=()))
+        opts = tuple(HintOption(action=None, text=t, win=0.5, playouts=12) for t in ("this", "that"))
+        said[game] = hint_screen.hint_text(r, state, HintLine(chat="", seat=1, hint=opts)).plain
+    assert "dice" in said["colosseum"] and "bag" in said["colosseum"]
+    assert "dice" not in said["municipium"]
+    assert "citizens drawn from the bag and the cards turned over" in said["municipium"]
+    assert "For [/a];" in said["municipium"]  # a name is text, never markup

@@ -117,7 +117,7 @@ def hint_text(rules: Rules[Any, Any, Any], state: Any, line: HintLine) -> Text:
                     out.append(" (too few playouts to tell)")
                 out.append("\n")
         out.append("\nWhy: each choice was played to the end of the game by normal bots for every seat, ")
-        out.append("on the same sampled luck (bag draws, dice); the bot keeps the normal bot's own ")
+        out.append(f"on the same sampled luck ({rules.luck_words}); the bot keeps the normal bot's own ")
         out.append("choice unless another one does clearly better.")
     elif bot != rules.spec.default_level:
         out.append(f"  (the {rules.spec.default_level} bot's choice: there is nothing here the search compares)\n")

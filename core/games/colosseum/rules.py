@@ -133,6 +133,7 @@ class ColosseumRules(Rules[GameSetup, State, Action]):
         raise ValueError(f"unknown step {step!r}")
 
     score_name = "Acclaim"
+    luck_words = "the dice and the tiles drawn from the bag"
 
     def invariants(self, state: State, previous: State | None) -> list[str]:
         return invariants.check(state, previous)

@@ -103,6 +103,7 @@ class MunicipiumRules(Rules[MuniSetup, State, MuniAction]):
         raise ValueError(f"unknown step {step!r}")
 
     score_name = "decurions"
+    luck_words = "the citizens drawn from the bag and the cards turned over"
 
     def invariants(self, state: State, previous: State | None) -> list[str]:
         return invariants.check(state, previous)
