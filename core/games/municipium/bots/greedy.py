@@ -33,31 +33,49 @@ POWER_BONUS = (0.0, 4.0, 0.0, 6.0, 12.0, 10.0, 3.0)
 def seat_scores(state: State) -> list[float]:
     """Each seat's score: decurions, progress towards a set, citizens and favours held,
     leaderships (weighted by the citizens waiting on their banners) and second places, Temple
-    rank, crowns.  Every term is a whole number, so the sum is exact in any order."""
+    rank, crowns.  Every term is a whole number, so the sum is exact in any order.
+
+    The playouts of the search call this for every option of every decision (most of a
+    playout's time): the ranking at each institution is found in one pass, by a key in which
+    more influence wins and, at equal influence, the better Temple space (M-4.2)."""
     players = state.players
     n = len(players)
     temple = state.temple
-    order = [temple.index(s) for s in range(n)] if temple else list(range(n))
+    order = list(range(n))  # each seat's Temple space (the seat order before the Temple's)
+    for space, s in enumerate(temple):
+        order[s] = space
     out = []
+    infl = []
     for s, p in enumerate(players):
         c = p.citizens
         kinds = len(c) - c.count(0)
-        progress = min(4, kinds + p.favours)
-        score = 100.0 * p.decurions + 18.0 * progress + 4.0 * (sum(c) - kinds) + 3.0 * p.favours
+        favours = p.favours
+        progress = kinds + favours
+        if progress > 4:
+            progress = 4
+        crowned = p.crowned
+        score = 100.0 * p.decurions + 18.0 * progress + 4.0 * (sum(c) - kinds) + 3.0 * favours
         if temple:
             score += 2.0 * (n - order[s])
-        out.append(score + 3.0 * sum(p.crowned))
+        out.append(score + 3.0 * sum(crowned))
+        infl.append([a + b + b for a, b in zip(p.plain, crowned, strict=True)])  # M-4.1: a crowned counts 2
     banners = state.banners
-    infl = [[a + b + b for a, b in zip(p.plain, p.crowned, strict=True)] for p in players]
-    for i in range(7):
-        # M-4.2: the ranking at institution i (influence, then the Temple order)
-        present = [(-row[i], order[s], s) for s, row in enumerate(infl) if row[i]]
-        if not present:
+    for i, column in enumerate(zip(*infl, strict=True)):
+        first = second = -1
+        first_key = second_key = 0
+        for s, v in enumerate(column):
+            if v:
+                key = v * 64 - order[s]  # (fewer than 64 seats)
+                if key > first_key:
+                    second, second_key = first, first_key
+                    first, first_key = s, key
+                elif key > second_key:
+                    second, second_key = s, key
+        if first < 0:
             continue
-        if len(present) > 1:
-            present.sort()
-            out[present[1][2]] += 2.0
-        out[present[0][2]] += 7.0 + 2.0 * sum(banners[i])
+        if second >= 0:
+            out[second] += 2.0
+        out[first] += 7.0 + 2.0 * sum(banners[i])
     return out
 
 
