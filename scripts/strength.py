@@ -23,7 +23,11 @@ level's win share (a win shared by k counts 1/k) with the games count and a 95% 
 each level, and the ratings fitted from these games.  Levels: the game's (``--game``): hard
 and expert (the search, ``--think`` seconds a decision), normal (``greedy``), easy, random.
 
-``--record FILE`` appends a JSON line per game (the levels by seat, the places, the budget);
+``--record FILE`` appends a JSON line per game (the levels by seat, the places, the scores, the
+budget, and a digest of the engine's and bots' code); with ``--resume`` the games of the same
+run already in FILE (same game, levels, players and budget, same code digest) are not played
+again and count in the table (their think times were not kept), so that a run too long for one
+sitting (e.g. ``expert`` against three ``hard`` at 1 s: about 11 CPU hours) is played in parts;
 ``--fit FILE...`` reads such files, in the order given, fits every level's rating
 (``colosseum.core.ratings.fit``; a search level is rated separately for each budget it played
 at, named ``hard (200 playouts)``) and writes the table the lobby reads
@@ -33,6 +37,7 @@ at, named ``hard (200 playouts)``) and writes the table the lobby reads
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import statistics
@@ -175,12 +180,15 @@ def report(
     for name, rt in sorted(rated.items(), key=lambda kv: -kv[1].mu):
         out.write(f"  {name:<28} mu {rt.mu:6.2f}  sigma {rt.sigma:5.2f}\n")
     ts = sorted(t for r in results for t in r.times.get(one, []))
-    if ts:  # the README's table row
-        gap = rated[rated_name(one, budget)].mu - rated[rated_name(rest, budget)].mu
-        out.write(
-            f"| {one} vs {players - 1} {rest} | {budget} | {n} | {share:.0%} | {lo:.0%} - {hi:.0%} "
-            f"| {gap:+.1f} | {statistics.median(ts):.3f} s | {ts[-1]:.3f} s |\n"
-        )
+    timed = sum(1 for r in results if r.times.get(one))
+    if timed < n:
+        out.write(f"(think times of the {timed} games played in this sitting; the others were resumed)\n")
+    think = f"{statistics.median(ts):.3f} s | {ts[-1]:.3f} s" if ts else "- | -"
+    gap = rated[rated_name(one, budget)].mu - rated[rated_name(rest, budget)].mu  # the README's row
+    out.write(
+        f"| {one} vs {players - 1} {rest} | {budget} | {n} | {share:.0%} | {lo:.0%} - {hi:.0%} "
+        f"| {gap:+.1f} | {think} |\n"
+    )
 
 
 def _progress(r: GameResult, one: str) -> None:
@@ -194,7 +202,20 @@ def _progress(r: GameResult, one: str) -> None:
     )
 
 
-def record_line(game: str, r: GameResult, budget: str, label: str) -> str:
+def code_digest() -> str:
+    """A digest of the engine's and the bots' code (every module of ``colosseum.core``): games
+    recorded under another digest were played by other code and are not resumed."""
+    import colosseum.core
+
+    root = Path(colosseum.core.__file__).resolve().parent
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if path.suffix in (".py", ".toml", ".json") and "__pycache__" not in path.parts:
+            h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+def record_line(game: str, r: GameResult, budget: str, label: str, code: str = "") -> str:
     return json.dumps(
         {
             "game": game,
@@ -204,8 +225,48 @@ def record_line(game: str, r: GameResult, budget: str, label: str) -> str:
             "ranks": list(r.ranks),
             "budget": budget,
             "score": r.score,
+            "seat": r.seat,
+            "others": r.others,
+            "code": code,
         }
     )
+
+
+def recorded_results(
+    path: str, game: str, one: str, rest: str, players: int, budget: str, code: str
+) -> tuple[list[GameResult], int]:
+    """The games of this run already in ``path`` (its levels, players, budget and code), and
+    how many of the same run were left out because other code played them."""
+    found: dict[int, GameResult] = {}
+    other_code = 0
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return [], 0
+    for line in text.splitlines():
+        try:
+            g = json.loads(line)
+            levels = tuple(g["levels"])
+            same = (
+                g["game"] == game
+                and g["budget"] == budget
+                and len(levels) == players
+                and sorted(levels) == sorted([one] + [rest] * (players - 1))
+            )
+            if not same or "seat" not in g:
+                continue
+            if g.get("code") != code:
+                other_code += 1
+                continue
+            ranks = tuple(int(x) for x in g["ranks"])
+            seat = int(g["seat"])
+            won = 1.0 / ranks.count(1) if ranks[seat] == 1 else 0.0
+            found[int(g["seed"])] = GameResult(
+                int(g["seed"]), seat, won, int(g["score"]), float(g["others"]), levels, ranks, {}
+            )
+        except (ValueError, KeyError, TypeError, IndexError, ZeroDivisionError):
+            continue  # a damaged line (an interrupted write) counts as not played
+    return list(found.values()), other_code
 
 
 def fit_files(paths: list[str], out_path: Path) -> int:
@@ -253,6 +314,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1, help="games played at once (processes)")
     ap.add_argument("--record", metavar="FILE", help="append a JSON line per game to FILE")
+    ap.add_argument(
+        "--resume", action="store_true", help="with --record: skip (and count) the games of this run already in FILE"
+    )
     ap.add_argument("--fit", nargs="+", metavar="FILE", help="fit the ratings from recorded games and write them")
     ap.add_argument("--out", metavar="FILE", help=f"where --fit writes (default core/data/{DATA})")
     args = ap.parse_args(argv)
@@ -267,16 +331,28 @@ def main(argv: list[str] | None = None) -> int:
     clock = "cpu" if args.cpu_clock else "wall"
     budget = budget_text(one, rest, args.think, args.playouts or None, clock)
     label = f"{one} vs {rest}, {budget}, seeds {args.seed}-{args.seed + args.games - 1}"
-    seeds = range(args.seed, args.seed + args.games)
+    seeds = list(range(args.seed, args.seed + args.games))
     t0 = time.perf_counter()
     results: list[GameResult] = []
+    code = code_digest()
+    if args.resume:
+        if not args.record:
+            ap.error("--resume needs --record FILE")
+        before, other_code = recorded_results(args.record, game, one, rest, players, budget, code)
+        before = [r for r in before if r.seed in seeds]
+        results.extend(before)
+        played = {r.seed for r in before}
+        seeds = [s for s in seeds if s not in played]
+        print(f"resuming: {len(before)} games of this run recorded before", file=sys.stderr)
+        if other_code:
+            print(f"  ({other_code} recorded by other code left out)", file=sys.stderr)
     record = open(args.record, "a", encoding="utf-8") if args.record else None  # noqa: SIM115
 
     def done(r: GameResult) -> None:
         results.append(r)
         _progress(r, one)
         if record is not None:
-            record.write(record_line(game, r, budget, label) + "\n")
+            record.write(record_line(game, r, budget, label, code) + "\n")
             record.flush()
 
     play = (game, players, one, rest, args.think, args.playouts or None, clock)

@@ -58,3 +58,47 @@ def test_the_table_reads_back_and_a_search_level_answers_for_its_budget():
 
 def test_level_rating_of_an_unmeasured_game_is_none():
     assert level_rating("no such game", "normal") is None
+
+
+def _strength_script():
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    if "strength" in sys.modules:
+        return sys.modules["strength"]
+    path = Path(__file__).resolve().parents[2] / "scripts" / "strength.py"
+    found = importlib.util.spec_from_file_location("strength", path)
+    assert found is not None and found.loader is not None
+    module = importlib.util.module_from_spec(found)
+    sys.modules["strength"] = module  # dataclasses look their module up by name
+    found.loader.exec_module(module)
+    return module
+
+
+def test_a_strength_run_resumes_from_its_record_and_plays_no_game_twice(tmp_path, capsys):
+    """A run too long for one sitting is played in parts: the games of the same run (levels,
+    players, budget, code) already recorded are skipped and counted; a damaged line or a game
+    another version of the code played is not."""
+    strength = _strength_script()
+    record = tmp_path / "runs.jsonl"
+    base = ["--game", "municipium", "--levels", "easy,random", "--seed", "40", "--record", str(record)]
+    assert strength.main([*base, "--games", "2"]) == 0
+    first = record.read_text(encoding="utf-8").splitlines()
+    assert len(first) == 2
+    with record.open("a", encoding="utf-8") as f:
+        f.write('{"game": "municipium", "seed": 42, "levels": ["ea\n')  # a write cut short
+        other = first[0].replace(strength.code_digest(), "0" * 16).replace('"seed": 40', '"seed": 43')
+        f.write(other + "\n")  # seed 43, by other code
+    capsys.readouterr()
+    assert strength.main([*base, "--games", "4", "--resume"]) == 0
+    out, err = capsys.readouterr()
+    assert "resuming: 2 games of this run recorded before" in err
+    assert "(1 recorded by other code left out)" in err
+    played = [line for line in err.splitlines() if line.startswith("game seed")]
+    assert sorted(line.split()[2] for line in played) == ["42", "43"]  # 40 and 41 were not played again
+    assert "easy (1 seat) vs random (2 seats), 4 games" in out
+    assert "think times of the 2 games played in this sitting" in out
+    assert strength.main([*base, "--games", "4", "--resume"]) == 0  # everything recorded: nothing played
+    out, err = capsys.readouterr()
+    assert "resuming: 4 games" in err and "game seed" not in err and "4 games" in out
