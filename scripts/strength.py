@@ -12,7 +12,8 @@ each level's rating (openskill's Bradley-Terry Full model, as the lobby rates pe
 
 It ends with the README's table row.  ``--cpu-clock`` counts a search's budget in CPU seconds of
 its own process, so that a machine shared with other work still gives the figures of a free
-core (the wall-clock think times printed are then longer than the budget); ``--playouts`` gives
+core (the wall-clock think times printed are then longer than the budget; each decision's CPU
+time is printed beside them, and the README row gives it: what a free core takes); ``--playouts`` gives
 the search a fixed number of playouts a decision instead (independent of the machine
 altogether; ``benchmarks/bench_engine.py`` says how many a free core plays in a second).
 
@@ -74,16 +75,20 @@ def build(game: str, level: str, seed: int, think: float, playouts: int | None =
 
 
 class Timed:
-    """A bot that records how long each of its decisions takes."""
+    """A bot that records how long each of its decisions takes, on the wall clock and in CPU
+    time of this process (a game is played in one process, its search in that process too:
+    the CPU time is what the decision takes on a free core, whatever the machine's load)."""
 
     def __init__(self, bot: Any, name: str) -> None:
         self.bot = bot
         self.name = name
         self.times: list[float] = []
+        self.cpu: list[float] = []
 
     def act(self, state: Any) -> Any:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         a = self.bot.act(state)
+        self.cpu.append(time.process_time() - c0)
         self.times.append(time.perf_counter() - t0)
         return a
 
@@ -98,6 +103,7 @@ class GameResult:
     levels: tuple[str, ...] = ()
     ranks: tuple[int, ...] = ()
     times: dict[str, list[float]] = field(default_factory=dict)
+    cpu: dict[str, list[float]] = field(default_factory=dict)
 
 
 def play_one(
@@ -116,13 +122,15 @@ def play_one(
     bots = [Timed(build(game, lv, seed * 31 + i, think, playouts, clock), lv) for i, lv in enumerate(levels)]
     rec = play_game(make_setup(players, seed, levels, game=game), bots)
     times: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
     for b in bots:
         times.setdefault(b.name, []).extend(b.times)
+        cpu.setdefault(b.name, []).extend(b.cpu)
     firsts = rec.ranks.count(1)
     won = 1.0 / firsts if rec.ranks[seat] == 1 else 0.0
     others = [a for i, a in enumerate(rec.scores) if i != seat]
     return GameResult(
-        seed, seat, won, rec.scores[seat], sum(others) / len(others), tuple(levels), tuple(rec.ranks), times
+        seed, seat, won, rec.scores[seat], sum(others) / len(others), tuple(levels), tuple(rec.ranks), times, cpu
     )
 
 
@@ -170,11 +178,15 @@ def report(
     fair = 1 / players
     out.write(f"(a fair share for one seat of {players} is {fair:.0%}; {rest} seats' mean {score} ")
     out.write(f"{statistics.mean(r.others for r in results):.1f})\n")
-    out.write(f"{'level':<8} {'decisions':>9} {'median s':>9} {'worst s':>8}\n")
+    out.write(
+        f"{'level':<8} {'decisions':>9} {'median s':>9} {'worst s':>8} {'median CPU s':>12} {'worst CPU s':>11}\n"
+    )
     for lv in dict.fromkeys((one, rest)):
         ts = sorted(t for r in results for t in r.times.get(lv, []))
+        cs = sorted(t for r in results for t in r.cpu.get(lv, []))
         if ts:
-            out.write(f"{lv:<8} {len(ts):>9} {statistics.median(ts):>9.4f} {ts[-1]:>8.3f}\n")
+            out.write(f"{lv:<8} {len(ts):>9} {statistics.median(ts):>9.4f} {ts[-1]:>8.3f}")
+            out.write(f" {statistics.median(cs):>12.4f} {cs[-1]:>11.3f}\n" if cs else "\n")
     rated = fit(MatchResult(tuple(rated_name(x, budget) for x in r.levels), r.ranks) for r in results)
     out.write("ratings from these games (openskill Bradley-Terry Full; a newcomer is 25.0):\n")
     for name, rt in sorted(rated.items(), key=lambda kv: -kv[1].mu):
@@ -184,6 +196,9 @@ def report(
     if timed < n:
         out.write(f"(think times of the {timed} games played in this sitting; the others were resumed)\n")
     think = f"{statistics.median(ts):.3f} s | {ts[-1]:.3f} s" if ts else "- | -"
+    cs = sorted(t for r in results for t in r.cpu.get(one, []))
+    if cs and "CPU clock" in budget:  # the wall clock of a CPU-clock budget says the load, not the bot
+        think = f"{statistics.median(cs):.3f} s CPU | {cs[-1]:.3f} s CPU"
     gap = rated[rated_name(one, budget)].mu - rated[rated_name(rest, budget)].mu  # the README's row
     out.write(
         f"| {one} vs {players - 1} {rest} | {budget} | {n} | {share:.0%} | {lo:.0%} - {hi:.0%} "
