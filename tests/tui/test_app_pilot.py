@@ -428,3 +428,41 @@ def test_log_scrolled_back_says_where_it_is_and_end_follows_again():
             assert log.render_line(height - 1).text.strip().split()[-1] in session.events[-1].text
 
     run(go())
+
+
+def test_the_log_filling_its_panel_lays_nothing_out(monkeypatch):
+    """The first time the log's lines fill its panel, Textual would mount a scroll bar (even one
+    drawn 0 cells wide) and lay the whole screen out again: over SSH on every screen of the table
+    at the same move (the slowest delivery of a load test, "Round 1 begins").  The log has no bar
+    at all; it still scrolls (the test above)."""
+    from textual.screen import Screen
+
+    from colosseum.core.games.colosseum import legal
+    from colosseum.tui.widgets.log import LogPanel
+
+    session = human_session(play_until(lambda st: st.actions >= 1), humans=4)
+    app = ColosseumApp(session, bot_delay=0, auto_dialogs=False)
+    layouts = []
+    real = Screen._refresh_layout
+
+    def counted(self, *args, **kwargs):
+        layouts.append(type(self).__name__)
+        return real(self, *args, **kwargs)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            log = app.game_screen().query_one(LogPanel)
+            height = log.scrollable_content_region.height
+            assert 0 < log.line_count < height  # not yet full
+            monkeypatch.setattr(Screen, "_refresh_layout", counted)
+            moves = 0
+            while log.line_count <= height + 2 and moves < 60:
+                session.submit(legal(session.state).actions[0])
+                await pilot.pause()
+                moves += 1
+            assert log.line_count > height and log.max_scroll_y > 0  # it filled up
+            assert not log.show_vertical_scrollbar
+            assert layouts == []
+
+    run(go())

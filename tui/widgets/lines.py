@@ -229,7 +229,8 @@ def set_virtual_height(view: ScrollView, lines: int) -> None:
     if size == old:
         return
     height = view.scrollable_content_region.height
-    same_bar = (old.height > height) == (lines > height)
+    # (a view with no vertical bar at all, overflow hidden, never needs the layout)
+    same_bar = view.styles.overflow_y == "hidden" or (old.height > height) == (lines > height)
     if view.is_mounted and old.width == size.width and same_bar and old != Size(0, 0):
         view.set_reactive(Widget.virtual_size, size)
         view._scroll_update(size)

@@ -5,7 +5,9 @@ kept as an index of (event, line) pairs, so a long game stays fast to append to 
 
 No scroll bar: while the log follows the game it would be redrawn on every move for nothing
 (an SSH table redraws every move on every screen); scrolled back, the bottom border says
-which lines are shown and that End returns to the newest.
+which lines are shown and that End returns to the newest.  Not even one drawn 0 cells wide
+(``overflow-y: hidden``): Textual mounts such a bar the first time the lines fill the panel and
+lays the whole screen out again for it, on every screen of a table at the same move.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from .style import seat_style
 
 class LogPanel(CachedStyles, ScrollView, can_focus=True):
     DEFAULT_CSS = """
-    LogPanel { border: round $primary 60%; border-title-color: $primary; height: 1fr; scrollbar-size-vertical: 0; border-subtitle-color: $accent; }
+    LogPanel { border: round $primary 60%; border-title-color: $primary; height: 1fr; scrollbar-size-vertical: 0; overflow-y: hidden; border-subtitle-color: $accent; }
     LogPanel:focus { border: round $accent; }
     LogPanel > .log--phase { color: $primary; text-style: bold; }
     LogPanel > .log--plain { color: $foreground; }
@@ -55,6 +57,11 @@ class LogPanel(CachedStyles, ScrollView, can_focus=True):
     def _forget_styles(self) -> None:
         super()._forget_styles()
         self._kept.clear()
+
+    @property
+    def allow_vertical_scroll(self) -> bool:
+        """The log scrolls though it shows no bar (Textual lets a widget scroll where its bar shows)."""
+        return self.is_scrollable and self.max_scroll_y > 0
 
     @property
     def following(self) -> bool:
