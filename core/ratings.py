@@ -19,19 +19,37 @@ from importlib import resources
 from typing import Any
 
 __all__ = [
+    "BOT_ANCHORS",
     "DATA",
+    "SHOWN_BASE",
+    "SHOWN_SCALE",
     "LevelRating",
     "MatchResult",
     "best_of",
+    "bot_anchor",
     "fit",
     "level_rating",
     "parse_table",
     "ratings_table",
+    "shown",
     "table_json",
 ]
 
 #: the table's file, in this package's data folder
 DATA = "bot_ratings.json"
+
+#: the number players see: ``SHOWN_BASE + SHOWN_SCALE * (mu - 3 sigma)`` (a newcomer shows 1500)
+SHOWN_BASE, SHOWN_SCALE = 1500, 40
+
+#: what a bot of each level counts as in a rated game, (mu, sigma), fixed (a small sigma: an
+#: anchor), where the strength runs have not measured that level in that game (``bot_anchor``)
+BOT_ANCHORS: dict[str, tuple[float, float]] = {
+    "random": (10.0, 1.0),
+    "easy": (20.0, 1.0),
+    "normal": (25.0, 1.0),
+    "hard": (31.0, 1.0),
+    "expert": (34.0, 1.0),
+}
 
 
 @dataclass(frozen=True)
@@ -138,3 +156,25 @@ def table_json(games: dict[str, dict[str, LevelRating]], notes: Sequence[str] = 
         },
     }
     return json.dumps(body, indent=2, ensure_ascii=False) + "\n"
+
+
+def shown(mu: float, sigma: float) -> int:
+    """The number players see: conservative (three deviations below the estimate)."""
+    return round(SHOWN_BASE + SHOWN_SCALE * (mu - 3 * sigma))
+
+
+def bot_anchor(game: str, level: str) -> tuple[float, float, bool]:
+    """What a bot of ``level`` counts as in a rated game of ``game``: (mu, sigma, measured).
+
+    Where the strength runs measured both the level and the game's ``normal`` (the data table),
+    the level sits as far from ``normal``'s anchor as the fit puts it from ``normal`` (the fit's
+    own zero is where its games began, not a person's); elsewhere the fixed anchor of
+    ``BOT_ANCHORS``.  ``greedy`` is ``normal``'s older name; an unknown level counts as ``normal``.
+    """
+    level = "normal" if level == "greedy" else level
+    mu, sigma = BOT_ANCHORS.get(level, BOT_ANCHORS["normal"])
+    levels = ratings_table().get(game, {})
+    found, normal = best_of(levels, level), best_of(levels, "normal")
+    if found is None or normal is None:
+        return mu, sigma, False
+    return BOT_ANCHORS["normal"][0] + found.mu - normal.mu, sigma, True

@@ -102,3 +102,27 @@ def test_a_strength_run_resumes_from_its_record_and_plays_no_game_twice(tmp_path
     assert strength.main([*base, "--games", "4", "--resume"]) == 0  # everything recorded: nothing played
     out, err = capsys.readouterr()
     assert "resuming: 4 games" in err and "game seed" not in err and "4 games" in out
+
+
+def test_a_bot_counts_as_far_from_normal_as_the_strength_runs_measured_it(monkeypatch):
+    """In a rated game a bot is a fixed anchor: where the strength runs measured its level and
+    the game's ``normal``, as far above or below ``normal``'s anchor as the fit puts it; where
+    they did not, the fixed anchor; ``greedy`` is ``normal``."""
+    from colosseum.core import ratings
+
+    table = {
+        "municipium": {
+            "normal": LevelRating(30.0, 1.5, 400),
+            "hard (1 s CPU clock)": LevelRating(38.5, 1.8, 200, "1 s CPU clock"),
+            "hard (0.3 s CPU clock)": LevelRating(36.0, 3.0, 12, "0.3 s CPU clock"),
+        }
+    }
+    monkeypatch.setattr(ratings, "ratings_table", lambda: table)
+    normal_mu = ratings.BOT_ANCHORS["normal"][0]
+    assert ratings.bot_anchor("municipium", "hard") == (normal_mu + 8.5, 1.0, True)  # the budget of most games
+    assert ratings.bot_anchor("municipium", "normal") == (normal_mu, 1.0, True)
+    assert ratings.bot_anchor("municipium", "greedy") == (normal_mu, 1.0, True)
+    assert ratings.bot_anchor("municipium", "expert") == (*ratings.BOT_ANCHORS["expert"], False)
+    assert ratings.bot_anchor("colosseum", "hard") == (*ratings.BOT_ANCHORS["hard"], False)
+    assert ratings.shown(25.0, 25 / 3) == 1500  # a newcomer
+    assert ratings.shown(normal_mu + 8.5, 1.0) > ratings.shown(normal_mu, 1.0)

@@ -188,9 +188,14 @@ def test_the_leaderboard_and_a_profile_on_screen_at_80x24(ranked):
             assert HOSTILE in [row[1] for row in cells] and all(row[2].endswith("?") for row in cells)
             assert all(isinstance(c, Text) for i in range(dt.row_count) for c in dt.get_row_at(i))
             assert "Leaderboard - Colosseum" in str(screen.query_one("#lb-title").render())
+            from colosseum.tui.net.ranks import bots_line
+
+            hint = str(screen.query_one("#lb-hint").render())
+            assert bots_line("colosseum") in hint and "normal " in hint  # what the bots count as
             await pilot.press("tab")  # the next game: nobody rated yet
             await pilot.pause(0.2)
             assert screen.game != "colosseum" and screen.rows == []
+            assert bots_line(screen.game) in str(screen.query_one("#lb-hint").render())
             assert "nobody rated yet" in str(screen.query_one("#lb-title").render())
             await pilot.press("shift+tab")
             await pilot.pause(0.2)

@@ -3,7 +3,8 @@ one-time web link (``w``).
 
 The leaderboard is one game's at a time (Tab or the arrows left and right change the game): each
 player's place, name, the conservative rating (D-30) with ``?`` while it is provisional, and
-the rated games played.  Enter opens the chosen player's profile: their rating, games and wins
+the rated games played, and under it what each bot level counts as in a rated game of it (the
+bots' strength runs' figure where they measured it, ``*``).  Enter opens the chosen player's profile: their rating, games and wins
 in that game, and their recent games.  Names are the players' own: shown as ``Text``, never
 read as markup.  Everything fits an 80x24 terminal.
 """
@@ -20,6 +21,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable
 from textual.widgets.data_table import CellDoesNotExist
 
+from colosseum.core.ratings import bot_anchor, shown
 from colosseum.core.registry import game_names, spec
 from colosseum.tui.plain import Static
 from colosseum.tui.widgets.keybar import KeyBar
@@ -34,6 +36,20 @@ ROWS = 20  # leaderboard rows asked for at once (one screen at 80x24)
 
 def rating_text(rating: int, provisional: bool) -> str:
     return f"{rating}?" if provisional else str(rating)
+
+
+def bots_line(game: str) -> str:
+    """What each of ``game``'s bot levels counts as in a rated game, on the people's scale."""
+    try:
+        levels = spec(game).bot_levels
+    except ValueError:
+        return ""
+    parts, measured = [], False
+    for level in levels:
+        mu, sigma, found = bot_anchor(game, level)
+        measured = measured or found
+        parts.append(f"{level} {shown(mu, sigma)}" + ("*" if found else ""))
+    return "Bots count as: " + ", ".join(parts) + (" (* measured)" if measured else "")
 
 
 def _title(game: str) -> str:
@@ -63,7 +79,7 @@ class LeaderboardScreen(Screen[None]):
     LeaderboardScreen { layout: vertical; }
     #lb-title { height: 2; padding: 0 1; text-style: bold; }
     #leaders { height: 1fr; }
-    #lb-hint { height: 2; padding: 0 1; color: $text-muted; }
+    #lb-hint { height: 3; padding: 0 1; color: $text-muted; }
     """
     HINT = (
         "Tab: next game | Enter: profile | m: mine | ] [ pages | Esc: lobby\n? provisional: fewer than 10 rated games"
@@ -82,8 +98,11 @@ class LeaderboardScreen(Screen[None]):
         table: DataTable[Text] = DataTable(id="leaders", cursor_type="row", zebra_stripes=True)
         table.add_columns("Place", "Player", "Rating", "Games")
         yield table
-        yield Static(Text(self.HINT), id="lb-hint")
+        yield Static(self._hint(), id="lb-hint")
         yield KeyBar()
+
+    def _hint(self) -> Text:
+        return Text(f"{self.HINT}\n{bots_line(self.game)}")
 
     def on_mount(self) -> None:
         self.load()
@@ -113,6 +132,7 @@ class LeaderboardScreen(Screen[None]):
     def action_game(self, step: int) -> None:
         self.game = self.games[(self.games.index(self.game) + step) % len(self.games)]
         self.page_start = 0
+        self.query_one("#lb-hint", Static).update(self._hint())
         self.load()
 
     def action_page(self, step: int) -> None:

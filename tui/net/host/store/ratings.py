@@ -12,8 +12,9 @@ Decisions (docs/decisions.md D-30):
 * A table is rated when its creator asks and at least two people sit at it when the game
   starts; else it is played unrated and says so.
 * Bots are fixed anchors: a bot's seat takes part in the update with its level's rating, which
-  never changes (``BOT_ANCHORS``: from the bots' strength table), so a game against people and
-  bots tells as much as the people's places say.
+  never changes (``colosseum.core.ratings.bot_anchor``: as far from ``normal`` as the strength
+  runs measured that level in that game, else a fixed anchor), so a game against people and bots
+  tells as much as the people's places say.
 * A person who left a rated game (a stand-in finished it for them) counts as last, below
   everyone who stayed (as on Board Game Arena); several who left share the last place.
 * The number shown is conservative: ``1500 + 40 × (μ − 3σ)`` (a new player shows 1500), and it
@@ -27,12 +28,17 @@ from dataclasses import dataclass
 
 from openskill.models import BradleyTerryFull
 
+from colosseum.core.ratings import BOT_ANCHORS, SHOWN_BASE, SHOWN_SCALE, bot_anchor, shown
+
 __all__ = [
     "BOT_ANCHORS",
     "MODEL",
     "PROVISIONAL_GAMES",
     "Entry",
     "Rating",
+    "SHOWN_BASE",
+    "SHOWN_SCALE",
+    "bot_rating",
     "places",
     "rate",
     "shown",
@@ -41,18 +47,6 @@ __all__ = [
 MODEL = BradleyTerryFull()
 MU, SIGMA = MODEL.mu, MODEL.sigma
 PROVISIONAL_GAMES = 10
-SHOWN_BASE, SHOWN_SCALE = 1500, 40
-
-#: what a bot of each level counts as in a rated game: (mu, sigma), fixed.  The levels' relative
-#: strength is the bots' strength table's (README, scripts/strength.py); sigma small: an anchor.
-BOT_ANCHORS: dict[str, tuple[float, float]] = {
-    "random": (10.0, 1.0),
-    "easy": (20.0, 1.0),
-    "normal": (25.0, 1.0),
-    "greedy": (25.0, 1.0),
-    "hard": (31.0, 1.0),
-    "expert": (34.0, 1.0),
-}
 
 
 @dataclass(frozen=True)
@@ -68,11 +62,6 @@ class Rating:
     @property
     def provisional(self) -> bool:
         return self.games < PROVISIONAL_GAMES
-
-
-def shown(mu: float, sigma: float) -> int:
-    """The number players see: conservative (three deviations below the estimate)."""
-    return round(SHOWN_BASE + SHOWN_SCALE * (mu - 3 * sigma))
 
 
 @dataclass(frozen=True)
@@ -110,6 +99,8 @@ def rate(entries: Sequence[Entry]) -> dict[int, Rating]:
     return out
 
 
-def bot_rating(level: str) -> Rating:
-    mu, sigma = BOT_ANCHORS.get(level, BOT_ANCHORS["normal"])
+def bot_rating(level: str, game: str) -> Rating:
+    """A bot's fixed rating in a rated game of ``game`` (``colosseum.core.ratings.bot_anchor``:
+    measured by the strength runs where they measured it)."""
+    mu, sigma, _measured = bot_anchor(game, level)
     return Rating(mu=mu, sigma=sigma, games=PROVISIONAL_GAMES)

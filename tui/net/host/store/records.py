@@ -165,7 +165,7 @@ async def apply_ratings(
         if s.kind == "human" and s.player_id is not None:
             entries.append(Entry(seat=s.seat, rank=s.rank, rating=before.get(s.player_id, Rating()), left=s.left))
         else:  # a bot (or a guest): a fixed anchor at its level's rating
-            entries.append(Entry(seat=s.seat, rank=s.rank, rating=bot_rating(s.kind), fixed=True, left=s.left))
+            entries.append(Entry(seat=s.seat, rank=s.rank, rating=bot_rating(s.kind, game), fixed=True, left=s.left))
     after = rate(entries)
     by_seat = {s.seat: s for s in seats}
     for seat, new in after.items():
