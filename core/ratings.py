@@ -166,15 +166,25 @@ def shown(mu: float, sigma: float) -> int:
 def bot_anchor(game: str, level: str) -> tuple[float, float, bool]:
     """What a bot of ``level`` counts as in a rated game of ``game``: (mu, sigma, measured).
 
-    Where the strength runs measured both the level and the game's ``normal`` (the data table),
-    the level sits as far from ``normal``'s anchor as the fit puts it from ``normal`` (the fit's
-    own zero is where its games began, not a person's); elsewhere the fixed anchor of
-    ``BOT_ANCHORS``.  ``greedy`` is ``normal``'s older name; an unknown level counts as ``normal``.
+    Where the strength runs measured the level and the game's ``normal`` (the data table), the
+    level sits as far from ``normal``'s anchor as the fit puts it from ``normal`` (the fit's own
+    zero is where its games began, not a person's).  A level they did not measure keeps its
+    fixed distance (``BOT_ANCHORS``) from the measured level nearest to it there, so that the
+    levels stay in order; with nothing measured, the fixed anchors.  ``greedy`` is ``normal``'s
+    older name; an unknown level counts as ``normal``.
     """
     level = "normal" if level == "greedy" else level
     mu, sigma = BOT_ANCHORS.get(level, BOT_ANCHORS["normal"])
     levels = ratings_table().get(game, {})
-    found, normal = best_of(levels, level), best_of(levels, "normal")
-    if found is None or normal is None:
+    normal = best_of(levels, "normal")
+    if normal is None:
         return mu, sigma, False
-    return BOT_ANCHORS["normal"][0] + found.mu - normal.mu, sigma, True
+    measured = {
+        name: BOT_ANCHORS["normal"][0] + found.mu - normal.mu
+        for name in BOT_ANCHORS
+        if (found := best_of(levels, name)) is not None
+    }
+    if level in measured:
+        return measured[level], sigma, True
+    near = min(measured, key=lambda name: (abs(BOT_ANCHORS[name][0] - mu), name))
+    return measured[near] + mu - BOT_ANCHORS[near][0], sigma, False

@@ -106,8 +106,10 @@ def test_a_strength_run_resumes_from_its_record_and_plays_no_game_twice(tmp_path
 
 def test_a_bot_counts_as_far_from_normal_as_the_strength_runs_measured_it(monkeypatch):
     """In a rated game a bot is a fixed anchor: where the strength runs measured its level and
-    the game's ``normal``, as far above or below ``normal``'s anchor as the fit puts it; where
-    they did not, the fixed anchor; ``greedy`` is ``normal``."""
+    the game's ``normal``, as far above or below ``normal``'s anchor as the fit puts it; a level
+    they did not measure keeps its fixed distance from the measured level nearest to it (the
+    levels stay in order); a game with nothing measured has the fixed anchors; ``greedy`` is
+    ``normal``."""
     from colosseum.core import ratings
 
     table = {
@@ -122,7 +124,28 @@ def test_a_bot_counts_as_far_from_normal_as_the_strength_runs_measured_it(monkey
     assert ratings.bot_anchor("municipium", "hard") == (normal_mu + 8.5, 1.0, True)  # the budget of most games
     assert ratings.bot_anchor("municipium", "normal") == (normal_mu, 1.0, True)
     assert ratings.bot_anchor("municipium", "greedy") == (normal_mu, 1.0, True)
-    assert ratings.bot_anchor("municipium", "expert") == (*ratings.BOT_ANCHORS["expert"], False)
+    anchors = ratings.BOT_ANCHORS
+    expert = normal_mu + 8.5 + anchors["expert"][0] - anchors["hard"][0]  # above the measured hard
+    assert ratings.bot_anchor("municipium", "expert") == (expert, 1.0, False)
+    assert ratings.bot_anchor("municipium", "easy") == (
+        normal_mu + anchors["easy"][0] - anchors["normal"][0],
+        1.0,
+        False,
+    )
     assert ratings.bot_anchor("colosseum", "hard") == (*ratings.BOT_ANCHORS["hard"], False)
     assert ratings.shown(25.0, 25 / 3) == 1500  # a newcomer
     assert ratings.shown(normal_mu + 8.5, 1.0) > ratings.shown(normal_mu, 1.0)
+
+
+def test_the_shipped_table_keeps_every_games_bot_levels_in_order():
+    """What the lobby counts each bot as (the fitted table shipped in the package, D-90): for
+    every game, each level above the one below it, and the table's games are the registry's."""
+    from colosseum.core import ratings
+    from colosseum.core.registry import game_names, spec
+
+    table = ratings.ratings_table()
+    assert set(table) <= set(game_names(discover=False))
+    for game in game_names(discover=False):
+        levels = ("random", *spec(game).bot_levels)
+        mus = [ratings.bot_anchor(game, level)[0] for level in levels]
+        assert mus == sorted(mus) and len(set(mus)) == len(mus), (game, dict(zip(levels, mus, strict=True)))
