@@ -3,10 +3,10 @@ one-time web link (``w``).
 
 The leaderboard is one game's at a time (Tab or the arrows left and right change the game): each
 player's place, name, the conservative rating (D-30) with ``?`` while it is provisional, and
-the rated games played, and under it what each bot level counts as in a rated game of it (the
-bots' strength runs' figure where they measured it, ``*``).  Enter opens the chosen player's profile: their rating, games and wins
-in that game, and their recent games.  Names are the players' own: shown as ``Text``, never
-read as markup.  Everything fits an 80x24 terminal.
+the rated games played; under it, what each bot level counts as in a rated game of it (D-90:
+``*`` where the strength runs measured it).  Enter opens the chosen player's profile: their
+rating, games and wins in that game, and their recent games.  Names are the players' own:
+shown as ``Text``, never read as markup.  Everything fits an 80x24 terminal.
 """
 
 from __future__ import annotations

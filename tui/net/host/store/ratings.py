@@ -28,16 +28,13 @@ from dataclasses import dataclass
 
 from openskill.models import BradleyTerryFull
 
-from colosseum.core.ratings import BOT_ANCHORS, SHOWN_BASE, SHOWN_SCALE, bot_anchor, shown
+from colosseum.core.ratings import bot_anchor, shown
 
 __all__ = [
-    "BOT_ANCHORS",
     "MODEL",
     "PROVISIONAL_GAMES",
     "Entry",
     "Rating",
-    "SHOWN_BASE",
-    "SHOWN_SCALE",
     "bot_rating",
     "places",
     "rate",
