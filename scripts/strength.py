@@ -28,7 +28,7 @@ and expert (the search, ``--think`` seconds a decision), normal (``greedy``), ea
 budget, and a digest of the engine's and bots' code); with ``--resume`` the games of the same
 run already in FILE (same game, levels, players and budget, same code digest) are not played
 again and count in the table (their think times were not kept), so that a run too long for one
-sitting (e.g. ``expert`` against three ``hard`` at 1 s: about 11 CPU hours) is played in parts;
+sitting (e.g. ``expert`` against three ``hard`` at 1 s: about 8 CPU hours) is played in parts;
 ``--fit FILE...`` reads such files, in the order given, fits every level's rating
 (``colosseum.core.ratings.fit``; a search level is rated separately for each budget it played
 at, named ``hard (200 playouts)``) and writes the table the lobby reads
@@ -218,14 +218,17 @@ def _progress(r: GameResult, one: str) -> None:
 
 
 def code_digest() -> str:
-    """A digest of the engine's and the bots' code (every module of ``colosseum.core``): games
-    recorded under another digest were played by other code and are not resumed."""
+    """A digest of the engine's and the bots' code (every module and game data file of
+    ``colosseum.core``; not the fitted ratings table, which no bot reads): games recorded under
+    another digest were played by other code and are not resumed."""
     import colosseum.core
 
     root = Path(colosseum.core.__file__).resolve().parent
     h = hashlib.sha256()
     for path in sorted(root.rglob("*")):
-        if path.suffix in (".py", ".toml", ".json") and "__pycache__" not in path.parts:
+        if path.name == DATA or "__pycache__" in path.parts:
+            continue
+        if path.suffix in (".py", ".toml", ".json"):
             h.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return h.hexdigest()[:16]
 
