@@ -275,7 +275,8 @@ class Drill:
         killed = ""
         if kill is not None:
             table, at = kill
-            owner = self._wait_for_actions(self.tables[table], at, deadline)
+            over = [p for p in self.players if p.table == self.tables[table]]
+            owner = self._wait_for_actions(self.tables[table], at, deadline, lambda: all(p.done for p in over))
             host = next(h for h in self.hosts if h.name == owner)
             killed = owner
             if outage is not None:
@@ -290,7 +291,7 @@ class Drill:
             t.join(max(1.0, deadline - time.monotonic()))
         return {"killed": killed, "errors": errors}
 
-    def _wait_for_actions(self, table: str, at: int, deadline: float) -> str:
+    def _wait_for_actions(self, table: str, at: int, deadline: float, over: Any = None) -> str:
         from sqlalchemy import func, select
 
         from colosseum.tui.net.host.store import schema as S
@@ -306,6 +307,8 @@ class Drill:
             n, owner = db(self.url, count)
             if n >= at + 1 and owner:  # (the header is line 1)
                 return owner
+            if over is not None and over():
+                raise AssertionError(f"table {table}'s game ended at {n - 1} lines, before the kill point ({at})")
             time.sleep(0.05)
         raise AssertionError(f"table {table} never reached {at} actions")
 
