@@ -207,11 +207,15 @@ def report(
 
 
 def _progress(r: GameResult, one: str) -> None:
-    ts = r.times.get(one, [])
-    worst = max(ts) if ts else 0.0
-    median = statistics.median(ts) if ts else 0.0
+    """One line a game: the single level's think times, wall and CPU (with ``--cpu-clock`` the
+    CPU time is the budget's; the wall time also says how busy the machine was)."""
+
+    def spread(ts: list[float]) -> str:
+        return f"median {statistics.median(ts):.3f} worst {max(ts):.3f}" if ts else "-"
+
     print(
-        f"game seed {r.seed} seat {r.seat} won {r.won:g} worst {worst:.3f} median {median:.4f}",
+        f"game seed {r.seed} seat {r.seat} won {r.won:g}; think s: wall {spread(r.times.get(one, []))}, "
+        f"CPU {spread(r.cpu.get(one, []))}",
         file=sys.stderr,
         flush=True,
     )
