@@ -34,9 +34,9 @@ import asyncssh
 
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.proto_client import ProtoClient
+from colosseum.tui.net.host.sockets import connect_socket
 from colosseum.tui.net.host.testing import free_port, plain
 from colosseum.tui.net.host.tokens import load_secret, make_token
-from colosseum.tui.net.remote import connect_socket
 
 GAME_MARK = r"Round \d+/\d+"  # the game header; the lobby has no such text
 LOBBY_MARK = "Lobby - you are"  # the lobby's title (tui/net/lobby.py)

@@ -8,6 +8,7 @@ games over.  ``--pause`` pauses the owner (SIGSTOP past its lease, then SIGCONT)
 
     python scripts/cluster_failover.py --kills 20          # the issue's twenty points
     python scripts/cluster_failover.py --kills 2 --seed 5  # a quick look
+    python scripts/cluster_failover.py --kills 20 --tls    # the peer ports over TLS
 
 CI runs two kill points (tests/cluster/test_failover.py); this is the long run.
 """
@@ -35,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--kills", type=int, default=20, help="rounds, each with one host killed at a random point")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--pause", action="store_true", help="SIGSTOP the owner past its lease instead of SIGKILL")
+    ap.add_argument("--tls", action="store_true", help="the hosts' peer ports speak TLS (serve --peer-tls)")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
     failed, took, acked, actions = 0, [], 0, 0
@@ -45,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
             # 164-440 (Municipium) over 400 seeds
             at = rng.randrange(1, 50 if table == 0 else 150)
             root = Path(tempfile.mkdtemp(prefix="colosseum-drill-"))
-            drill = Drill(root, pg.fresh_database(), seed=args.seed * 1000 + k)
+            drill = Drill(root, pg.fresh_database(), seed=args.seed * 1000 + k, tls=args.tls)
             started = time.monotonic()
             try:
                 drill.start(3)

@@ -37,8 +37,8 @@ LEASE = "3"  # seconds: a dead host's tables are taken over this long after its 
 class Host:
     """One ``colosseum serve`` host of several."""
 
-    def __init__(self, root: Path, name: str, url: str) -> None:
-        self.name, self.url = name, url
+    def __init__(self, root: Path, name: str, url: str, tls: bool = False) -> None:
+        self.name, self.url, self.tls = name, url, tls
         self.data = root / name
         self.proc: subprocess.Popen[bytes] | None = None
         self.peer = ""
@@ -50,7 +50,8 @@ class Host:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "colosseum", "serve", "--listen", "127.0.0.1:0", "--data", str(self.data)]
             + ["--database", self.url, "--host-id", self.name, "--peer-listen", "127.0.0.1:0", "--open"]
-            + ["--turn-timeout", "0", "--bot-timeout", "600", "--idle-minutes", "0", "--fixed-seeds"],
+            + ["--turn-timeout", "0", "--bot-timeout", "600", "--idle-minutes", "0", "--fixed-seeds"]
+            + (["--peer-tls"] if self.tls else []),
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             env=env,
@@ -143,6 +144,10 @@ class Player:
     session: Any = None  # the game's session once it is over
     error: str = ""
     done: bool = False
+    # the kill point: from ``hold_at`` actions on, no move until ``hold`` is set (so that the
+    # kill lands in the middle of the game, however fast the random players play)
+    hold_at: int = -1
+    hold: threading.Event | None = None
 
     def connect(self) -> HostsClient:
         token = make_token(self.secret, f"key:{self.name}", self.name)
@@ -181,6 +186,9 @@ class Player:
             if rules.to_act(state) != self.seat:
                 time.sleep(0.005)
                 continue
+            if self.hold is not None and 0 <= self.hold_at <= len(session.actions) and not self.hold.is_set():
+                self.hold.wait(max(0.0, deadline - time.monotonic()))
+                continue
             options = rules.legal_actions(state)
             action = options[rng.randrange(len(options))]
             at = len(session.actions)
@@ -209,12 +217,13 @@ class Drill:
     root: Path
     url: str
     seed: int = 1
+    tls: bool = False  # the hosts' peer ports speak TLS (serve --peer-tls)
     hosts: list[Host] = field(default_factory=list)
     players: list[Player] = field(default_factory=list)
     tables: list[str] = field(default_factory=list)
 
     def start(self, n_hosts: int = 3) -> None:
-        self.hosts = [Host(self.root, f"h{i + 1}", self.url) for i in range(n_hosts)]
+        self.hosts = [Host(self.root, f"h{i + 1}", self.url, self.tls) for i in range(n_hosts)]
         self.hosts[0].start()
         self.hosts[0].wait_started()  # (the first writes the schema and the shared secret)
         for h in self.hosts[1:]:
@@ -270,23 +279,37 @@ class Drill:
         for i, p in enumerate(self.players):
             t = threading.Thread(target=run, args=(p, random.Random(self.seed * 100 + i)), daemon=True)
             threads.append(t)
+        held = threading.Event()
+        if kill is not None:
+            for p in self.players:
+                if p.table == self.tables[kill[0]]:
+                    p.hold_at, p.hold = kill[1], held
         for t in threads:
             t.start()
         killed = ""
         if kill is not None:
             table, at = kill
             over = [p for p in self.players if p.table == self.tables[table]]
-            owner = self._wait_for_actions(self.tables[table], at, deadline, lambda: all(p.done for p in over))
+            try:
+                owner = self._wait_for_actions(self.tables[table], at, deadline, lambda: all(p.done for p in over))
+            except AssertionError:
+                held.set()
+                raise
             host = next(h for h in self.hosts if h.name == owner)
             killed = owner
+            # the players go on as the fault begins: their moves meet it (a paused host's are
+            # answered once it wakes up, fenced; the database's are refused while it is away)
             if outage is not None:
+                held.set()
                 outage()
             elif pause > 0:
                 host.signal(signal.SIGSTOP)
+                held.set()
                 time.sleep(pause)
                 host.signal(signal.SIGCONT)
             else:
                 host.signal(signal.SIGKILL)
+        held.set()
         for t in threads:
             t.join(max(1.0, deadline - time.monotonic()))
         return {"killed": killed, "errors": errors}

@@ -35,6 +35,7 @@ from colosseum.tui.session import GameSession, Seat
 
 from .host import protocol as P
 from .host.proto_client import NetError
+from .host.sockets import connect_socket
 
 log = logging.getLogger("colosseum.net.client")
 
@@ -45,22 +46,6 @@ if os.environ.get("COLOSSEUM_NET_TRACE"):  # timing of pushed updates, for the l
 REPLY_TIMEOUT = 15.0
 
 _Reply = TypeVar("_Reply", bound=P._Msg)
-
-
-def connect_socket(address: str, timeout: float = 10.0) -> socket.socket:
-    kind, _, rest = address.partition(":")
-    if kind == "unix":
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        s.settimeout(timeout)
-        s.connect(rest)
-    elif kind == "tcp":
-        host, _, port = rest.rpartition(":")
-        s = socket.create_connection((host, int(port)), timeout=timeout)
-        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    else:
-        raise ValueError(f"bad address {address!r} (unix:PATH or tcp:HOST:PORT)")
-    s.settimeout(None)
-    return s
 
 
 class RemoteClient:

@@ -34,6 +34,7 @@ from typing import Any
 
 import msgspec
 
+from . import peertls
 from . import protocol as P
 from .cluster_link import ClusterError, ClusterLink
 from .conn import Conn
@@ -97,8 +98,11 @@ class LogMirror:
 class ClusterServer(TableServer):
     """A ``TableServer`` that is one host of several sharing ``link``'s database."""
 
-    def __init__(self, data: Path | str, *, link: ClusterLink, host_id: str, peer_address: str, **kw: Any) -> None:
+    def __init__(
+        self, data: Path | str, *, link: ClusterLink, host_id: str, peer_address: str, peer_tls: bool = False, **kw: Any
+    ) -> None:
         super().__init__(data, **kw)
+        self.peer_tls = peer_tls  # the peer port speaks TLS (its certificate pinned: host/peertls.py)
         self.link = link
         self.host_id = host_id
         self.peer_listen = peer_address  # tcp:HOST:PORT this host's tables are served on
@@ -125,9 +129,21 @@ class ClusterServer(TableServer):
         self.secret = bytes.fromhex(await self.link.acall(lambda c: cluster.shared_secret(c, fresh)))
         await super().start()
         host, _, port = self.peer_listen.removeprefix("tcp:").rpartition(":")
-        self._peer = await asyncio.start_server(self._serve, host, int(port), limit=P.MAX_MESSAGE + 16)
+        tls, fp = None, ""
+        if self.peer_tls:
+            from .store import StoreError
+
+            try:
+                cert, key = peertls.ensure_cert(self.data, self.host_id)
+                tls, fp = peertls.server_context(cert, key), peertls.fingerprint(cert)
+            except (OSError, ValueError) as err:  # (ssl.SSLError is an OSError)
+                raise StoreError(
+                    f"--peer-tls: {self.data / peertls.CERT_FILE} and {peertls.KEY_FILE} do not make a certificate "
+                    f"and its key ({err}); remove both to have new ones made"
+                ) from None
+        self._peer = await asyncio.start_server(self._serve, host, int(port), limit=P.MAX_MESSAGE + 16, ssl=tls)
         real = self._peer.sockets[0].getsockname()[1]
-        self.peer_address = f"tcp:{host}:{real}"
+        self.peer_address = peertls.tls_address(host, real, fp) if tls else f"tcp:{host}:{real}"
         await self.link.acall(lambda c: cluster.heartbeat(c, self.host_id, self.peer_address))
         loop = asyncio.get_running_loop()
 
@@ -530,7 +546,12 @@ def _decoder(info: bytes) -> Callable[[], P.TableInfo]:
 
 
 async def cluster_server(
-    data: Path, database: str | None, host_id: str, peer_listen: str | None, settings: dict[str, Any]
+    data: Path,
+    database: str | None,
+    host_id: str,
+    peer_listen: str | None,
+    settings: dict[str, Any],
+    peer_tls: bool = False,
 ) -> ClusterServer:
     """The table server of host ``host_id`` of several sharing ``database`` (started by the
     caller); StoreError, one line, if that cannot be."""
@@ -545,7 +566,12 @@ async def cluster_server(
         link.close()
         raise StoreError(f"the database for several hosts cannot be used: {err}") from None
     return ClusterServer(
-        data, link=link, host_id=host_id, peer_address=f"tcp:{peer_listen or '127.0.0.1:0'}", **settings
+        data,
+        link=link,
+        host_id=host_id,
+        peer_address=f"tcp:{peer_listen or '127.0.0.1:0'}",
+        peer_tls=peer_tls,
+        **settings,
     )
 
 

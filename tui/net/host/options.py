@@ -79,6 +79,12 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
         "(default 127.0.0.1:0: any free port, reachable from this machine only)",
     )
     parser.add_argument(
+        "--peer-tls",
+        action="store_true",
+        help="with --host-id: the other hosts reach this host's tables over TLS (a certificate kept in the data "
+        "folder, pinned by the fingerprint this host publishes in the database)",
+    )
+    parser.add_argument(
         "--fixed-seeds",
         action="store_true",
         help="(tests, benchmarks) let a table be made with a seed: its creator then knows every roll to come",

@@ -145,6 +145,7 @@ async def start_server(
     forked: bool = True,
     host_id: str | None = None,
     peer_listen: str | None = None,
+    peer_tls: bool = False,
 ) -> SSHGameServer:
     """The server, listening.  The lobby's database is opened first (``database``: a URL, else
     SQLite in the data folder; an older data folder is imported into it once): StoreError, one
@@ -157,6 +158,10 @@ async def start_server(
         from .cluster_host import check_arguments
 
         check_arguments(database, host_id)
+    elif peer_listen or peer_tls:
+        from .store import StoreError
+
+        raise StoreError("--peer-listen and --peer-tls are for one of several hosts: give --host-id too")
     store = await Store.open(data, database)
     settings: dict[str, Any] = {
         "bot_timeout": bot_timeout,
@@ -169,7 +174,7 @@ async def start_server(
     if host_id:  # one of several hosts (issue 30)
         from .cluster_host import cluster_server
 
-        tables: TableServer = await cluster_server(data, database, host_id, peer_listen, settings)
+        tables: TableServer = await cluster_server(data, database, host_id, peer_listen, settings, peer_tls)
     else:
         tables = TableServer(data, **settings)
     try:
@@ -296,6 +301,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 database=getattr(args, "database", None),
                 host_id=getattr(args, "host_id", None),
                 peer_listen=getattr(args, "peer_listen", None),
+                peer_tls=bool(getattr(args, "peer_tls", False)),
             )
         except StoreError as exc:
             print(f"colosseum serve: {exc}", file=sys.stderr)
