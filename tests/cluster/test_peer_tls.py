@@ -72,3 +72,31 @@ def test_the_options_of_several_hosts_alone_are_refused_in_one_line(tmp_path, ar
     assert run.returncode == 1
     assert run.stderr.strip().splitlines() == [run.stderr.strip()] and said in run.stderr
     assert not (tmp_path / "peer_tls.key").exists()
+
+
+def test_a_certificate_and_key_that_do_not_match_are_said_in_one_line(pg, tmp_path):
+    """The operator's own pair put in the data folder, but not a pair: one line, status 1,
+    nothing listening (the process ends)."""
+    import subprocess
+    import sys
+
+    from colosseum.tui.net.host import peertls
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    cert, _ = peertls.ensure_cert(tmp_path / "a", "h1")
+    _, key = peertls.ensure_cert(tmp_path / "b", "h1")
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / peertls.CERT_FILE).write_bytes(cert.read_bytes())
+    (data / peertls.KEY_FILE).write_bytes(key.read_bytes())
+    run = subprocess.run(
+        [sys.executable, "-m", "colosseum", "serve", "--data", str(data), "--open", "--listen", "127.0.0.1:0"]
+        + ["--database", pg.fresh_database(), "--host-id", "h1", "--peer-tls"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 1, run.stderr
+    said = [line for line in run.stderr.splitlines() if line.startswith("colosseum serve:")]
+    assert len(said) == 1 and "--peer-tls:" in said[0] and "remove both to have new ones made" in said[0], run.stderr

@@ -127,10 +127,9 @@ class ClusterServer(TableServer):
     async def start(self) -> None:
         fresh = secrets.token_bytes(32).hex()
         self.secret = bytes.fromhex(await self.link.acall(lambda c: cluster.shared_secret(c, fresh)))
-        await super().start()
         host, _, port = self.peer_listen.removeprefix("tcp:").rpartition(":")
         tls, fp = None, ""
-        if self.peer_tls:
+        if self.peer_tls:  # (before anything is started: a bad pair leaves nothing half-made)
             from .store import StoreError
 
             try:
@@ -141,6 +140,7 @@ class ClusterServer(TableServer):
                     f"--peer-tls: {self.data / peertls.CERT_FILE} and {peertls.KEY_FILE} do not make a certificate "
                     f"and its key ({err}); remove both to have new ones made"
                 ) from None
+        await super().start()
         self._peer = await asyncio.start_server(self._serve, host, int(port), limit=P.MAX_MESSAGE + 16, ssl=tls)
         real = self._peer.sockets[0].getsockname()[1]
         self.peer_address = peertls.tls_address(host, real, fp) if tls else f"tcp:{host}:{real}"
