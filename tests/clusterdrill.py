@@ -280,36 +280,32 @@ class Drill:
             t = threading.Thread(target=run, args=(p, random.Random(self.seed * 100 + i)), daemon=True)
             threads.append(t)
         held = threading.Event()
-        if kill is not None:
-            for p in self.players:
-                if p.table == self.tables[kill[0]]:
-                    p.hold_at, p.hold = kill[1], held
+        at_table = [p for p in self.players if kill is not None and p.table == self.tables[kill[0]]]
+        for p in at_table:
+            p.hold_at, p.hold = kill[1] if kill is not None else -1, held
         for t in threads:
             t.start()
         killed = ""
-        if kill is not None:
-            table, at = kill
-            over = [p for p in self.players if p.table == self.tables[table]]
-            try:
-                owner = self._wait_for_actions(self.tables[table], at, deadline, lambda: all(p.done for p in over))
-            except AssertionError:
-                held.set()
-                raise
-            host = next(h for h in self.hosts if h.name == owner)
-            killed = owner
-            # the players go on as the fault begins: their moves meet it (a paused host's are
-            # answered once it wakes up, fenced; the database's are refused while it is away)
-            if outage is not None:
-                held.set()
-                outage()
-            elif pause > 0:
-                host.signal(signal.SIGSTOP)
-                held.set()
-                time.sleep(pause)
-                host.signal(signal.SIGCONT)
-            else:
-                host.signal(signal.SIGKILL)
-        held.set()
+        try:
+            if kill is not None:
+                table, at = kill
+                owner = self._wait_for_actions(self.tables[table], at, deadline, lambda: all(p.done for p in at_table))
+                host = next(h for h in self.hosts if h.name == owner)
+                killed = owner
+                # the players go on as the fault begins: their moves meet it (a paused host's
+                # are answered once it wakes up, fenced; the database's are refused while it is away)
+                if outage is not None:
+                    held.set()
+                    outage()
+                elif pause > 0:
+                    host.signal(signal.SIGSTOP)
+                    held.set()
+                    time.sleep(pause)
+                    host.signal(signal.SIGCONT)
+                else:
+                    host.signal(signal.SIGKILL)
+        finally:
+            held.set()
         for t in threads:
             t.join(max(1.0, deadline - time.monotonic()))
         return {"killed": killed, "errors": errors}

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import re
 import ssl
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from clusterdrill import Drill, shared_secret
@@ -15,6 +18,16 @@ from pgcluster import cluster_or_skip
 from colosseum.tui.net.host.proto_client import NetError
 from colosseum.tui.net.host.tokens import make_token
 from colosseum.tui.net.hosts import HostsClient
+
+
+def serve(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """``colosseum serve`` on ``data`` with ``args``, expected to refuse at once."""
+    return subprocess.run(
+        [sys.executable, "-m", "colosseum", "serve", "--data", str(data), "--open", "--listen", "127.0.0.1:0", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -59,16 +72,7 @@ def test_tables_are_reached_over_tls_and_survive_a_host_killed(pg, tmp_path):
     ],
 )
 def test_the_options_of_several_hosts_alone_are_refused_in_one_line(tmp_path, args, said):
-    import subprocess
-    import sys
-
-    run = subprocess.run(
-        [sys.executable, "-m", "colosseum", "serve", "--data", str(tmp_path), "--open", "--listen", "127.0.0.1:0"]
-        + args,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    run = serve(tmp_path, *args)
     assert run.returncode == 1
     assert run.stderr.strip().splitlines() == [run.stderr.strip()] and said in run.stderr
     assert not (tmp_path / "peer_tls.key").exists()
@@ -77,9 +81,6 @@ def test_the_options_of_several_hosts_alone_are_refused_in_one_line(tmp_path, ar
 def test_a_certificate_and_key_that_do_not_match_are_said_in_one_line(pg, tmp_path):
     """The operator's own pair put in the data folder, but not a pair: one line, status 1,
     nothing listening (the process ends)."""
-    import subprocess
-    import sys
-
     from colosseum.tui.net.host import peertls
 
     (tmp_path / "a").mkdir()
@@ -90,13 +91,7 @@ def test_a_certificate_and_key_that_do_not_match_are_said_in_one_line(pg, tmp_pa
     data.mkdir()
     (data / peertls.CERT_FILE).write_bytes(cert.read_bytes())
     (data / peertls.KEY_FILE).write_bytes(key.read_bytes())
-    run = subprocess.run(
-        [sys.executable, "-m", "colosseum", "serve", "--data", str(data), "--open", "--listen", "127.0.0.1:0"]
-        + ["--database", pg.fresh_database(), "--host-id", "h1", "--peer-tls"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    run = serve(data, "--database", pg.fresh_database(), "--host-id", "h1", "--peer-tls")
     assert run.returncode == 1, run.stderr
     said = [line for line in run.stderr.splitlines() if line.startswith("colosseum serve:")]
     assert len(said) == 1 and "--peer-tls:" in said[0] and "remove both to have new ones made" in said[0], run.stderr
