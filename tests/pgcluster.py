@@ -3,6 +3,10 @@ PostgreSQL (15 here), run as an unprivileged user when the tests run as root (in
 root), on a free loopback port, its files in a temporary folder, stopped and removed after.
 
 ``COLOSSEUM_REQUIRE_PG=1`` (CI sets it) makes a missing PostgreSQL a failure instead of a skip.
+
+A process holding a cluster that is ended with SIGTERM (``kill``, a CI time limit) leaves through
+its ``with`` blocks, so the cluster is stopped and its folder removed: by default SIGTERM ends
+Python at once and the cluster would go on running.
 """
 
 from __future__ import annotations
@@ -11,13 +15,16 @@ import glob
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 __all__ = ["Cluster", "cluster_or_skip", "find_bin"]
 
@@ -50,6 +57,7 @@ class Cluster:
         self.data = self.root / "data"
         self.port = _free_port()
         self.user: str | None = None
+        self._old_term: Any = None
         if os.geteuid() == 0:
             self.user = "postgres" if _has_user("postgres") else "nobody"
             os.chmod(self.root, 0o777)
@@ -91,10 +99,26 @@ class Cluster:
         shutil.rmtree(self.root, ignore_errors=True)
 
     def __enter__(self) -> Cluster:
+        # (a handler can only be set from the main thread; one the program set is left alone)
+        if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) in (
+            signal.SIG_DFL,
+            None,
+        ):
+            self._old_term = signal.signal(signal.SIGTERM, _terminated)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.close()
+        try:
+            self.close()
+        finally:
+            if self._old_term is not None:
+                signal.signal(signal.SIGTERM, self._old_term)
+                self._old_term = None
+
+
+def _terminated(signum: int, _frame: object) -> None:
+    """SIGTERM: leave as an exception does, through every ``finally`` and ``with``."""
+    raise SystemExit(128 + signum)
 
 
 _n = 0
