@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import argparse
 import random
+import shutil
+import signal
 import statistics
 import sys
 import tempfile
@@ -39,6 +41,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tls", action="store_true", help="the hosts' peer ports speak TLS (serve --peer-tls)")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
+    # SIGTERM (kill, a time limit) leaves as Ctrl+C does: each round's hosts and the PostgreSQL
+    # cluster are stopped and their folders removed on the way out
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
     failed, took, acked, actions = 0, [], 0, 0
     with Cluster() as pg:
         for k in range(args.kills):
@@ -49,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
             root = Path(tempfile.mkdtemp(prefix="colosseum-drill-"))
             drill = Drill(root, pg.fresh_database(), seed=args.seed * 1000 + k, tls=args.tls)
             started = time.monotonic()
+            kept = False
             try:
                 drill.start(3)
                 drill.seat_players(LAYOUT)
@@ -67,11 +73,14 @@ def main(argv: list[str] | None = None) -> int:
                 )
             except (AssertionError, OSError) as exc:
                 failed += 1
-                print(f"round {k + 1}: table {table + 1} at action {at}: FAILED: {exc}", flush=True)
+                print(f"round {k + 1}: table {table + 1} at action {at}: FAILED: {exc} (its hosts' data: {root})")
                 for h in drill.hosts:
                     print(f"--- {h.name}\n" + "".join(h.out[-40:]), flush=True)
+                kept = True  # to be looked at
             finally:
                 drill.close()
+                if not kept:
+                    shutil.rmtree(root, ignore_errors=True)
     rounds = args.kills
     median = statistics.median(took) if took else 0.0
     print(

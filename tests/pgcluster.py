@@ -4,9 +4,10 @@ root), on a free loopback port, its files in a temporary folder, stopped and rem
 
 ``COLOSSEUM_REQUIRE_PG=1`` (CI sets it) makes a missing PostgreSQL a failure instead of a skip.
 
-A process holding a cluster that is ended with SIGTERM (``kill``, a CI time limit) leaves through
-its ``with`` blocks, so the cluster is stopped and its folder removed: by default SIGTERM ends
-Python at once and the cluster would go on running.
+A process holding a cluster that gets SIGTERM (``kill``, a CI time limit) stops the cluster and
+removes its folder, then ends as SIGTERM ends it: by default Python ends at once and the cluster
+would go on running.  A program that handles SIGTERM itself (the drill scripts raise SystemExit,
+which leaves through every ``with``) is left to do so.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 __all__ = ["Cluster", "cluster_or_skip", "find_bin"]
 
@@ -57,7 +57,6 @@ class Cluster:
         self.data = self.root / "data"
         self.port = _free_port()
         self.user: str | None = None
-        self._old_term: Any = None
         if os.geteuid() == 0:
             self.user = "postgres" if _has_user("postgres") else "nobody"
             os.chmod(self.root, 0o777)
@@ -99,26 +98,36 @@ class Cluster:
         shutil.rmtree(self.root, ignore_errors=True)
 
     def __enter__(self) -> Cluster:
+        _LIVE.append(self)
         # (a handler can only be set from the main thread; one the program set is left alone)
         if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) in (
             signal.SIG_DFL,
             None,
         ):
-            self._old_term = signal.signal(signal.SIGTERM, _terminated)
+            signal.signal(signal.SIGTERM, _terminated)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        try:
-            self.close()
-        finally:
-            if self._old_term is not None:
-                signal.signal(signal.SIGTERM, self._old_term)
-                self._old_term = None
+        if self in _LIVE:
+            _LIVE.remove(self)
+        if not _LIVE and signal.getsignal(signal.SIGTERM) is _terminated:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        self.close()
+
+
+#: the clusters of this process not yet closed (SIGTERM closes them)
+_LIVE: list[Cluster] = []
 
 
 def _terminated(signum: int, _frame: object) -> None:
-    """SIGTERM: leave as an exception does, through every ``finally`` and ``with``."""
-    raise SystemExit(128 + signum)
+    """SIGTERM with no handler of the program's: the clusters closed, then ended by the signal."""
+    for cluster in list(_LIVE):
+        try:
+            cluster.close()
+        except Exception:  # noqa: BLE001 - the others still to close, then the process to end
+            pass
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
 
 
 _n = 0

@@ -1,6 +1,6 @@
-"""The tests' throwaway PostgreSQL cluster goes when the process holding it gets SIGTERM: a long
-drill (``scripts/cluster_failover.py``) or a CI run ended by ``kill`` leaves no server running
-and no folder behind."""
+"""The tests' throwaway PostgreSQL cluster goes when the process holding it gets SIGTERM: a test
+run or a benchmark ended by ``kill`` leaves no server running and no folder behind, and the
+failover drill (which handles SIGTERM itself) leaves through its ``with`` blocks."""
 
 from __future__ import annotations
 
@@ -58,19 +58,61 @@ def test_sigterm_stops_the_cluster_and_removes_its_folder() -> None:
         assert server is not None, "the cluster is not running"
         proc.send_signal(signal.SIGTERM)
         out, _err = proc.communicate(timeout=90)
-        assert "left" in out  # through the with block's finally, as an exception leaves
-        assert proc.returncode == 128 + signal.SIGTERM
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                os.kill(server, 0)
-            except ProcessLookupError:
-                break
-            time.sleep(0.2)
-        else:
-            pytest.fail(f"the cluster's server {server} still runs after SIGTERM")
+        assert "left" not in out  # ended by the signal, as it would have been
+        assert proc.returncode == -signal.SIGTERM
+        assert _gone(server), f"the cluster's server {server} still runs after SIGTERM"
         assert not root.exists()
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+DRILL_LIKE = r"""
+import signal, sys, time
+sys.path.insert(0, {tests!r})
+from pgcluster import Cluster
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # as scripts/cluster_failover.py
+with Cluster() as pg:
+    print(pg.root, flush=True)
+    try:
+        time.sleep(120)
+    finally:
+        print("left", flush=True)
+"""
+
+
+def test_a_program_handling_sigterm_itself_leaves_through_its_with_blocks() -> None:
+    if find_bin() is None:
+        pytest.skip("PostgreSQL is not installed")
+    tests = str(Path(__file__).resolve().parents[1])
+    proc = subprocess.Popen(
+        [sys.executable, "-c", DRILL_LIKE.format(tests=tests)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        root = Path(proc.stdout.readline().strip())
+        server = _postmaster(root)
+        assert server is not None
+        proc.send_signal(signal.SIGTERM)
+        out, _err = proc.communicate(timeout=90)
+        assert "left" in out and proc.returncode == 143
+        assert _gone(server) and not root.exists()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def _gone(pid: int, within: float = 30.0) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.2)
+    return False
