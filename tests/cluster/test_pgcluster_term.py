@@ -19,8 +19,8 @@ import sys, time
 sys.path.insert(0, {tests!r})
 from pgcluster import Cluster
 with Cluster() as pg:
-    print(pg.root, flush=True)
     try:
+        print(pg.root, flush=True)
         time.sleep(120)
     finally:
         print("left", flush=True)
@@ -74,8 +74,8 @@ sys.path.insert(0, {tests!r})
 from pgcluster import Cluster
 signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # as scripts/cluster_failover.py
 with Cluster() as pg:
-    print(pg.root, flush=True)
     try:
+        print(pg.root, flush=True)
         time.sleep(120)
     finally:
         print("left", flush=True)
@@ -99,7 +99,7 @@ def test_a_program_handling_sigterm_itself_leaves_through_its_with_blocks() -> N
         assert server is not None
         proc.send_signal(signal.SIGTERM)
         out, _err = proc.communicate(timeout=90)
-        assert "left" in out and proc.returncode == 143
+        assert "left" in out and proc.returncode == 143, (out, _err, proc.returncode)
         assert _gone(server) and not root.exists()
     finally:
         if proc.poll() is None:
