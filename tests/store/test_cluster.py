@@ -75,3 +75,44 @@ def test_a_tables_log_rows_export_to_the_file_form(tmp_path, db_url):
             await store.close()
 
     run(go())
+
+
+def test_a_hosts_address_of_any_length_is_kept_and_0003_upgrades_with_its_hosts(tmp_path, db_url):
+    """A ``tls:`` peer address pins the certificate (64 hex digits) beside a host name of up to
+    253 characters: over the 200 characters of migration 0002.  A database made at 0003 keeps
+    its hosts through the upgrade."""
+    from importlib import resources
+
+    from alembic import command
+    from alembic.config import Config
+
+    from colosseum.tui.net.host.store.db import default_url, make_engine
+
+    url = db_url or default_url(tmp_path)
+    old = "tcp:" + "h" * 190 + ":7001"  # fitted 0002's 200 characters
+    long = "tls:" + ".".join(["a" * 63] * 3 + ["b" * 61]) + ":65535#sha256=" + "f" * 64
+
+    def to_0003(connection) -> None:
+        cfg = Config()
+        cfg.set_main_option("script_location", str(resources.files("colosseum.tui.net.host.store") / "migrations"))
+        cfg.attributes["connection"] = connection
+        command.upgrade(cfg, "0003")
+
+    async def go():
+        engine = make_engine(url)
+        try:
+            async with engine.begin() as conn:
+                await conn.run_sync(to_0003)
+                await cluster.heartbeat(conn, "host-a", old, now=100)
+        finally:
+            await engine.dispose()
+        store = await Store.open(tmp_path, db_url)  # upgraded to the head
+        try:
+            await store.write(lambda c: cluster.heartbeat(c, "host-b", long, now=101))
+            found = await store.read(lambda c: cluster.live_hosts(c, within=20, now=105))
+            assert found == {"host-a": old, "host-b": long}
+        finally:
+            await store.close()
+
+    assert len(long) > 330
+    run(go())

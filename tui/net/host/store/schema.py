@@ -145,7 +145,7 @@ hosts = Table(
     "hosts",
     metadata,
     Column("id", String(80), primary_key=True),
-    Column("address", String(200), nullable=False),
+    Column("address", Text, nullable=False),  # a peer address (0004: no length limit)
     Column("started", Float, nullable=False),
     Column("seen", Float, nullable=False),
 )
