@@ -259,6 +259,10 @@ def _game_app(session: RemoteSession, theme: str | None, home: RemoteClient | No
             self.hung_up = True
             super()._hangup()
 
+    if session.seat < 0:  # a spectator: the players' screens are drawn first (net.priority)
+        from .priority import yield_to_players
+
+        yield_to_players()
     title = "watching" if session.seat < 0 else f"seat {session.seat + 1}"
     app = NetGameApp(session, bot_delay=0.0, theme=theme, exit_at_end=False)
     app.sub_title = f"table {session.table_id} | {title}"
