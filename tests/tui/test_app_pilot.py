@@ -466,3 +466,35 @@ def test_the_log_filling_its_panel_lays_nothing_out(monkeypatch):
             assert layouts == []
 
     run(go())
+
+
+def test_a_list_message_queued_before_the_decision_was_made_elsewhere_is_dropped():
+    """Colosseum's side of the Municipium case (a highlight and a choice queued in the
+    starting-gates dialog, the gate chosen elsewhere in the same tick): nothing crashes, the
+    dialog goes, and the queued choice does not act a second time."""
+    from colosseum.core.registry import rules
+    from colosseum.tui.plain import OptionList
+
+    app = app_for(["play", "--players", "4", "--humans", "1", "--seed", "1", "--bot-delay", "0"])
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for_screen(pilot, "SetupDialog")
+            dialog, session = app.screen, app.session
+            lst = dialog.query_one(OptionList)
+            dialog.post_message(OptionList.OptionHighlighted(lst, lst.get_option_at_index(1), 1))
+            dialog.post_message(OptionList.OptionSelected(lst, lst.get_option_at_index(1), 1))
+            n = len(session.actions)
+            action = rules("colosseum").make_bot("normal", 0).act(session.state)
+            session.submit(action)
+            assert not dialog.decision_open()
+            for _ in range(6):
+                await pilot.pause()
+            assert app.screen is not dialog
+            assert session.actions[n] == action
+            # seat 0 (the person, who acts only through a dialog) acted once since: the bots'
+            # gates and moves follow, and no second choice of the queued message
+            by_person = [i for i in range(n, len(session.actions)) if to_act(session.states[i]) == 0]
+            assert by_person == [n]
+
+    run(go())

@@ -6,13 +6,20 @@ and closing), ``decision_open()`` (the decision it serves still waits: False onc
 ``handed_over`` and ``hand_over()`` (hot seat: closed for another seat at this keyboard whose
 decision comes first; it comes back, made anew, when its seat must act again).  A dialog closed
 while ``decision_open()`` and not handed over was closed by the player (Escape): the game screen
-waits for ``a`` before opening it again."""
+waits for ``a`` before opening it again.
+
+A choice list's highlight or choice that reaches a dialog after the game has moved past its
+decision is dropped: the message was queued before the change, the dialog's handlers read the
+game as it is now (where that decision's facts are gone: a frame of another kind on top, a
+phase over), and the update the change queued closes the dialog or draws it anew."""
 
 from __future__ import annotations
 
+from textual.message import Message
 from textual.screen import ModalScreen
 
 from colosseum.tui.base import StyledOnMount
+from colosseum.tui.plain import OptionList
 
 
 class DecisionScreen(StyledOnMount, ModalScreen[None]):
@@ -27,6 +34,15 @@ class DecisionScreen(StyledOnMount, ModalScreen[None]):
     def decision_open(self) -> bool:
         """The decision this dialog serves still waits."""
         raise NotImplementedError
+
+    async def _on_message(self, message: Message) -> None:
+        # (Textual's dispatch of a message, pinned at 8.2.8: the one place every handler of
+        # every game's dialogs is reached through, when the message is handled, not when sent)
+        if isinstance(message, OptionList.OptionHighlighted | OptionList.OptionSelected) and (
+            self.over or not self.decision_open()
+        ):
+            return
+        await super()._on_message(message)
 
     def hand_over(self) -> None:
         """Close for another seat at this keyboard whose decision comes first (hot seat); the

@@ -14,6 +14,7 @@ from colosseum.tui.games.municipium.dialog_base import MuniDialog
 from colosseum.tui.games.municipium.dialogs import GenericDialog
 from colosseum.tui.games.municipium.facts import after, describe
 from colosseum.tui.games.municipium.which import dialog_for
+from colosseum.tui.plain import OptionList
 
 
 def run(case: str, body) -> None:
@@ -128,3 +129,34 @@ def test_escape_the_instant_a_dialog_opens_closes_it_without_a_crash():
         assert isinstance(app.screen, MuniDialog) and app.screen.prompt_text()
 
     run("move", body)
+
+
+def test_a_highlight_queued_before_the_game_moved_on_is_dropped_without_a_crash():
+    """Over the network the game moves on while a dialog is open (a move of this seat made
+    elsewhere, a bot standing in): a list highlight queued before the change reaches the dialog
+    after it.  Its handler must not read the decision's facts from the game as it now is (a
+    citizen event's preview asserted its frame was still on top, and the client crashed)."""
+
+    async def body(pilot, app, session):
+        dialog = app.screen
+        lst = dialog.query_one("#choices")
+        dialog.post_message(OptionList.OptionHighlighted(lst, lst.get_option_at_index(0), 0))
+        dialog.post_message(OptionList.OptionSelected(lst, lst.get_option_at_index(0), 0))
+        session.submit(legal(session.state)[-1])  # the decision made elsewhere, in the same tick
+        assert not dialog.decision_open()
+        for _ in range(4):
+            await pilot.pause()
+        assert app.screen is not dialog
+        assert len(session.actions) == n + 1  # the queued choice did not act a second time
+
+    session = position_session("keep")
+    n = len(session.actions)
+    app = ColosseumApp(session, bot_delay=0)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, MuniDialog)
+            await body(pilot, app, session)
+
+    asyncio.run(go())
