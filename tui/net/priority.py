@@ -5,7 +5,9 @@ twenty screens on two cores, with the processor shared equally, every screen sho
 when nearly all are done.  A client process that starts watching a table lowers its own priority
 (the players' processes keep theirs) to one of several levels spread over the spectators, so the
 players' screens are drawn first and the spectators' one after another rather than all last.
-No screen is drawn later than with equal shares: the work is the same, only its order changes.
+The work is the same, only its order changes: at one table every screen is drawn sooner, the
+last too; when several tables move together a low-priority screen also waits behind the other
+tables' players, so the slowest screens can come later while the median comes sooner.
 
 Linux with "autogroup" scheduling (``/proc/sys/kernel/sched_autogroup_enabled``; each SSH
 session's client is its own session and so its own group) weighs groups, not processes, so the
@@ -19,7 +21,7 @@ from __future__ import annotations
 import contextlib
 import os
 
-#: the spectators' levels (nice values): each step is 1.25x less processor when all are busy
+#: the spectators' levels (nice values): each step of 2 is about 1.5x less processor when all are busy
 LEVELS = (2, 4, 6, 8, 10, 12, 14, 16, 18)
 
 _lowered = False
