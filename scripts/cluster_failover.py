@@ -73,7 +73,10 @@ def main(argv: list[str] | None = None) -> int:
                 )
             except (AssertionError, OSError) as exc:
                 failed += 1
-                print(f"round {k + 1}: table {table + 1} at action {at}: FAILED: {exc} (its hosts' data: {root})", flush=True)
+                print(
+                    f"round {k + 1}: table {table + 1} at action {at}: FAILED: {exc} (its hosts' data: {root})",
+                    flush=True,
+                )
                 for h in drill.hosts:
                     print(f"--- {h.name}\n" + "".join(h.out[-40:]), flush=True)
                 kept = True  # to be looked at
