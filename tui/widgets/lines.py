@@ -12,7 +12,7 @@ rows instead of four whole panels is most of what keeps a table of ten screens c
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from rich.segment import Segment
@@ -54,6 +54,41 @@ def row_regions(rows: Sequence[int], width: int) -> list[Region]:
     if start >= 0:
         regions.append(Region(0, start, width, prev - start + 1))
     return regions
+
+
+def shifted_by(old: Sequence[Text], new: Sequence[Text], most: int = 4) -> int:
+    """How many lines ``new`` is ``old`` moved up by (a log with new lines at the bottom), or 0."""
+    n = len(old)
+    if n != len(new) or n < 2:
+        return 0
+    for k in range(1, min(most, n - 1) + 1):
+        if new[0] == old[k] and all(new[i] == old[i + k] for i in range(1, n - k)):
+            return k
+    return 0
+
+
+def drawn_rows(widget: Widget) -> dict[int, Strip]:
+    """The rows Textual has drawn of ``widget`` and holds, none of them waiting to be drawn
+    again (by row of the widget, borders included; Textual's ``StylesCache``, pinned)."""
+    cache = widget._styles_cache
+    dirty = cache._dirty_lines
+    return {y: strip for y, strip in cache._cache.items() if y not in dirty}
+
+
+def reuse_rows(widget: Widget, drawn: dict[int, Strip], moves: Iterable[tuple[int, int]]) -> None:
+    """Give Textual rows of ``widget`` it drew before (``drawn_rows``) at their new places,
+    ``(new row, old row)`` pairs, after the refresh that marked them to draw again.
+
+    A log with a new line at the bottom shows every row it showed before one row higher:
+    each of them is still sent to the terminal, but Textual need not draw any of them again
+    with the panel's borders, only the new line (a log panel on every screen of an SSH table,
+    at every move)."""
+    cache = widget._styles_cache
+    for y, was in moves:
+        strip = drawn.get(was)
+        if strip is not None:
+            cache._cache[y] = strip
+            cache._dirty_lines.discard(y)
 
 
 class KeptRows:
@@ -160,8 +195,17 @@ class _Lines(CachedStyles):
             return
         new = self.build_lines()
         rows = changed_rows(self._lines, new)
+        moved = shifted_by(self._lines, new) if len(rows) > 2 and self._rows_move() else 0
+        drawn = drawn_rows(self) if moved else {}
         self._lines = new
         self._repaint_rows(rows)
+        if moved:  # a log's new line: the rows above it were drawn before, one row lower
+            top = self.styles.gutter.top
+            reuse_rows(self, drawn, [(top + y, top + y + moved) for y in range(len(new) - moved)])
+
+    def _rows_move(self) -> bool:
+        """Line ``i`` is drawn on the panel's row ``i`` (not scrolled)."""
+        return True
 
     def _repaint_rows(self, rows: list[int]) -> None:
         if rows:
@@ -197,6 +241,9 @@ class ScrollingLinePanel(_Lines, ScrollView):
     def redraw(self) -> None:
         super().redraw()
         set_virtual_height(self, len(self._lines))
+
+    def _rows_move(self) -> bool:
+        return False  # (drawn at the scroll offset)
 
     def _repaint_rows(self, rows: list[int]) -> None:
         top = self.scroll_offset.y

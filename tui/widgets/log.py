@@ -21,7 +21,7 @@ from textual.strip import Strip
 from colosseum.core.events import Event
 from colosseum.tui.text import wrap
 
-from .lines import CachedStyles, KeptRows, set_virtual_height
+from .lines import CachedStyles, KeptRows, drawn_rows, reuse_rows, set_virtual_height
 from .style import seat_style
 
 
@@ -98,16 +98,48 @@ class LogPanel(CachedStyles, ScrollView, can_focus=True):
     def show_events(self, events: list[Event]) -> None:
         """Show exactly ``events`` (appends when it extends what is shown)."""
         n = self._wrapped_count
-        if len(events) < n or (n and events[n - 1] != self.events[n - 1]):
+        appended = bool(n) and len(events) >= n and events[n - 1] == self.events[n - 1]
+        if not appended and n:
             self._wrapped_count = 0
             self._lines = []
             self._kept.clear()
         self.events = list(events)
-        if not self.scrollable_content_region.width:
+        region = self.scrollable_content_region
+        if not region.width:
             return  # not laid out yet: on_resize wraps at the real width
+        drawn = self._drawn_rows() if appended and self.following else None
         self._wrap()
         if self.following:
             self._follow()
+            if drawn is not None and region == self.scrollable_content_region:
+                self._keep_moved_rows(drawn)
+
+    def _top(self) -> int:
+        """The first line shown while following."""
+        return max(0, len(self._lines) - self.scrollable_content_region.height)
+
+    def _drawn_rows(self) -> tuple[int, int, dict[int, Strip], tuple[object, object]]:
+        """The first line shown, the number of lines, the rows Textual has drawn and holds,
+        and the border's labels (before new lines come)."""
+        return self._top(), len(self._lines), drawn_rows(self), (self._border_title, self._border_subtitle)
+
+    def _keep_moved_rows(self, drawn: tuple[int, int, dict[int, Strip], tuple[object, object]]) -> None:
+        """New lines came at the bottom: Textual gets back the rows it drew before at their
+        new places (``lines.reuse_rows``), so that it draws only the new lines."""
+        old_top, old_count, rows, labels = drawn
+        height = self.scrollable_content_region.height
+        top = self._top()
+        first = self.styles.gutter.top  # the first row of lines (below the border)
+        moves = []
+        for y in range(height):
+            line = top + y
+            was = line - old_top  # the row that showed it
+            if line < old_count and 0 <= was < height:
+                moves.append((first + y, first + was))
+        if labels == (self._border_title, self._border_subtitle):  # the borders as they were
+            moves += [(y, y) for y in range(first)]
+            moves += [(y, y) for y in range(first + height, self.outer_size.height)]
+        reuse_rows(self, rows, moves)
 
     def _follow(self) -> None:
         height = self.scrollable_content_region.height
