@@ -102,7 +102,12 @@ def count_writes(driver_class: type) -> type:
 
 
 async def measure(
-    setup: Any, actions: list[Any], size: tuple[int, int], skip: int, profile: cProfile.Profile | None, real: bool = False
+    setup: Any,
+    actions: list[Any],
+    size: tuple[int, int],
+    skip: int,
+    profile: cProfile.Profile | None,
+    real: bool = False,
 ) -> list[float]:
     from colosseum.tui.app import ColosseumApp
 

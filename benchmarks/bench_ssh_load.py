@@ -168,10 +168,11 @@ def cpu_s(pid: int) -> float:
         return 0.0
 
 
-def system_cpu() -> tuple[int, int]:
-    """(all, idle) jiffies of the machine since boot."""
+def system_cpu() -> tuple[int, int, int]:
+    """(all, idle, stolen) jiffies of the machine since boot (stolen: a virtual machine's
+    processors busy with others on its host)."""
     f = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    return sum(f), f[3] + f[4]
+    return sum(f), f[3] + f[4], f[7] if len(f) > 7 else 0
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -351,6 +352,7 @@ async def main(args) -> dict:
         me_cpu = time.process_time() - me_cpu0
         sys1 = system_cpu()
         machine_busy = 1 - (sys1[1] - sys0[1]) / max(1e-9, sys1[0] - sys0[0])
+        stolen = (sys1[2] - sys0[2]) / max(1e-9, sys1[0] - sys0[0])
         wall = time.monotonic() - t_meas
         await asyncio.sleep(3)  # let the last frames arrive
 
@@ -442,7 +444,8 @@ async def main(args) -> dict:
             f"CPU while measuring ({wall:.0f} s): server {srv_cpu:.1f} s "
             f"({1000 * srv_cpu / max(1, len(updates)):.1f} ms per action), client processes {kids_cpu:.1f} s "
             f"({1000 * kids_cpu / max(1, screen_updates):.0f} ms per screen update), "
-            f"this load script (the 50 SSH clients) {me_cpu:.1f} s; the machine was {100 * machine_busy:.0f}% busy; "
+            f"this load script (the 50 SSH clients) {me_cpu:.1f} s; the machine was {100 * machine_busy:.0f}% busy "
+            f"({100 * stolen:.0f}% stolen by its host); "
             f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
         )
         srv_kb = sum(rss_kb(h.pid) for h in servers)

@@ -135,3 +135,36 @@ def test_a_spectator_follows_a_municipium_table_and_cannot_act(server):
     asyncio.run(asyncio.wait_for(main(), 30))
     assert MUNICIPIUM.is_over(session.state) and session.state.result is not None
     client.close()
+
+
+def test_the_clock_takes_the_arena_border_and_gives_back_the_legend(paced_server):
+    """A table's clock is shown in the board panel's bottom border (its row alone repainted,
+    every second); Municipium keeps its legend there, shown again once no clock runs."""
+    from colosseum.tui.net.client import _game_app
+
+    client = RemoteClient(paced_server.address, paced_server.token_for("key:becky", "Becky"))
+    joined = client.create_table(seats=["human", "normal"], sit=0, seed=3, game="municipium")
+    session = client.session_for(joined)
+    app: Any = _game_app(session, None)
+
+    def bottom() -> str:
+        board = app.game_screen().query_one("#board")
+        return board._border_subtitle.plain if board._border_subtitle else ""
+
+    async def go():
+        async with app.run_test(size=(110, 32)) as pilot:
+            await pilot.pause(0.3)
+            legend = bottom()
+            assert "governor" in legend
+            for _ in range(60):  # our decision: the clock runs for us
+                if "clock: you" in bottom():
+                    break
+                await pilot.pause(0.1)
+            assert "clock: you" in bottom()
+            session.deadline = 0.0  # (as when the server stops the clock)
+            app._clock_tick()
+            await pilot.pause()
+            assert bottom() == legend
+
+    asyncio.run(asyncio.wait_for(go(), 30))
+    client.close()

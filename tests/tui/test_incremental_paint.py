@@ -99,10 +99,12 @@ def test_rows_drawn_before_and_kept_are_the_rows_a_fresh_draw_gives(game, n):
     """A log moves every row up at each move; Textual is given back the rows it drew before at
     their new places (``lines.reuse_rows``) and draws only the new line.  After every move, each
     panel's rows as Textual holds them must be exactly what it draws afresh."""
+    from rich.text import Text
     from textual.geometry import Region
 
     from colosseum.core.registry import rules
     from colosseum.tui.session import LocalSession, Seat
+    from colosseum.tui.widgets.lines import set_border_label
 
     r = rules(game)
     setup = r.spec.make_setup(r.spec.default_names[:n], seed=5)
@@ -126,6 +128,7 @@ def test_rows_drawn_before_and_kept_are_the_rows_a_fresh_draw_gives(game, n):
         async with app.run_test(size=(100, 30)) as pilot:
             await pilot.pause()
             log = app.game_screen().query_one("#log")
+            board = app.game_screen().query_one("#board")
             for i, action in enumerate(actions[3:]):
                 before = dict(log._styles_cache._cache)
                 session.submit(action)
@@ -134,10 +137,15 @@ def test_rows_drawn_before_and_kept_are_the_rows_a_fresh_draw_gives(game, n):
                 reused += any(now.get(y) is before.get(y + 1) for y in now if y > 0 and y + 1 in before)
                 if i % 3 == 0:
                     await pilot.press("tab")  # focus moves: panels change their borders too
+                # a clock in the arena's bottom border, as a table's clock shows it every second
+                set_border_label(board, Text(f" clock: {i} s ") if i % 5 else None, bottom=True)
+                await pilot.pause()
                 for panel in app.game_screen().query("*"):
                     if panel.display and panel.size.area and not panel.children:
                         held, fresh = held_and_fresh(panel)
                         assert held == fresh, f"{type(panel).__name__} after move {i + 4}"
+            bottom = "".join(seg.text for seg in held_and_fresh(board)[0][-1])
+            assert f"clock: {i} s" in bottom if i % 5 else "clock" not in bottom
         assert reused > 50  # the rows were given back (this test looks at that path)
 
     asyncio.run(go())

@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .host import protocol as P
 from .host.proto_client import NetError
@@ -63,6 +63,7 @@ def _game_app(session: RemoteSession, theme: str | None, home: RemoteClient | No
 
     from colosseum.tui.app import ColosseumApp
     from colosseum.tui.text import fit
+    from colosseum.tui.widgets.lines import set_border_label
 
     class Say(ModalScreen[None]):
         BINDINGS = [Binding("escape", "dismiss", "Cancel")]
@@ -134,6 +135,8 @@ def _game_app(session: RemoteSession, theme: str | None, home: RemoteClient | No
         hung_up = False
         _warned: tuple[float, int] = (0.0, 0)
         _clock_shown: str | None = None
+        _board_label: Any = None  # the arena panel's bottom border before the clock took it
+        _board_label_kept = False
 
         #: (table, seat) of a rematch everyone accepted: the client sits there next
         next_table: tuple[str, int] | None = None
@@ -197,8 +200,9 @@ def _game_app(session: RemoteSession, theme: str | None, home: RemoteClient | No
             )
 
         def _show_clock(self, text: Text | None) -> None:
-            """In the arena panel's bottom border (Text: a name is not markup); set only when
-            it changes, since a border title repaints its panel."""
+            """In the arena panel's bottom border (Text: a name is not markup), where the
+            panel's own words (Municipium's legend) come back once no clock runs; set only
+            when it changes, and then only that row is drawn again (``set_border_label``)."""
             if (text.plain if text else None) == self._clock_shown:
                 return
             game = self.game_screen()
@@ -208,7 +212,10 @@ def _game_app(session: RemoteSession, theme: str | None, home: RemoteClient | No
                 board = game.query_one("#board")
             except NoMatches:
                 return
-            board.border_subtitle = text
+            if not self._board_label_kept:  # the panel's own words there (Municipium's legend)
+                self._board_label_kept, self._board_label = True, board._border_subtitle
+            # (its row only: it changes every second); no clock: the panel's own words again
+            set_border_label(board, text if text is not None else self._board_label, bottom=True)
             self._clock_shown = text.plain if text else None
 
         def _find_table(self) -> None:

@@ -91,6 +91,27 @@ def reuse_rows(widget: Widget, drawn: dict[int, Strip], moves: Iterable[tuple[in
             cache._dirty_lines.discard(y)
 
 
+def set_border_label(widget: Widget, text: Text | Content | None, *, bottom: bool = False) -> None:
+    """Set ``widget``'s border title (or with ``bottom`` its subtitle) to ``text`` (never
+    markup; a ``Content``: a label taken from a widget before) and repaint only that border's
+    row: Textual's own setter repaints the whole widget.  A clock in a panel's border changes
+    every second on every screen of a table."""
+    from textual.content import Content
+
+    label = Content.from_rich_text(text).expand_tabs(4).split()[0] if isinstance(text, Text) else text
+    if bottom:
+        widget._border_subtitle = label
+    else:
+        widget._border_title = label
+    outer = widget.outer_size
+    if not widget.is_mounted or not outer.area:
+        widget.refresh()
+        return
+    offset = widget.content_offset  # (refresh takes regions of the content)
+    row = outer.height - 1 if bottom else 0
+    widget.refresh(Region(-offset.x, row - offset.y, outer.width, 1))
+
+
 class KeptRows:
     """Rows drawn before, by a key (a row's content, or the log's line and width), so that a
     row moved or shown again is not drawn again; at most ``limit``, then all dropped at once.
@@ -112,6 +133,9 @@ class KeptRows:
     def clear(self) -> None:
         self.rows.clear()
 
+
+if TYPE_CHECKING:
+    from textual.content import Content
 
 if TYPE_CHECKING:  # what the mixin is mixed into (at run time a plain class: a Widget base
     # here would put Widget's default CSS after a ScrollView's, and the log would not scroll)

@@ -15,7 +15,7 @@ from rich.text import Text
 from colosseum.core.games.colosseum import State, breakdown, catalog, match, to_act, why_not_performable
 from colosseum.core.games.colosseum.summary import Changes
 from colosseum.tui.text import fit, pad
-from colosseum.tui.widgets.lines import ScrollingLinePanel
+from colosseum.tui.widgets.lines import ScrollingLinePanel, set_border_label
 
 
 class HandPanel(ScrollingLinePanel, can_focus=True):
@@ -60,7 +60,7 @@ class HandPanel(ScrollingLinePanel, can_focus=True):
             title = f"{fit(st.players[seat].name, room)}'s board" + (" - to act" if acting else "")
             if title != self._title:  # setting a title repaints the panel
                 self._title = title
-                self.border_title = Text(title)  # a name is never markup
+                set_border_label(self, Text(title))  # a name is never markup; the border's row only
 
     def on_resize(self) -> None:
         self._fit_title()  # fitted to the width: a first paint before the layout guessed it
