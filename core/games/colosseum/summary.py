@@ -236,6 +236,25 @@ def marks(steps: Sequence[Step]) -> Changes:
     return last_move([s.actor for s in steps], state_at, len(steps))
 
 
+#: ``changes`` of one action's two states, by the states themselves (kept with the result, so
+#: an object's id is never reused while it is a key): the last move is worked out again at every
+#: redraw, looking back through the bids and passes before it
+_STEP_CHANGES: dict[tuple[int, int], tuple[State, State, Changes]] = {}
+_STEP_CHANGES_LIMIT = 128
+
+
+def _step_changes(before: State, after: State) -> Changes:
+    key = (id(before), id(after))
+    kept = _STEP_CHANGES.get(key)
+    if kept is not None and kept[0] is before and kept[1] is after:
+        return kept[2]
+    if len(_STEP_CHANGES) >= _STEP_CHANGES_LIMIT:
+        _STEP_CHANGES.clear()
+    result = changes(before, after)
+    _STEP_CHANGES[key] = (before, after, result)
+    return result
+
+
 def last_move(actors: Sequence[int], state_at: Callable[[int], State], end: int) -> Changes:
     """What the last run of actions by one player changed, up to ``end`` actions:
     ``actors[i]`` played action i, ``state_at(i)`` is the state after i actions.  Actions
@@ -244,7 +263,7 @@ def last_move(actors: Sequence[int], state_at: Callable[[int], State], end: int)
     if end <= 0:
         return Changes()
     last = end
-    while last > 1 and changes(state_at(last - 1), state_at(last)).empty:
+    while last > 1 and _step_changes(state_at(last - 1), state_at(last)).empty:
         last -= 1
     actor = actors[last - 1]
     first = last - 1
@@ -252,7 +271,7 @@ def last_move(actors: Sequence[int], state_at: Callable[[int], State], end: int)
         first -= 1
     run = changes(state_at(first), state_at(last), actor)
     # a spectacle performed and put face up within the run shows in neither end state
-    performed = {p for i in range(first, last) for p in changes(state_at(i), state_at(i + 1)).performed}
+    performed = {p for i in range(first, last) for p in _step_changes(state_at(i), state_at(i + 1)).performed}
     return msgspec.structs.replace(run, performed=tuple(sorted(performed)))
 
 

@@ -74,7 +74,15 @@ class HandPanel(ScrollingLinePanel, can_focus=True):
         width = self.content_region.width - 1
         performed = frozenset(spec for who, spec in self.marks.performed if who == seat)
         text = hand_text(st, seat, width, self.app.theme, performed, detail=self.detail)
-        return list(text.wrap(self.app.console, max(width, 1)))
+        # the board breaks its own lines; only one too long for the panel is wrapped (Rich's
+        # wrap of the whole text was a third of the panel's work at every move)
+        lines: list[Text] = []
+        for line in text.split("\n", allow_blank=True):
+            if line.cell_len > width:
+                lines.extend(line.wrap(self.app.console, max(width, 1)))
+            else:
+                lines.append(line)
+        return lines
 
 
 def hand_text(
