@@ -43,3 +43,9 @@ def test_the_abuse_benchmark_runs_at_a_tiny_size():
 def test_the_web_benchmark_runs_at_a_tiny_size():
     out = _run("bench_web.py", "--sessions", "1", "--keys", "1", "--settle", "0", timeout=120)
     assert "key to screen change" in out and "client process memory" in out and "SSH:" in out, out
+
+
+@pytest.mark.parametrize("where", [(), ("--pty",)], ids=["counting", "pty"])
+def test_the_screen_benchmark_runs_at_a_tiny_size(where):
+    out = _run("bench_screen.py", "--moves", "5", "--players", "3", "--size", "80x24", *where, timeout=120)
+    assert "5 moves watched; processor time per move median" in out and "characters written a move" in out, out
