@@ -38,6 +38,7 @@ from typing import Any
 from textual.drivers.headless_driver import HeadlessDriver
 
 from colosseum.core.registry import rules
+from colosseum.core.simulate import make_bots, play_game
 from colosseum.tui.session import LocalSession, Seat
 
 
@@ -69,14 +70,11 @@ class Watched(LocalSession):
 
 
 def play(game: str, players: int, seed: int) -> tuple[Any, list[Any]]:
+    """A whole game of normal bots: its setup and its actions."""
     r = rules(game)
     setup = r.spec.make_setup(r.spec.default_names[:players], seed=seed)
-    state, actions = r.new_game(setup), []
-    bots = [r.make_bot("normal", seed * 7 + s) for s in range(players)]
-    while not r.is_over(state):
-        action = bots[r.to_act(state)].act(state)
-        state, _ = r.apply(state, action)
-        actions.append(action)
+    actions: list[Any] = []
+    play_game(setup, make_bots(["normal"] * players, seed, game=game), on_action=lambda _s, a, _n: actions.append(a))
     return setup, actions
 
 
