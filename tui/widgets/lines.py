@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.content import Content
 from textual.geometry import Region
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -96,8 +97,6 @@ def set_border_label(widget: Widget, text: Text | Content | None, *, bottom: boo
     markup; a ``Content``: a label taken from a widget before) and repaint only that border's
     row: Textual's own setter repaints the whole widget.  A clock in a panel's border changes
     every second on every screen of a table."""
-    from textual.content import Content
-
     label = Content.from_rich_text(text).expand_tabs(4).split()[0] if isinstance(text, Text) else text
     if bottom:
         widget._border_subtitle = label
@@ -133,9 +132,6 @@ class KeptRows:
     def clear(self) -> None:
         self.rows.clear()
 
-
-if TYPE_CHECKING:
-    from textual.content import Content
 
 if TYPE_CHECKING:  # what the mixin is mixed into (at run time a plain class: a Widget base
     # here would put Widget's default CSS after a ScrollView's, and the log would not scroll)
