@@ -6,12 +6,20 @@ sessions took a quarter of a core (issue 24), and each wake-up competes for the 
 the sessions that are redrawing a move.  This thread waits for a key with no time limit unless
 an escape sequence is half read (then as Textual does: it looks again after 0.1 s), and is woken
 by a pipe when input stops.  Everything else is Textual's own driver.
+
+A terminal that goes away without a SIGHUP reaching the program (it was not the program's
+controlling terminal: ``setsid``, some supervisors and terminal multiplexers) leaves standard
+input at its end, always "ready" and never giving a byte: Textual's loop, and this one before,
+read it in a loop at a full core, for ever.  The end of input (or EIO) is now a hangup: the thread
+stops reading and the program gets the SIGHUP the terminal did not send, which the apps handle
+as a closed terminal (the game is saved after every action; they leave cleanly).
 """
 
 from __future__ import annotations
 
 import os
 import selectors
+import signal
 from codecs import getincrementaldecoder
 from typing import TYPE_CHECKING
 
@@ -71,17 +79,23 @@ class QuietLinuxDriver(LinuxDriver):
             for event in events:
                 self.process_message(event)
 
-        def process(selected: list[tuple[selectors.SelectorKey, int]], final: bool = False) -> None:
+        def process(selected: list[tuple[selectors.SelectorKey, int]], final: bool = False) -> bool:
+            """Read what is ready; False once the terminal is gone (end of input, or EIO)."""
             woken = False
             for last, (key, mask) in loop_last(selected):
                 if key.fd == wake:
                     woken = True
                     continue
                 if mask & selectors.EVENT_READ:
-                    data = decode(os.read(fileno, 1024 * 4), final=final and last)
-                    if not data:
-                        break  # standard input is a pipe that ended
-                    dispatch(list(feed(data)))
+                    try:
+                        raw = os.read(fileno, 1024 * 4)
+                    except OSError:
+                        raw = b""  # EIO: the terminal's other end is closed
+                    if not raw:
+                        return False
+                    data = decode(raw, final=final and last)
+                    if data:
+                        dispatch(list(feed(data)))
             dispatch(list(tick()))
             if woken:
                 try:
@@ -89,11 +103,14 @@ class QuietLinuxDriver(LinuxDriver):
                 except OSError:
                     pass
                 self.exit_event.wait(1.0)  # input is stopping: the event is set right after
+            return True
 
         try:
             while not self.exit_event.is_set():
                 pending = parser._timeout_time is not None  # an escape sequence half read
-                process(selector.select(PENDING_TICK if pending else None))
+                if not process(selector.select(PENDING_TICK if pending else None)):
+                    self._terminal_gone()
+                    return
             selector.unregister(fileno)
             process(selector.select(PENDING_TICK), final=True)
         finally:
@@ -103,3 +120,13 @@ class QuietLinuxDriver(LinuxDriver):
                     pass
             except (EOFError, ParseError):
                 pass
+
+    def _terminal_gone(self) -> None:
+        """Standard input ended: the terminal closed.  Raise the SIGHUP it did not deliver (the
+        apps leave on it; with no handler it ends the process, as a hangup does)."""
+        if self.exit_event.is_set():
+            return  # the app is stopping anyway
+        try:
+            os.kill(os.getpid(), signal.SIGHUP)
+        except OSError:
+            pass

@@ -94,3 +94,37 @@ def test_an_idle_game_sleeps_and_keys_and_quitting_still_work(tmp_path):
         assert time.monotonic() - started < 5
     finally:
         term.close()
+
+
+def test_a_terminal_closed_without_a_hangup_ends_the_program_and_keeps_the_game(tmp_path):
+    """The pseudo-terminal is closed and no SIGHUP reaches the program (it is not its
+    controlling terminal): standard input is at its end for good.  The program used to read it
+    in a loop at a full core for ever; it now leaves as on a hangup, and the game is saved."""
+    env = {
+        **os.environ,
+        "TERM": "xterm-256color",
+        "COLOSSEUM_DATA_DIR": str(tmp_path / "data"),
+        "COLOSSEUM_CONFIG_DIR": str(tmp_path / "config"),
+        "COLOSSEUM_FSYNC": "0",
+        "HOME": str(tmp_path),
+    }
+    env.pop("TEXTUAL_DRIVER", None)
+    argv = [sys.executable, "-c", "from colosseum.tui.cli import main; main()", "play", "--seed", "3"]
+    argv += ["--players", "3", "--humans", "1", "--bots", "random", "--bot-delay", "100", "--names", "Kat,[/a],小明"]
+    term = Pty(argv, env)
+    try:
+        term.wait_for("starting gates")
+        time.sleep(1.0)  # the game is being saved by now (RECORD_AFTER)
+        os.close(term.fd)
+        term.fd = os.open(os.devnull, os.O_RDONLY)  # (closed again by ``close``)
+        started = time.monotonic()
+        status = term.proc.wait(timeout=15)
+        assert status == 0
+        assert time.monotonic() - started < 10
+    finally:
+        term.close()
+    from colosseum.core.logread import read_log
+
+    saved = list((tmp_path / "data" / "games").glob("*.jsonl"))
+    assert len(saved) == 1
+    assert read_log(saved[0]).header.setup.players == ("Kat", "[/a]", "小明")
