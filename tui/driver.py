@@ -12,7 +12,7 @@ controlling terminal: ``setsid``, some supervisors and terminal multiplexers) le
 input at its end, always "ready" and never giving a byte: Textual's loop, and this one before,
 read it in a loop at a full core, for ever.  The end of input (or EIO) is now a hangup: the thread
 stops reading and the program gets the SIGHUP the terminal did not send, which the apps handle
-as a closed terminal (the game is saved after every action; they leave cleanly).
+as a closed terminal (the game is saved after every action; they leave cleanly).  D-93.
 """
 
 from __future__ import annotations
