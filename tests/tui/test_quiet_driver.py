@@ -59,7 +59,9 @@ def context_switches(pid: int) -> int:
     return total
 
 
-def test_an_idle_game_sleeps_and_keys_and_quitting_still_work(tmp_path):
+def idle_game(tmp_path: Path) -> Pty:
+    """``colosseum play`` in a pseudo-terminal: a person's first decision, random bots that
+    wait 100 s a move, hostile names."""
     env = {
         **os.environ,
         "TERM": "xterm-256color",
@@ -71,7 +73,11 @@ def test_an_idle_game_sleeps_and_keys_and_quitting_still_work(tmp_path):
     env.pop("TEXTUAL_DRIVER", None)
     argv = [sys.executable, "-c", "from colosseum.tui.cli import main; main()", "play", "--seed", "3"]
     argv += ["--players", "3", "--humans", "1", "--bots", "random", "--bot-delay", "100", "--names", "Kat,[/a],小明"]
-    term = Pty(argv, env)
+    return Pty(argv, env)
+
+
+def test_an_idle_game_sleeps_and_keys_and_quitting_still_work(tmp_path):
+    term = idle_game(tmp_path)
     try:
         term.wait_for("starting gates")
         time.sleep(1.0)  # the first frame's after-work done
@@ -100,18 +106,7 @@ def test_a_terminal_closed_without_a_hangup_ends_the_program_and_keeps_the_game(
     """The pseudo-terminal is closed and no SIGHUP reaches the program (it is not its
     controlling terminal): standard input is at its end for good.  The program used to read it
     in a loop at a full core for ever; it now leaves as on a hangup, and the game is saved."""
-    env = {
-        **os.environ,
-        "TERM": "xterm-256color",
-        "COLOSSEUM_DATA_DIR": str(tmp_path / "data"),
-        "COLOSSEUM_CONFIG_DIR": str(tmp_path / "config"),
-        "COLOSSEUM_FSYNC": "0",
-        "HOME": str(tmp_path),
-    }
-    env.pop("TEXTUAL_DRIVER", None)
-    argv = [sys.executable, "-c", "from colosseum.tui.cli import main; main()", "play", "--seed", "3"]
-    argv += ["--players", "3", "--humans", "1", "--bots", "random", "--bot-delay", "100", "--names", "Kat,[/a],小明"]
-    term = Pty(argv, env)
+    term = idle_game(tmp_path)
     try:
         term.wait_for("starting gates")
         time.sleep(1.0)  # the game is being saved by now (RECORD_AFTER)
