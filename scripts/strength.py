@@ -6,6 +6,7 @@ each level's rating (openskill's Bradley-Terry Full model, as the lobby rates pe
     python scripts/strength.py --games 20 --levels easy,random
     python scripts/strength.py --games 100 --think 0.3 --cpu-clock      # on a busy machine
     python scripts/strength.py --games 40 --playouts 24                  # a node budget
+    python scripts/strength.py --levels hard,hard --playouts 24 --one-playouts 72   # more search
     python scripts/strength.py --game municipium --levels hard,normal --playouts 40
     python scripts/strength.py ... --record runs/colosseum.jsonl         # keep every game
     python scripts/strength.py --fit runs/*.jsonl                        # ratings from them
@@ -29,6 +30,8 @@ budget, and a digest of the engine's and bots' code); with ``--resume`` the game
 run already in FILE (same game, levels, players and budget, same code digest) are not played
 again and count in the table (their think times were not kept), so that a run too long for one
 sitting (e.g. ``expert`` against three ``hard`` at 1 s: about 8 CPU hours) is played in parts;
+``--one-playouts N`` (or ``--one-think S``) gives the single seat a budget of its own: what
+more search buys against the same level (``hard`` with 72 playouts against three with 24).
 ``--fit FILE...`` reads such files, in the order given, fits every level's rating
 (``colosseum.core.ratings.fit``; a search level is rated separately for each budget it played
 at, named ``hard (200 playouts)``) and writes the table the lobby reads
@@ -115,11 +118,17 @@ def play_one(
     think: float,
     playouts: int | None = None,
     clock: str = "wall",
+    one_budget: tuple[float, int | None] | None = None,
 ) -> GameResult:
+    """One game; ``one_budget``: the single seat's (think, playouts) when not the others'."""
     seat = seed % players
     levels = [rest] * players
     levels[seat] = one
-    bots = [Timed(build(game, lv, seed * 31 + i, think, playouts, clock), lv) for i, lv in enumerate(levels)]
+    own = one_budget or (think, playouts)
+    bots = [
+        Timed(build(game, lv, seed * 31 + i, *(own if i == seat else (think, playouts)), clock), lv)
+        for i, lv in enumerate(levels)
+    ]
     rec = play_game(make_setup(players, seed, levels, game=game), bots)
     times: dict[str, list[float]] = {}
     cpu: dict[str, list[float]] = {}
@@ -151,6 +160,19 @@ def budget_text(one: str, rest: str, think: float, playouts: int | None, clock: 
     if playouts:
         return f"{playouts} playouts a decision"
     return f"{think:g} s" + (" CPU clock" if clock == "cpu" else " wall clock")
+
+
+def seat_budgets(budget: str) -> tuple[str, str]:
+    """The single seat's budget and the others' in a run's budget text (``one_budget_text``)."""
+    one, sep, rest = budget.partition(" against ")
+    return (one, rest) if sep else (budget, budget)
+
+
+def one_budget_text(one: str, rest: str, own: str, others: str) -> str:
+    """A run's budget text when the single seat has a budget of its own."""
+    if own == others or one not in SEARCH:
+        return others
+    return f"{own} against {others if rest in SEARCH else '-'}"
 
 
 def rated_name(level: str, budget: str) -> str:
@@ -187,7 +209,11 @@ def report(
         if ts:
             out.write(f"{lv:<8} {len(ts):>9} {statistics.median(ts):>9.4f} {ts[-1]:>8.3f}")
             out.write(f" {statistics.median(cs):>12.4f} {cs[-1]:>11.3f}\n" if cs else "\n")
-    rated = fit(MatchResult(tuple(rated_name(x, budget) for x in r.levels), r.ranks) for r in results)
+    own, others = seat_budgets(budget)
+    rated = fit(
+        MatchResult(tuple(rated_name(x, own if i == r.seat else others) for i, x in enumerate(r.levels)), r.ranks)
+        for r in results
+    )
     out.write("ratings from these games (openskill Bradley-Terry Full; a newcomer is 25.0):\n")
     for name, rt in sorted(rated.items(), key=lambda kv: -kv[1].mu):
         out.write(f"  {name:<28} mu {rt.mu:6.2f}  sigma {rt.sigma:5.2f}\n")
@@ -199,7 +225,7 @@ def report(
     cs = sorted(t for r in results for t in r.cpu.get(one, []))
     if cs and "CPU clock" in budget:  # the wall clock of a CPU-clock budget says the load, not the bot
         think = f"{statistics.median(cs):.3f} s CPU | {cs[-1]:.3f} s CPU"
-    gap = rated[rated_name(one, budget)].mu - rated[rated_name(rest, budget)].mu  # the README's row
+    gap = rated[rated_name(one, own)].mu - rated[rated_name(rest, others)].mu  # the README's row
     out.write(
         f"| {one} vs {players - 1} {rest} | {budget} | {n} | {share:.0%} | {lo:.0%} - {hi:.0%} "
         f"| {gap:+.1f} | {think} |\n"
@@ -300,10 +326,13 @@ def fit_files(paths: list[str], out_path: Path) -> int:
             if not line.strip():
                 continue
             g = json.loads(line)
-            names = tuple(rated_name(lv, g["budget"]) for lv in g["levels"])
+            own, others = seat_budgets(g["budget"])
+            single = g.get("seat", -1)
+            per_seat = [own if i == single else others for i in range(len(g["levels"]))]
+            names = tuple(rated_name(lv, b) for lv, b in zip(g["levels"], per_seat, strict=True))
             by_game.setdefault(g["game"], []).append(MatchResult(names, tuple(g["ranks"])))
-            for lv, name in zip(g["levels"], names, strict=True):
-                budgets[(g["game"], name)] = g["budget"] if lv in SEARCH else ""
+            for lv, name, b in zip(g["levels"], names, per_seat, strict=True):
+                budgets[(g["game"], name)] = b if lv in SEARCH else ""
     table: dict[str, dict[str, LevelRating]] = {}
     for game, results in by_game.items():
         rated = fit(results)
@@ -326,6 +355,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=8)
     ap.add_argument("--think", type=float, default=0.1, help="seconds per decision for a search level")
     ap.add_argument("--playouts", type=int, default=0, help="playouts per decision for a search (instead of --think)")
+    ap.add_argument("--one-think", type=float, default=None, help="the single seat's seconds a decision")
+    ap.add_argument("--one-playouts", type=int, default=0, help="the single seat's playouts a decision")
     ap.add_argument(
         "--cpu-clock",
         action="store_true",
@@ -352,6 +383,13 @@ def main(argv: list[str] | None = None) -> int:
     one, rest = levels
     clock = "cpu" if args.cpu_clock else "wall"
     budget = budget_text(one, rest, args.think, args.playouts or None, clock)
+    one_budget: tuple[float, int | None] | None = None
+    if args.one_think is not None or args.one_playouts:
+        if one not in SEARCH:
+            ap.error("--one-think and --one-playouts are for a search level (hard, expert) as ONE")
+        one_budget = (args.think if args.one_think is None else args.one_think, args.one_playouts or None)
+        own = budget_text(one, one, one_budget[0], one_budget[1], clock)
+        budget = one_budget_text(one, rest, own, budget)
     label = f"{one} vs {rest}, {budget}, seeds {args.seed}-{args.seed + args.games - 1}"
     seeds = list(range(args.seed, args.seed + args.games))
     t0 = time.perf_counter()
@@ -377,7 +415,7 @@ def main(argv: list[str] | None = None) -> int:
             record.write(record_line(game, r, budget, label, code) + "\n")
             record.flush()
 
-    play = (game, players, one, rest, args.think, args.playouts or None, clock)
+    play = (game, players, one, rest, args.think, args.playouts or None, clock, one_budget)
     try:
         if args.jobs > 1:
             with ProcessPoolExecutor(max_workers=args.jobs) as pool:

@@ -4,6 +4,8 @@ reads back."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from colosseum.core.ratings import LevelRating, MatchResult, best_of, fit, level_rating, parse_table, table_json
@@ -102,6 +104,24 @@ def test_a_strength_run_resumes_from_its_record_and_plays_no_game_twice(tmp_path
     assert strength.main([*base, "--games", "4", "--resume"]) == 0  # everything recorded: nothing played
     out, err = capsys.readouterr()
     assert "resuming: 4 games" in err and "game seed" not in err and "4 games" in out
+
+
+def test_a_strength_run_gives_the_single_seat_a_budget_of_its_own(tmp_path, capsys):
+    """``--one-playouts``: what more search buys against the same level.  The single seat and
+    the others are rated under their own budgets, in the run's table and by ``--fit``."""
+    strength = _strength_script()
+    record = tmp_path / "runs.jsonl"
+    args = ["--levels", "hard,hard", "--playouts", "2", "--one-playouts", "4", "--games", "1", "--record", str(record)]
+    assert strength.main(args) == 0
+    out, _err = capsys.readouterr()
+    assert "4 playouts a decision against 2 playouts a decision" in out
+    assert "hard (4 playouts)" in out and "hard (2 playouts)" in out
+    table = tmp_path / "ratings.json"
+    assert strength.main(["--fit", str(record), "--out", str(table)]) == 0
+    fitted = json.loads(table.read_text(encoding="utf-8"))
+    names = set(fitted["games"]["colosseum"])
+    assert {"hard (4 playouts)", "hard (2 playouts)"} <= names
+    assert strength.seat_budgets("1 s CPU clock") == ("1 s CPU clock", "1 s CPU clock")  # older records
 
 
 def test_a_bot_counts_as_far_from_normal_as_the_strength_runs_measured_it(monkeypatch):
