@@ -183,8 +183,9 @@ def rated_name(level: str, budget: str) -> str:
 
 
 def report(
-    results: list[GameResult], game: str, one: str, rest: str, players: int, budget: str, out=sys.stdout
+    results: list[GameResult], game: str, one: str, rest: str, players: int, budget: str, out: Any = None
 ) -> None:
+    out = sys.stdout if out is None else out  # (read now: a caller may have replaced sys.stdout)
     n = len(results)
     if not n:
         out.write("no game finished\n")
