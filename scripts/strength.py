@@ -168,9 +168,9 @@ def seat_budgets(budget: str) -> tuple[str, str]:
     return (one, rest) if sep else (budget, budget)
 
 
-def one_budget_text(one: str, rest: str, own: str, others: str) -> str:
-    """A run's budget text when the single seat has a budget of its own."""
-    if own == others or one not in SEARCH:
+def one_budget_text(rest: str, own: str, others: str) -> str:
+    """A run's budget text when the single seat (a search level) has a budget of its own."""
+    if own == others:
         return others
     return f"{own} against {others if rest in SEARCH else '-'}"
 
@@ -390,7 +390,7 @@ def main(argv: list[str] | None = None) -> int:
             ap.error("--one-think and --one-playouts are for a search level (hard, expert) as ONE")
         one_budget = (args.think if args.one_think is None else args.one_think, args.one_playouts or None)
         own = budget_text(one, one, one_budget[0], one_budget[1], clock)
-        budget = one_budget_text(one, rest, own, budget)
+        budget = one_budget_text(rest, own, budget)
     label = f"{one} vs {rest}, {budget}, seeds {args.seed}-{args.seed + args.games - 1}"
     seeds = list(range(args.seed, args.seed + args.games))
     t0 = time.perf_counter()

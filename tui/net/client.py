@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from .host import protocol as P
 from .host.proto_client import NetError
@@ -27,6 +27,7 @@ from .remote_app import CRASH_LINE, RemoteAppMixin, setup_client_log
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
+    from textual.content import Content
 
 
 def settle_memory() -> None:
@@ -135,7 +136,7 @@ def _game_app(session: RemoteSession, theme: str | None, home: RemoteClient | No
         hung_up = False
         _warned: tuple[float, int] = (0.0, 0)
         _clock_shown: str | None = None
-        _board_label: Any = None  # the arena panel's bottom border before the clock took it
+        _board_label: Content | None = None  # the arena panel's bottom border before the clock took it
         _board_label_kept = False
 
         #: (table, seat) of a rematch everyone accepted: the client sits there next
