@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from textual.app import ComposeResult
     from textual.content import Content
 
+    from colosseum.core.events import Event
+
 
 def settle_memory() -> None:
     """Collect what starting up left behind, then keep the survivors (modules, the app, its
@@ -145,11 +147,26 @@ def _game_app(session: RemoteSession, theme: str | None, home: RemoteClient | No
         rejoined: P.Joined | None = None
         _finding = False
 
+        def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+            if action == "autopilot":
+                return session.seat >= 0  # a spectator has no seat for a bot to play
+            return super().check_action(action, parameters)
+
         def on_ready(self) -> None:
             self.call_after_refresh(settle_memory)  # the game is on screen: a quiet moment
             self.set_interval(1.0, self._clock_tick)
             # (called where the session drains the server's messages: handled in the app's turn)
             session.rematch_listeners.append(self._rematch_heard)
+            session.add_listener(self._server_said)
+
+        def _server_said(self, state: object, events: list[Event]) -> None:
+            """What the server tells this connection (our seat moved to our newer connection,
+            our time ran out, it cannot save) is in the log, and said where the player looks."""
+            if session.lost:
+                return  # (the lost host is said by _find_table)
+            for e in events:
+                if e.kind == "net":
+                    self.notify(e.text, severity="warning", markup=False, timeout=8)
 
         def _rematch_heard(self, msg: P.RematchState) -> None:
             self.call_later(self._rematch, msg)

@@ -24,10 +24,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Input, RichLog
+from textual.widgets import DataTable
 from textual.widgets.data_table import CellDoesNotExist
 
-from colosseum.core.registry import spec
 from colosseum.tui.base import BaseApp, exit_soon_after_hangup
 from colosseum.tui.plain import Label, OptionList, Static
 from colosseum.tui.widgets.keybar import KeyBar
@@ -39,18 +38,10 @@ from .newtable import CreateTable
 from .ranks import LeaderboardScreen, WebLinkScreen
 from .remote import RemoteClient
 from .remote_app import RemoteAppMixin
+from .waiting import WaitingScreen, game_text
 
 if TYPE_CHECKING:
     from colosseum.tui.viewer import ViewerScreen
-
-
-def game_text(game: str, edition: str) -> str:
-    """A table's game and its options in words ("Colosseum: Original 2007")."""
-    try:
-        title = spec(game).title
-    except ValueError:
-        title = game
-    return f"{title}: {edition}" if edition else title
 
 
 def seats_text(t: P.TableInfo) -> str:
@@ -372,76 +363,6 @@ class SeatPicker(ModalScreen[None]):
         app.enter(lambda: app.client.join(self.table.id, seat))
 
 
-class WaitingScreen(Screen[None]):
-    """A table waiting for its players; chat meanwhile.  The creator may start at once."""
-
-    BINDINGS = [
-        Binding("ctrl+s", "start", "Start now (bots for free seats)"),
-        Binding("escape", "back", "Lobby"),
-    ]
-    DEFAULT_CSS = """
-    #seats { height: auto; padding: 1 2; }
-    #chat { height: 1fr; border: round $panel; }
-    #say, #say:focus { border: round $accent; }  /* box drawing, not Input's block borders */
-    """
-
-    def __init__(self, joined: P.Joined) -> None:
-        super().__init__()
-        self.joined = joined
-        self._ready = False
-
-    def compose(self) -> ComposeResult:
-        yield Static(id="seats")
-        yield RichLog(id="chat", wrap=True, markup=False)
-        yield Input(placeholder="say something (Enter to send)", id="say", max_length=300)
-        yield KeyBar()  # ASCII only (Textual's Footer draws an ambiguous-width bar)
-
-    def on_mount(self) -> None:
-        self._ready = True
-        self.show(self.joined.table)
-        for c in self.joined.chat:
-            self.add_chat(c)
-        self.query_one(Input).focus()
-
-    def add_chat(self, line: P.ChatLine) -> None:
-        self.query_one(RichLog).write(Text(f"{line.name}: {line.text}"))
-
-    def show(self, t: P.TableInfo) -> None:
-        if not self._ready:  # (news of the table before the screen is up: shown on mounting)
-            self.joined = P.Joined(table=t, seat=self.joined.seat, chat=self.joined.chat)
-            return
-        what = game_text(t.game, t.edition)
-        rated = " | rated" if t.rated else ""
-        lines = [f"Table {t.id} | {t.name} | {what}{rated} - waiting for players", ""]
-        for i, s in enumerate(t.seats):
-            who = s.name if s.holder else ("free" if s.kind == "human" else f"{s.kind} bot")
-            you = "  <- you" if i == self.joined.seat else ""
-            lines.append(f"  Seat {i + 1}: {who}{you}")
-        lines.append("")
-        if t.code:
-            lines.append(f"Private: invite people with the code {t.code} (i in the lobby, or")
-            lines.append(f"ssh -t ... join {t.code}).")
-        lines.append("The game starts when every human seat is taken.  Ctrl+S: start now with bots.")
-        self.query_one("#seats", Static).update(Text("\n".join(lines)))
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        text = event.value.strip()
-        if text:
-            app = cast("LobbyApp", self.app)
-            app.client.send(P.Say(table=self.joined.table.id, text=text))
-        event.input.value = ""
-
-    def action_start(self) -> None:
-        app = cast("LobbyApp", self.app)
-        app.client.start_table(self.joined.table.id)
-
-    def action_back(self) -> None:
-        app = cast("LobbyApp", self.app)
-        app.waiting = None
-        app.client.leave(self.joined.table.id)
-        self.app.pop_screen()
-
-
 class LobbyApp(RemoteAppMixin, BaseApp):
     TITLE = "Lobby"  # the server hosts Colosseum and Municipium tables
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
@@ -507,10 +428,12 @@ class LobbyApp(RemoteAppMixin, BaseApp):
             pass
 
     def _table_message(self, msg: P._Msg) -> None:
+        w = self.waiting
         if isinstance(msg, P.Error):
+            if msg.code == "moved" and w is not None and msg.table == w.joined.table.id:
+                w.watch_only()  # our seat went to our newer connection
             self.notify(msg.message, severity="warning", markup=False)
             return
-        w = self.waiting
         if isinstance(msg, P.ChatLine):
             if w is not None and w.is_attached and msg.table == w.joined.table.id:
                 w.add_chat(msg)

@@ -138,6 +138,9 @@ class RemoteClient:
                 self.sessions[msg.table.id] = RemoteSession(self, msg)
             except ValueError as exc:  # a game this program cannot play: the request says so
                 log.warning("table %s: %s", msg.table.id, exc)
+        if isinstance(msg, P.Error) and msg.code == "moved" and msg.table in self.sessions:
+            self.sessions[msg.table]._post(msg)  # our seat went to our newer connection: we watch
+            return
         if isinstance(msg, P.Error) and (msg.code in ("moved", "ended") or not self._in_request):
             for fn in list(self.table_listeners):  # shown to the player by the lobby
                 fn(msg)
@@ -543,6 +546,8 @@ class RemoteSession(GameSession):
                 self._events.append(ev)
                 self._notify(self._state, [ev])
             elif isinstance(msg, P.Error):
+                if msg.code == "moved":
+                    self.seat = -1  # the server shows this connection a spectator's view from now
                 ev = Event(kind="net", text=msg.message)
                 self._events.append(ev)
                 self._notify(self._state, [ev])

@@ -237,6 +237,7 @@ class GameScreen(StyledOnMount, Screen[None]):
     def _binding_signature(self) -> tuple[Any, ...]:
         return (
             self.session.waiting_for() in self.session.local_seats(),
+            self.session.local_seats(),  # (a seat handed to a bot, or moved to another connection)
             not self._dialogs,
             self.players,
             self.viewed,
@@ -313,6 +314,7 @@ class GameScreen(StyledOnMount, Screen[None]):
         if not self.is_attached or self._stopped:
             return
         try:
+            self._close_unheld()
             self.sync()
             self.advance()
         except Exception as err:  # noqa: BLE001 - a drawing fault must not end the game
@@ -421,6 +423,21 @@ class GameScreen(StyledOnMount, Screen[None]):
         self._refresh_bindings_if_changed()
 
     _push = push_dialog
+
+    def _close_unheld(self) -> None:
+        """Close the dialogs of seats this keyboard no longer plays (a server moved the seat to
+        the player's newer connection, a bot plays it for them): a decision there is no longer
+        ours to make.  Handed over, a dialog comes back by itself if its seat is ours again."""
+        local = self.session.local_seats()
+        for dialog in list(self._dialogs):
+            if getattr(dialog, "seat", -1) in local or dialog is not self.app.screen:
+                continue
+            if isinstance(dialog, DecisionScreen):
+                if not dialog.over:
+                    dialog.hand_over()
+            else:
+                self._dialogs.remove(dialog)
+                dialog.dismiss(True)  # (the chooser's "done": not an Escape that waits for 'a')
 
     def _dialog_closed(self, dialog: ModalScreen[Any], result: object = None) -> None:
         if isinstance(dialog, DecisionScreen):

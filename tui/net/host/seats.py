@@ -21,6 +21,10 @@ from .meta import TableMeta
 
 log = logging.getLogger("colosseum.net")
 
+#: Said to a player's older connection when the same player sits at its table from a newer one
+#: (``Error`` code ``moved``, with the table): the seat goes with the newer connection.
+MOVED = "You sat down at this table from another connection: your seat is there now, and here you watch."
+
 
 class Seats:
     def __init__(self, meta: TableMeta) -> None:
@@ -93,7 +97,7 @@ class Seats:
             # the same player connected again elsewhere: the newer connection holds the seat
             self.conns[old] = -1
             old.tables[table] = -1
-            old.send(P.Error(message="you took this seat from another connection", code="moved"))
+            old.send(P.Error(message=MOVED, code="moved", table=table))
         prev = self.conns.get(conn)
         if prev is not None and prev >= 0 and prev != seat:
             self.present.pop(prev, None)

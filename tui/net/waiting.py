@@ -1,0 +1,109 @@
+"""A table waiting for its players (the lobby's next screen after creating or joining one):
+who sits where, chat meanwhile, and Ctrl+S for the table's creator to start at once with bots in
+the free seats.  Names, table names and chat are plain text (``Text``), never markup."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Input, RichLog
+
+from colosseum.core.registry import spec
+from colosseum.tui.plain import Static
+from colosseum.tui.widgets.keybar import KeyBar
+
+from .host import protocol as P
+
+if TYPE_CHECKING:
+    from .lobby import LobbyApp
+
+
+def game_text(game: str, edition: str) -> str:
+    """A table's game and its options in words ("Colosseum: Original 2007")."""
+    try:
+        title = spec(game).title
+    except ValueError:
+        title = game
+    return f"{title}: {edition}" if edition else title
+
+
+class WaitingScreen(Screen[None]):
+    """A table waiting for its players; chat meanwhile.  The creator may start at once."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "start", "Start now (bots for free seats)"),
+        Binding("escape", "back", "Lobby"),
+    ]
+    DEFAULT_CSS = """
+    #seats { height: auto; padding: 1 2; }
+    #chat { height: 1fr; border: round $panel; }
+    #say, #say:focus { border: round $accent; }  /* box drawing, not Input's block borders */
+    """
+
+    def __init__(self, joined: P.Joined) -> None:
+        super().__init__()
+        self.joined = joined
+        self._ready = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="seats")
+        yield RichLog(id="chat", wrap=True, markup=False)
+        yield Input(placeholder="say something (Enter to send)", id="say", max_length=300)
+        yield KeyBar()  # ASCII only (Textual's Footer draws an ambiguous-width bar)
+
+    def on_mount(self) -> None:
+        self._ready = True
+        self.show(self.joined.table)
+        for c in self.joined.chat:
+            self.add_chat(c)
+        self.query_one(Input).focus()
+
+    def add_chat(self, line: P.ChatLine) -> None:
+        self.query_one(RichLog).write(Text(f"{line.name}: {line.text}"))
+
+    def watch_only(self) -> None:
+        """This connection no longer holds its seat (the player sat from another one): it
+        watches, and goes on watching when the game starts."""
+        self.joined = P.Joined(table=self.joined.table, seat=-1, chat=self.joined.chat)
+        self.show(self.joined.table)
+
+    def show(self, t: P.TableInfo) -> None:
+        if not self._ready:  # (news of the table before the screen is up: shown on mounting)
+            self.joined = P.Joined(table=t, seat=self.joined.seat, chat=self.joined.chat)
+            return
+        what = game_text(t.game, t.edition)
+        rated = " | rated" if t.rated else ""
+        lines = [f"Table {t.id} | {t.name} | {what}{rated} - waiting for players", ""]
+        for i, s in enumerate(t.seats):
+            who = s.name if s.holder else ("free" if s.kind == "human" else f"{s.kind} bot")
+            you = "  <- you" if i == self.joined.seat else ""
+            lines.append(f"  Seat {i + 1}: {who}{you}")
+        lines.append("")
+        if self.joined.seat < 0:
+            lines.append("You watch this table.")
+        if t.code:
+            lines.append(f"Private: invite people with the code {t.code} (i in the lobby, or")
+            lines.append(f"ssh -t ... join {t.code}).")
+        lines.append("The game starts when every human seat is taken.  Ctrl+S: start now with bots.")
+        self.query_one("#seats", Static).update(Text("\n".join(lines)))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if text:
+            app = cast("LobbyApp", self.app)
+            app.client.send(P.Say(table=self.joined.table.id, text=text))
+        event.input.value = ""
+
+    def action_start(self) -> None:
+        app = cast("LobbyApp", self.app)
+        app.client.start_table(self.joined.table.id)
+
+    def action_back(self) -> None:
+        app = cast("LobbyApp", self.app)
+        app.waiting = None
+        app.client.leave(self.joined.table.id)
+        self.app.pop_screen()
