@@ -122,3 +122,33 @@ def test_the_waiting_screen_of_the_older_connection_watches(server):
     assert table.seats.present[0] is not None
     first.close()
     second.close()
+
+
+def test_ctrl_b_says_what_it_does_and_is_gone_once_the_game_is_over(server):
+    """Ctrl+B's label follows the seat: "Bot plays for me", then "Play my seat again" while a
+    bot plays it; a game over has no seat to hand to a bot."""
+    me = RemoteClient(server.address, server.token_for("key:kat", "[/a]"))
+    joined = me.create_table(seats=["human", "random", "random"], sit=0, seed=3)
+    session = me.session_for(joined)
+    app = _game_app(session, None)
+
+    def label() -> str:
+        found = [b for bs in app._bindings.key_to_bindings.values() for b in bs if b.action == "autopilot"]
+        return found[0].description
+
+    async def main():
+        async with app.run_test(size=(80, 24)) as pilot:  # type: ignore[attr-defined]
+            await pilot.pause(0.3)
+            assert label() == "Bot plays for me" and app.check_action("autopilot", ()) is True
+            await pilot.press("ctrl+b")
+            for _ in range(600):  # the bot plays the seat to the end
+                await pilot.pause(0.1)
+                if session.rules.is_over(session.state):
+                    break
+            assert session.autopilot and label() == "Play my seat again"
+            assert session.rules.is_over(session.state)
+            await pilot.pause(0.2)
+            assert app.check_action("autopilot", ()) is False
+
+    asyncio.run(asyncio.wait_for(main(), 90))
+    me.close()

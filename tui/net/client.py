@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
 from .host import protocol as P
@@ -148,8 +149,8 @@ def _game_app(session: RemoteSession, theme: str | None, home: RemoteClient | No
         _finding = False
 
         def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-            if action == "autopilot":
-                return session.seat >= 0  # a spectator has no seat for a bot to play
+            if action == "autopilot":  # a spectator has no seat for a bot to play; nor has a game over
+                return session.seat >= 0 and not session.rules.is_over(session.state)
             return super().check_action(action, parameters)
 
         def on_ready(self) -> None:
@@ -158,6 +159,16 @@ def _game_app(session: RemoteSession, theme: str | None, home: RemoteClient | No
             # (called where the session drains the server's messages: handled in the app's turn)
             session.rematch_listeners.append(self._rematch_heard)
             session.add_listener(self._server_said)
+            session.add_table_listener(self._seat_changed)
+
+        def _seat_changed(self, table: P.TableInfo) -> None:
+            """Ctrl+B's label says what it does now: a bot plays the seat, or the player again."""
+            label = "Play my seat again" if session.autopilot else "Bot plays for me"
+            keys = self._bindings.key_to_bindings
+            for key, found in keys.items():
+                if any(b.action == "autopilot" and b.description != label for b in found):
+                    keys[key] = [replace(b, description=label) if b.action == "autopilot" else b for b in found]
+                    self.refresh_bindings()
 
         def _server_said(self, state: object, events: list[Event]) -> None:
             """What the server tells this connection (our seat moved to our newer connection,
