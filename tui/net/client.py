@@ -153,13 +153,17 @@ def _game_app(session: RemoteSession, theme: str | None, home: RemoteClient | No
                 return session.seat >= 0 and not session.rules.is_over(session.state)
             return super().check_action(action, parameters)
 
+        def on_mount(self) -> None:
+            # (before the game screen's first frame: what the server says from then on is heard;
+            # ColosseumApp.on_mount runs after this one)
+            session.add_listener(self._server_said)
+            session.add_table_listener(self._seat_changed)
+
         def on_ready(self) -> None:
             self.call_after_refresh(settle_memory)  # the game is on screen: a quiet moment
             self.set_interval(1.0, self._clock_tick)
             # (called where the session drains the server's messages: handled in the app's turn)
             session.rematch_listeners.append(self._rematch_heard)
-            session.add_listener(self._server_said)
-            session.add_table_listener(self._seat_changed)
 
         def _seat_changed(self, table: P.TableInfo) -> None:
             """Ctrl+B's label says what it does now: a bot plays the seat, or the player again."""
