@@ -182,3 +182,22 @@ def test_the_hints_explanation_names_each_games_own_chance():
     assert "dice" not in said["municipium"]
     assert "citizens drawn from the bag and the cards turned over" in said["municipium"]
     assert "For [/a];" in said["municipium"]  # a name is text, never markup
+
+
+def test_a_hint_from_too_few_playouts_says_they_cannot_tell_the_choices_apart():
+    """Municipium's first moves: a playout is a whole game (about 50 ms), so a second of thought
+    plays each choice about twice; a choice shown at 50% above one at 100% must say why that is
+    no ranking."""
+    from colosseum.core.gamelog import HintLine, HintOption
+    from colosseum.core.registry import rules
+
+    r = rules("municipium")
+    state = r.new_game(r.spec.make_setup(("小明", "[/a]", "Becky"), seed=3, options=()))
+    few = (
+        HintOption(action=None, text="Forum", win=0.5, playouts=2),
+        HintOption(action=None, text="Baths", win=1.0, playouts=2),
+    )
+    said = hint_screen.hint_text(r, state, HintLine(chat="", seat=1, hint=few)).plain
+    assert "Only 2 playouts each fitted in the time: too few to tell these apart" in said
+    many = tuple(HintOption(action=None, text=t, win=0.5, playouts=12) for t in ("Forum", "Baths"))
+    assert "too few" not in hint_screen.hint_text(r, state, HintLine(chat="", seat=1, hint=many)).plain

@@ -116,6 +116,10 @@ def hint_text(rules: Rules[Any, Any, Any], state: Any, line: HintLine) -> Text:
                 if o.playouts < FEW_PLAYOUTS <= best.playouts:
                     out.append(" (too few playouts to tell)")
                 out.append("\n")
+        if best.playouts < FEW_PLAYOUTS:
+            # (a game whose playouts are long, from its first moves: a share of 2 is 0%, 50% or 100%)
+            out.append(f"\nOnly {best.playouts} playouts each fitted in the time: too few to tell these apart, ")
+            out.append("so the shares above are not a ranking.\n")
         out.append("\nWhy: each choice was played to the end of the game by normal bots for every seat, ")
         out.append(f"on the same sampled luck ({rules.luck_words}); the bot keeps the normal bot's own ")
         out.append("choice unless another one does clearly better.")
