@@ -107,7 +107,8 @@ def test_the_waiting_screen_of_the_older_connection_watches(server):
                 text = str(w.query_one("#seats").render())
                 assert "<- you" not in text and "You watch this table." in text
                 assert any(n.message == MOVED for n in app._notifications)
-                await pilot.press("ctrl+s")  # start now (the player made the table)
+                assert not w.starts_it() and app.screen.check_action("start", ()) is False
+                second.start_table(w.joined.table.id)  # started from the seat's connection
                 await _pilot_until(pilot, lambda: app.result is not None)
                 assert app.result is not None and app.result.seat == -1  # watching, not taking it back
 

@@ -71,10 +71,22 @@ class WaitingScreen(Screen[None]):
         self.joined = P.Joined(table=self.joined.table, seat=-1, chat=self.joined.chat)
         self.show(self.joined.table)
 
+    def starts_it(self, t: P.TableInfo | None = None) -> bool:
+        """This connection's player made the table (or was passed it): Ctrl+S starts it."""
+        t = self.joined.table if t is None else t
+        return self.joined.seat >= 0 and self.joined.seat == t.creator_seat
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.starts_it() if action == "start" else True
+
     def show(self, t: P.TableInfo) -> None:
+        passed = self._ready and self.starts_it(t) and not self.starts_it()
+        self.joined = P.Joined(table=t, seat=self.joined.seat, chat=self.joined.chat)
         if not self._ready:  # (news of the table before the screen is up: shown on mounting)
-            self.joined = P.Joined(table=t, seat=self.joined.seat, chat=self.joined.chat)
             return
+        self.refresh_bindings()
+        if passed:
+            self.notify("The table's creator left: you may start it now (Ctrl+S).", markup=False)
         what = game_text(t.game, t.edition)
         rated = " | rated" if t.rated else ""
         lines = [f"Table {t.id} | {t.name} | {what}{rated} - waiting for players", ""]
@@ -88,7 +100,11 @@ class WaitingScreen(Screen[None]):
         if t.code:
             lines.append(f"Private: invite people with the code {t.code} (i in the lobby, or")
             lines.append(f"ssh -t ... join {t.code}).")
-        lines.append("The game starts when every human seat is taken.  Ctrl+S: start now with bots.")
+        if self.starts_it(t):
+            lines.append("The game starts when every human seat is taken.  Ctrl+S: start now with bots.")
+        else:
+            lines.append("The game starts when every human seat is taken, or when the table's creator")
+            lines.append(f"({t.creator}) starts it with bots." if t.creator else "starts it with bots.")
         self.query_one("#seats", Static).update(Text("\n".join(lines)))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

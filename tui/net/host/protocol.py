@@ -255,6 +255,7 @@ class TableInfo(msgspec.Struct, kw_only=True):
     allow_takeover: bool = False
     hints: bool = False  # the table allows hints
     creator: str = ""  # display name
+    creator_seat: int = -1  # the seat the creator holds (-1: none): who may start a waiting table
     spectators: int = 0
     actions: int = 0
     deadline: float = 0.0  # wall-clock time the seat to act runs out of time (0: no clock)

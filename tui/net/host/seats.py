@@ -110,6 +110,15 @@ class Seats:
         if t:
             t.cancel()
 
+    def pass_creator(self, leaver: str) -> None:
+        """The creator of a waiting table left their seat: the first person still seated may
+        start it now (as a table's admin passes on at Board Game Arena), else nobody could."""
+        m = self.meta
+        heir = next((s for s in m.seats if s.holder), None)
+        if leaver == m.creator and heir is not None:
+            log.info("table %s: %s left; %s may start it now", m.id, m.creator_name, heir.name)
+            m.creator, m.creator_name = heir.holder, heir.name
+
     def watch(self, conn: Conn, table: str) -> int | None:
         """``conn`` watches; the seat it held here (if any) is left (returned)."""
         prev = self.conns.get(conn)

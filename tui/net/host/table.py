@@ -167,6 +167,7 @@ class Table:
             allow_takeover=m.allow_takeover,
             hints=m.hints,
             creator=m.creator_name,
+            creator_seat=next((i for i, s in enumerate(m.seats) if s.holder and s.holder == m.creator), -1),
             spectators=self.seats.spectators(),
             actions=len(self.actions),
             deadline=self.clock.deadline,
@@ -269,11 +270,12 @@ class Table:
 
     def left_seat(self, seat: int) -> None:
         waiting = self.meta.status == "waiting"
-        name = self.meta.seats[seat].name
+        name, holder = self.meta.seats[seat].name, self.meta.seats[seat].holder
         self.seats.left(seat, waiting=waiting)
         self.botplay.left(seat)
         if waiting:  # nothing has been played yet: the seat is free again
             log.info("table %s: %s leaves seat %d", self.id, name, seat)
+            self.seats.pass_creator(holder)
             self.save_meta()
         else:
             log.info("table %s: seat %d absent", self.id, seat)
