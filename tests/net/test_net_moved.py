@@ -67,7 +67,7 @@ def test_the_game_app_closes_the_seats_dialog_and_says_why_when_the_seat_moves(s
         app = _game_app(session, None)
 
         async def main():
-            async with app.run_test(size=(80, 24)) as pilot:  # type: ignore[attr-defined]
+            async with app.run_test(size=(80, 24)) as pilot:
                 await _pilot_until(pilot, lambda: isinstance(app.screen, DecisionScreen))
                 assert isinstance(app.screen, DecisionScreen) and app.screen.seat == 0
                 assert app.check_action("autopilot", ()) is True
@@ -130,7 +130,7 @@ def test_ctrl_b_says_what_it_does_and_is_gone_once_the_game_is_over(server):
             return found[0].description
 
         async def main():
-            async with app.run_test(size=(80, 24)) as pilot:  # type: ignore[attr-defined]
+            async with app.run_test(size=(80, 24)) as pilot:
                 await pilot.pause(0.3)
                 assert label() == "Bot plays for me" and app.check_action("autopilot", ()) is True
                 await pilot.press("ctrl+b")
@@ -141,3 +141,16 @@ def test_ctrl_b_says_what_it_does_and_is_gone_once_the_game_is_over(server):
                 assert app.check_action("autopilot", ()) is False
 
         asyncio.run(asyncio.wait_for(main(), 90))
+
+
+def test_leaving_a_game_for_the_lobby_says_the_seat_stays_and_how_to_come_back(server):
+    with connected_twice(server, "小明") as (me, _):
+        joined = me.create_table(seats=["human", "random", "random"], sit=0, seed=3)
+        asked = _game_app(me.session_for(joined), None)._quit_question()
+        assert "Your seat stays yours: a bot plays it while you are away" in asked
+        spy = RemoteClient(server.address, server.token_for("key:eve", "[/a]"))
+        try:
+            watching = _game_app(spy.session_for(spy.watch(joined.table.id)), None)
+            assert watching._quit_question() == "Stop watching? Back to the lobby."
+        finally:
+            spy.close()
