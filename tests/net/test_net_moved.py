@@ -154,3 +154,22 @@ def test_leaving_a_game_for_the_lobby_says_the_seat_stays_and_how_to_come_back(s
             assert watching._quit_question() == "Stop watching? Back to the lobby."
         finally:
             spy.close()
+
+
+def test_talking_too_fast_in_a_game_is_said_on_its_screen(server):
+    """The server refuses a ninth line in ten seconds; in a game that refusal reached nobody
+    (only the lobby listened for it) and the line just vanished."""
+    with connected_twice(server, "小明") as (me, _):
+        joined = me.create_table(seats=["human", "random", "random"], sit=0, seed=3)
+        session = me.session_for(joined)
+        app = _game_app(session, None)
+
+        async def main():
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause(0.3)
+                for k in range(9):
+                    session.say(f"[b]line {k}")
+                await _pilot_until(pilot, lambda: any("too fast" in n.message for n in app._notifications))
+                assert any("too fast" in n.message for n in app._notifications)
+
+        asyncio.run(asyncio.wait_for(main(), 30))

@@ -138,8 +138,10 @@ class RemoteClient:
                 self.sessions[msg.table.id] = RemoteSession(self, msg)
             except ValueError as exc:  # a game this program cannot play: the request says so
                 log.warning("table %s: %s", msg.table.id, exc)
-        if isinstance(msg, P.Error) and msg.code == "moved" and msg.table in self.sessions:
-            self.sessions[msg.table]._post(msg)  # our seat went to our newer connection: we watch
+        if isinstance(msg, P.Error) and msg.code in ("moved", "flood") and msg.table in self.sessions:
+            # said in that game: our seat went to our newer connection (we watch), or our line
+            # of talk was refused (too many too fast)
+            self.sessions[msg.table]._post(msg)
             return
         if isinstance(msg, P.Error) and (msg.code in ("moved", "ended") or not self._in_request):
             for fn in list(self.table_listeners):  # shown to the player by the lobby

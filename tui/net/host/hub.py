@@ -239,7 +239,7 @@ class TableServer:
         """Refuse ``conn``'s message with ``why`` (logged as ``Conn.log_refusal`` says)."""
         self.refusals += 1
         conn.log_refusal(time.monotonic(), code, why, table, last=last)
-        conn.send(P.Error(message=why, code=code, ref=ref, rule=rule))
+        conn.send(P.Error(message=why, code=code, ref=ref, rule=rule, table=table))
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         conn = Conn(id=next(self._ids), writer=writer)
