@@ -31,6 +31,14 @@ def connected_twice(server, name: str) -> Iterator[tuple[RemoteClient, RemoteCli
         second.close()
 
 
+def _game_at_new_table(me: RemoteClient):
+    """A table of this player's against two bots, started; its joined message, its session
+    and the game app over it (not running yet)."""
+    joined = me.create_table(seats=["human", "random", "random"], sit=0, seed=3)
+    session = me.session_for(joined)
+    return joined, session, _game_app(session, None)
+
+
 async def _pilot_until(pilot, cond, seconds: float = 5.0) -> None:
     """Let the app run until ``cond()`` (checked every 0.05 s), at most ``seconds``."""
     for _ in range(int(seconds / 0.05)):
@@ -62,9 +70,7 @@ def test_the_older_connection_watches_once_the_player_sits_from_a_newer_one(serv
 
 def test_the_game_app_closes_the_seats_dialog_and_says_why_when_the_seat_moves(server):
     with connected_twice(server, "小明") as (first, second):
-        joined = first.create_table(seats=["human", "random", "random"], sit=0, seed=3)
-        session = first.session_for(joined)
-        app = _game_app(session, None)
+        joined, session, app = _game_at_new_table(first)
 
         async def main():
             async with app.run_test(size=(80, 24)) as pilot:
@@ -121,9 +127,7 @@ def test_ctrl_b_says_what_it_does_and_is_gone_once_the_game_is_over(server):
     """Ctrl+B's label follows the seat: "Bot plays for me", then "Play my seat again" while a
     bot plays it; a game over has no seat to hand to a bot."""
     with connected_twice(server, "[/a]") as (me, _):
-        joined = me.create_table(seats=["human", "random", "random"], sit=0, seed=3)
-        session = me.session_for(joined)
-        app = _game_app(session, None)
+        _, session, app = _game_at_new_table(me)
 
         def label() -> str:
             found = [b for bs in app._bindings.key_to_bindings.values() for b in bs if b.action == "autopilot"]
@@ -160,9 +164,7 @@ def test_talking_too_fast_in_a_game_is_said_on_its_screen(server):
     """The server refuses a ninth line in ten seconds; in a game that refusal reached nobody
     (only the lobby listened for it) and the line just vanished."""
     with connected_twice(server, "小明") as (me, _):
-        joined = me.create_table(seats=["human", "random", "random"], sit=0, seed=3)
-        session = me.session_for(joined)
-        app = _game_app(session, None)
+        _, session, app = _game_at_new_table(me)
 
         async def main():
             async with app.run_test(size=(80, 24)) as pilot:
