@@ -114,8 +114,10 @@ class Seats:
         """The creator of a waiting table left their seat: the first person still seated may
         start it now (as a table's admin passes on at Board Game Arena), else nobody could."""
         m = self.meta
+        if leaver != m.creator:
+            return
         heir = next((s for s in m.seats if s.holder), None)
-        if leaver == m.creator and heir is not None:
+        if heir is not None:
             log.info("table %s: %s left; %s may start it now", m.id, m.creator_name, heir.name)
             m.creator, m.creator_name = heir.holder, heir.name
 
