@@ -344,7 +344,7 @@ class ColosseumApp(GuidedApp):
             if yes:
                 self.exit(message=self._exit_note())
 
-        self.push_screen(ConfirmScreen("Quit?", self._quit_question()), answered)
+        self.push_screen(ConfirmScreen(self._quit_title(), self._quit_question()), answered)
 
     def _game_going(self) -> bool:
         session = self.session
@@ -359,6 +359,9 @@ class ColosseumApp(GuidedApp):
         if path is None or getattr(recorder, "error", None) is not None:
             return None
         return str(path)
+
+    def _quit_title(self) -> str:
+        return "Quit?"
 
     def _quit_question(self) -> str:
         if self._saved_path() is not None:

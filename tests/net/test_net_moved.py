@@ -150,12 +150,14 @@ def test_ctrl_b_says_what_it_does_and_is_gone_once_the_game_is_over(server):
 def test_leaving_a_game_for_the_lobby_says_the_seat_stays_and_how_to_come_back(server):
     with connected_twice(server, "小明") as (me, _):
         joined = me.create_table(seats=["human", "random", "random"], sit=0, seed=3)
-        asked = _game_app(me.session_for(joined), None)._quit_question()
-        assert "Your seat stays yours: a bot plays it while you are away" in asked
+        playing = _game_app(me.session_for(joined), None)
+        assert playing._quit_title() == "Back to the lobby?"
+        assert "Your seat stays yours: a bot plays it while you are away" in playing._quit_question()
         spy = RemoteClient(server.address, server.token_for("key:eve", "[/a]"))
         try:
             watching = _game_app(spy.session_for(spy.watch(joined.table.id)), None)
-            assert watching._quit_question() == "Stop watching? Back to the lobby."
+            assert watching._quit_title() == "Stop watching?"
+            assert watching._quit_question().startswith("Back to the lobby")
         finally:
             spy.close()
 

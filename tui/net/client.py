@@ -148,11 +148,14 @@ def _game_app(session: RemoteSession, theme: str | None, home: RemoteClient | No
         rejoined: P.Joined | None = None
         _finding = False
 
+        def _quit_title(self) -> str:
+            return "Stop watching?" if session.seat < 0 else "Back to the lobby?"
+
         def _quit_question(self) -> str:
             if session.seat < 0:
-                return "Stop watching? Back to the lobby."
+                return "Back to the lobby: the game goes on without you watching."
             away = "the table waits for your moves" if session.table.turn_hours else "a bot plays it while you are away"
-            return f"Back to the lobby? Your seat stays yours: {away}, and the table in the lobby takes you back to it."
+            return f"Your seat stays yours: {away}, and the table in the lobby takes you back to it."
 
         def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
             if action == "autopilot":  # a spectator has no seat for a bot to play; nor has a game over

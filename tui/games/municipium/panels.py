@@ -175,7 +175,7 @@ class PlayersPanel(_Panel):
     that family's sheet instead: its members at each institution, its cards and holdings."""
 
     DEFAULT_CSS = """
-    PlayersPanel { border: round $primary 60%; border-title-color: $primary; height: 10; }
+    PlayersPanel { border: round $primary 60%; border-title-color: $primary; height: 1fr; min-height: 10; }
     """
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
@@ -184,9 +184,10 @@ class PlayersPanel(_Panel):
         self._shown_titles = ("Families", "D decurions F favours")
 
     def show(self, state: State) -> None:
+        # what it needs at least; the rest of the column too (its border meets the log's)
         height = 2 * state.n + 2 if self.sheet is None else max(2 * state.n + 2, SHEET_ROWS)
-        if self.styles.height is None or self.styles.height.value != height:
-            self.styles.height = height
+        if self.styles.min_height is None or self.styles.min_height.value != height:
+            self.styles.min_height = height
         super().show(state)
 
     def on_mount(self) -> None:
