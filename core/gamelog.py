@@ -15,7 +15,8 @@ object encoded with msgspec.
   game was rescued from.  ``game`` names the game (:mod:`colosseum.core.registry`) when it is
   not the default (Colosseum): a header without it is Colosseum's, so every log written before
   there were two games reads as before.  The setup is checked against the game's setup type:
-  a field this program does not know is refused (see ``SETUP_VERSION``), never dropped.  The
+  a field this program does not know is refused (see ``SETUP_VERSION``), never dropped; a
+  game may mark what an older version's setup meant (``KEYED_VERSION``).  The
   action lines are the game's own actions, in one shape (tag ``"a"``, ``"player"`` first).
 * Then one action per line, in the order applied: the engine's ``Action`` tagged union (tag
   ``"a"``, named fields) preceded by ``"i"``, the action's number (1, 2, ...) for people reading
@@ -97,7 +98,11 @@ UNDO_VERSION = FORMAT_VERSION
 # reader refuses it ("unknown format version") instead of replaying another game with that
 # field's default; a log of a game that uses no newer field stays version 2.
 SETUP_VERSION = 3
-READ_VERSIONS = (PLAIN_VERSION, FORMAT_VERSION, SETUP_VERSION)
+# Version 4 is version 3 whose secret means more than it did in older writers' logs of the same
+# game (``SetupBase.secret_since``; Municipium's, D-96: in its version 3 logs the secret kept
+# only the setup's draws, and ``SetupBase.read_from_log`` marks them so, to replay as played).
+KEYED_VERSION = 4
+READ_VERSIONS = (PLAIN_VERSION, FORMAT_VERSION, SETUP_VERSION, KEYED_VERSION)
 MAX_LOG_BYTES = 64 << 20  # a 1,000-action game is about 100 kB
 
 try:  # the program version; core must not depend on the client, only on the package

@@ -136,7 +136,7 @@ def _parse_header(raw: bytes, *, last_unterminated: bool) -> Header:
     except ValueError as e:
         raise GameLogError("header", str(e), 1) from None
     try:
-        header.setup = msgspec.convert(header.setup, setup_type, strict=True)
+        header.setup = msgspec.convert(header.setup, setup_type, strict=True).read_from_log(header.version)
     except msgspec.ValidationError as e:
         detail = _first_error_text(e)
         if "unknown field" in detail:

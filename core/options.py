@@ -36,7 +36,7 @@ import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Annotated, Any, ClassVar, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, Self, TypeVar
 
 import msgspec
 
@@ -73,10 +73,19 @@ class SetupBase(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, f
 
     #: the name of the game this is the setup of (the registry's and the log header's name)
     game: ClassVar[str] = ""
+    #: the log format version a setup with a secret needs: a game whose secret came to mean more
+    #: than older writers made it mean raises it, so that its reader can tell the two apart
+    secret_since: ClassVar[int] = 3
 
     players: tuple[str, ...]
     seed: int  # always written: a log names its seed (older readers need it)
     secret: Annotated[str, msgspec.Meta(extra={"since": 3})] = ""
+
+    def read_from_log(self, version: int) -> Self:
+        """This setup as a log of format ``version`` means it: a game marks here what an older
+        writer's setup meant (an internal field, see :func:`internal_fields`).  Itself unless
+        a game says otherwise."""
+        return self
 
 
 #: the fields of :class:`SetupBase`: not options
@@ -231,12 +240,37 @@ def _spec(name: str, hint: Any, default: Any) -> OptionSpec:
     raise TypeError(f"setup field {name!r}: no option kind for {hint!r}")
 
 
+def _internal(hint: Any) -> int | None:
+    """The ``since`` of a field declared internal (``Meta(extra={"internal": True})``), else None."""
+    if typing.get_origin(hint) is not Annotated:
+        return None
+    _, extra = _meta(typing.get_args(hint)[1:])
+    return int(extra.get("since", BASE_VERSION)) if extra.get("internal") else None
+
+
+@cache
+def internal_fields(setup_type: type[SetupBase]) -> tuple[tuple[str, Any, int], ...]:
+    """A setup's internal fields as (name, default, since): what no player chooses and no form,
+    flag or message may set (``make_setup`` refuses them), only what reading an older log marks
+    (``SetupBase.read_from_log``)."""
+    hints = typing.get_type_hints(setup_type, include_extras=True)
+    out = []
+    for f in msgspec.structs.fields(setup_type):
+        since = _internal(hints[f.name])
+        if since is not None:
+            out.append((f.name, f.default, since))
+    return tuple(out)
+
+
 @cache
 def option_specs(setup_type: type[SetupBase]) -> tuple[OptionSpec, ...]:
     """The options of a game's setup, in the order its fields are declared."""
     hints = typing.get_type_hints(setup_type, include_extras=True)
     fields = msgspec.structs.fields(setup_type)
-    return tuple(_spec(f.name, hints[f.name], f.default) for f in fields if f.name not in BASE_FIELDS)
+    internal = {name for name, _, _ in internal_fields(setup_type)}
+    return tuple(
+        _spec(f.name, hints[f.name], f.default) for f in fields if f.name not in BASE_FIELDS and f.name not in internal
+    )
 
 
 def _message(err: msgspec.ValidationError, setup_type: type[SetupBase]) -> str:
@@ -261,8 +295,16 @@ def make_setup(setup_type: type[S], players: Sequence[str], *, seed: int, secret
     """A setup from plain values (a form, the command line, a protocol message), checked as a log
     header would be: an unknown option, a value out of range or of the wrong type (a ``bool`` for a
     number included) raises :class:`OptionError` with one line for a person."""
+    for name, _, _ in internal_fields(setup_type):
+        if name in values:
+            raise OptionError(f"this program has no option {name!r}")
     raw: dict[str, Any] = {"players": list(players), "seed": seed, "secret": secret}
-    raw.update({k: (list(v) if isinstance(v, tuple) else v) for k, v in values.items()})
+    raw.update(values)
+    return _convert(setup_type, raw)
+
+
+def _convert(setup_type: type[S], raw: dict[str, Any]) -> S:
+    raw = {k: (list(v) if isinstance(v, tuple) else v) for k, v in raw.items()}
     try:
         return msgspec.convert(raw, setup_type, strict=True)
     except msgspec.ValidationError as err:
@@ -272,9 +314,7 @@ def make_setup(setup_type: type[S], players: Sequence[str], *, seed: int, secret
 def check_setup(setup: S) -> S:
     """``setup`` checked field by field (a Struct built in code is not: ``seed=True`` would pass);
     :class:`OptionError` if it could not have been read from a log."""
-    return make_setup(
-        type(setup), setup.players, **{k: v for k, v in msgspec.structs.asdict(setup).items() if k != "players"}
-    )
+    return _convert(type(setup), msgspec.structs.asdict(setup))
 
 
 def option_values(setup: SetupBase) -> dict[str, Any]:
@@ -302,10 +342,13 @@ def setup_version(setup: SetupBase) -> int:
     """The log format version a reader needs for ``setup`` (see ``extra["since"]``)."""
     version = BASE_VERSION
     if setup.secret:
-        version = max(version, 3)
+        version = max(version, type(setup).secret_since)
     for spec in option_specs(type(setup)):
         if spec.since > version and getattr(setup, spec.name) != spec.default:
             version = spec.since
+    for name, default, since in internal_fields(type(setup)):
+        if since > version and getattr(setup, name) != default:
+            version = since
     return version
 
 

@@ -150,7 +150,8 @@ def test_a_game_replays_byte_for_byte_from_its_log(name, tmp_path):
     writer = LogWriter.create(tmp_path, "g", header, actions, fsync=False, end=True)
     writer.close()
     log = parse_log(writer.path.read_bytes())
-    assert log.error is None and log.finished and log.game == name and log.header.version == 3
+    assert log.error is None and log.finished and log.game == name
+    assert log.header.version == type(setup).secret_since  # 3; Municipium's 4 (D-96)
     assert game.encode(log.state) == game.encode(states[-1])
     again = parse_log(dump_log(log.header, log.actions))
     assert game.encode(again.state) == game.encode(states[-1])
@@ -170,6 +171,16 @@ def test_take_backs_stop_at_chance_and_at_other_people(name):
             for i in range(target, end):
                 assert not game.chance_between(states[i], states[i + 1])[0]
                 assert actions[i].player not in (1,)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_secret_goes_on_keying_the_draws_after_the_setup(name):
+    """The first position keeps the secret: every draw to come is keyed, not only the setup's
+    (Municipium's dropped it, D-96)."""
+    game = rules(name)
+    secret = new_secret()
+    state = game.new_game(_setup(name, game.spec.default_players, 0, secret))
+    assert state.setup.secret == secret
 
 
 @pytest.mark.parametrize("name", GAMES)

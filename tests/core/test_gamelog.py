@@ -164,11 +164,11 @@ def test_not_a_log():
 
 
 def test_unknown_version():
-    data = sample_bytes(0).replace(b'"version":2', b'"version":4', 1)
+    data = sample_bytes(0).replace(b'"version":2', b'"version":5', 1)
     with pytest.raises(GameLogError) as e:
         parse_log(data)
     assert e.value.kind == "version" and e.value.line == 1
-    assert "unknown format version 4" in str(e.value) and "update to read it" in str(e.value)
+    assert "unknown format version 5" in str(e.value) and "update to read it" in str(e.value)
 
 
 def test_a_setup_field_this_program_does_not_know_is_refused_not_dropped():

@@ -248,7 +248,7 @@ def test_two_people_over_openssh_finish_a_rated_table_review_it_and_rematch(tmp_
             for who in names:
                 term = terms[who]
                 # back to the lobby (Ctrl+Q twice: the rematch is a game going on)
-                await term.keys(b"\x11", "Quit?")
+                await term.keys(b"\x11", "Back to the lobby?")
                 await term.keys(b"\x11", "Lobby - you are")
                 text = await term.keys(b"L", "Leaderboard - Municipium")
                 # each row: place, name, the rating with "?" (provisional), one rated game

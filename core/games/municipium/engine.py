@@ -9,6 +9,8 @@ A turn is: optional move (M-5.1), one card (M-5.2) carried out as frames on ``St
 
 from __future__ import annotations
 
+import msgspec
+
 from colosseum.core import rng
 from colosseum.core.errors import RuleError
 from colosseum.core.events import Event
@@ -105,7 +107,13 @@ def new_game(setup: MuniSetup) -> State:
         for s in range(n)
     )
     st = State(
-        setup=MuniSetup(players=names, seed=setup.seed, options=setup.options),
+        # (the whole setup: its secret keys every draw to come; an older log's game kept only
+        # the names, the seed and the options, D-96)
+        setup=(
+            MuniSetup(players=names, seed=setup.seed, options=setup.options)
+            if setup.legacy_draws
+            else msgspec.structs.replace(setup, players=names)
+        ),
         rng=r,
         start=start,
         active=start,

@@ -34,6 +34,8 @@ class MuniSetup(SetupBase, frozen=True, kw_only=True, omit_defaults=True, forbid
     secret) and Municipium's options (M-13), declared once (:mod:`colosseum.core.options`)."""
 
     game: ClassVar[str] = "municipium"
+    #: a log of a game with a secret is version 4: its version 3 logs meant less by it (D-96)
+    secret_since: ClassVar[int] = 4
 
     options: Annotated[
         tuple[Literal["short", "single-chamber"], ...],
@@ -43,6 +45,16 @@ class MuniSetup(SetupBase, frozen=True, kw_only=True, omit_defaults=True, forbid
             extra={"labels": {"short": "short game", "single-chamber": "single chamber citizen"}},
         ),
     ] = ()
+    #: D-96: the secret keys every draw.  Before, only the setup's first draws (the start player,
+    #: the deck) were keyed and every later one came from an unkeyed generator whose state
+    #: anyone could follow; a version 3 log of a game with a secret was played so and replays so
+    #: (set by ``read_from_log``: no player, form or message chooses it).
+    legacy_draws: Annotated[bool, Meta(extra={"internal": True, "since": 4})] = False
+
+    def read_from_log(self, version: int) -> MuniSetup:
+        if version < self.secret_since and self.secret and not self.legacy_draws:
+            return msgspec.structs.replace(self, legacy_draws=True)
+        return self
 
 
 class Player(msgspec.Struct, frozen=True, kw_only=True):
