@@ -22,7 +22,6 @@ from textual.containers import Vertical
 from textual.css.query import NoMatches
 from textual.dom import DOMNode
 from textual.widget import Widget
-from textual.widgets import Footer
 from textual.widgets.option_list import Option
 
 from colosseum.core.games.colosseum import Action, Choices, State, catalog, legal, to_act
@@ -32,6 +31,7 @@ from colosseum.tui.base import submit_or_notify
 from colosseum.tui.dialogs.frame import DecisionScreen
 from colosseum.tui.plain import OptionList, Static
 from colosseum.tui.session import GameSession
+from colosseum.tui.widgets.keybar import LiveFooter
 from colosseum.tui.widgets.log import LogPanel
 from colosseum.tui.widgets.preview import Preview
 
@@ -243,7 +243,7 @@ class DecisionDialog(DecisionScreen):
             yield summary
             yield Static(id="prompt")
             yield from self.compose_body()
-        yield Footer()
+        yield LiveFooter()
 
     def compose_body(self) -> ComposeResult:
         yield from ()
