@@ -89,6 +89,13 @@ def test_lobby_waiting_room_seat_picker_and_notifications_show_hostile_text(pace
             text = screen_text(app2)
             assert TABLE_NAME in text and "[greedy]" in text and "[rand" in text  # (cut at 80 columns)
             assert EVIL_NAME[:8] in text
+            # the key bar fits 80 columns: the keys the lines above name leave it first
+            from rich.cells import cell_len
+
+            from colosseum.tui.widgets.keybar import KeyBar
+
+            bar = lobby.query_one(KeyBar).render().plain.rstrip()
+            assert cell_len(bar) <= 80 and bar.endswith("^p palette") and "q Quit" in bar, bar
             # a notification with a user's text in it: shown, not parsed
             app2._table_message(P.Error(message=f"seat 1 is held by {EVIL_NAME} at {TABLE_NAME}"))
             await pilot.pause(0.3)

@@ -64,6 +64,8 @@ def free_seats(t: P.TableInfo) -> list[int]:
 
 
 class LobbyScreen(Screen[None]):
+    #: what leaves the key bar first when it does not fit (the two lines above it name every key)
+    KEYBAR_SPARE = ("refresh", "mine", "code", "web_link", "account", "leaderboard", "history")
     BINDINGS = [
         Binding("enter", "join", "Join", show=True),
         Binding("j", "join", "Join", show=False),
