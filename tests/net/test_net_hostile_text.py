@@ -96,6 +96,14 @@ def test_lobby_waiting_room_seat_picker_and_notifications_show_hostile_text(pace
 
             bar = lobby.query_one(KeyBar).render().plain.rstrip()
             assert cell_len(bar) <= 80 and bar.endswith("^p palette") and "q Quit" in bar, bar
+            await pilot.press("h")  # the finished games: the live tables' keys leave the bar
+            await pilot.pause(0.3)
+            bar = lobby.query_one(KeyBar).render().plain
+            assert "h Live tables" in bar and "Watch" not in bar and "New table" not in bar, bar
+            await pilot.press("h")
+            await pilot.pause(0.3)
+            bar = lobby.query_one(KeyBar).render().plain
+            assert "h Finished" in bar and "s Watch" in bar and not lobby.history, bar
             # a notification with a user's text in it: shown, not parsed
             app2._table_message(P.Error(message=f"seat 1 is held by {EVIL_NAME} at {TABLE_NAME}"))
             await pilot.pause(0.3)

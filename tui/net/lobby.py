@@ -73,6 +73,7 @@ class LobbyScreen(Screen[None]):
         Binding("n", "new", "New table"),
         Binding("r", "refresh", "Refresh"),
         Binding("h", "history", "Finished"),
+        Binding("h", "live", "Live tables"),  # (the same key, back from the finished games)
         Binding("m", "mine", "Mine/all"),
         Binding("i", "code", "Code"),
         Binding("L", "leaderboard", "Leaderboard"),
@@ -137,7 +138,13 @@ class LobbyScreen(Screen[None]):
         dt.clear(columns=True)
         dt.add_columns(*(self.HISTORY_COLUMNS if self.history else self.LIVE_COLUMNS))
         self._shown = None
+        self.refresh_bindings()  # the live tables' keys (check_action) leave the bar, or come back
         self.action_refresh()
+
+    def action_live(self) -> None:
+        """Back from the finished games to the live tables."""
+        if self.history:
+            self.action_history()
 
     def action_mine(self) -> None:
         """The finished games: only mine, or everyone's."""
@@ -153,6 +160,10 @@ class LobbyScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("watch", "new", "leaderboard") and self.history:
             return None  # shown dimmed: keys of the live tables
+        if action == "history":
+            return not self.history
+        if action == "live":
+            return self.history
         return True
 
     def _show_pager(self, shown: int) -> None:
