@@ -13,6 +13,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from test_muni_log import bots_game
 
 from colosseum.core.gamelog import KEYED_VERSION, make_header
 from colosseum.core.games.municipium import MuniSetup, new_game
@@ -47,12 +48,10 @@ def test_the_state_keeps_the_secret_and_the_players_never_see_it():
 def test_a_log_of_a_game_with_a_secret_is_version_4_and_replays(tmp_path):
     setup = spec("municipium").make_setup(("Ann", "小明", "[/a]"), seed=0, secret=new_secret())
     game = MUNICIPIUM
-    state, actions = game.new_game(setup), []
-    bots = [game.make_bot("normal", i) for i in range(3)]
-    while not game.is_over(state):
-        a = bots[game.to_act(state)].act(state)
+    actions = bots_game(setup)  # normal bots to the end
+    state = game.new_game(setup)
+    for a in actions:
         state, _ = game.apply(state, a)
-        actions.append(a)
     w = LogWriter.create(
         tmp_path, "g", make_header(setup, ("human", "normal", "normal")), actions, fsync=False, end=True
     )
