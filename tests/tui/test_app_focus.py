@@ -14,7 +14,7 @@ from textual.screen import ModalScreen
 
 from colosseum.tui.base import BaseApp
 from colosseum.tui.plain import Static
-from colosseum.tui.widgets.keybar import LiveFooter
+from colosseum.tui.widgets.live_footer import LiveFooter
 
 
 class Decision(ModalScreen[None]):

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer
 
 
 class KeyBar(Widget):
@@ -108,16 +106,3 @@ def _width(items: list[tuple[str, str]], gap: int = 1) -> int:
     if not items:
         return 0
     return sum(cell_len(k) + 1 + cell_len(d) for k, d in items) + gap * (len(items) - 1) + 2
-
-
-class LiveFooter(Footer):
-    """Textual's Footer (the Colosseum dialogs' key bar), kept up to date while the app has no
-    focus too, as :class:`KeyBar` is.  Textual's skips every bindings change then (a browser
-    tab in the background, a terminal window behind another, still seen), and a key typed
-    there gives the focus back without refreshing it: a dialog opened meanwhile showed an empty
-    key bar until the next screen came (seen in the browser after a reconnect)."""
-
-    def bindings_changed(self, screen: Screen[object]) -> None:
-        self._bindings_ready = True
-        if self.is_attached and screen is self.screen:
-            self.call_after_refresh(self.recompose)

@@ -31,7 +31,7 @@ from colosseum.tui.base import submit_or_notify
 from colosseum.tui.dialogs.frame import DecisionScreen
 from colosseum.tui.plain import OptionList, Static
 from colosseum.tui.session import GameSession
-from colosseum.tui.widgets.keybar import LiveFooter
+from colosseum.tui.widgets.live_footer import LiveFooter
 from colosseum.tui.widgets.log import LogPanel
 from colosseum.tui.widgets.preview import Preview
 
