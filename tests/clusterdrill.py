@@ -37,8 +37,8 @@ LEASE = "3"  # seconds: a dead host's tables are taken over this long after its 
 class Host:
     """One ``colosseum serve`` host of several."""
 
-    def __init__(self, root: Path, name: str, url: str, tls: bool = False) -> None:
-        self.name, self.url, self.tls = name, url, tls
+    def __init__(self, root: Path, name: str, url: str, tls: bool = False, lease: str = LEASE) -> None:
+        self.name, self.url, self.tls, self.lease = name, url, tls, lease
         self.data = root / name
         self.proc: subprocess.Popen[bytes] | None = None
         self.peer = ""
@@ -46,7 +46,7 @@ class Host:
         self.out: list[str] = []
 
     def start(self) -> None:
-        env = dict(os.environ) | {"COLOSSEUM_LEASE_SECONDS": LEASE, "COLOSSEUM_BOT_DELAY": "0.01"}
+        env = dict(os.environ) | {"COLOSSEUM_LEASE_SECONDS": self.lease, "COLOSSEUM_BOT_DELAY": "0.01"}
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "colosseum", "serve", "--listen", "127.0.0.1:0", "--data", str(self.data)]
             + ["--database", self.url, "--host-id", self.name, "--peer-listen", "127.0.0.1:0", "--open"]
@@ -77,6 +77,14 @@ class Host:
         assert self.proc is not None and self.proc.stdout is not None
         for raw in self.proc.stdout:
             self.out.append(raw.decode(errors="replace"))
+
+    def wait_logged(self, text: str, timeout: float = 30.0) -> None:
+        """Until ``text`` is in what the host has printed (it is started)."""
+        end = time.monotonic() + timeout
+        while not any(text in line for line in list(self.out)):
+            if time.monotonic() > end:
+                raise AssertionError(f"host {self.name} did not log {text!r}: " + "".join(self.out))
+            time.sleep(0.1)
 
     @property
     def up(self) -> bool:

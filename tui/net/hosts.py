@@ -18,6 +18,9 @@ from .remote import RemoteClient, RemoteSession
 
 __all__ = ["HostsClient"]
 
+#: said at a waiting table whose host went away (the table is found again on another host)
+HOST_LOST = "The table's host was lost: finding the table again on another host."
+
 
 class HostsClient(RemoteClient):
     """A ``RemoteClient`` that follows a table to the host serving it.  ``follow`` False: a
@@ -28,17 +31,33 @@ class HostsClient(RemoteClient):
         self.kind = client
         self.peers: dict[str, HostsClient] = {}  # address -> the connection to that host
         self.peer_of: dict[str, HostsClient] = {}  # table -> the connection serving it
+        self.served: set[str] = set()  # (a connection to another host) the tables reached through it
+        self._closing = False
         super().__init__(address, token, client=client)
 
     def _route(self, msg: P._Msg) -> None:
         if isinstance(msg, P.Error) and msg.code == "moved_host":  # the host let the table go
             s = self.sessions.pop(msg.table, None)
+            self.served.discard(msg.table)
             if s is not None:
                 s._post(None)  # lost here: the game finds the table again on its new host
+            else:  # a waiting table: the lobby finds it again on its new host
+                for fn in list(self.table_listeners):
+                    fn(msg)
             if not self.follow and not self.sessions:
                 self.close()
             return
         super()._route(msg)
+
+    def _reader(self) -> None:
+        super()._reader()
+        if self.follow or self._closing:
+            return
+        # the other host went away: its games find their tables again themselves (their
+        # sessions were told); the lobby does the same for its waiting tables
+        for tid in sorted(self.served - set(self.sessions)):
+            for fn in list(self.table_listeners):
+                fn(P.Error(message=HOST_LOST, code="moved_host", table=tid))
 
     def _follow(self, msg: P._Msg, table: str, again: Callable[[HostsClient], P.Joined]) -> P.Joined:
         reply = self.request(msg, cast(Any, P.Joined | P.Elsewhere))
@@ -58,6 +77,7 @@ class HostsClient(RemoteClient):
             self.peers[reply.address] = peer
         joined = again(peer)
         self.peer_of[joined.table.id] = peer
+        peer.served.add(joined.table.id)
         return joined
 
     def send(self, msg: P._Msg) -> None:
@@ -89,11 +109,13 @@ class HostsClient(RemoteClient):
             super().leave(table)
             return
         peer.leave(table)
+        peer.served.discard(table)
         if peer not in self.peer_of.values():
             self.peers = {a: p for a, p in self.peers.items() if p is not peer}
             peer.close()
 
     def close(self) -> None:
+        self._closing = True
         for peer in list(self.peers.values()):
             peer.close()
         self.peers.clear()

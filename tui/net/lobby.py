@@ -23,6 +23,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable
 from textual.widgets.data_table import CellDoesNotExist
@@ -430,19 +431,34 @@ class LobbyApp(RemoteAppMixin, BaseApp):
         exit_soon_after_hangup()
         self.exit()
 
+    class TableNews(Message):
+        """What the server said of a table (or a refusal), from the connection's reader thread."""
+
+        def __init__(self, msg: P._Msg) -> None:
+            super().__init__()
+            self.msg = msg
+
     def _from_reader(self, msg: P._Msg) -> None:
-        """On the reader thread: hand over to the event loop without blocking."""
-        loop = self._lobby_loop
-        if loop is None:
+        """On the reader thread: hand over to the app without blocking (as a message, so that
+        it is handled in the app's context: a timer set there runs)."""
+        if self._lobby_loop is None:
             return
         try:
-            loop.call_soon_threadsafe(self._table_message, msg)
+            self.post_message(self.TableNews(msg))
         except RuntimeError:  # the loop is closed: the lobby has ended
             pass
+
+    def on_lobby_app_table_news(self, news: TableNews) -> None:
+        self._table_message(news.msg)
 
     def _table_message(self, msg: P._Msg) -> None:
         w = self.waiting
         if isinstance(msg, P.Error):
+            if msg.code == "moved_host":  # the host let the table go, or went away
+                if w is not None and msg.table == w.joined.table.id and not w.finding:
+                    self.notify(msg.message, severity="warning", markup=False, timeout=20)
+                    self._find_waiting(w)
+                return
             if msg.code == "moved" and w is not None and msg.table == w.joined.table.id:
                 w.watch_only()  # our seat went to our newer connection
             self.notify(msg.message, severity="warning", markup=False)
@@ -505,6 +521,21 @@ class LobbyApp(RemoteAppMixin, BaseApp):
 
         self.push_screen(PlayFromScreen(message.game_log, at), chosen)
 
+    def _find_waiting(self, w: WaitingScreen) -> None:
+        """The waiting table's host let it go (or went away): sit at it again (or watch it)
+        wherever it is served now, every two seconds until it is found or the player leaves."""
+        if self.waiting is not w or self.result is not None:
+            return
+        w.set_finding(True)
+        tid, seat = w.joined.table.id, w.joined.seat
+        try:
+            joined = self.client.join(tid, seat) if seat >= 0 else self.client.watch(tid)
+        except NetError:
+            self.set_timer(2.0, functools.partial(self._find_waiting, w))
+            return
+        w.set_finding(False)
+        self._entered(joined)
+
     def enter(self, request: Callable[[], P.Joined]) -> None:
         """Run a join/watch/create request; open the game or the waiting screen."""
         try:
@@ -512,6 +543,9 @@ class LobbyApp(RemoteAppMixin, BaseApp):
         except NetError as exc:
             self.notify(str(exc), severity="error", markup=False)
             return
+        self._entered(joined)
+
+    def _entered(self, joined: P.Joined) -> None:
         if joined.state is not None:
             self.result = joined
             self.waiting = None

@@ -31,6 +31,9 @@ def game_text(game: str, edition: str) -> str:
     return f"{title}: {edition}" if edition else title
 
 
+NOT_SENT = "Not sent: the connection to the table's host is lost (it is being found again)."
+
+
 class WaitingScreen(Screen[None]):
     """A table waiting for its players; chat meanwhile.  The creator may start at once."""
 
@@ -48,6 +51,7 @@ class WaitingScreen(Screen[None]):
         super().__init__()
         self.joined = joined
         self._ready = False
+        self.finding = False  # its host let the table go: the lobby is finding it again
 
     def compose(self) -> ComposeResult:
         yield Static(id="seats")
@@ -77,7 +81,12 @@ class WaitingScreen(Screen[None]):
         return self.joined.seat >= 0 and self.joined.seat == t.creator_seat
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return self.starts_it() if action == "start" else True
+        return self.starts_it() and not self.finding if action == "start" else True
+
+    def set_finding(self, finding: bool) -> None:
+        if finding != self.finding:
+            self.finding = finding
+            self.show(self.joined.table)
 
     def show(self, t: P.TableInfo) -> None:
         passed = self._ready and self.starts_it(t) and not self.starts_it()
@@ -95,6 +104,8 @@ class WaitingScreen(Screen[None]):
             you = "  <- you" if i == self.joined.seat else ""
             lines.append(f"  Seat {i + 1}: {who}{you}")
         lines.append("")
+        if self.finding:
+            lines.append("The table's host changed: finding the table again...")
         if self.joined.seat < 0:
             lines.append("You watch this table.")
         if t.code:
@@ -111,12 +122,19 @@ class WaitingScreen(Screen[None]):
         text = event.value.strip()
         if text:
             app = cast("LobbyApp", self.app)
-            app.client.send(P.Say(table=self.joined.table.id, text=text))
+            try:
+                app.client.send(P.Say(table=self.joined.table.id, text=text))
+            except OSError:
+                self.notify(NOT_SENT, severity="warning", markup=False)
+                return
         event.input.value = ""
 
     def action_start(self) -> None:
         app = cast("LobbyApp", self.app)
-        app.client.start_table(self.joined.table.id)
+        try:
+            app.client.start_table(self.joined.table.id)
+        except OSError:
+            self.notify(NOT_SENT, severity="warning", markup=False)
 
     def action_back(self) -> None:
         app = cast("LobbyApp", self.app)
