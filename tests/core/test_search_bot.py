@@ -72,6 +72,7 @@ def test_search_plays_whole_colosseum_games_legally(variant):
     assert rec.details["rounds"] >= 1 and rec.actions > 50
 
 
+@pytest.mark.long(21)
 def test_search_plays_whole_municipium_games_legally():
     muni = rules("municipium")
     setup = make_setup(2, 12, game="municipium")

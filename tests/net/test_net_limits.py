@@ -78,6 +78,7 @@ def fast_dir(tmp_path):
         shutil.rmtree(d, ignore_errors=True)
 
 
+@pytest.mark.long(26)
 def test_thousands_of_finished_tables_leave_memory_and_are_listed_as_history(fast_dir):
     n = 2000
     tmp_path = fast_dir

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from app_positions import human_session, play_until
 
 from colosseum.core.games.colosseum import replay, to_act
@@ -317,6 +318,7 @@ def test_one_human_plays_a_whole_game_by_keys_through_the_dialogs():
     )
 
 
+@pytest.mark.long(18)
 def test_hot_seat_game_with_two_humans_by_keys():
     """Hot seat: two human seats share the keyboard (the dialogs follow whoever must act)
     against a bot, to the end screen; the ranking shown equals the engine's."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from dialog_harness import dialog_app, find_position, make_session, open_first, settle
 
 from colosseum.core.games.colosseum import GameSetup
@@ -61,6 +62,7 @@ def _keys_for(dlg, session) -> list[str]:
     return ["enter"]
 
 
+@pytest.mark.long(26)
 def test_arrows_move_every_dialogs_list_after_each_state_change():
     """Seat 0 plays a whole game with keys; whenever a dialog is still open after the game
     moved on (its own action, or the bots'), the focus is on a shown list and Up/Down move its

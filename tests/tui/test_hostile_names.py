@@ -14,10 +14,12 @@ from hostile_play import hostile_argv, play_hostile
 from colosseum.core.registry import unregister
 
 GAMES = [
-    pytest.param(("colosseum", 4, "grand", ()), id="grand-4"),
-    pytest.param(("colosseum", 3, "classic", ("auction-2007",)), id="classic-3-auction2007"),
-    pytest.param(("colosseum", 5, "original", ()), id="original-5"),
-    pytest.param(("municipium", 4, None, ()), id="municipium-4"),
+    pytest.param(("colosseum", 4, "grand", ()), id="grand-4", marks=pytest.mark.long(100)),
+    pytest.param(
+        ("colosseum", 3, "classic", ("auction-2007",)), id="classic-3-auction2007", marks=pytest.mark.long(65)
+    ),
+    pytest.param(("colosseum", 5, "original", ()), id="original-5", marks=pytest.mark.long(150)),
+    pytest.param(("municipium", 4, None, ()), id="municipium-4", marks=pytest.mark.long(65)),
 ]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from rich.cells import cell_len
 
 from colosseum.core.gamelog import make_header
@@ -29,6 +30,7 @@ def _save(folder: Path, name: str, game: str, seed: int, kinds: tuple[str, ...],
     return w.path
 
 
+@pytest.mark.long(36)
 def test_tallies_and_the_cache(tmp_path):
     games = tmp_path / "games"
     paths = [

@@ -119,6 +119,7 @@ async def play_round_one(game: str, *, guided: bool, press: dict[int, str] | Non
     return log_lines(path), shown, met
 
 
+@pytest.mark.long(26)
 @pytest.mark.parametrize("game", ["colosseum", "municipium"])
 def test_the_guided_game_to_the_end_of_round_one(game):
     guided, shown, met = asyncio.run(play_round_one(game, guided=True, press={2: "z"}))

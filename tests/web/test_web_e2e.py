@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import asyncssh
+import pytest
 from browsing import ARGS, CHROMIUM, needs_browser, screen, wait_for
 
 from colosseum.tui.net.host import protocol as P
@@ -121,6 +122,7 @@ def _serve(tmp_path: Path, ssh_port: int, web_port: int) -> tuple[subprocess.Pop
     raise AssertionError("the server did not start: " + "".join(out))
 
 
+@pytest.mark.long(21)
 def test_a_browser_player_and_an_ssh_player_play_round_1_and_the_closed_tab_comes_back(tmp_path: Path):
     from playwright.async_api import async_playwright
 

@@ -17,6 +17,7 @@ from colosseum.tui.local import make_session
 from colosseum.tui.screens.ending import EndScreen
 
 
+@pytest.mark.long(27)
 @pytest.mark.parametrize("seed", [11])
 def test_one_human_plays_a_whole_game_against_two_bots(seed):
     async def go():
