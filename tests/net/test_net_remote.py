@@ -63,6 +63,33 @@ def test_remote_session_submits_through_the_server_and_follows_its_state(server)
     spy.close()
 
 
+def test_the_servers_news_reach_the_listeners_in_the_apps_context(server):
+    """What the reader thread hears is handed to the listeners in the context of the code
+    that added them (the app's): Textual's ``active_app`` is there, so a timer a listener sets
+    runs (one set in the reader thread's context never fired)."""
+    import contextvars
+
+    whose = contextvars.ContextVar("whose", default="the reader thread's")
+    client = RemoteClient(server.address, server.token_for("key:becky", "Becky"))
+    joined = client.create_table(seats=["human", "random", "random"], sit=0, seed=3)
+    session = client.session_for(joined)
+
+    async def main():
+        whose.set("the app's")
+        heard: list[str] = []
+        session.add_listener(lambda st, ev: heard.append(whose.get()))
+        for _ in range(500):
+            if to_act(session.state) == 0:
+                break
+            await asyncio.sleep(0.01)
+        session.submit(legal(session.state).actions[0])
+        await asyncio.sleep(0.3)  # bots move on: their updates are pushed
+        assert heard and set(heard) == {"the app's"}
+
+    asyncio.run(asyncio.wait_for(main(), 30))
+    client.close()
+
+
 def test_lobby_create_start_now_and_watch(server):
     """The lobby app driven with keys (headless): create a table, start it at once with bots
     in the free seats, then another player watches it."""

@@ -15,6 +15,7 @@ The asyncio client of the same protocol (tests, benchmarks) is ``host.proto_clie
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import functools
 import itertools
 import logging
@@ -275,6 +276,7 @@ class RemoteSession(GameSession):
         self._table_listeners: list[Callable[[P.TableInfo], None]] = []
         self._inbox: queue.Queue[P._Msg | None] = queue.Queue()
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._context: contextvars.Context | None = None
         self.lost = False
         self._arrived: dict[int, float] = {}
         self.deadline = joined.table.deadline  # the table's clock (wall clock; 0: none)
@@ -483,12 +485,15 @@ class RemoteSession(GameSession):
 
     # ---------------------------------------------------------------- incoming
     def _remember_loop(self) -> None:
-        if self._loop is None:
-            try:
-                self._loop = asyncio.get_running_loop()
-            except RuntimeError:
-                return
-            self._loop.call_soon(self.drain)  # what arrived before the loop was known
+        """The loop (and context) of the app that listens: the reader thread's news is drained
+        there, in the app's context (a timer a listener sets runs; Textual's ``active_app``)."""
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        if self._loop is not running:
+            self._loop, self._context = running, contextvars.copy_context()
+            running.call_soon(self.drain)  # what arrived before the loop was known
 
     def _post(self, msg: P._Msg | None) -> None:
         """Called on the reader thread (None: the connection is lost)."""
@@ -498,7 +503,7 @@ class RemoteSession(GameSession):
         loop = self._loop
         if loop is not None and not loop.is_closed():
             try:
-                loop.call_soon_threadsafe(self.drain)
+                loop.call_soon_threadsafe(self.drain, context=self._context)
             except RuntimeError:
                 pass
 
