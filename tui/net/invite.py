@@ -31,5 +31,8 @@ class CodeScreen(ModalScreen[str | None]):
             yield Input(placeholder="e.g. K7QX2M4P", max_length=20)
         yield KeyBar()
 
+    def on_mount(self) -> None:
+        self.set_focus(self.query_one(Input))  # at once: for the keys typed right after i
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value.strip() or None)

@@ -71,12 +71,14 @@ class LobbyScreen(Screen[None]):
         Binding("enter", "join", "Join", show=True),
         Binding("j", "join", "Join", show=False),
         Binding("s", "watch", "Watch"),
-        Binding("n", "new", "New table"),
+        # (priority: handled before the next key is passed on, so that what is typed right
+        # after it goes to the form's first field, not to the lobby underneath)
+        Binding("n", "new", "New table", priority=True),
         Binding("r", "refresh", "Refresh"),
         Binding("h", "history", "Finished"),
         Binding("h", "live", "Live tables"),  # (the same key, back from the finished games)
         Binding("m", "mine", "Mine/all"),
-        Binding("i", "code", "Code"),
+        Binding("i", "code", "Code", priority=True),
         Binding("L", "leaderboard", "Leaderboard"),
         Binding("a", "account", "Account"),
         Binding("w", "web_link", "Web link"),
@@ -340,10 +342,10 @@ class LobbyScreen(Screen[None]):
             return
         self.app.push_screen(WebLinkScreen(link))
 
-    def action_new(self) -> None:
-        self.app.push_screen(CreateTable())
+    async def action_new(self) -> None:
+        await self.app.push_screen(CreateTable())  # (its name field has the keys typed next)
 
-    def action_code(self) -> None:
+    async def action_code(self) -> None:
         """A private table's code: sit there (or watch it when its seats are taken)."""
         app = cast("LobbyApp", self.app)
 
@@ -351,7 +353,7 @@ class LobbyScreen(Screen[None]):
             if code:
                 app.enter(lambda: app.client.join_code(code))
 
-        self.app.push_screen(CodeScreen(), chosen)
+        await self.app.push_screen(CodeScreen(), chosen)
 
     def action_quit_lobby(self) -> None:
         self.app.exit()

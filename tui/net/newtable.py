@@ -121,7 +121,7 @@ class CreateTable(ModalScreen[None]):
         ascii_select_arrows(self)
         self.query_one("#seat0", Select).disabled = True  # the creator's own seat
         self._show_game(self.game)
-        self.query_one("#name", Input).focus()
+        self.set_focus(self.query_one("#name", Input))  # at once: for the keys typed right after n
 
     @property
     def game(self) -> str:
