@@ -53,3 +53,16 @@ async def wait_for(page, *texts: str, timeout: float = 30.0) -> str:
             return shown
         await asyncio.sleep(0.05)
     raise AssertionError(f"{texts!r} not on the browser's screen:\n{shown}")
+
+
+async def wait_for_any(page, *texts: str, timeout: float = 30.0) -> str:
+    """The screen once one of ``texts`` is on it (AssertionError with the screen after ``timeout``)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    shown = ""
+    while loop.time() < end:
+        shown = await screen(page)
+        if any(text in shown for text in texts):
+            return shown
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"none of {texts!r} on the browser's screen:\n{shown}")

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import asyncssh
 import pytest
-from browsing import ARGS, CHROMIUM, needs_browser, screen, wait_for
+from browsing import ARGS, CHROMIUM, needs_browser, screen, wait_for, wait_for_any
 
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.proto_client import ProtoClient
@@ -195,7 +195,10 @@ def test_a_browser_player_and_an_ssh_player_play_round_1_and_the_closed_tab_come
                 # the page again: the cookie signs it in, and the client goes back to the seat
                 page = await context.new_page()
                 await page.goto(public + "/")
-                await wait_for(page, "Round 2/", "Aurelia", "Bot plays for me")  # at her seat (a seat's key)
+                await wait_for(page, "Round 2/", "Aurelia")
+                # at her seat: a seat's key on the game's bar, or her decision's dialog (whose bar
+                # has the dialog's keys: a modal screen's bar shows no app keys)
+                await wait_for_any(page, "Bot plays for me", "esc close")
                 assert seat == await _seat_of(host, tid, BROWSER_PLAYER, present=True)
                 print(
                     f"\nround 1 played in {round_1_at - started:.1f} s from the server's start "
