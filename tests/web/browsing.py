@@ -44,25 +44,21 @@ async def screen(page) -> str:
 async def wait_for(page, *texts: str, timeout: float = 30.0) -> str:
     """The screen once every one of ``texts`` is on it (AssertionError with the screen after
     ``timeout``).  (All on one look: a screen is drawn in parts, the header before the key bar.)"""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    shown = ""
-    while loop.time() < end:
-        shown = await screen(page)
-        if all(text in shown for text in texts):
-            return shown
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"{texts!r} not on the browser's screen:\n{shown}")
+    return await _wait(page, all, texts, timeout)
 
 
 async def wait_for_any(page, *texts: str, timeout: float = 30.0) -> str:
     """The screen once one of ``texts`` is on it (AssertionError with the screen after ``timeout``)."""
+    return await _wait(page, any, texts, timeout)
+
+
+async def _wait(page, which, texts: tuple[str, ...], timeout: float) -> str:
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     shown = ""
     while loop.time() < end:
         shown = await screen(page)
-        if any(text in shown for text in texts):
+        if which(text in shown for text in texts):
             return shown
         await asyncio.sleep(0.05)
-    raise AssertionError(f"none of {texts!r} on the browser's screen:\n{shown}")
+    raise AssertionError(f"{texts!r} ({which.__name__}) not on the browser's screen:\n{shown}")
