@@ -36,7 +36,9 @@ def test_the_first_person_still_seated_may_start_the_table_once_its_creator_left
             await asyncio.to_thread(maker.leave, tid)
             await _pilot_until(pilot, lambda: w.starts_it())
             assert w.starts_it() and w.check_action("start", ()) is True
-            assert any("you may start it now" in n.message for n in app._notifications)
+            told = lambda: any("you may start it now" in n.message for n in app._notifications)  # noqa: E731
+            await _pilot_until(pilot, told)  # (a notification is a message of its own: a moment after)
+            assert told()
             assert "Ctrl+S: start now with bots." in str(w.query_one("#seats").render())
             await pilot.press("ctrl+s")
             await _pilot_until(pilot, lambda: app.result is not None)

@@ -112,6 +112,7 @@ def test_the_waiting_screen_of_the_older_connection_watches(server):
                 await pilot.pause(0.1)
                 text = str(w.query_one("#seats").render())
                 assert "<- you" not in text and "You watch this table." in text
+                await _pilot_until(pilot, lambda: any(n.message == MOVED for n in app._notifications))
                 assert any(n.message == MOVED for n in app._notifications)
                 assert not w.starts_it() and app.screen.check_action("start", ()) is False
                 second.start_table(w.joined.table.id)  # started from the seat's connection
