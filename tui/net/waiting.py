@@ -120,21 +120,20 @@ class WaitingScreen(Screen[None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
-        if text:
-            app = cast("LobbyApp", self.app)
-            try:
-                app.client.send(P.Say(table=self.joined.table.id, text=text))
-            except OSError:
-                self.notify(NOT_SENT, severity="warning", markup=False)
-                return
-        event.input.value = ""
+        if not text or self._send(P.Say(table=self.joined.table.id, text=text)):
+            event.input.value = ""
 
     def action_start(self) -> None:
-        app = cast("LobbyApp", self.app)
+        self._send(P.Start(table=self.joined.table.id))
+
+    def _send(self, msg: P._Msg) -> bool:
+        """``msg`` to the table's host; False (said on screen) when the connection is lost."""
         try:
-            app.client.start_table(self.joined.table.id)
+            cast("LobbyApp", self.app).client.send(msg)
         except OSError:
             self.notify(NOT_SENT, severity="warning", markup=False)
+            return False
+        return True
 
     def action_back(self) -> None:
         app = cast("LobbyApp", self.app)
