@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import signal
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
@@ -525,15 +526,28 @@ class LobbyApp(RemoteAppMixin, BaseApp):
 
     def _find_waiting(self, w: WaitingScreen) -> None:
         """The waiting table's host let it go (or went away): sit at it again (or watch it)
-        wherever it is served now, every two seconds until it is found or the player leaves."""
+        wherever it is served now, every two seconds until it is found or the player leaves.
+        Asked from a thread: reaching a host that does not answer takes seconds, and the
+        screen must not freeze meanwhile."""
         if self.waiting is not w or self.result is not None:
             return
         w.set_finding(True)
         tid, seat = w.joined.table.id, w.joined.seat
-        try:
-            joined = self.client.join(tid, seat) if seat >= 0 else self.client.watch(tid)
-        except NetError:
-            self.set_timer(2.0, functools.partial(self._find_waiting, w))
+        client = self.client
+
+        def attempt() -> None:
+            try:
+                joined = client.join(tid, seat) if seat >= 0 else client.watch(tid)
+            except NetError:
+                self.call_from_thread(self.set_timer, 2.0, functools.partial(self._find_waiting, w))
+                return
+            self.call_from_thread(self._found_waiting, w, joined)
+
+        threading.Thread(target=attempt, name="find-waiting-table", daemon=True).start()
+
+    def _found_waiting(self, w: WaitingScreen, joined: P.Joined) -> None:
+        if self.waiting is not w or self.result is not None:  # the player left meanwhile
+            self.client.leave(joined.table.id)
             return
         w.set_finding(False)
         self._entered(joined)

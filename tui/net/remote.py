@@ -37,6 +37,7 @@ from colosseum.tui.session import GameSession, Seat
 from .host import protocol as P
 from .host.proto_client import NetError
 from .host.sockets import connect_socket
+from .lobby_requests import REPLY_TIMEOUT, LobbyRequests
 
 log = logging.getLogger("colosseum.net.client")
 
@@ -44,16 +45,17 @@ _TRACE = None
 if os.environ.get("COLOSSEUM_NET_TRACE"):  # timing of pushed updates, for the load benchmark
     _TRACE = open(os.environ["COLOSSEUM_NET_TRACE"], "a", buffering=1)
 
-REPLY_TIMEOUT = 15.0
+HELLO_TIMEOUT = 10.0
 
 _Reply = TypeVar("_Reply", bound=P._Msg)
 
 
-class RemoteClient:
+class RemoteClient(LobbyRequests):
     def __init__(self, address: str, token: str, *, client: str = "tui") -> None:
         self.address = address
         self.sock = connect_socket(address)
         self._send_lock = threading.Lock()
+        self._request_lock = threading.RLock()  # the replies come on one queue
         self._frames = P.FrameBuffer()
         self._pending: list[P._Msg] = []
         self.replies: queue.Queue[P._Msg] = queue.Queue()
@@ -64,12 +66,16 @@ class RemoteClient:
         self.closed = threading.Event()
         self._refs = itertools.count(1)
         self._in_request = False
-        self.send(P.Hello(version=P.PROTOCOL_VERSION, token=token, client=client))
-        first = self._read_one()
-        if isinstance(first, P.Error):
-            raise NetError(first.message)
-        if not isinstance(first, P.Welcome):
-            raise NetError(f"unexpected answer {type(first).__name__}")
+        self.sock.settimeout(HELLO_TIMEOUT)  # a host that takes connections but never greets
+        try:
+            self.send(P.Hello(version=P.PROTOCOL_VERSION, token=token, client=client))
+            first = self._read_one()
+            if not isinstance(first, P.Welcome):
+                raise NetError(first.message if isinstance(first, P.Error) else f"unexpected answer {first}")
+        except BaseException:
+            self.sock.close()
+            raise
+        self.sock.settimeout(None)
         self.welcome = first
         self.player, self.name = first.player, first.name
         self.last_held: list[tuple[str, int]] = [(t, s) for t, s in first.seats]
@@ -151,7 +157,12 @@ class RemoteClient:
         self.replies.put(msg)
 
     def request(self, msg: P._Msg, want: type[_Reply], timeout: float = REPLY_TIMEOUT) -> _Reply:
-        """Send ``msg`` and wait for its answer of type ``want`` (an ``Error`` raises NetError)."""
+        """Send ``msg`` and wait for its answer of type ``want`` (an ``Error`` raises NetError);
+        one request at a time (the lobby's, and a thread's finding a table again)."""
+        with self._request_lock:
+            return self._request(msg, want, timeout)
+
+    def _request(self, msg: P._Msg, want: type[_Reply], timeout: float) -> _Reply:
         while True:  # drop stale replies
             try:
                 self.replies.get_nowait()
@@ -181,50 +192,6 @@ class RemoteClient:
                     return reply
         finally:
             self._in_request = False
-
-    # ---------------------------------------------------------------- lobby
-    def list_tables(self) -> list[P.TableInfo]:
-        """The first page of the live tables."""
-        return self.list_page().tables
-
-    def list_page(
-        self, offset: int = 0, *, history: bool = False, limit: int = P.PAGE_MAX, mine: bool = False
-    ) -> P.Tables:
-        """A page of the live tables (waiting first), or of the finished games (newest first;
-        ``mine``: those this player played)."""
-        reply = self.request(P.ListTables(offset=offset, limit=limit, history=history, mine=mine), P.Tables)
-        if not history:
-            for t in reply.tables:
-                self.tables[t.id] = t
-            self.last_held = [(t, s) for t, s in reply.held]
-        return reply
-
-    def create_table(self, **kw: Any) -> P.Joined:
-        """``kw``: the fields of ``protocol.CreateTable``."""
-        return self.request(P.CreateTable(**kw), P.Joined)
-
-    def join(self, table: str, seat: int) -> P.Joined:
-        return self.request(P.Join(table=table, seat=seat), P.Joined)
-
-    def watch(self, table: str) -> P.Joined:
-        return self.request(P.Watch(table=table), P.Joined)
-
-    def join_code(self, code: str) -> P.Joined:
-        return self.request(P.JoinCode(code=code), P.Joined)
-
-    def fork(self, game: str, at: int, seats: list[str], sit: int) -> P.Joined:
-        """A new table from position ``at`` of finished game ``game``."""
-        return self.request(P.ForkGame(game=game, at=at, seats=seats, sit=sit), P.Joined)
-
-    def leaderboard(self, game: str, offset: int = 0, limit: int = 20) -> P.Leaders:
-        return self.request(P.Leaderboard(game=game, offset=offset, limit=limit), P.Leaders)
-
-    def profile(self, name: str, game: str) -> P.PlayerProfile:
-        return self.request(P.Profile(name=name, game=game), P.PlayerProfile)
-
-    def web_link(self) -> P.WebLink:
-        """A one-time link signing a browser in as this player (NetError: no web pages)."""
-        return self.request(P.WebLinkRequest(), P.WebLink)
 
     def start_table(self, table: str) -> None:
         self.send(P.Start(table=table))
