@@ -382,7 +382,8 @@ class SeatPicker(ModalScreen[None]):
 
 class LobbyApp(RemoteAppMixin, BaseApp):
     TITLE = "Lobby"  # the server hosts Colosseum and Municipium tables
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+    # (not on the bar: the lobby's own q says Quit, and a waiting table's Escape goes back to it)
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True, show=False)]
 
     def __init__(self, client: RemoteClient, *, theme: str | None = None, rejoin: bool = False, code: str = "") -> None:
         super().__init__(theme=theme)
