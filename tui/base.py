@@ -10,6 +10,7 @@ import os
 import sys
 from typing import Any
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding
 from textual.driver import Driver
@@ -93,7 +94,8 @@ def too_small_text(width: int, height: int) -> str:
     need_w, need_h = MIN_SIZE
     return (
         f"The terminal is too small: {width}x{height}. Colosseum needs at least {need_w}x{need_h} "
-        "columns x rows. Make the window larger (or the font smaller); the game goes on where it was."
+        "columns x rows. Make the window larger (or the font smaller); the game goes on where it was "
+        "(keys wait until then)."
     )
 
 
@@ -185,6 +187,12 @@ class BaseApp(App):
     @property
     def too_small(self) -> bool:
         return self._too_small is not None
+
+    async def on_event(self, event: events.Event) -> None:
+        # hidden screens take no keys or clicks: nothing is chosen that the player cannot see
+        if self._too_small is not None and isinstance(event, events.InputEvent) and not event.is_forwarded:
+            return
+        await super().on_event(event)
 
     def on_resize(self, event) -> None:
         self.check_size(event.size.width, event.size.height)

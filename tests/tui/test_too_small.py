@@ -34,3 +34,30 @@ def test_too_small_then_large_enough():
             assert app.too_small and len([m for m in _messages(app) if "too small" in m]) == 1
 
     asyncio.run(go())
+
+
+def test_keys_wait_while_the_screens_are_hidden():
+    """Before, a key pressed at the hidden dialog chose its default: the player moved unseen."""
+
+    async def go():
+        session = make_session(GameSetup(players=("[/a]", "小明", "Laura"), seed=3), [])
+        app = dialog_app(session, auto=True)
+        async with app.run_test(size=MIN_SIZE) as pilot:
+            await settle(pilot)
+            dialog = app.screen
+            assert dialog is not app.screen_stack[0]  # the first decision is open
+            moves = len(session.actions)
+            await pilot.resize_terminal(70, 20)
+            await settle(pilot)
+            await pilot.press("enter", "a", "g", "escape", "ctrl+q", "enter")
+            await settle(pilot)
+            assert len(session.actions) == moves and app.screen is dialog and app.is_running
+            assert any("keys wait" in m for m in _messages(app))
+            await pilot.resize_terminal(*MIN_SIZE)
+            await settle(pilot)
+            assert app.screen is dialog
+            await pilot.press("enter")  # the same key now chooses, as before
+            await settle(pilot)
+            assert len(session.actions) > moves
+
+    asyncio.run(go())
