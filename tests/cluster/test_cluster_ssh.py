@@ -84,6 +84,8 @@ def at_a_waiting_table(pg: Any, tmp_path: Path, then: Drill, lease: str = "6") -
 def test_a_player_on_another_host_plays_on_after_the_tables_host_dies(pg, tmp_path):
     async def then(hosts: list[Host], a: SSHScreen, b: SSHScreen, key_a: Any) -> SSHScreen:
         await a.press("\x13")  # start now: a bot for the free seat
+        await a.wait_for("Start now?")
+        await a.press("y")
         await a.wait_for("R1/")
         await b.wait_for("R1/")
         hosts[0].signal(signal.SIGKILL)  # the table's host dies mid-game
@@ -110,6 +112,8 @@ def test_a_waiting_table_whose_host_stalls_past_its_lease_is_found_on_the_other(
         assert "Seat 1: [a]  <- you" in await a.text()
         assert "Seat 2: 小明  <- you" in await b.text()
         await a.press("\x13")  # the creator still starts it, on h2
+        await a.wait_for("Start now?")
+        await a.press("y")
         await a.wait_for("R1/")
         await b.wait_for("R1/")
         return a

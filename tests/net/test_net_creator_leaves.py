@@ -40,7 +40,7 @@ def test_the_first_person_still_seated_may_start_the_table_once_its_creator_left
             await _pilot_until(pilot, told)  # (a notification is a message of its own: a moment after)
             assert told()
             assert "Ctrl+S: start now with bots." in str(w.query_one("#seats").render())
-            await pilot.press("ctrl+s")
+            await pilot.press("ctrl+s", "y")  # (asked first)
             await _pilot_until(pilot, lambda: app.result is not None)
             assert app.result is not None and app.result.seat == 2 and app.result.state is not None
 

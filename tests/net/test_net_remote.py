@@ -109,7 +109,7 @@ def test_lobby_create_start_now_and_watch(server):
                 if isinstance(app.screen, WaitingScreen):
                     break
             assert isinstance(app.screen, WaitingScreen)
-            await pilot.press("ctrl+s")  # start now: bots in the free seats
+            await pilot.press("ctrl+s", "y")  # start now (asked first): bots in the free seats
             for _ in range(50):
                 await pilot.pause(0.1)
                 if app.result is not None:

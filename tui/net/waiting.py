@@ -124,7 +124,19 @@ class WaitingScreen(Screen[None]):
             event.input.value = ""
 
     def action_start(self) -> None:
-        self._send(P.Start(table=self.joined.table.id))
+        """Asked first: starting gives the free seats to bots for good (before, a second
+        Ctrl+S of the new-table form, where it creates, started the new table at once)."""
+        from colosseum.tui.screens.confirm import ConfirmScreen
+
+        free = sum(1 for s in self.joined.table.seats if s.kind == "human" and not s.holder)
+        seats = "the free seat" if free == 1 else f"the {free} free seats"
+        text = Text(f"Bots play {seats} from now on: nobody else can join this table.")
+
+        def answer(yes: bool | None) -> None:
+            if yes and self.starts_it() and not self.finding:
+                self._send(P.Start(table=self.joined.table.id))
+
+        self.app.push_screen(ConfirmScreen("Start now?", text), answer)
 
     def _send(self, msg: P._Msg) -> bool:
         """``msg`` to the table's host; False (said on screen) when the connection is lost."""

@@ -1,0 +1,50 @@
+"""Starting a waiting table with bots is asked first: Ctrl+S creates the table on the new-table
+form and starts it on the waiting screen, so a double Ctrl+S started a new table at once and
+gave the friends' seats to bots for good."""
+
+from __future__ import annotations
+
+import asyncio
+
+from colosseum.tui.net.remote import RemoteClient
+
+
+async def _until(pilot, cond, seconds: float = 5.0) -> None:
+    for _ in range(int(seconds / 0.05)):
+        if cond():
+            return
+        await pilot.pause(0.05)
+
+
+def test_a_double_ctrl_s_creates_the_table_and_only_asks_to_start_it(server):
+    from colosseum.tui.net.lobby import LobbyApp, WaitingScreen
+    from colosseum.tui.screens.confirm import ConfirmScreen
+
+    client = RemoteClient(server.address, server.token_for("key:kat", "小明"))
+    app = LobbyApp(client)
+
+    async def main():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.3)
+            await pilot.press("n")
+            await pilot.pause(0.3)
+            await pilot.press(*"[b]x[/b]", "ctrl+s", "ctrl+s")  # the form's defaults: three people, a bot
+            await _until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            confirm = app.screen
+            assert isinstance(confirm, ConfirmScreen)
+            assert "the 2 free seats" in str(confirm.query_one("#confirm-text").render())
+            (table,) = server.tables.values()
+            await pilot.pause(0.3)
+            assert table.meta.status == "waiting"  # still waiting for people
+            await pilot.press("escape")
+            await _until(pilot, lambda: isinstance(app.screen, WaitingScreen))
+            w = app.screen
+            assert isinstance(w, WaitingScreen) and table.meta.status == "waiting" and app.result is None
+            await pilot.press("ctrl+s", "y")
+            await _until(pilot, lambda: app.result is not None)
+            assert app.result is not None and app.result.state is not None
+
+    try:
+        asyncio.run(asyncio.wait_for(main(), 60))
+    finally:
+        client.close()
