@@ -349,6 +349,39 @@ def test_takeover_of_a_bot_seat_only_when_allowed(tmp_path):
             jb = await b.expect(lambda m: isinstance(m, (P.Joined, P.Error)))
             assert isinstance(jb, P.Joined) and jb.seat == seat
             assert table.meta.seats[seat].kind == "human" and table.meta.seats[seat].holder == "key:bob"
+            # the game goes on under the seat's name: the talk says who plays it now
+            was = table.rules.names(table.state)[seat]
+            said = f"bob takes over seat {seat + 1} ({was}) from the bot."
+            assert said in [c.text for c in table.talk.lines]
+            assert said in [
+                c.text for c in (await a.expect(lambda m: isinstance(m, P.ChatLine) and "takes over" in m.text),)
+            ]
+        finally:
+            await srv.close()
+
+    run(go())
+
+
+def test_a_bot_seat_of_every_game_may_be_taken_over(tmp_path):
+    """Taking over is the table's, not a game's (the seat checks ask only who is to act)."""
+
+    async def go():
+        srv = await server_at(tmp_path, bot_delay=0.2)
+        try:
+            a = await client(srv, "alice")
+            a.send(
+                P.CreateTable(
+                    game="municipium", seats=["human", "random", "random"], sit=0, seed=3, allow_takeover=True
+                )
+            )
+            ja = await a.expect(lambda m: isinstance(m, P.Joined))
+            table = srv.tables[ja.table.id]
+            seat = next(i for i in (1, 2) if table.to_act() != i)
+            b = await client(srv, "bob")
+            b.send(P.Join(table=ja.table.id, seat=seat))
+            jb = await b.expect(lambda m: isinstance(m, (P.Joined, P.Error)))
+            assert isinstance(jb, P.Joined) and jb.seat == seat and jb.state is not None
+            assert any("takes over" in c.text for c in jb.chat)
         finally:
             await srv.close()
 

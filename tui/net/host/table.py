@@ -43,7 +43,7 @@ from .meta import TableMeta, default_bot, seat_names, time_bank
 from .results import SERVER_NAME, history_line, settle_rated
 from .seats import Seats
 from .seen import positions, seen_setup
-from .takeback import Takebacks
+from .takeback import Takebacks, undo_refusal
 from .tempo import turn_seconds
 
 log = logging.getLogger("colosseum.net")
@@ -246,9 +246,16 @@ class Table:
         why = self.seats.refusal(conn, seat, to_act=self.to_act())
         if why is not None:
             return why
+        taken_over = (
+            self.state is not None and self.meta.seats[seat].kind != "human" and not self.meta.seats[seat].holder
+        )
         self.seats.sit(conn, seat, self.id)
         self.save_meta()
         log.info("table %s: %s (%s) sits at seat %d", self.id, conn.name, conn.player[:20], seat)
+        if taken_over:  # the game goes on under the seat's name: the talk says who plays it now
+            self.announce(
+                f"{conn.name} takes over seat {seat + 1} ({self.rules.names(self.state)[seat]}) from the bot."
+            )
         if self.meta.status == "waiting" and self.seats.everyone_seated():
             try:
                 self.start()
@@ -256,6 +263,11 @@ class Table:
                 log.error("table %s: the game could not start: %s", self.id, err)
                 self.broadcast(P.Error(message=NOT_STARTED, code="disk"))
         return None
+
+    def announce(self, note: str) -> None:
+        """The server's line in the table's talk (so in its log, and to whoever joins)."""
+        if (line := self.talk.say(SERVER_NAME, -1, note)) is not None:
+            self.broadcast(line)
 
     def watch(self, conn: Conn) -> None:
         seat = self.seats.watch(conn, self.id)
@@ -368,8 +380,8 @@ class Table:
             self.state = self.rules.new_game(self.setup)
         self.takebacks.begin(self.state, len(self.actions), edge="the game was forked here" if m.fork_of else "")
         unrated = settle_rated(m)  # said in the talk (so in the log, and to whoever joins)
-        if unrated and (line := self.talk.say(SERVER_NAME, -1, unrated)) is not None:
-            self.broadcast(line)
+        if unrated:
+            self.announce(unrated)
         self.record.begin(self.setup, [s.kind for s in m.seats], self.talk.lines)
 
     def restore(self) -> None:
@@ -545,24 +557,9 @@ class Table:
         is refused (nothing changed).  The undo line is written (and synced) before anyone
         hears of it; every connection at the table then receives ``Undone``."""
         seat = self.seats.seat_of(conn)
-        if seat is None:
-            return "you are not at this table"
-        if seat < 0:
-            return "spectators cannot take anything back"
-        if not self.playing or not self.record.open:
-            return "the game is not running" if self.meta.status == "waiting" else "the game is over"
-        if msg.seat != seat:
-            return f"you hold seat {seat + 1}, not that seat"
-        if msg.at >= 0 and msg.at != len(self.actions):
-            return "the game moved on before your request arrived; look again"
+        if (why := undo_refusal(self, seat, msg)) is not None or seat is None:
+            return why  # (a seat of None is always refused)
         reach = self.reach(seat)
-        if msg.count < 1:
-            return "take back at least one decision"
-        if not reach.targets:
-            return reach.reason
-        if msg.count > reach.steps:
-            few = f"only {reach.steps} of your decisions can be taken back"
-            return f"{few}: {reach.reason}" if reach.reason else few
         at, n = reach.targets[msg.count - 1], len(self.actions)
         name = self.rules.names(self.state)[seat]
         decisions = [(self.actions[k], self.record.events_of(k)) for k in range(at, n)]

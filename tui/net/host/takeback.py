@@ -10,12 +10,16 @@ a restart (who decided those moves is not known).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from colosseum.core.game import Rules
 from colosseum.core.undo import UndoReach, seat_undo_reach
 
+from . import protocol as P
 from .seen import foreseen
+
+if TYPE_CHECKING:
+    from .table import Table
 
 #: positions a table keeps for taking back (chance or another seat's move comes far sooner)
 UNDO_KEEP = 64
@@ -80,3 +84,27 @@ class Takebacks:
     def rewind(self, at: int) -> None:
         """Back to ``at`` actions (a target of ``reach``)."""
         del self.states[at - self.base + 1 :], self.by_person[at - self.base :], self.unforeseen[at - self.base :]
+
+
+def undo_refusal(table: Table, seat: int | None, msg: P.Undo) -> str | None:
+    """Why the seat ``seat`` (None: not at the table; -1: watching) may not take back what
+    ``msg`` asks at ``table`` now (None: it may)."""
+    if seat is None:
+        return "you are not at this table"
+    if seat < 0:
+        return "spectators cannot take anything back"
+    if not table.playing or not table.record.open:
+        return "the game is not running" if table.meta.status == "waiting" else "the game is over"
+    if msg.seat != seat:
+        return f"you hold seat {seat + 1}, not that seat"
+    if msg.at >= 0 and msg.at != len(table.actions):
+        return "the game moved on before your request arrived; look again"
+    reach = table.reach(seat)
+    if msg.count < 1:
+        return "take back at least one decision"
+    if not reach.targets:
+        return reach.reason
+    if msg.count > reach.steps:
+        few = f"only {reach.steps} of your decisions can be taken back"
+        return f"{few}: {reach.reason}" if reach.reason else few
+    return None
