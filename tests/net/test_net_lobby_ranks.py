@@ -63,6 +63,35 @@ async def stored(tmp_path) -> TableServer:
     return srv
 
 
+def test_a_first_place_a_bot_finished_for_a_person_who_left_is_no_win(tmp_path):
+    """Before, a player who walked out of a game the bot then won for them read it as a win."""
+
+    async def go():
+        srv = await stored(tmp_path)
+        try:
+            assert srv.store is not None
+            ids = await fill(srv.store)
+            seats = (
+                SeatResult(seat=0, name="alice", kind="human", player_id=ids["alice"], rank=1, score=50, left=True),
+                SeatResult(seat=1, name=LONG, kind="human", player_id=ids[LONG], rank=2, score=40),
+                SeatResult(seat=2, name="Titus", kind="normal", rank=3, score=30),
+            )
+            await srv.store.record(
+                FinishedGame(
+                    id="g9", table_id="g9", table_name="walked out", game="colosseum", started=3000.0,
+                    ended=3100.0, rated=False, actions=50, log="g9.jsonl", seats=seats,
+                )
+            )  # fmt: skip
+            c = await client(srv, "alice")
+            c.send(P.Profile(name="alice", game="colosseum"))
+            p = await c.expect(lambda m: isinstance(m, P.PlayerProfile))
+            assert (p.played, p.wins) == (4, 2) and p.recent[0].left
+        finally:
+            await srv.close()
+
+    run(go())
+
+
 def test_the_leaderboard_and_a_profile_over_the_protocol(tmp_path):
     async def go():
         srv = await stored(tmp_path)

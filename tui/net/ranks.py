@@ -205,7 +205,9 @@ class ProfileScreen(Screen[None]):
         self.recent = found.recent
         for g in found.recent:
             ended = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.ended)) if g.ended else ""
-            place = f"{g.place} of {len(g.players)}" + (" (left)" if g.left else "") + (" rated" if g.rated else "")
+            # a person who left is no place of the bot that finished for them (rated: counted last)
+            place = f"left (of {len(g.players)})" if g.left else f"{g.place} of {len(g.players)}"
+            place += " rated" if g.rated else ""
             dt.add_row(*(Text(c) for c in (ended, place, g.name, ", ".join(g.players))))
         dt.focus()
 

@@ -96,13 +96,15 @@ async def profile(store: Store, name: str, game: str) -> P.PlayerProfile | str:
 
     async def tally(conn: AsyncConnection) -> tuple[int, int]:
         mine = (
-            select(S.results.c.rank)
+            select(S.results.c.rank, S.results.c.left)
             .join(S.games, S.games.c.id == S.results.c.game_id)
             .where(and_(S.results.c.player_id == player.id, S.games.c.game == game))
             .subquery()
         )
         played = (await conn.execute(select(func.count()).select_from(mine))).scalar_one()
-        wins = (await conn.execute(select(func.count()).select_from(mine).where(mine.c.rank == 1))).scalar_one()
+        # a first place a bot finished for a person who left is not theirs
+        won = and_(mine.c.rank == 1, mine.c.left.is_(False))
+        wins = (await conn.execute(select(func.count()).select_from(mine).where(won))).scalar_one()
         return int(played), int(wins)
 
     played, wins = await store.read(tally)
