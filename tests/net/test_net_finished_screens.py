@@ -134,6 +134,50 @@ def test_a_rematch_asked_at_a_table_is_answered_in_the_game_app(tmp_path):
         b.close()
 
 
+def test_a_rematch_asked_twice_is_one_question_and_a_decline_ends_it(tmp_path):
+    """Before, a second m of the asker stacked a second question on the other player's screen;
+    declining the first left the second, whose y then asked for a rematch of their own."""
+    from colosseum.tui.net.client import _game_app
+
+    with running_server(tmp_path / "data", bot_delay=0.0, bot_timeout=60, fixed_seeds=True) as srv:
+        a = RemoteClient(srv.address, srv.token_for("key:a", "alice"))
+        b = RemoteClient(srv.address, srv.token_for("key:b", NAME))
+        ja = a.create_table(seats=["human", "human", "random"], sit=0, seed=3)
+        tid = ja.table.id
+        session = b.session_for(b.join(tid, 1))
+        for c in (a, b):
+            c.send(P.Autopilot(table=tid, on=True))
+        end = time.monotonic() + 60
+        while a.list_page(history=True).total < 1:
+            assert time.monotonic() < end, "the game did not finish"
+            time.sleep(0.2)
+        app = _game_app(session, None)
+        heard: list[str] = []
+
+        async def go():
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause(1.0)
+                a.send(P.Rematch(table=tid))
+                await pilot.pause(0.8)
+                a.send(P.Rematch(table=tid))  # m again
+                await pilot.pause(0.8)
+                asks = [s for s in app.screen_stack if type(s).__name__ == "RematchAsk"]
+                assert len(asks) == 1 and app.screen is asks[0]
+                await pilot.press("n")
+                await pilot.pause(0.8)
+                assert not any(type(s).__name__ == "RematchAsk" for s in app.screen_stack)
+                heard.extend(str(n.message) for n in app._notifications)
+                await pilot.press("y")  # nothing to answer now: no rematch asked in this name
+                await pilot.pause(0.8)
+                heard.extend(str(n.message) for n in app._notifications)
+
+        asyncio.run(asyncio.wait_for(go(), 60))
+        assert f"{NAME} declines the rematch." in heard
+        assert not any(f"{NAME} asks" in h for h in heard) and app.next_table is None
+        a.close()
+        b.close()
+
+
 def test_a_private_tables_code_typed_in_the_lobby_and_given_at_login(tmp_path):
     from colosseum.tui.net.lobby import WaitingScreen
 

@@ -202,10 +202,19 @@ def _game_app(session: RemoteSession, theme: str | None, home: RemoteClient | No
                 self.exit()
                 return
             mine = msg.answers[session.seat] if 0 <= session.seat < len(msg.answers) else "-"
-            if mine == "" and "asked" in msg.answers and not msg.new_table:
-                self.push_screen(RematchAsk(msg.note), lambda yes: session.ask_rematch(bool(yes)))
-            elif msg.note:
+            asking = any(isinstance(s, RematchAsk) for s in self.screen_stack)
+            if mine == "" and "asked" in msg.answers and not msg.new_table and "no" not in msg.answers:
+                if not asking:  # one question, however often it is said
+                    self.push_screen(RematchAsk(msg.note), self._rematch_answered)
+                return
+            if asking and isinstance(self.screen, RematchAsk):  # the offer ended (declined, someone left)
+                self.screen.dismiss(None)
+            if msg.note:
                 self.notify(msg.note, markup=False, timeout=6)
+
+        def _rematch_answered(self, yes: bool | None) -> None:
+            if yes is not None:  # (None: the offer ended before the answer)
+                session.ask_rematch(yes)
 
         def _clock_tick(self) -> None:
             """The table's clock: the seconds left to the seat to act, under the arena, and

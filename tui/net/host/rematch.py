@@ -99,7 +99,9 @@ def rematch(server: TableServer, conn: Conn, msg: P.Rematch) -> None:
         offer.answers[seat] = "no"
         _say(t, offer, f"{name} declines the rematch.")
         return
-    elif not offer.answers[seat]:
+    elif offer.answers[seat]:
+        return  # asked or accepted already (a second m): nothing new to say
+    else:
         offer.answers[seat] = "yes"
     if any(not a for a in offer.answers):
         _say(t, offer, f"{name} asks for a rematch." if offer.answers[seat] == "asked" else f"{name} accepts.")
