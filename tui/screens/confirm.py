@@ -9,13 +9,18 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 
 from colosseum.tui.plain import Static
+from colosseum.tui.widgets.keybar import KeyBar
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    """Dismissed with True for ``y`` (or Enter), False for ``n`` or Escape."""
+    """Dismissed with True for ``y``, False for ``n`` or Escape.  Enter answers nothing (a
+    modal screen keeps it from the screens underneath): a dialog underneath gave it another
+    meaning a moment ago ("enter place gates"), and a player pressing it from habit must not
+    leave the game unasked.  The screen has its own key bar: the one underneath showed through,
+    naming that screen's keys."""
 
     BINDINGS = [
-        Binding("y,enter", "answer(True)", "yes", id="confirm.yes", key_display="y"),
+        Binding("y", "answer(True)", "yes", id="confirm.yes"),
         Binding("n,escape", "answer(False)", "no", id="confirm.no", key_display="n/esc"),
     ]
     DEFAULT_CSS = """
@@ -36,6 +41,7 @@ class ConfirmScreen(ModalScreen[bool]):
             box.border_title = Text(self.title_text)
             yield Static(self.text, id="confirm-text", markup=False)
             yield Static("y yes    n or esc no", id="confirm-keys", markup=False)
+        yield KeyBar()  # this question's keys, not those of the screen underneath
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
