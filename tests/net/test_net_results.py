@@ -120,7 +120,8 @@ def test_a_table_with_one_person_plays_unrated_and_says_so(tmp_path):
             a.send(P.CreateTable(seats=["human", "normal"], sit=0, seed=3, game="nim", options={"heap": 3}, rated=True))
             joined = await a.expect(lambda m: isinstance(m, P.Joined))
             assert not joined.table.rated
-            assert [(c.name, c.text) for c in joined.chat] == [(results.SERVER_NAME, results.UNRATED)]
+            talk = [e.text for e in joined.events if e.kind == "chat"]  # (a game's talk is in its log)
+            assert talk == [f"{results.SERVER_NAME}: {results.UNRATED}"]
             player = Player(a, joined.table.id, 0, bot="normal", seed=1)
             player.take(joined)
             await play_to_end([player], timeout=30)

@@ -228,7 +228,8 @@ def test_spectator_mid_game_sees_the_current_position_and_chat(tmp_path):
                 and C.state(j.state) == player_view(table.state)
                 and len(j.actions) == len(table.actions) > 0
             )
-            assert any("my Lion" in c.text and "\x1b" not in c.text for c in j.chat)
+            # the talk in the log where it was said: after the moves before it, as the last line here
+            assert j.events[-1].kind == "chat" and "my Lion" in j.events[-1].text and "\x1b" not in j.events[-1].text
             # and follows the game from then on
             await play_to_end(players, timeout=40)
             last = None
@@ -381,7 +382,7 @@ def test_a_bot_seat_of_every_game_may_be_taken_over(tmp_path):
             b.send(P.Join(table=ja.table.id, seat=seat))
             jb = await b.expect(lambda m: isinstance(m, (P.Joined, P.Error)))
             assert isinstance(jb, P.Joined) and jb.seat == seat and jb.state is not None
-            assert any("takes over" in c.text for c in jb.chat)
+            assert any("takes over" in e.text for e in jb.events if e.kind == "chat")
         finally:
             await srv.close()
 

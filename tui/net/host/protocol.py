@@ -301,6 +301,7 @@ class ChatLine(_Msg, tag="chat"):
     text: str
     seat: int = -1
     time: float = 0.0
+    at: int = -1  # the actions played when it was said (0 while waiting; -1: not known)
 
 
 class Joined(_Msg, tag="joined"):

@@ -34,7 +34,7 @@ from colosseum.core.undo import UndoReach, took_back_text
 
 from . import protocol as P
 from .botplay import BotPlay, Pace
-from .chat import Chat
+from .chat import Chat, with_talk
 from .clock import Clock
 from .conn import Conn
 from .finished import fork_position
@@ -83,6 +83,7 @@ class Table:
         self.record = TableLog(server.data / "games" / f"{meta.id}.jsonl")
         self.seats = Seats(meta)
         self.talk = Chat(meta.id)
+        self.talk.at = lambda: len(self.actions)  # (0 while the table waits: before the first move)
         self.clock = Clock(self._time_up, bank=time_bank(meta))
         self.takebacks = Takebacks(self.rules)
         self.botplay = BotPlay(self, server)
@@ -194,8 +195,9 @@ class Table:
             setup=self.seen_setup(),
             state=self.view(seat if seat >= 0 else None) if started else None,
             actions=[self.rules.encode(a) for a in self.actions],
-            events=self.events[-EVENTS_SENT:],
-            chat=self.talk.recent(),
+            # a game's talk is in its log, each line where it was said; a waiting table's apart
+            events=with_talk(self.events, self.record.marks, self.talk.recent(), EVENTS_SENT) if started else [],
+            chat=[] if started else self.talk.recent(),
         )
 
     def broadcast(self, msg: P._Msg) -> None:
