@@ -43,3 +43,14 @@ def test_a_line_is_told_where_it_was_said():
     talk.at = lambda: len(played)
     line = talk.say("Aurelia Maximiliana Cornelia", 1, "hi")
     assert line is not None and line.at == 3
+
+
+def test_a_forks_name_keeps_its_note_whole():
+    from rich.cells import cell_len
+
+    from colosseum.tui.net.host.finished import fork_name
+
+    assert fork_name("Friday", 12) == "Friday (fork at 12)"
+    for name in ("[bold]x[/] 罗马斗兽场 [red]arena table", "漢" * 20, "a" * 40):
+        got = fork_name(name, 123)
+        assert got.endswith("~ (fork at 123)") and cell_len(got) <= P.TABLE_NAME_CELLS

@@ -170,3 +170,23 @@ def test_the_form_asks_for_a_private_table_with_a_time_bank():
         assert kw["private"] is True and kw["bank"] == 300 and kw["increment"] == 3 and kw["turn_hours"] == 24
 
     asyncio.run(go())
+
+
+def test_a_name_too_wide_for_the_server_is_refused_in_the_form_not_cut():
+    """The field counts characters, the server a name's cells: 32 CJK characters went through
+    and came back cut to 20, without a word."""
+
+    async def go():
+        app = FormApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press(*("漢" * 21), "ctrl+s")
+            await pilot.pause()
+            (note,) = [str(n.message) for n in app._notifications]
+            assert "too long: 40 columns at most" in note and "(42 now)" in note
+            assert app.client.created == []
+            await pilot.press("backspace", "ctrl+s")  # 20 wide characters: 40 cells fit
+            await pilot.pause()
+        assert [kw["name"] for kw in app.client.created] == ["漢" * 20]
+
+    asyncio.run(go())

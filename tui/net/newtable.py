@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, cast
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -21,6 +22,8 @@ from colosseum.tui.plain import Label, Static
 from colosseum.tui.widgets.forms import AsciiCheckbox, ascii_select_arrows
 from colosseum.tui.widgets.keybar import KeyBar
 from colosseum.tui.widgets.options import option_rows, read_options, row_id, set_players
+
+from .host import protocol as P
 
 
 class _Lobby(Protocol):
@@ -193,9 +196,17 @@ class CreateTable(ModalScreen[None]):
             return
         defaults = {o.name: o.default for o in found.options}
         options = {k: list(v) if isinstance(v, tuple) else v for k, v in chosen.items() if v != defaults.get(k)}
+        name = self.query_one("#name", Input).value.strip()
+        if cell_len(name) > P.TABLE_NAME_CELLS:  # (the field counts characters, the server cells)
+            self.notify(
+                f"The table's name is too long: {P.TABLE_NAME_CELLS} columns at most, and a wide"
+                f" character such as 漢 takes two ({cell_len(name)} now).",
+                severity="error",
+            )
+            return
         kw: dict[str, object] = dict(
             seats=seats,
-            name=self.query_one("#name", Input).value.strip(),
+            name=name,
             game=game,
             allow_takeover=self.query_one("#takeover", Checkbox).value,
             hints=self.query_one("#hints", Checkbox).value,

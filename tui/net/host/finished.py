@@ -30,7 +30,7 @@ from .conn import Conn
 from .files import tail_lines
 from .invites import may_see
 from .meta import SeatMeta, TableMeta, history_entry, load_meta, seat_names
-from .names import clean_text
+from .names import cells, clean_text
 from .seen import positions
 
 if TYPE_CHECKING:
@@ -230,7 +230,7 @@ def fork_table(server: TableServer, conn: Conn, msg: P.ForkGame) -> TableMeta | 
         return why
     return TableMeta(
         id=server.new_id(),
-        name=clean_text(f"{parent.name} (fork at {msg.at})", 40),
+        name=fork_name(parent.name, msg.at),
         game=parent.game,
         options=dict(parent.options),
         edition=parent.edition,
@@ -271,3 +271,14 @@ def fork_position(table: Table) -> tuple[Any, Any]:
     )
     record.writer = LogWriter.create_at(record.path, header, actions)
     return setup, state
+
+
+def fork_name(name: str, at: int) -> str:
+    """A fork's table name: the parent's, shortened (``~``) so that "(fork at N)" stays whole
+    within a name's cells (before, a long name lost the end of the note: "(fork a")."""
+    note = f" (fork at {at})"
+    room = P.TABLE_NAME_CELLS - cells(note)
+    base = clean_text(name, room)
+    if base != clean_text(name, P.TABLE_NAME_CELLS * 4):
+        base = clean_text(base, room - 1) + "~"
+    return base + note

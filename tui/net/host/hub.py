@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("colosseum.net")
 
-MAX_TABLE_NAME = 40  # terminal cells
+MAX_TABLE_NAME = P.TABLE_NAME_CELLS
 HELLO_TIMEOUT = 10.0
 MAX_MESSAGES_PER_SECOND = 1000  # a client process sends a few per second; test drivers more
 

@@ -44,6 +44,7 @@ from .msgbase import _Msg as _Msg
 #: finished games, a finished game's review and forks, rematches, "your move" in the lobby
 PROTOCOL_VERSION = 8
 PAGE_MAX = 100  # tables in one Tables message (a TableInfo is a few hundred bytes)
+TABLE_NAME_CELLS = 40  # a table's name, in terminal cells (a wide character such as 漢 is two)
 REVIEW_BUDGET = 256 << 10  # bytes of positions in one Positions message (more follow on request)
 
 
