@@ -58,7 +58,8 @@ class ScoreSheet(msgspec.Struct, frozen=True, kw_only=True):
     score_name: str
     lines: tuple[ScoreLine, ...]
     totals: tuple[int, ...]
-    #: each seat's score after each round (or turn: ``series_name``), for a plot
+    #: each seat's score at the end of each round (or turn: ``series_name``) played, from the
+    #: first; the last is the end of the game (the final score): no value stands for anything else
     series: tuple[tuple[int, ...], ...] = ()
     series_name: str = "round"
     #: what each seat did that scored, (seat, what, points): Colosseum's performances

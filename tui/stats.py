@@ -1,13 +1,27 @@
 """Statistics across saved games (``colosseum stats`` and the statistics screen).
 
-Each saved game is summed up once (:class:`GameSummary`: the game, its edition, each seat's
-name, kind, place and score, the score after each round, what scored), and the summaries are
-kept in a cache in the data folder (``stats-cache.jsonl``), keyed by each log's digest: a log
-whose size or time changed is read again, a log moved or copied keeps its summary, a log gone
-is forgotten.  Then :func:`tally` sums them up for the people who played (the human seats;
-``player`` narrows it to one name): games and wins by game, edition and the bots faced, average
-and best score, favourite and best-scoring plays, the scores' spread and the average score by
-round.  No Textual (the command prints text; the screen draws plots of the same figures).
+Each saved game is summed up once (:class:`GameSummary`: the game, its edition, its other
+options, each seat's name, kind, place and score, the score at the end of each round played,
+what scored), and the summaries are kept in a cache in the data folder (``stats-cache.jsonl``),
+keyed by each log's digest: a log whose size or time changed is read again, a log moved or
+copied keeps its summary, a log gone is forgotten.  Then :func:`tally` sums them up for the
+people who played (the human seats; ``player`` narrows it to one name), one section per game
+*and edition* (D-97: an edition has its own score word and length, Colosseum's Original 2007
+counts Spectators over 5 rounds, The Grand Spectacle Acclaim over 4): games and wins, by the
+other options and the bots faced, average and best score, favourite and best-scoring plays, the
+scores' spread and the average score at the end of each round (the last round's: the end).
+No Textual (the command prints text; the screen draws plots of the same figures).
+
+``colosseum stats --json`` prints one object: ``folder``, ``logs`` (saved games in it),
+``player`` (the name asked, or null), ``unfinished`` and ``games``, one entry per section keyed
+``GAME`` or ``GAME:EDITION`` (``colosseum:grand``, ``colosseum:original``, ``municipium``): its
+``game``, ``edition`` (the edition's value, "" for a game without editions), ``title``
+(``Colosseum - The Grand Spectacle``), ``score_name`` and ``series_name`` (the edition's words),
+``games``, ``wins``, ``by_options`` and ``by_opponent`` (``{"games", "wins"}`` per the other
+options in words, ``"standard"`` without any, and per bot level, ``"people only"``),
+``average``, ``best``, ``scores``, ``most_played``, ``best_plays``, ``by_round`` (the average
+score at the end of round 1, 2, ... of the games that reached it; the last round's is the
+final score) and ``spread`` (``{"low", "high", "count"}``).
 """
 
 from __future__ import annotations
@@ -23,7 +37,6 @@ from pathlib import Path
 import msgspec
 
 from colosseum.core.gamelog import GameLogError
-from colosseum.core.options import described
 
 __all__ = [
     "GameSummary",
@@ -38,7 +51,7 @@ __all__ = [
 ]
 
 CACHE = "stats-cache.jsonl"
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: the edition apart from the other options; a series value per round played
 
 
 class SeatSummary(msgspec.Struct, frozen=True, kw_only=True):
@@ -52,8 +65,9 @@ class SeatSummary(msgspec.Struct, frozen=True, kw_only=True):
 
 class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
     game: str
-    title: str
-    edition: str  # the options away from their defaults, in words ("" for the plain game)
+    title: str  # the game's and its edition's (``Colosseum - Original 2007``, ``Municipium``)
+    edition: str  # the edition's value (``original``; "" for a game without editions)
+    options: str  # the other rules options away from their defaults, in words ("" for none)
     created: str
     finished: bool
     score_name: str
@@ -77,6 +91,8 @@ def _digest(data: bytes) -> str:
 def summarize(data: bytes, path: Path | None = None) -> GameSummary | None:
     """A saved game's summary (None if the file is not a readable game log)."""
     from colosseum.core.logread import parse_log
+
+    from .setups import edition_title, edition_value, option_words
 
     try:
         log = parse_log(data, path=path)
@@ -105,8 +121,9 @@ def summarize(data: bytes, path: Path | None = None) -> GameSummary | None:
         )
     return GameSummary(
         game=log.game,
-        title=log.spec.title,
-        edition=", ".join(f"{label} {value}" for label, value in described(log.setup)),
+        title=edition_title(log.setup),
+        edition=edition_value(log.setup),
+        options=", ".join(option_words(log.setup, skip_edition=True, rules_only=True)),
         created=log.header.created,
         finished=ranks is not None,
         score_name=sheet.score_name if sheet is not None else rules.score_name,
@@ -190,13 +207,16 @@ class Record:
 
 @dataclass
 class GameTally:
-    """One game's (Colosseum's, Municipium's) figures for the people counted."""
+    """One game's figures in one edition (Colosseum's Grand Spectacle, Municipium) for the
+    people counted: one score word, one kind of round."""
 
     title: str
     score_name: str
     series_name: str = "round"
+    game: str = ""
+    edition: str = ""
     record: Record = field(default_factory=Record)
-    by_edition: dict[str, Record] = field(default_factory=lambda: defaultdict(Record))
+    by_options: dict[str, Record] = field(default_factory=lambda: defaultdict(Record))
     by_opponent: dict[str, Record] = field(default_factory=lambda: defaultdict(Record))
     scores: list[int] = field(default_factory=list)
     series: list[tuple[int, ...]] = field(default_factory=list)
@@ -212,7 +232,8 @@ class GameTally:
         return max(self.scores, default=0)
 
     def by_round(self) -> list[float]:
-        """The average score after each round (of the games long enough to reach it)."""
+        """The average score at the end of each round (of the games that reached it; a game's
+        last round ends with its final score)."""
         if not self.series:
             return []
         longest = max(len(s) for s in self.series)
@@ -245,23 +266,36 @@ class Tally:
     player: str | None = None
 
 
+def section_key(g: GameSummary) -> str:
+    """The key of ``g``'s section: ``GAME`` or ``GAME:EDITION`` (``colosseum:original``)."""
+    return f"{g.game}:{g.edition}" if g.edition else g.game
+
+
 def tally(summaries: Sequence[GameSummary], player: str | None = None) -> Tally:
-    """Every finished game's figures for its people (``player``: one name, case-insensitive)."""
+    """Every finished game's figures for its people (``player``: one name, case-insensitive),
+    a section per game and edition, each in that edition's words (D-97)."""
     out = Tally(player=player)
     want = player.casefold() if player else None
     for g in summaries:
         if not g.finished:
             out.unfinished += 1
             continue
-        t = out.games.get(g.game)
+        counted = [seat for seat in g.seats if seat.kind == "human" and (want is None or seat.name.casefold() == want)]
+        if not counted:  # (a game of bots, or of others: its words name no section)
+            continue
+        key = section_key(g)
+        t = out.games.get(key)
+        if t is not None and (t.score_name, t.series_name) != (g.score_name, g.series_name):
+            key = f"{key}:{g.score_name}:{g.series_name}"  # (an option that changes the words)
+            t = out.games.get(key)
         if t is None:
-            t = out.games[g.game] = GameTally(title=g.title, score_name=g.score_name, series_name=g.series_name)
+            t = out.games[key] = GameTally(
+                title=g.title, score_name=g.score_name, series_name=g.series_name, game=g.game, edition=g.edition
+            )
         levels = sorted({s.kind for s in g.seats if s.kind != "human"})
-        for seat in g.seats:
-            if seat.kind != "human" or (want is not None and seat.name.casefold() != want):
-                continue
+        for seat in counted:
             won = seat.rank == 1
-            for record in (t.record, t.by_edition[g.edition or "standard"]):
+            for record in (t.record, t.by_options[g.options or "standard"]):
                 record.games += 1
                 record.wins += won
             for level in levels or ["people only"]:
@@ -273,7 +307,6 @@ def tally(summaries: Sequence[GameSummary], player: str | None = None) -> Tally:
             for label, value in seat.items:
                 t.plays[label] += 1
                 t.best_plays[label] = max(value, t.best_plays.get(label, 0))
-    out.games = {k: g for k, g in out.games.items() if g.record.games}
     return out
 
 
@@ -291,8 +324,8 @@ def render(t: Tally, *, width: int = 80) -> str:
     who = who_of(t)
     if not t.games:
         return f"No finished games{who} yet." + (f" ({t.unfinished} unfinished)" if t.unfinished else "") + "\n"
-    for g in t.games.values():
-        lines += game_lines(g, who, width)
+    for i, g in enumerate(t.games.values()):
+        lines += [""] * bool(i) + game_lines(g, who, width)
     if t.unfinished:
         lines.append(f"({t.unfinished} unfinished games not counted)")
     return "\n".join(lines) + "\n"
@@ -304,11 +337,11 @@ def game_lines(g: GameTally, who: str, width: int, *, tables: bool = True) -> li
     from colosseum.tui.text import fit
 
     r = g.record
-    lines = [fit(f"{g.title}{who}: {_games(r.games)}, {r.wins} won ({r.share:.0%})", width)]
+    lines = [fit(g.title, width), fit(f"  {_games(r.games)}{who}, {r.wins} won ({r.share:.0%})", width)]
     lines.append(fit(f"  {g.score_name}: average {g.average:.1f}, best {g.best}", width))
-    for label, book in (("", g.by_edition), ("against ", g.by_opponent)):
+    for label, book in (("", g.by_options), ("against ", g.by_opponent)):
         for key, rec in sorted(book.items(), key=lambda kv: -kv[1].games):
-            what = f"{label}{key}" if key != "standard" else "the standard game"
+            what = f"{label}{key}" if key != "standard" else ("no other options" if g.edition else "no options")
             lines.append(fit(f"  {what}: {_games(rec.games)}, {rec.wins} won ({rec.share:.0%})", width))
     if g.plays:
         fav = ", ".join(f"{name} x{n}" for name, n in g.plays.most_common(3))
@@ -321,13 +354,13 @@ def game_lines(g: GameTally, who: str, width: int, *, tables: bool = True) -> li
 
 
 def series_table(g: GameTally, width: int) -> list[str]:
-    """The average score after each round (or turn), ten to a line."""
+    """The average score at the end of each round (or turn), ten to a line."""
     from colosseum.tui.text import fit
 
     per = g.by_round()
     if not per:
         return []
-    lines = [fit(f"  average {g.score_name} by {g.series_name}:", width)]
+    lines = [fit(f"  average {g.score_name} at the end of each {g.series_name}:", width)]
     for at in range(0, len(per), 10):
         chunk = per[at : at + 10]
         where = f"{at + 1}-{at + len(chunk)}" if len(chunk) > 1 else f"{at + 1}"
@@ -346,7 +379,8 @@ def spread_table(g: GameTally, width: int) -> list[str]:
     lines = [fit(f"  {g.score_name} spread:", width)]
     for lo, hi, c in spread:
         bar = "#" * round(30 * c / most) if most else ""
-        lines.append(fit(f"  {lo:>4}-{hi:<4} {c:>4} {bar}", width))
+        where = f"{lo}" if lo == hi else f"{lo}-{hi}"
+        lines.append(fit(f"  {where:>9} {c:>4} {bar}", width))
     return lines
 
 
@@ -389,19 +423,21 @@ def load_tally(folder: Path | None = None, player: str | None = None) -> tuple[T
 
 
 def figures(t: Tally) -> dict[str, object]:
-    """The tally as plain values (``colosseum stats --json``)."""
+    """The tally as plain values (``colosseum stats --json``; the module's text lists them)."""
 
     def record(r: Record) -> dict[str, object]:
         return {"games": r.games, "wins": r.wins}
 
     games = {}
-    for name, g in t.games.items():
-        games[name] = {
+    for key, g in t.games.items():
+        games[key] = {
+            "game": g.game,
+            "edition": g.edition,
             "title": g.title,
             "score_name": g.score_name,
             "series_name": g.series_name,
             **record(g.record),
-            "by_edition": {k: record(v) for k, v in g.by_edition.items()},
+            "by_options": {k: record(v) for k, v in g.by_options.items()},
             "by_opponent": {k: record(v) for k, v in g.by_opponent.items()},
             "average": round(g.average, 2),
             "best": g.best,

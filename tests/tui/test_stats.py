@@ -1,6 +1,6 @@
 """Statistics across saved games: summaries cached by the log's digest (a changed log read
-anew, a copied one not, a removed one forgotten), tallies per game, edition and opponent, and
-text that fits 80 columns."""
+anew, a copied one not, a removed one forgotten), tallies per game and edition (each in its own
+words and rounds, D-97), per options and opponent, and text that fits 80 columns."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from rich.cells import cell_len
 from colosseum.core.gamelog import make_header
 from colosseum.core.logwriter import LogWriter
 from colosseum.core.registry import rules
-from colosseum.tui.stats import load_summaries, render, tally
+from colosseum.tui.stats import CACHE, figures, load_summaries, render, summarize, tally
 
 
 def _save(folder: Path, name: str, game: str, seed: int, kinds: tuple[str, ...], **options) -> Path:
@@ -51,14 +51,16 @@ def test_tallies_and_the_cache(tmp_path):
     _, read = load_summaries(paths, tmp_path)
     assert read == 1
     t = tally(summaries)
-    col, muni = t.games["colosseum"], t.games["municipium"]
-    assert col.record.games == 2 and muni.record.games == 1
-    assert set(col.by_edition) == {"standard", "Edition Original 2007"}
-    assert {"normal", "easy", "hard"} <= set(col.by_opponent)
-    assert col.plays and col.by_round() and col.best == max(col.scores)
+    assert list(t.games) == ["colosseum:grand", "colosseum:original", "municipium"]
+    grand, orig, muni = t.games.values()
+    assert grand.record.games == orig.record.games == muni.record.games == 1
+    assert set(grand.by_options) == set(orig.by_options) == {"standard"}
+    assert {"normal", "easy"} <= set(grand.by_opponent) and "hard" in orig.by_opponent
+    assert grand.plays and grand.by_round() and grand.best == max(grand.scores)
     assert tally(summaries, player="nobody").games == {}
     text = render(t)
-    assert "Colosseum" in text and "Municipium" in text
+    assert "Colosseum - The Grand Spectacle\n" in text and "Colosseum - Original 2007\n" in text
+    assert "Municipium" in text
     assert all(cell_len(line) <= 80 for line in text.splitlines())
 
 
@@ -75,13 +77,16 @@ def test_the_stats_command_text_json_and_an_empty_folder(tmp_path, capsys):
     _save(folder, "b", "municipium", 6, ("human", "normal"))
     assert main(["stats", "--dir", str(folder)]) == 0
     text = capsys.readouterr().out
-    assert "Colosseum of the people at this keyboard: 1 game" in text and "Municipium" in text
+    assert "Colosseum - The Grand Spectacle\n  1 game of the people at this keyboard" in text
+    assert "Municipium\n  1 game of the people at this keyboard" in text
     assert text.endswith(f"\n(2 saved games in {folder})\n")  # the folder's path whole
     assert all(cell_len(line) <= 80 for line in text.splitlines()[:-1])
     assert main(["stats", "--dir", str(folder), "--json", "--player", "BECKY"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["logs"] == 2 and data["player"] == "BECKY"
-    col = data["games"]["colosseum"]
+    col = data["games"]["colosseum:grand"]
+    assert (col["game"], col["edition"], col["title"]) == ("colosseum", "grand", "Colosseum - The Grand Spectacle")
+    assert data["games"]["municipium"]["edition"] == ""
     assert col["games"] == 1 and col["best"] == col["scores"][0] and sum(b["count"] for b in col["spread"]) == 1
     assert data["games"]["municipium"]["by_opponent"] == {
         "normal": {"games": 1, "wins": data["games"]["municipium"]["wins"]}
@@ -92,4 +97,80 @@ def test_the_stats_command_text_json_and_an_empty_folder(tmp_path, capsys):
     assert capsys.readouterr().out == f"No saved games in {games_dir()}.\n"
     _save(games_dir(), "c", "colosseum", 7, ("normal", "human", "normal"))
     assert main(["stats"]) == 0
-    assert "Colosseum of the people at this keyboard: 1 game" in capsys.readouterr().out
+    assert "Colosseum - The Grand Spectacle\n  1 game of the people at this keyboard" in capsys.readouterr().out
+
+
+@pytest.mark.long(30)
+def test_each_edition_in_its_own_words_and_rounds(tmp_path, capsys):
+    """A tester's data folder: a bots-only Original 2007 game (Spectators, 5 rounds) saved
+    before a Grand Spectacle game with a person (Acclaim, 4 rounds).  The figures are the Grand
+    Spectacle's in its words, by its 4 rounds (the last the final score: no fifth value for the
+    end); a person's Original 2007 game is a section of its own, in Spectators over 5 rounds."""
+    import json
+
+    from colosseum.tui.cli import main
+
+    folder = tmp_path / "games"
+    _save(folder, "1-original", "colosseum", 1, ("easy", "easy", "easy", "easy"), variant="original")
+    _save(folder, "2-grand", "colosseum", 2, ("human", "easy", "easy", "easy"))
+    assert main(["stats", "--dir", str(folder)]) == 0
+    text = capsys.readouterr().out
+    assert "Spectators" not in text and "Original" not in text
+    assert "  Acclaim: average" in text and "  average Acclaim at the end of each round:\n      1-4: " in text
+    assert main(["stats", "--dir", str(folder), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert list(data["games"]) == ["colosseum:grand"]
+    grand = data["games"]["colosseum:grand"]
+    assert grand["score_name"] == "Acclaim" and len(grand["by_round"]) == 4
+    assert grand["by_round"][-1] == grand["average"]  # the last round's: the final score
+
+    _save(folder, "3-original", "colosseum", 3, ("easy", "human", "easy"), variant="original")
+    assert main(["stats", "--dir", str(folder), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert list(data["games"]) == ["colosseum:grand", "colosseum:original"]
+    orig = data["games"]["colosseum:original"]
+    assert (orig["title"], orig["score_name"], orig["games"]) == ("Colosseum - Original 2007", "Spectators", 1)
+    assert len(orig["by_round"]) == 5 and orig["by_round"][-1] == orig["average"]
+    assert data["games"]["colosseum:grand"] == grand  # unchanged by the other edition's game
+    assert main(["stats", "--dir", str(folder)]) == 0
+    text = capsys.readouterr().out
+    grand_part, orig_part = text.split("Colosseum - Original 2007\n")
+    assert "Spectators" not in grand_part and "Acclaim" not in orig_part
+    assert "  Spectators: average" in orig_part and "at the end of each round:\n      1-5: " in orig_part
+
+
+def test_a_summary_holds_a_score_a_round_played(tmp_path):
+    """The series: one value per round (Colosseum) or turn (Municipium, from turn 1, not the
+    placement) played, the last the final score."""
+    for game, kinds, options, rounds in (
+        ("colosseum", ("human", "easy", "easy"), {}, 4),
+        ("colosseum", ("human", "easy", "easy"), {"variant": "classic"}, 5),
+        ("colosseum", ("human", "easy", "easy"), {"variant": "original"}, 5),
+        ("municipium", ("human", "easy"), {}, None),
+    ):
+        path = _save(tmp_path, f"{game}-{options.get('variant', '')}", game, 11, kinds, **options)
+        s = summarize(path.read_bytes(), path)
+        assert s is not None and s.finished
+        for seat in s.seats:
+            assert seat.series[-1] == seat.score
+            if rounds is not None:
+                assert len(seat.series) == rounds
+        if rounds is None:
+            from colosseum.core.logread import parse_log
+
+            final = parse_log(path.read_bytes(), path=path).timeline
+            assert len(s.seats[0].series) == final.state(final.end).turn
+
+
+def test_an_older_cache_is_read_anew(tmp_path):
+    """Summaries of another shape (cache version 1: the end of the game as a value after the
+    last round) are not taken from the cache."""
+    path = _save(tmp_path / "games", "a", "colosseum", 5, ("human", "easy", "easy"))
+    summaries, read = load_summaries([path], tmp_path)
+    assert read == 1
+    cache = tmp_path / CACHE
+    old = cache.read_text().replace('"v":2', '"v":1')
+    cache.write_text(old)
+    again, read = load_summaries([path], tmp_path)
+    assert read == 1 and again == summaries
+    assert figures(tally(again))["games"]["colosseum:grand"]["by_round"]

@@ -1,6 +1,7 @@
 """The statistics screen at 80x24: opened from the new-game screen (F2, shown in its key bar)
-and from the palette; the figures per game with plots of the spread and of the score by round
-(``textual-plotext``), text tables where colour is off or chosen with ``t``; scrollable."""
+and from the palette; the figures per game and edition, each in its own words (D-97), with plots
+of the spread and of the score by round (``textual-plotext``), text tables where colour is off or
+chosen with ``t``; scrollable."""
 
 from __future__ import annotations
 
@@ -40,6 +41,20 @@ def saved_games():
     return folder
 
 
+@pytest.fixture
+def fixed_length_data_dir(monkeypatch):
+    """A data folder whose path has the same length in every run, with or without workers: the
+    screen's last line names the games folder, and a longer path wraps onto another line."""
+    import os
+    import shutil
+
+    where = Path(f"/tmp/colosseum-stats-{os.getpid():07d}")
+    shutil.rmtree(where, ignore_errors=True)
+    monkeypatch.setenv("COLOSSEUM_DATA_DIR", str(where))
+    yield where
+    shutil.rmtree(where, ignore_errors=True)
+
+
 async def _open_from_new_game(pilot):
     assert "f2 Statistics" in _keybar(pilot.app)
     await pilot.press("f2")
@@ -71,11 +86,19 @@ async def _test_the_screen_from_the_new_game_screen_plots_and_tables(saved_games
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await _open_from_new_game(pilot)
         text = _text(screen)
-        assert "Colosseum of the people at this keyboard: 2 games" in text
-        assert "Municipium of the people at this keyboard: 1 game" in text
+        assert "Colosseum - The Grand Spectacle\n  1 game of the people at this keyboard" in text
+        assert "Colosseum - Original 2007\n  1 game of the people at this keyboard" in text
+        assert "Municipium\n  1 game of the people at this keyboard" in text
         assert "(3 saved games in" in text
         plots = list(screen.query(PlotextPlot))
-        assert len(plots) == 4  # each game: the spread and the score by round
+        assert [p.name for p in plots] == [  # each game and edition: the spread and the score by round
+            "Colosseum - The Grand Spectacle: Acclaim, how often (games)",
+            "Colosseum - The Grand Spectacle: average Acclaim by round",
+            "Colosseum - Original 2007: Spectators, how often (games)",
+            "Colosseum - Original 2007: average Spectators by round",
+            "Municipium: decurions, how often (games)",
+            "Municipium: average decurions by turn",
+        ]
         body = screen.query_one("#stats-body")
         assert body.max_scroll_y > 0  # more than a screen: it scrolls
         await pilot.press("end")
@@ -86,7 +109,10 @@ async def _test_the_screen_from_the_new_game_screen_plots_and_tables(saved_games
         await pilot.pause()
         assert not list(screen.query(PlotextPlot))
         text = _text(screen)
-        assert "Acclaim spread:" in text and "average decurions by turn:" in text
+        assert "Acclaim spread:" in text and "Spectators spread:" in text
+        assert "average Acclaim at the end of each round:\n      1-4: " in text
+        assert "average Spectators at the end of each round:\n      1-5: " in text
+        assert "average decurions at the end of each turn:" in text
         await pilot.press("escape")
         await pilot.pause()
         assert type(app.screen).__name__ == "NewGameScreen"
@@ -119,7 +145,7 @@ async def _test_from_the_palette_and_with_no_saved_games():
         assert f"No saved games in {games_dir()} yet." in _text(app.screen)
 
 
-def test_snapshot_of_the_plots(snap_compare, saved_games):
+def test_snapshot_of_the_plots(snap_compare, fixed_length_data_dir, saved_games):
     app = ColosseumApp(None, theme="colosseum-dark")
 
     async def opened(pilot):

@@ -1,6 +1,7 @@
 """The statistics screen (from the new-game screen's F2 and the palette): the figures of
 ``colosseum stats`` (``tui/stats.py``) per game, scrollable, each game with two plots made with
-``textual-plotext``: its scores' spread and its average score by round (or turn).  Where a plot
+``textual-plotext``: its scores' spread and its average score at the end of each round (or
+turn).  A section is a game in one edition, in that edition's words (D-97).  Where a plot
 does not fit (a narrow terminal) or colour is off (``NO_COLOR``), the same figures are text
 tables.  The saved games are summed up off the event loop (a cold cache reads every log).
 
@@ -161,28 +162,31 @@ class StatsScreen(Screen[None]):
 
 
 def _plots(g: GameTally) -> list[Widget]:
-    """The scores' spread (bars) and the average score by round (a line) of one game."""
+    """The scores' spread (bars) and the average score by round (a line) of one game in one
+    edition (each plot named by its title)."""
     from textual_plotext import PlotextPlot
 
     out: list[Widget] = []
     spread = g.spread()
     if spread:
-        plot = PlotextPlot(classes="stats-plot")
+        title = f"{g.title}: {g.score_name}, how often (games)"
+        plot = PlotextPlot(classes="stats-plot", name=title)
         plt: Any = plot.plt
         labels = [f"{lo}" if lo == hi else f"{lo}-{hi}" for lo, hi, _c in spread]
         counts = [c for _lo, _hi, c in spread]
         plt.bar(labels, counts, marker="#", width=0.6)
         plt.yticks(_ticks(max(counts)))
-        plt.title(f"{g.title}: {g.score_name}, how often (games)")
+        plt.title(title)
         out.append(plot)
     per = g.by_round()
     if len(per) > 1:
-        plot = PlotextPlot(classes="stats-plot")
+        title = f"{g.title}: average {g.score_name} by {g.series_name}"
+        plot = PlotextPlot(classes="stats-plot", name=title)
         plt = plot.plt
         xs = list(range(1, len(per) + 1))
         plt.plot(xs, per, marker="*")
         plt.xticks(xs if len(xs) <= 12 else xs[:: -(-len(xs) // 12)])
-        plt.title(f"{g.title}: average {g.score_name} by {g.series_name}")
+        plt.title(title)
         out.append(plot)
     return out
 

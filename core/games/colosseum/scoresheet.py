@@ -37,7 +37,7 @@ def score_sheet(states: Sequence[State], actions: Sequence[Action], events: Sequ
     best_note = ["did not perform"] * n
     best = [-1] * n  # the Acclaim of the performance that set the marker last
     per_round: dict[int, list[int]] = {}
-    marker: dict[int, tuple[int, ...]] = {}  # each seat's Acclaim at the end of each round
+    marker: dict[int, tuple[int, ...]] = {}  # each seat's Acclaim at the end of each round played
     items: list[tuple[int, str, int]] = []
     coins = {key: [0] * n for key in ("performances", "auctions", "investments", "deals")}
     stolen_from, stole = [0] * n, [0] * n
@@ -59,7 +59,7 @@ def score_sheet(states: Sequence[State], actions: Sequence[Action], events: Sequ
             if before.closing is not None:
                 stolen_from[before.closing.victim] += 1
         phase = before.phase
-        marker[after.round if after.phase != "over" else after.round + 1] = tuple(p.acclaim for p in after.players)
+        marker[after.round] = tuple(p.acclaim for p in after.players)  # (the last action's: the end)
         for s in range(n):
             delta = after.players[s].coins - before.players[s].coins
             if not delta:
@@ -99,7 +99,7 @@ def score_sheet(states: Sequence[State], actions: Sequence[Action], events: Sequ
         ScoreLine(label="Performers stolen from you", values=tuple(stolen_from), adds=False),
         ScoreLine(label="Performers you stole", values=tuple(stole), adds=False),
     ]
-    rounds = sorted(marker)  # the end of each round, then the end of the game
+    rounds = sorted(marker)  # one value a round played, the last round's the end of the game
     series = tuple(tuple(marker[r][s] for r in rounds) for s in range(n))
     return ScoreSheet(
         score_name=acclaim,

@@ -127,7 +127,8 @@ class MunicipiumRules(Rules[MuniSetup, State, MuniAction]):
         sets, basilica = [0] * n, [0] * n
         turns: dict[int, tuple[int, ...]] = {}
         for st in states:
-            turns[st.turn] = tuple(p.decurions for p in st.players)
+            if st.turn:  # (turn 0: the initial placement, before the first turn)
+                turns[st.turn] = tuple(p.decurions for p in st.players)
         for caused in events:
             for e in caused:
                 if e.kind == "set" and 0 <= e.seat < n:
