@@ -87,6 +87,11 @@ class SetupBase(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, f
         a game says otherwise."""
         return self
 
+    def settled(self) -> Self:
+        """This setup without the options its others imply (a new setup, ``make_setup``, is
+        settled so; logs are read as written).  Itself unless a game says otherwise."""
+        return self
+
 
 #: the fields of :class:`SetupBase`: not options
 BASE_FIELDS = ("players", "seed", "secret")
@@ -300,7 +305,7 @@ def make_setup(setup_type: type[S], players: Sequence[str], *, seed: int, secret
             raise OptionError(f"this program has no option {name!r}")
     raw: dict[str, Any] = {"players": list(players), "seed": seed, "secret": secret}
     raw.update(values)
-    return _convert(setup_type, raw)
+    return _convert(setup_type, raw).settled()
 
 
 def _convert(setup_type: type[S], raw: dict[str, Any]) -> S:

@@ -70,6 +70,13 @@ class GameSetup(SetupBase, frozen=True, kw_only=True, gc=False, omit_defaults=Tr
         ),
     ] = None
 
+    def settled(self) -> GameSetup:
+        """The original edition has one win per phase already (O-17): the 2007 auctions
+        option, which would say so again, is dropped (it is not recorded as chosen)."""
+        if self.variant == "original" and "auction-2007" in self.options:
+            return msgspec.structs.replace(self, options=tuple(o for o in self.options if o != "auction-2007"))
+        return self
+
 
 class Player(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     name: str
