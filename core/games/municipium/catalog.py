@@ -156,6 +156,11 @@ class MuniCatalog:
     def inst_name(self, i: int) -> str:
         return self.institutions[i].name
 
+    def inst_owner(self, i: int) -> str:
+        """The institution's name as an owner: "the Baths' chamber", "the Temple's chamber"."""
+        name = self.institutions[i].name
+        return f"{name}'" if name.endswith("s") else f"{name}'s"
+
     def kind_name(self, k: int, count: int = 1) -> str:
         name = self.kinds[k].name.lower()
         return name if count == 1 else f"{count} {name}s"

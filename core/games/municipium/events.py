@@ -84,7 +84,7 @@ def governor_event(ctx: Ctx) -> None:
     new = ctx.draw()
     if new != NO_KIND:
         ctx.set_chamber(g, new)
-        ctx.log("citizen", f"{ctx.cat.a_kind(new).capitalize()} is drawn for the {ctx.cat.inst_name(g)}'s chamber.")
+        ctx.log("citizen", f"{ctx.cat.a_kind(new).capitalize()} is drawn for the {ctx.cat.inst_owner(g)} chamber.")
 
 
 def chamber_options(ctx: Ctx, kind: int) -> tuple[int, ...]:
@@ -108,7 +108,7 @@ def draw_single_chamber(ctx: Ctx, chooser: int) -> None:
 def place_chamber(ctx: Ctx, seat: int, inst: int) -> None:
     k = next(i for i, c in enumerate(ctx.st.held) if c)
     if inst not in chamber_options(ctx, k):
-        raise RuleError("M-13.2", f"{ctx.cat.a_kind(k)} may not go to the {ctx.cat.inst_name(inst)}'s chamber")
+        raise RuleError("M-13.2", f"{ctx.cat.a_kind(k)} may not go to the {ctx.cat.inst_owner(inst)} chamber")
     ctx.set(held=add(ctx.st.held, k, -1))
     ctx.set_chamber(inst, k)
     ctx.pop()
