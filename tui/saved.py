@@ -163,9 +163,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if getattr(args, "format", "text") in ("html", "svg"):  # (these load Textual: they draw the viewer)
         at = None if getattr(args, "at", None) is None else _fork_point(log, args.at)
         if at is None and getattr(args, "at", None) is not None:
-            _err(
-                f"--at {args.at}: give a number of actions (0 to {len(log.actions)}, or m123) or a round (r1, r2, ...)"
-            )
+            _err(_at_help(log, args.at))
             return 2
         from .replay import cmd_export_picture
 
@@ -398,6 +396,21 @@ def _fork_point(log: GameLog, text: str) -> int | None:
         return None
 
 
+def _at_help(log: GameLog, text: str) -> str:
+    """What ``--at`` takes in this game, with its own numbers (before: "r1, r2, ..." for a
+    round the game does not have)."""
+    tl = log.timeline
+    rounds = sum(1 for i in range(tl.end) if tl.is_start("round", i))
+    where = (
+        f"a round (r1 to r{rounds})"
+        if rounds > 1
+        else "r1, its first round"
+        if rounds
+        else "no round: this game has none"
+    )
+    return f"--at {text}: give a number of actions (0 to {len(log.actions)}, or m123) or {where}"
+
+
 def _seat_numbers(log: GameLog, text: str) -> list[int] | None:
     names = [p.lower() for p in log.setup.players]  # (people give names, not seats)
     out = []
@@ -421,7 +434,7 @@ def cmd_fork(args: argparse.Namespace) -> int:
         return 1
     at = _fork_point(log, args.at)
     if at is None:
-        _err(f"--at {args.at}: give a number of actions (0 to {len(log.actions)}) or a round (r1, r2, ...)")
+        _err(_at_help(log, args.at))
         return 2
     humans = None
     if args.humans is not None:
