@@ -104,6 +104,10 @@ class WaitingScreen(Screen[None]):
             you = "  <- you" if i == self.joined.seat else ""
             lines.append(f"  Seat {i + 1}: {who}{you}")
         lines.append("")
+        if t.decision_seconds:  # (said before the game: the clock is the server's, not the form's)
+            lines.append(
+                f"Each decision has {t.decision_seconds:g} s; then a bot plays the seat (Ctrl+B: play it again)."
+            )
         if self.finding:
             lines.append("The table's host changed: finding the table again...")
         if self.joined.seat < 0:

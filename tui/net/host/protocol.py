@@ -266,6 +266,7 @@ class TableInfo(msgspec.Struct, kw_only=True):
     code: str = ""  # a private table's invitation code (sent only to those who may see it)
     banks: list[float] = []  # a time bank's seconds left per seat (the running decision's not yet off)
     turn_hours: float = 0.0  # a turn-based table's hours per decision
+    decision_seconds: float = 0.0  # without a time bank or turn hours: the server's clock per decision (0: none)
 
 
 class HistoryInfo(msgspec.Struct, kw_only=True):

@@ -178,6 +178,7 @@ class Table:
             code=m.code,
             banks=self.clock.banks(),
             turn_hours=m.turn_hours,
+            decision_seconds=0.0 if m.bank or m.turn_hours else self.server.turn_timeout,
         )
 
     def view(self, seat: int | None) -> bytes:
