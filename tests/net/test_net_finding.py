@@ -11,6 +11,7 @@ import threading
 import time
 
 import pytest
+from test_net_moved import _pilot_until
 
 from colosseum.tui.net import remote
 from colosseum.tui.net.host import protocol as P
@@ -30,13 +31,6 @@ def test_a_host_that_never_greets_is_given_up_on(monkeypatch):
         assert time.monotonic() - t < 5
     finally:
         silent.close()
-
-
-async def _until(pilot, cond, seconds: float = 5.0) -> None:
-    for _ in range(int(seconds / 0.05)):
-        if cond():
-            return
-        await pilot.pause(0.05)
 
 
 def test_the_waiting_screen_answers_keys_while_its_table_is_found_again(server):
@@ -64,7 +58,7 @@ def test_the_waiting_screen_answers_keys_while_its_table_is_found_again(server):
             tid = w.joined.table.id
             client.join = slow_join  # type: ignore[method-assign]
             app._table_message(P.Error(message=HOST_LOST, code="moved_host", table=tid))
-            await _until(pilot, lambda: bool(asked))
+            await _pilot_until(pilot, lambda: bool(asked))
             assert asked == [tid] and w.finding
             # the screen still takes keys while the host is asked
             await asyncio.wait_for(pilot.press("h", "i"), 3)
@@ -73,7 +67,7 @@ def test_the_waiting_screen_answers_keys_while_its_table_is_found_again(server):
             assert "finding the table again" in str(w.query_one("#seats").render())
             assert app.screen.check_action("start", ()) is False
             release.set()
-            await _until(pilot, lambda: not w.finding)
+            await _pilot_until(pilot, lambda: not w.finding)
             assert not w.finding and w.joined.seat == 0 and app.screen is w
             assert "finding the table again" not in str(w.query_one("#seats").render())
 

@@ -96,22 +96,27 @@ def test_your_move_in_the_lobby_title_and_the_bell(tmp_path):
         me.close()
 
 
+def _two_at_a_finished_table(srv):
+    """alice and NAME (their clients), a table of theirs against a bot played to its end by
+    their autopilots, and NAME's session of it."""
+    a = RemoteClient(srv.address, srv.token_for("key:a", "alice"))
+    b = RemoteClient(srv.address, srv.token_for("key:b", NAME))
+    tid = a.create_table(seats=["human", "human", "random"], sit=0, seed=3).table.id
+    session = b.session_for(b.join(tid, 1))
+    for c in (a, b):
+        c.send(P.Autopilot(table=tid, on=True))
+    end = time.monotonic() + 60
+    while a.list_page(history=True).total < 1:
+        assert time.monotonic() < end, "the game did not finish"
+        time.sleep(0.2)
+    return a, b, tid, session
+
+
 def test_a_rematch_asked_at_a_table_is_answered_in_the_game_app(tmp_path):
     from colosseum.tui.net.client import _game_app
 
     with running_server(tmp_path / "data", bot_delay=0.0, bot_timeout=60, fixed_seeds=True) as srv:
-        a = RemoteClient(srv.address, srv.token_for("key:a", "alice"))
-        b = RemoteClient(srv.address, srv.token_for("key:b", NAME))
-        ja = a.create_table(seats=["human", "human", "random"], sit=0, seed=3)
-        tid = ja.table.id
-        jb = b.join(tid, 1)
-        session = b.session_for(jb)
-        for c in (a, b):
-            c.send(P.Autopilot(table=tid, on=True))
-        end = time.monotonic() + 60
-        while a.list_page(history=True).total < 1:
-            assert time.monotonic() < end, "the game did not finish"
-            time.sleep(0.2)
+        a, b, tid, session = _two_at_a_finished_table(srv)
         app = _game_app(session, None)
 
         async def go():
@@ -140,17 +145,7 @@ def test_a_rematch_asked_twice_is_one_question_and_a_decline_ends_it(tmp_path):
     from colosseum.tui.net.client import _game_app
 
     with running_server(tmp_path / "data", bot_delay=0.0, bot_timeout=60, fixed_seeds=True) as srv:
-        a = RemoteClient(srv.address, srv.token_for("key:a", "alice"))
-        b = RemoteClient(srv.address, srv.token_for("key:b", NAME))
-        ja = a.create_table(seats=["human", "human", "random"], sit=0, seed=3)
-        tid = ja.table.id
-        session = b.session_for(b.join(tid, 1))
-        for c in (a, b):
-            c.send(P.Autopilot(table=tid, on=True))
-        end = time.monotonic() + 60
-        while a.list_page(history=True).total < 1:
-            assert time.monotonic() < end, "the game did not finish"
-            time.sleep(0.2)
+        a, b, tid, session = _two_at_a_finished_table(srv)
         app = _game_app(session, None)
         heard: list[str] = []
 

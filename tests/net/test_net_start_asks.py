@@ -6,14 +6,9 @@ from __future__ import annotations
 
 import asyncio
 
+from test_net_moved import _pilot_until
+
 from colosseum.tui.net.remote import RemoteClient
-
-
-async def _until(pilot, cond, seconds: float = 5.0) -> None:
-    for _ in range(int(seconds / 0.05)):
-        if cond():
-            return
-        await pilot.pause(0.05)
 
 
 def test_a_double_ctrl_s_creates_the_table_and_only_asks_to_start_it(server):
@@ -29,7 +24,7 @@ def test_a_double_ctrl_s_creates_the_table_and_only_asks_to_start_it(server):
             await pilot.press("n")
             await pilot.pause(0.3)
             await pilot.press(*"[b]x[/b]", "ctrl+s", "ctrl+s")  # the form's defaults: three people, a bot
-            await _until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            await _pilot_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
             confirm = app.screen
             assert isinstance(confirm, ConfirmScreen)
             assert "the 2 free seats" in str(confirm.query_one("#confirm-text").render())
@@ -37,14 +32,14 @@ def test_a_double_ctrl_s_creates_the_table_and_only_asks_to_start_it(server):
             await pilot.pause(0.3)
             assert table.meta.status == "waiting"  # still waiting for people
             await pilot.press("escape")
-            await _until(pilot, lambda: isinstance(app.screen, WaitingScreen))
+            await _pilot_until(pilot, lambda: isinstance(app.screen, WaitingScreen))
             w = app.screen
             assert isinstance(w, WaitingScreen) and table.meta.status == "waiting" and app.result is None
             # the server's clock per decision is said before the game (the form's bank was left empty)
             said = f"Each decision has {server.turn_timeout:g} s; then a bot plays the seat"
             assert said in str(w.query_one("#seats").render()).replace("\n", " ")
             await pilot.press("ctrl+s", "y")
-            await _until(pilot, lambda: app.result is not None)
+            await _pilot_until(pilot, lambda: app.result is not None)
             assert app.result is not None and app.result.state is not None
 
     try:
