@@ -413,12 +413,29 @@ _NO_CACHE = {"Cache-Control": "no-store"}
 #: keyboard at once and again whenever the window comes back (textual-serve leaves it to a
 #: click: keys typed before one went nowhere, and a keyboard-only player could not start); and
 #: the terminals are kept in ``window.colosseumTerminals``, so that a page test can read the
-#: screen from the terminal's buffer (xterm draws on a canvas)
+#: screen from the terminal's buffer (xterm draws on a canvas).  Each terminal is fitted by
+#: ``colosseumFit`` (below), again on every resize and once the fonts are in.
 _SCRIPT_HOOK = (
     "const t=new w(e,{ping:r});",
     "const t=new w(e,{ping:r});(window.colosseumTerminals=window.colosseumTerminals||[]).push(t);"
-    't.terminal.focus();window.addEventListener("focus",()=>t.terminal.focus());',
+    't.terminal.focus();window.addEventListener("focus",()=>t.terminal.focus());'
+    "colosseumFit(t);window.onresize=()=>colosseumFit(t);"
+    'document.fonts.addEventListener("loadingdone",()=>colosseumFit(t));',
 )
+#: the page starts once its font is in: textual-serve measured the terminal's cells with the
+#: fallback font (18 px rows where Roboto Mono's are 21), so the last rows and the key bar fell
+#: below the window once the font came, and a reload in the same window was too small
+_ONLOAD_HOOK = (
+    'window.onload=e=>{const t=document.querySelectorAll(".textual-terminal")',
+    "window.onload=async e=>{try{await document.fonts.load(\"16px 'Roboto Mono'\")}catch(_){}"
+    'const t=document.querySelectorAll(".textual-terminal")',
+)
+#: the terminal fills the window; where 80x24 cells of 16 px do not fit, a smaller font (down to
+#: 9 px) gives the screens the 80x24 they need
+_FIT = """window.colosseumFit=function(t){const o=t.terminal.options;let s=16;o.fontSize=s;
+let d=t.fitAddon.proposeDimensions();while(s>9&&d&&(d.cols<80||d.rows<24)){s--;o.fontSize=s;
+d=t.fitAddon.proposeDimensions();}t.fit();};
+"""
 _script: str | None = None
 
 
@@ -427,9 +444,9 @@ def page_script(static: Path) -> str:
     global _script
     if _script is None:
         text = (static / "js" / "textual.js").read_text(encoding="utf-8")
-        if text.count(_SCRIPT_HOOK[0]) != 1:
+        if text.count(_SCRIPT_HOOK[0]) != 1 or text.count(_ONLOAD_HOOK[0]) != 1:
             raise ValueError("textual-serve's textual.js is not the pinned one: the terminal hook does not fit")
-        _script = text.replace(*_SCRIPT_HOOK)
+        _script = _FIT + text.replace(*_SCRIPT_HOOK).replace(*_ONLOAD_HOOK)
     return _script
 
 
@@ -473,12 +490,14 @@ _STYLE = """
 @font-face { font-family: 'Roboto Mono'; src: url('/static/fonts/RobotoMono-VariableFont_wght.ttf'); }
 body { background: #17130f; color: #e8dcc8; font-family: 'Roboto Mono', monospace; margin: 0; }
 .box { max-width: 40em; margin: 4em auto; padding: 1.5em 2em; background: #241d15; border: 1px solid #d4a44c; }
-h1 { color: #d4a44c; font-size: 1.3em; }
+.box h1 { color: #d4a44c; font-size: 1.3em; background: none; }  /* (textual.js styles h1 white on black) */
+a { color: #d4a44c; }
 input, button { font: inherit; padding: .3em .6em; }
 .note { color: #b8a88c; }
 .textual-terminal { width: 100vw; height: 100vh; }
 body.-closed .closed { display: flex; }
-.closed { display: none; position: absolute; inset: 0; align-items: center; justify-content: center; }
+.closed { display: none; position: absolute; inset: 0; align-items: center; justify-content: center;
+  z-index: 10; background: rgba(23, 19, 15, 0.85); }  /* over the terminal's canvas layers */
 """
 
 
