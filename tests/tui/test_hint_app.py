@@ -181,7 +181,7 @@ def test_the_hints_explanation_names_each_games_own_chance():
     assert "dice" in said["colosseum"] and "bag" in said["colosseum"]
     assert "dice" not in said["municipium"]
     assert "citizens drawn from the bag and the cards turned over" in said["municipium"]
-    assert "For [/a];" in said["municipium"]  # a name is text, never markup
+    assert "For [/a]." in said["municipium"]  # a name is text, never markup
 
 
 def test_a_hint_from_too_few_playouts_says_they_cannot_tell_the_choices_apart():

@@ -125,7 +125,8 @@ def hint_text(rules: Rules[Any, Any, Any], state: Any, line: HintLine) -> Text:
         out.append("choice unless another one does clearly better.")
     elif bot != rules.spec.default_level:
         out.append(f"  (the {rules.spec.default_level} bot's choice: there is nothing here the search compares)\n")
-    out.append(f"\nFor {name}; the game waits for you: this changes nothing.")
+    # (not "the game waits": a table's clock runs on while the hint is read)
+    out.append(f"\nFor {name}. A hint plays nothing for you; a table's clock keeps running.")
     return out
 
 
