@@ -68,6 +68,9 @@ def test_a_one_time_link_signs_in_once_and_a_forged_one_never(tmp_path):
                     assert cookie["httponly"] and cookie["samesite"] == "Strict"
                 async with http.get(web.public_url + "/") as r:
                     assert 'id="terminal"' in await r.text()  # signed in
+                # the same link again in this browser (a second tab): to the game, not refused
+                async with http.get(link, allow_redirects=False) as r:
+                    assert r.status == 303 and r.headers["Location"] == "/"
             async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as other:
                 async with other.get(link, allow_redirects=False) as r:
                     assert r.status == 403  # used once already

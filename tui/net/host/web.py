@@ -171,6 +171,11 @@ class WebGateway:
 
     async def login(self, request: web.Request) -> web.StreamResponse:
         payload = self.signer.check(request.match_info["token"])
+        me = self.who(request)
+        if payload is not None and me is not None and str(payload.get("i", "")) == me.identity:
+            # this browser is signed in as the link's player already (a used link opened again,
+            # in a second tab): to the game, not "that link is not valid"
+            return web.Response(status=303, headers={"Location": "/", **_NO_CACHE})
         if payload is None or "j" not in payload or not self._spend(payload):
             self.hub.refused("web login link refused (forged, expired or used) from %s", _peer(request))
             return web.Response(
