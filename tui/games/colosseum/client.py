@@ -84,9 +84,12 @@ class ColosseumClient(GameClient):
         wide = width >= 100
         rnd = f"{min(state.round, rounds_total(state))}/{rounds_total(state)}"
         line.append(f" Round {rnd}  " if wide else f" R{rnd} ")
+        actor, text = prompt(state)
+        if state.phase == "over":  # the prompt says it: "game over: Marcus wins ..." (not twice)
+            line.append(text[:1].upper() + text[1:], Style(bold=True))
+            return
         line.append(PHASE_TITLES.get(state.phase, state.phase), Style(bold=True))
         line.append("  |  " if wide else " | ")
-        actor, text = prompt(state)
         line.append(text, seat_style(theme, actor) if actor >= 0 else Style(bold=True))
         if actor >= 0:
             p = state.players[actor]
