@@ -95,6 +95,28 @@ class ChoiceList(OptionList):
         if target is None:
             target = next((i for i, o in enumerate(options) if not o.disabled), None)
         self.highlighted = target
+        self.fit_rows()
+
+    def fit_rows(self) -> None:
+        """Show every row when the box has room for them: the CSS's height (9 rows, 16 on a tall
+        screen) counts rows as drawn, and a choice whose reason wraps takes two or three.  At
+        80x24 the investments with two wrapped reasons ran to 11 rows: "p  End the turn" was
+        below the list's fold while the box had empty rows under it."""
+        self.styles.max_height = None  # the CSS's, then grown after the layout
+        self.call_after_refresh(self._grow)
+
+    def _grow(self) -> None:
+        box = next((a for a in self.ancestors if isinstance(a, Widget) and a.id == "dialog"), None)
+        hidden = self.max_scroll_y  # rows below the fold: wrapped rows, counted in cells
+        if box is None or hidden <= 0 or not self.display or box.max_scroll_y > 0:
+            return
+        shown = [w for w in box.children if w.display]
+        end = max(w.region.bottom + w.styles.margin.bottom for w in shown)
+        # the empty rows in the box (on a short screen it takes the whole column; on a tall
+        # one it ends part-way down, above a panel that stays in view)
+        spare = box.scrollable_content_region.bottom - end
+        if spare > 0:
+            self.styles.max_height = self.size.height + min(hidden, spare)
 
     @property
     def chosen(self) -> str | None:
@@ -309,6 +331,8 @@ class DecisionDialog(DecisionScreen):
 
     def on_resize(self) -> None:
         self._fit_width()
+        for choices in self.query(ChoiceList):
+            choices.fit_rows()
 
     def _fit_width(self) -> None:
         """Leave the board visible: take the columns to its right."""
