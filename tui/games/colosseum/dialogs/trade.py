@@ -106,7 +106,7 @@ class TradeDialog(DecisionDialog):
             self.partner_i = 0
         self.col = 0  # 0: the partner gives (to you), 1: the partner gets (from you)
         self.offer = draft(session, seat, st.round)
-        self._seen = len(session.events)
+        self._opened = self._seen = len(session.events)
         self.status = ""
         self.last_answers: dict[int, str] = {}
         self._rows: list[str] = []
@@ -212,7 +212,14 @@ class TradeDialog(DecisionDialog):
 
     def _read_events(self) -> None:
         events = self.session.events
-        for ev in events[self._seen :]:
+        news = events[self._seen :]
+        again = len(events) < self._seen or any(ev.kind == "undo" for ev in news)
+        if again:
+            # a take-back: what was read of the moves taken back (a partner's "rejected") goes
+            # with them; what is left since the dialog opened is read again
+            self.status, self.last_answers = "", {}
+            news = [ev for ev in events[min(self._opened, len(events)) :] if ev.kind != "undo"]
+        for ev in news:
             if ev.kind in ("deal", "trade"):
                 self.status = ev.text
                 if "rejects" in ev.text and ev.seat >= 0:
@@ -221,7 +228,8 @@ class TradeDialog(DecisionDialog):
                 elif "withdraws" in ev.text:
                     self.last_answers.clear()
                 if ev.kind == "trade":  # closed: start afresh
-                    self.offer.clear()
+                    if not again:  # (the draft made since then stays)
+                        self.offer.clear()
                     self.last_answers.clear()
         self._seen = len(events)
 
