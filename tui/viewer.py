@@ -23,6 +23,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
@@ -311,29 +312,39 @@ class ViewerScreen(Screen[int]):
         return self.client.viewer_marks(self.timeline, self.index)
 
     def bar_text(self) -> str:
+        """The status line, fitted to the screen's width: when the whole wording does not fit,
+        parts take their short wording, then the least needed leave whole (at 80 columns a
+        damaged log's line ended "w:", the key's meaning cut off)."""
         n = self.timeline.end
         where = "start" if self.index == 0 else ("end" if self.index == n else f"action {self.index}")
-        text = f" REVIEW  {where} ({self.index}/{n})"
+        # (full wording, short one, the order in which it is shortened); short "": it may leave
+        parts: list[tuple[str, str | None, int]] = [(f"REVIEW  {where} ({self.index}/{n})", f"REVIEW  {where}", 4)]
         if self.error is not None:
             line = getattr(self.error, "line", None)
-            text += f"  log damaged at line {line}" if line else "  log damaged"
+            parts.append(
+                (f"log damaged at line {line}", f"damaged at line {line}", 1) if line else ("log damaged", None, 0)
+            )
         keys = self.STATUS_KEYS
         if keys:
-            text += f"  1-{self.players}: boards"
+            parts.append((f"1-{self.players}: boards", None, 0))
         # the key bar is full at 80 columns: the keys of this game's extras are named here
         log = self.game_log
         if keys and log is not None and not self.rules.is_over(self.state):
-            text += "  f: play from here"
+            parts.append(("f: play from here", "f: play on", 3))
         if keys and log is not None and log.undos:
-            text += f"  w: {'hide' if self.show_withdrawn else 'show'} taken back"
+            parts.append((f"w: {'hide' if self.show_withdrawn else 'show'} taken back", "w: taken back", 6))
         hints = sum(1 for h in self.hints if h.after == self.index)
         if hints:
-            text += f"  hint{'s' if hints > 1 else ''} here (see the history)"
+            parts.append((f"hint{'s' if hints > 1 else ''} here (see the history)", "hints here", 5))
         if keys and log is not None and log.header.fork_of:
-            text += f"  o: parent (fork at {log.header.fork_at})"
+            parts.append((f"o: parent (fork at {log.header.fork_at})", "o: parent", 5))
         if self.title_text:
-            text += f"  {self.title_text}"
-        return text
+            parts.append((self.title_text, "", 2))
+        return _fit_bar(parts, self.size.width or self.app.size.width or 80)
+
+    def on_resize(self) -> None:
+        if self.is_mounted:
+            self.query_one("#v-bar", Static).update(self.bar_text())
 
     def action_step(self, kind: str, direction: int) -> None:
         tl = self.timeline
@@ -459,3 +470,28 @@ def view_log(log: GameLog, *, theme: str | None = None) -> tuple[int, ViewerScre
     app = ViewerApp(log, theme=theme)
     app.run()
     return app.return_code or 0, app.play_from
+
+
+def _fit_bar(parts: list[tuple[str, str | None, int]], width: int) -> str:
+    """`` part  part ...`` in ``width`` cells: the parts whole, else, in the order of their rank,
+    in their short wording (or left out, those whose short wording is ""); at worst the last
+    parts leave, whole (and the others take back their whole wording where it fits again):
+    never a word cut at the edge."""
+    words = [full for full, _short, _rank in parts]
+
+    def line() -> str:
+        return " " + "  ".join(w for w in words if w)
+
+    for i in sorted((i for i, p in enumerate(parts) if p[1] is not None), key=lambda i: parts[i][2]):
+        if cell_len(line()) <= width:
+            break
+        words[i] = parts[i][1] or ""
+    while cell_len(line()) > width and sum(1 for w in words if w) > 1:
+        dropped = max(i for i, w in enumerate(words) if w)
+        words[dropped] = ""
+        parts = parts[:dropped]
+    for i in sorted(range(len(parts)), key=lambda i: -parts[i][2]):  # room again: the whole wordings back
+        was, words[i] = words[i], parts[i][0]
+        if cell_len(line()) > width:
+            words[i] = was
+    return line()
