@@ -228,7 +228,7 @@ class NewGameScreen(StyledOnMount, Screen[None]):
             compact=True,
             classes="name",
             id=f"ng-name-{i}",
-            max_length=16,
+            max_length=24,  # (a server keeps 24 columns of a name; the panels cut longer ones with ~)
         )
         name.cursor_blink = False
         kind = Cycle(self._kind_options(game), self._seat_kind(i, game), classes="kind", id=f"ng-kind-{i}")
