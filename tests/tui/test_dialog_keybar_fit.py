@@ -6,17 +6,15 @@ from __future__ import annotations
 import asyncio
 
 from cut_text import cut_texts
-from dialog_harness import dialog_app, load_position, open_first, settle
+from dialog_harness import dialog_app, load_position, make_session, open_first, settle
 from textual.widgets import Footer
 
 from colosseum.tui.games.colosseum.dialogs.trade import TradeDialog
-from colosseum.tui.session import LocalSession, Seat
 
 
 def test_the_trade_dialogs_key_bar_fits_80_columns_whole():
     # round 1's trade, [/a]'s turn: 小明 has proposed a deal to [/a]
-    setup, actions = load_position("trade_counter_names")
-    session = LocalSession(setup, (Seat("human"),) + (Seat("random"),) * 3, actions=actions)
+    session = make_session(*load_position("trade_counter_names"))
 
     async def go():
         app = dialog_app(session)

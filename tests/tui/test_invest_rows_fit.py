@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import asyncio
 
-from dialog_harness import dialog_app, load_position, open_first, settle
+from dialog_harness import dialog_app, load_position, make_session, open_first, settle
 
 from colosseum.tui.games.colosseum.dialogs.invest import InvestDialog
-from colosseum.tui.session import LocalSession, Seat
 
 
 def test_the_end_turn_row_shows_under_two_wrapped_reasons():
     # round 4, [/a] to invest with $18 and no Aquilas
-    setup, actions = load_position("invest_two_reasons")
-    session = LocalSession(setup, (Seat("human"),) + (Seat("random"),) * 3, actions=actions)
+    session = make_session(*load_position("invest_two_reasons"))
 
     async def go():
         app = dialog_app(session)

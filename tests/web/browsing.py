@@ -8,6 +8,10 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -62,3 +66,29 @@ async def _wait(page, which, texts: tuple[str, ...], timeout: float) -> str:
             return shown
         await asyncio.sleep(0.05)
     raise AssertionError(f"{texts!r} ({which.__name__}) not on the browser's screen:\n{shown}")
+
+
+@asynccontextmanager
+async def browser_at_server(tmp_path: Path, viewport: dict[str, int]) -> AsyncIterator[tuple[Any, Any]]:
+    """An open SSH server with its web gateway, and a page of headless Chromium at ``viewport``:
+    (the gateway, the page); all closed afterwards."""
+    from playwright.async_api import async_playwright
+
+    from colosseum.tui.net.host.ssh import start_server
+    from colosseum.tui.net.host.testing import free_port
+    from colosseum.tui.net.host.web import WebGateway
+
+    srv = await start_server(listen=f"127.0.0.1:{free_port()}", data=tmp_path / "data", open_to_all=True)
+    web = WebGateway(srv.hub, listen=f"127.0.0.1:{free_port()}")
+    await web.start()
+    try:
+        async with async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+            try:
+                context = await browser.new_context(viewport=viewport)
+                yield web, await context.new_page()
+            finally:
+                await browser.close()
+    finally:
+        await web.close()
+        await srv.close()

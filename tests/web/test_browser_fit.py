@@ -9,11 +9,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from browsing import ARGS, CHROMIUM, needs_browser, wait_for
-
-from colosseum.tui.net.host.ssh import start_server
-from colosseum.tui.net.host.testing import free_port
-from colosseum.tui.net.host.web import WebGateway
+from browsing import browser_at_server, needs_browser, wait_for
 
 pytestmark = needs_browser
 
@@ -33,40 +29,25 @@ async def _fits(page) -> dict:
 
 
 def test_the_terminal_fits_the_window_and_the_end_is_shown_over_it(tmp_path: Path):
-    from playwright.async_api import async_playwright
-
     async def go():
-        srv = await start_server(listen=f"127.0.0.1:{free_port()}", data=tmp_path / "data", open_to_all=True)
-        web = WebGateway(srv.hub, listen=f"127.0.0.1:{free_port()}")
-        await web.start()
-        try:
-            async with async_playwright() as pw:
-                browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-                try:
-                    context = await browser.new_context(viewport={"width": 726, "height": 434})
-                    page = await context.new_page()
-                    await page.goto(web.link_for("key:SHA256:becky", "Aurelia Maximiliana Cornelia"))
-                    await wait_for(page, "Lobby - you are")
-                    await _fits(page)  # a small window: a smaller font, still 80x24
-                    await page.set_viewport_size({"width": 1280, "height": 800})
-                    big = await _fits(page)
-                    assert big["rows"] > 24
-                    await page.set_viewport_size({"width": 726, "height": 434})
-                    await _fits(page)
-                    await page.reload()  # the font is in now: the same window, the same fit
-                    await wait_for(page, "Lobby - you are")
-                    await _fits(page)
-                    await page.keyboard.press("q")  # the lobby's quit: the session ends
-                    await page.wait_for_function("document.body.classList.contains('-closed')", timeout=20_000)
-                    on_top = await page.evaluate(
-                        "() => !!document.elementFromPoint(innerWidth / 2, innerHeight / 2).closest('.closed')"
-                    )
-                    assert on_top
-                    assert "The session ended" in await page.inner_text(".closed")
-                finally:
-                    await browser.close()
-        finally:
-            await web.close()
-            await srv.close()
+        async with browser_at_server(tmp_path, {"width": 726, "height": 434}) as (web, page):
+            await page.goto(web.link_for("key:SHA256:becky", "Aurelia Maximiliana Cornelia"))
+            await wait_for(page, "Lobby - you are")
+            await _fits(page)  # a small window: a smaller font, still 80x24
+            await page.set_viewport_size({"width": 1280, "height": 800})
+            big = await _fits(page)
+            assert big["rows"] > 24
+            await page.set_viewport_size({"width": 726, "height": 434})
+            await _fits(page)
+            await page.reload()  # the font is in now: the same window, the same fit
+            await wait_for(page, "Lobby - you are")
+            await _fits(page)
+            await page.keyboard.press("q")  # the lobby's quit: the session ends
+            await page.wait_for_function("document.body.classList.contains('-closed')", timeout=20_000)
+            on_top = await page.evaluate(
+                "() => !!document.elementFromPoint(innerWidth / 2, innerHeight / 2).closest('.closed')"
+            )
+            assert on_top
+            assert "The session ended" in await page.inner_text(".closed")
 
     asyncio.run(asyncio.wait_for(go(), 120))
