@@ -108,7 +108,6 @@ class ColosseumApp(GuidedApp):
         self.record = record
         self.auto_dialogs = auto_dialogs  # False: dialogs open only with a / Enter (tests, demos)
         self.bell_on = BELL
-        self.play_from: tuple[GameLog, int] | None = None  # run_play_from: ask at start-up
         #: save ``session`` once its first frame is drawn (``build_app``): loading the log
         #: modules and creating the file need not hold up the first paint
         self.record_pending = False
@@ -125,9 +124,6 @@ class ColosseumApp(GuidedApp):
             asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self._hangup)
         except Exception:  # noqa: BLE001 - not on every platform
             pass
-        if self.play_from is not None:
-            log, at = self.play_from
-            self.call_after_refresh(self._ask_play_from, log, at, True)
         if self.record_pending and self.session is not None and self.session.local_seats():
             # saving starts once a person's first decision is drawn (its modules and the file
             # need not hold that up; a game left sooner is saved on the way out all the same)
@@ -231,16 +227,13 @@ class ColosseumApp(GuidedApp):
     # ------------------------------------------------------------------ play from here
     def on_viewer_screen_play_from(self, message: ViewerScreen.PlayFrom) -> None:
         """The viewer's "play from here": ask who plays each seat, then start the fork."""
-        self._ask_play_from(message.game_log, message.at, False)
-
-    def _ask_play_from(self, log: GameLog, at: int, exit_on_cancel: bool) -> None:
         from .screens.playfrom import PlayFromScreen
+
+        log, at = message.game_log, message.at
 
         def chosen(choice: PlayFromChoice | None) -> None:
             if choice is not None:
                 self.play_fork(log, at, choice.kinds, reseed=choice.reseed)
-            elif exit_on_cancel:
-                self.exit(return_code=0)
 
         self.push_screen(PlayFromScreen(log, at), callback=chosen)
 
@@ -528,16 +521,6 @@ def run_session(
         app.guide_session(session)
     app.run()
     return _finish(app)
-
-
-def run_play_from(log: GameLog, at: int, *, theme: str | None = None, bot_delay: float = 0.6) -> int:
-    """``colosseum view``'s "play from here": ask who plays each seat, then play the fork."""
-    if not _check_theme(theme):
-        return 2
-    app = ColosseumApp(None, bot_delay=bot_delay, theme=theme, record=True)
-    app.play_from = (log, at)
-    app.run()
-    return app.return_code or 0
 
 
 def run_app(args: argparse.Namespace) -> int:

@@ -368,12 +368,26 @@ def cmd_view(args: argparse.Namespace) -> int:
         return 1
     from .viewer import view_log
 
-    status, play_from = view_log(log, theme=getattr(args, "theme", None))
-    if play_from is None:
+    theme = getattr(args, "theme", None)
+    status, asked = view_log(log, theme=theme)
+    if asked is None:
         return status
-    from .app import run_play_from  # "play from here": a new game from the position shown
+    # "play from here": the new game from the position shown, with the seats chosen in the review
+    from .fork import ForkError, start_fork
 
-    return run_play_from(play_from.game_log, play_from.at, theme=getattr(args, "theme", None))
+    play_from, choice = asked
+    try:
+        session, path = start_fork(play_from.game_log, play_from.at, choice.kinds, reseed=choice.reseed)
+    except ForkError as e:
+        _err(str(e))
+        return 2
+    except OSError as e:
+        _err(f"cannot write the new game: {e}")
+        return 1
+    print(path)
+    from .app import run_session
+
+    return run_session(session, theme=theme)
 
 
 # ------------------------------------------------------------------------------ fork

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.cells import cell_len
 from textual.app import ComposeResult
@@ -50,6 +50,9 @@ from .widgets.history import (
     withdrawn_entries,
 )
 from .widgets.keybar import KeyBar
+
+if TYPE_CHECKING:
+    from .screens.playfrom import PlayFromChoice
 
 __all__ = [
     "HINTED",
@@ -164,7 +167,7 @@ class ViewerScreen(Screen[int]):
         Binding("3", "seat(2)", "3", group=SEATS, show=False, id="viewer.seat-3"),
         Binding("4", "seat(3)", "4", group=SEATS, show=False, id="viewer.seat-4"),
         Binding("5", "seat(4)", "5", group=SEATS, show=False, id="viewer.seat-5"),
-        Binding("0", "seat(-1)", "Follow", show=False, id="viewer.follow"),
+        Binding("0", "follow", "Follow", show=False, id="viewer.follow"),
         Binding("f", "play_from", "Play from here", show=False, id="viewer.play-from"),
         Binding("w", "toggle_withdrawn", "Taken back", show=False, id="viewer.withdrawn"),
         Binding("o", "open_parent", "Parent", show=False, id="viewer.parent"),
@@ -359,6 +362,11 @@ class ViewerScreen(Screen[int]):
         self.viewed = None if seat < 0 else seat
         self.go(self.index)
 
+    def action_follow(self) -> None:
+        """``0``: follow the player who acted (the game screen's name for it: a panel that
+        names the key finds it by this action, ``widgets.keybar.key_for``)."""
+        self.action_seat(-1)
+
     def action_close(self) -> None:
         self.dismiss(self.index)
 
@@ -404,8 +412,9 @@ class ViewerScreen(Screen[int]):
 
 
 class ViewerApp(BaseApp):
-    """``colosseum view FILE``: the viewer on its own.  "Play from here" ends it with
-    ``play_from`` set: the command line then starts the game (this app has no game screens)."""
+    """``colosseum view FILE``: the viewer on its own.  "Play from here" asks who plays each seat
+    over the review (Cancel: back to the same position); Start ends the app with ``play_from``
+    and ``choice`` set: the command line then starts that game (this app has no game screens)."""
 
     TITLE = "Colosseum - review"
     ENABLE_COMMAND_PALETTE = False
@@ -424,10 +433,17 @@ class ViewerApp(BaseApp):
         self.log_file = log
         self.start_index = start_index
         self.play_from: ViewerScreen.PlayFrom | None = None
+        self.choice: PlayFromChoice | None = None
 
     def on_viewer_screen_play_from(self, message: ViewerScreen.PlayFrom) -> None:
-        self.play_from = message
-        self.exit(0)
+        from .screens.playfrom import PlayFromScreen
+
+        def chosen(choice: PlayFromChoice | None) -> None:
+            if choice is not None:  # (None: Cancel, the review goes on where it was)
+                self.play_from, self.choice = message, choice
+                self.exit(0)
+
+        self.push_screen(PlayFromScreen(message.game_log, message.at), callback=chosen)
 
     def on_mount(self) -> None:
         if self.user_settings.keys:
@@ -458,8 +474,11 @@ def run_viewer(log: GameLog, *, theme: str | None = None) -> int:
     return view_log(log, theme=theme)[0]
 
 
-def view_log(log: GameLog, *, theme: str | None = None) -> tuple[int, ViewerScreen.PlayFrom | None]:
-    """Run the viewer; (exit status, the "play from here" asked for, if any)."""
+def view_log(
+    log: GameLog, *, theme: str | None = None
+) -> tuple[int, tuple[ViewerScreen.PlayFrom, PlayFromChoice] | None]:
+    """Run the viewer; (exit status, the "play from here" asked for and the seats chosen for
+    it, if any)."""
     if not _theme_ok(theme):
         return 2, None
     import gc
@@ -469,7 +488,8 @@ def view_log(log: GameLog, *, theme: str | None = None) -> tuple[int, ViewerScre
     gc.freeze()  # the replayed positions live as long as the viewer: keep them out of GC passes
     app = ViewerApp(log, theme=theme)
     app.run()
-    return app.return_code or 0, app.play_from
+    asked = None if app.play_from is None or app.choice is None else (app.play_from, app.choice)
+    return app.return_code or 0, asked
 
 
 def _fit_bar(parts: list[tuple[str, str | None, int]], width: int) -> str:

@@ -53,3 +53,20 @@ def test_the_bar_fits_80_columns_with_the_palette_key(humans, keys):
                     assert expected[desc] in titles, desc
 
     asyncio.run(go())
+
+
+def test_two_seat_keys_read_as_a_range_not_as_twelve():
+    """A 2-player game's board keys: "1-2 Board" (they read "12 Board", the number twelve)."""
+    from colosseum.tui.local import make_session
+
+    session = make_session("municipium", ("Ann", "小明"), ("human", "normal"), seed=3)
+    app = ColosseumApp(session, bot_delay=0, auto_dialogs=False)
+
+    async def go():
+        async with app.run_test(size=(120, 24)) as pilot:
+            await pilot.pause()
+            return app.game_screen().query_one(KeyBar).items()
+
+    items = asyncio.run(go())
+    boards = [k for k, _d in items if k.startswith("1")]
+    assert boards == ["1-2"], items

@@ -15,6 +15,22 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual.widget import Widget
 
+__all__ = ["KeyBar", "key_for"]
+
+
+def key_for(widget: Widget, action: str) -> str | None:
+    """The key that runs ``action`` on ``widget``'s screen now (as the key bar shows it, after
+    the user's keymap), or None: a panel that names a key names the one its screen binds (the
+    game screen's ``f`` follows, the review's ``0``)."""
+    try:
+        bindings = widget.screen.active_bindings
+    except Exception:  # noqa: BLE001 - not mounted (yet): no key to name
+        return None
+    for _node, binding, enabled, _tip in bindings.values():
+        if binding.action == action and enabled:
+            return widget.app.get_key_display(binding)
+    return None
+
 
 class KeyBar(Widget):
     DEFAULT_CSS = """
@@ -77,7 +93,8 @@ class KeyBar(Widget):
             out.append((display, binding.description, binding.action))
         for group, pos in group_pos.items():
             keys = group_keys[group]
-            joined = f"{keys[0]}-{keys[-1]}" if len(keys) > 2 and all(k.isdigit() for k in keys) else "".join(keys)
+            # seat keys as a range (1-3; two of them 1-2, not "12", which reads as twelve)
+            joined = f"{keys[0]}-{keys[-1]}" if len(keys) > 1 and all(k.isdigit() for k in keys) else "".join(keys)
             out[pos] = (joined, out[pos][1], out[pos][2])
         if palette:
             out.append((palette, "palette", "command_palette"))

@@ -16,6 +16,7 @@ from textual.widget import Widget
 
 from colosseum.core.games.municipium import Event, State, to_act
 from colosseum.core.games.municipium.board import ranking, temple_pos
+from colosseum.tui.widgets.keybar import key_for
 from colosseum.tui.widgets.lines import LinePanel
 
 from .text import (
@@ -245,7 +246,8 @@ class PlayersPanel(_Panel):
         width = self.width
         p = st.players[seat]
         style = seat_style(st, seat, dark)
-        self._titles(f"Family {letters(st, self.theme_name)[seat]} ({seat + 1})", "f: every family")
+        key = key_for(self, "follow")
+        self._titles(f"Family {letters(st, self.theme_name)[seat]} ({seat + 1})", f"{key}: every family" if key else "")
         right = Text(f" D{p.decurions} F{p.favours} ")
         right.stylize(BOLD, 0, 3)
         right.append_text(citizens_text(p.citizens, dark, zero=True))
