@@ -366,10 +366,11 @@ def cmd_view(args: argparse.Namespace) -> int:
     log = load_for_command(args.file)
     if log is None:
         return 1
+    from .screens.playfrom import PlayFromScreen
     from .viewer import view_log
 
     theme = getattr(args, "theme", None)
-    status, asked = view_log(log, theme=theme)
+    status, asked = view_log(log, theme=theme, ask=PlayFromScreen)
     if asked is None:
         return status
     # "play from here": the new game from the position shown, with the seats chosen in the review

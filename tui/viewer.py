@@ -20,8 +20,8 @@ and keeps every state (they share structure), so any jump is a list lookup plus 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, cast
 
 from rich.cells import cell_len
 from textual.app import ComposeResult
@@ -50,9 +50,6 @@ from .widgets.history import (
     withdrawn_entries,
 )
 from .widgets.keybar import KeyBar
-
-if TYPE_CHECKING:
-    from .screens.playfrom import PlayFromChoice
 
 __all__ = [
     "HINTED",
@@ -411,16 +408,25 @@ class ViewerScreen(Screen[int]):
         self.notify(f"{name} is not beside this game or in the games folder.", severity="warning", markup=False)
 
 
+#: the dialog "play from here" asks with (the app above this layer gives it: the screens'
+#: ``PlayFromScreen``): made from the log and the position, it dismisses with the seats chosen
+#: or None
+Ask = Callable[[GameLog, int], Screen[Any]]
+
+
 class ViewerApp(BaseApp):
     """``colosseum view FILE``: the viewer on its own.  "Play from here" asks who plays each seat
-    over the review (Cancel: back to the same position); Start ends the app with ``play_from``
-    and ``choice`` set: the command line then starts that game (this app has no game screens)."""
+    over the review with ``ask`` (Cancel: back to the same position); Start ends the app with
+    ``play_from`` and ``choice`` set: the command line then starts that game (this app has no
+    game screens).  Without ``ask`` the app ends at once with ``play_from`` set."""
 
     TITLE = "Colosseum - review"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
 
-    def __init__(self, log: GameLog, *, theme: str | None = None, start_index: int | None = None) -> None:
+    def __init__(
+        self, log: GameLog, *, theme: str | None = None, start_index: int | None = None, ask: Ask | None = None
+    ) -> None:
         from .settings import load_settings
 
         # the user's settings file, as the game reads it; a theme given here wins
@@ -433,17 +439,19 @@ class ViewerApp(BaseApp):
         self.log_file = log
         self.start_index = start_index
         self.play_from: ViewerScreen.PlayFrom | None = None
-        self.choice: PlayFromChoice | None = None
+        self.choice: Any = None
+        self.ask = ask
 
     def on_viewer_screen_play_from(self, message: ViewerScreen.PlayFrom) -> None:
-        from .screens.playfrom import PlayFromScreen
-
-        def chosen(choice: PlayFromChoice | None) -> None:
+        def chosen(choice: Any) -> None:
             if choice is not None:  # (None: Cancel, the review goes on where it was)
                 self.play_from, self.choice = message, choice
                 self.exit(0)
 
-        self.push_screen(PlayFromScreen(message.game_log, message.at), callback=chosen)
+        if self.ask is None:
+            chosen(True)
+        else:
+            self.push_screen(self.ask(message.game_log, message.at), callback=chosen)
 
     def on_mount(self) -> None:
         if self.user_settings.keys:
@@ -475,9 +483,9 @@ def run_viewer(log: GameLog, *, theme: str | None = None) -> int:
 
 
 def view_log(
-    log: GameLog, *, theme: str | None = None
-) -> tuple[int, tuple[ViewerScreen.PlayFrom, PlayFromChoice] | None]:
-    """Run the viewer; (exit status, the "play from here" asked for and the seats chosen for
+    log: GameLog, *, theme: str | None = None, ask: Ask | None = None
+) -> tuple[int, tuple[ViewerScreen.PlayFrom, Any] | None]:
+    """Run the viewer; (exit status, the "play from here" asked for and what ``ask`` chose for
     it, if any)."""
     if not _theme_ok(theme):
         return 2, None
@@ -486,7 +494,7 @@ def view_log(
     log.timeline.state(log.timeline.end)
     gc.collect()
     gc.freeze()  # the replayed positions live as long as the viewer: keep them out of GC passes
-    app = ViewerApp(log, theme=theme)
+    app = ViewerApp(log, theme=theme, ask=ask)
     app.run()
     asked = None if app.play_from is None or app.choice is None else (app.play_from, app.choice)
     return app.return_code or 0, asked

@@ -36,7 +36,7 @@ def test_cancel_goes_back_to_the_review_at_the_same_position(data_dir):
     log = recorded()
 
     async def go():
-        app = ViewerApp(log, start_index=12)
+        app = ViewerApp(log, start_index=12, ask=PlayFromScreen)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await pilot.press("f")
@@ -53,12 +53,13 @@ def test_cancel_goes_back_to_the_review_at_the_same_position(data_dir):
 
 
 def test_start_ends_the_review_with_the_seats_chosen(data_dir):
+    from colosseum.tui.screens.playfrom import PlayFromScreen
     from colosseum.tui.viewer import ViewerApp
 
     log = recorded()
 
     async def go():
-        app = ViewerApp(log, start_index=12)
+        app = ViewerApp(log, start_index=12, ask=PlayFromScreen)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await pilot.press("f")
@@ -81,7 +82,8 @@ def test_view_plays_the_fork_of_the_game_it_shows(data_dir, monkeypatch, capsys)
     log = recorded()
     played = []
 
-    def fake_view(found, theme=None):
+    def fake_view(found, theme=None, ask=None):
+        assert ask is not None  # the command asks with the play-from dialog
         return 0, (viewer.ViewerScreen.PlayFrom(found, 12), PlayFromChoice(("human", "normal", "normal"), False))
 
     monkeypatch.setattr(viewer, "view_log", fake_view)
@@ -97,12 +99,13 @@ def test_view_plays_the_fork_of_the_game_it_shows(data_dir, monkeypatch, capsys)
 
 def test_the_family_sheet_names_the_review_s_follow_key(data_dir):
     from colosseum.tui.games.municipium.panels import PlayersPanel
+    from colosseum.tui.screens.playfrom import PlayFromScreen
     from colosseum.tui.viewer import ViewerApp
 
     log = recorded()
 
     async def go():
-        app = ViewerApp(log, start_index=12)
+        app = ViewerApp(log, start_index=12, ask=PlayFromScreen)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await pilot.press("2")
