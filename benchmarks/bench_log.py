@@ -173,7 +173,7 @@ def bench_timeline(setup, actions, jumps: int) -> None:
 
 
 async def _viewer(log, jumps: int, size) -> None:
-    from colosseum.tui.viewer import ViewerApp
+    from colosseum.tui.review_app import ViewerApp
 
     rnd = random.Random(2)
     t = time.perf_counter()

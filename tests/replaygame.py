@@ -54,7 +54,7 @@ def page_frames(page: str) -> list[str]:
 async def viewer_screen(log, index: int, size: tuple[int, int]) -> str:
     """The viewer (``colosseum view``) at ``size`` stepped from the start to ``index`` with the
     Right key, as text: the rows above its key bar (the replay's frames have none)."""
-    from colosseum.tui.viewer import ViewerApp
+    from colosseum.tui.review_app import ViewerApp
 
     app = ViewerApp(log, start_index=0)
     async with app.run_test(size=(size[0], size[1] + 1)) as pilot:

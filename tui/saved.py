@@ -366,11 +366,10 @@ def cmd_view(args: argparse.Namespace) -> int:
     log = load_for_command(args.file)
     if log is None:
         return 1
-    from .screens.playfrom import PlayFromScreen
-    from .viewer import view_log
+    from .review_app import view_log
 
     theme = getattr(args, "theme", None)
-    status, asked = view_log(log, theme=theme, ask=PlayFromScreen)
+    status, asked = view_log(log, theme=theme)
     if asked is None:
         return status
     # "play from here": the new game from the position shown, with the seats chosen in the review

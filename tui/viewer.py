@@ -20,7 +20,7 @@ and keeps every state (they share structure), so any jump is a list lookup plus 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, cast
 
 from rich.cells import cell_len
@@ -36,7 +36,6 @@ from colosseum.core.timeline import GameLog, Timeline
 from colosseum.themes import THEME_NAMES
 from colosseum.tui.plain import Static
 
-from .base import BaseApp
 from .client import GameBody, GameClient, load_client
 from .session import GameSession
 from .widgets.header import HeaderLine
@@ -55,12 +54,10 @@ __all__ = [
     "HINTED",
     "WITHDRAWN",
     "HistoryPanel",
-    "ViewerApp",
     "ViewerScreen",
     "history_entries",
     "remember_hint",
     "session_hints",
-    "view_log",
 ]
 
 STEP = Binding.Group("Action", compact=True)
@@ -408,59 +405,6 @@ class ViewerScreen(Screen[int]):
         self.notify(f"{name} is not beside this game or in the games folder.", severity="warning", markup=False)
 
 
-#: the dialog "play from here" asks with (the app above this layer gives it: the screens'
-#: ``PlayFromScreen``): made from the log and the position, it dismisses with the seats chosen
-#: or None
-Ask = Callable[[GameLog, int], Screen[Any]]
-
-
-class ViewerApp(BaseApp):
-    """``colosseum view FILE``: the viewer on its own.  "Play from here" asks who plays each seat
-    over the review with ``ask`` (Cancel: back to the same position); Start ends the app with
-    ``play_from`` and ``choice`` set: the command line then starts that game (this app has no
-    game screens).  Without ``ask`` the app ends at once with ``play_from`` set."""
-
-    TITLE = "Colosseum - review"
-    ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
-
-    def __init__(
-        self, log: GameLog, *, theme: str | None = None, start_index: int | None = None, ask: Ask | None = None
-    ) -> None:
-        from .settings import load_settings
-
-        # the user's settings file, as the game reads it; a theme given here wins
-        self.user_settings = load_settings()
-        stored = self.user_settings.theme
-        if theme is None and stored is not None and _theme_known(stored):
-            theme = stored
-        super().__init__(theme=theme)
-        self.title = f"{log.spec.title} - review"
-        self.log_file = log
-        self.start_index = start_index
-        self.play_from: ViewerScreen.PlayFrom | None = None
-        self.choice: Any = None
-        self.ask = ask
-
-    def on_viewer_screen_play_from(self, message: ViewerScreen.PlayFrom) -> None:
-        def chosen(choice: Any) -> None:
-            if choice is not None:  # (None: Cancel, the review goes on where it was)
-                self.play_from, self.choice = message, choice
-                self.exit(0)
-
-        if self.ask is None:
-            chosen(True)
-        else:
-            self.push_screen(self.ask(message.game_log, message.at), callback=chosen)
-
-    def on_mount(self) -> None:
-        if self.user_settings.keys:
-            self.set_keymap(self.user_settings.keys)
-        if self.user_settings.problem:
-            self.notify(self.user_settings.problem, title="Settings ignored", severity="warning", markup=False)
-        self.push_screen(ViewerScreen.from_log(self.log_file, self.start_index), callback=lambda _: self.exit(0))
-
-
 def _theme_known(theme: str) -> bool:
     from textual.theme import BUILTIN_THEMES
 
@@ -476,28 +420,6 @@ def _theme_ok(theme: str | None) -> bool:
         return True
     print(f"colosseum: unknown theme {theme!r}; choose one of {', '.join(THEME_NAMES)}", file=sys.stderr)
     return False
-
-
-def run_viewer(log: GameLog, *, theme: str | None = None) -> int:
-    return view_log(log, theme=theme)[0]
-
-
-def view_log(
-    log: GameLog, *, theme: str | None = None, ask: Ask | None = None
-) -> tuple[int, tuple[ViewerScreen.PlayFrom, Any] | None]:
-    """Run the viewer; (exit status, the "play from here" asked for and what ``ask`` chose for
-    it, if any)."""
-    if not _theme_ok(theme):
-        return 2, None
-    import gc
-
-    log.timeline.state(log.timeline.end)
-    gc.collect()
-    gc.freeze()  # the replayed positions live as long as the viewer: keep them out of GC passes
-    app = ViewerApp(log, theme=theme, ask=ask)
-    app.run()
-    asked = None if app.play_from is None or app.choice is None else (app.play_from, app.choice)
-    return app.return_code or 0, asked
 
 
 def _fit_bar(parts: list[tuple[str, str | None, int]], width: int) -> str:

@@ -128,7 +128,8 @@ def test_a_fork_plays_on_and_is_recorded(finished, tmp_path):
 def test_the_viewer_of_a_fork_opens_the_parent_at_the_fork_point(finished, tmp_path):
     import asyncio
 
-    from colosseum.tui.viewer import ViewerApp, ViewerScreen
+    from colosseum.tui.review_app import ViewerApp
+    from colosseum.tui.viewer import ViewerScreen
 
     log = read_log(finished)
     session, path = start_fork(log, 25, folder=tmp_path)  # beside the parent

@@ -265,7 +265,7 @@ def test_resume_plays_on_in_the_same_file(data_dir, monkeypatch):
 
 
 def test_view_steps_through_with_the_shells_keys(data_dir, monkeypatch):
-    from colosseum.tui.viewer import ViewerApp
+    from colosseum.tui.review_app import ViewerApp
 
     path = played_log(data_dir, moves=4)
     seen = []
@@ -287,7 +287,7 @@ def test_view_steps_through_with_the_shells_keys(data_dir, monkeypatch):
         asyncio.run(go())
         return 0, None
 
-    monkeypatch.setattr("colosseum.tui.viewer.view_log", view_log)
+    monkeypatch.setattr("colosseum.tui.review_app.view_log", view_log)
     assert cli(["view", str(path)]) == 0
     assert seen == [1]
 

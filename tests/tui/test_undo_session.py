@@ -138,7 +138,8 @@ def test_export_and_viewer_show_what_was_taken_back(tmp_path, capsys):
     import asyncio
 
     from colosseum.tui.cli import main as cli
-    from colosseum.tui.viewer import WITHDRAWN, HistoryPanel, ViewerApp
+    from colosseum.tui.review_app import ViewerApp
+    from colosseum.tui.viewer import WITHDRAWN, HistoryPanel
 
     s = LocalSession(SETUP, (Seat("human"), Seat("greedy"), Seat("greedy")))
     path = start_recording(s, tmp_path / "g.jsonl")

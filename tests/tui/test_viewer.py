@@ -17,7 +17,8 @@ from colosseum.tui.base import BaseApp
 from colosseum.tui.cli import main as cli
 from colosseum.tui.games.colosseum.hand import HandPanel
 from colosseum.tui.plain import Static
-from colosseum.tui.viewer import HistoryPanel, ViewerApp, ViewerScreen
+from colosseum.tui.review_app import ViewerApp
+from colosseum.tui.viewer import HistoryPanel, ViewerScreen
 
 NAMES = ("Becky", "Kat", "Laura")
 
@@ -209,7 +210,7 @@ async def test_damaged_log_is_shown_with_a_note():
 def test_view_command(tmp_path, monkeypatch, capsys):
     opened = []
     # view_log: the viewer's exit status and its "play from here" request (none here)
-    monkeypatch.setattr("colosseum.tui.viewer.view_log", lambda log, theme=None: (opened.append(log) or 0, None))
+    monkeypatch.setattr("colosseum.tui.review_app.view_log", lambda log, theme=None: (opened.append(log) or 0, None))
     good = tmp_path / "g.jsonl"
     good.write_bytes(SAMPLE.read_bytes())
     assert cli(["view", str(good)]) == 0

@@ -10,7 +10,8 @@ from rich.cells import cell_len
 from test_viewer import sample_log
 
 from colosseum.tui.plain import Static
-from colosseum.tui.viewer import ViewerApp, ViewerScreen
+from colosseum.tui.review_app import ViewerApp
+from colosseum.tui.viewer import ViewerScreen
 
 
 def test_a_damaged_logs_status_line_names_every_key_whole_at_80_columns():

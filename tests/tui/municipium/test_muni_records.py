@@ -130,7 +130,7 @@ def test_a_municipium_game_forks_like_any_game(data_dir, capsys):
 def test_viewer_steps_through_the_game(data_dir):
     """The shell's viewer with Municipium's panels, driven by the keys every game's viewer has."""
     from colosseum.tui.games.municipium.panels import BoardPanel
-    from colosseum.tui.viewer import ViewerApp
+    from colosseum.tui.review_app import ViewerApp
 
     s = muni_game(steps=40)
     path = s.recorder.path
@@ -163,7 +163,7 @@ def test_snapshot_viewer(snap_compare, tmp_path):
     from colosseum.core.games.municipium import MuniSetup, to_act
     from colosseum.core.games.municipium.bots import make_bot
     from colosseum.core.logwriter import LogWriter
-    from colosseum.tui.viewer import ViewerApp
+    from colosseum.tui.review_app import ViewerApp
 
     setup = MuniSetup(players=("Ann", "Bo", "Cy"), seed=8)
     st, actions = new_game(setup), []

@@ -30,13 +30,14 @@ def recorded(steps: int = 40):
 
 
 def test_cancel_goes_back_to_the_review_at_the_same_position(data_dir):
+    from colosseum.tui.review_app import ViewerApp
     from colosseum.tui.screens.playfrom import PlayFromScreen
-    from colosseum.tui.viewer import ViewerApp, ViewerScreen
+    from colosseum.tui.viewer import ViewerScreen
 
     log = recorded()
 
     async def go():
-        app = ViewerApp(log, start_index=12, ask=PlayFromScreen)
+        app = ViewerApp(log, start_index=12)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await pilot.press("f")
@@ -53,13 +54,12 @@ def test_cancel_goes_back_to_the_review_at_the_same_position(data_dir):
 
 
 def test_start_ends_the_review_with_the_seats_chosen(data_dir):
-    from colosseum.tui.screens.playfrom import PlayFromScreen
-    from colosseum.tui.viewer import ViewerApp
+    from colosseum.tui.review_app import ViewerApp
 
     log = recorded()
 
     async def go():
-        app = ViewerApp(log, start_index=12, ask=PlayFromScreen)
+        app = ViewerApp(log, start_index=12)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await pilot.press("f")
@@ -76,17 +76,16 @@ def test_start_ends_the_review_with_the_seats_chosen(data_dir):
 
 def test_view_plays_the_fork_of_the_game_it_shows(data_dir, monkeypatch, capsys):
     """The command starts the Municipium fork itself (no new-game screen in between)."""
-    from colosseum.tui import viewer
+    from colosseum.tui import review_app, viewer
     from colosseum.tui.screens.playfrom import PlayFromChoice
 
     log = recorded()
     played = []
 
-    def fake_view(found, theme=None, ask=None):
-        assert ask is not None  # the command asks with the play-from dialog
+    def fake_view(found, theme=None):
         return 0, (viewer.ViewerScreen.PlayFrom(found, 12), PlayFromChoice(("human", "normal", "normal"), False))
 
-    monkeypatch.setattr(viewer, "view_log", fake_view)
+    monkeypatch.setattr(review_app, "view_log", fake_view)
     monkeypatch.setattr("colosseum.tui.app.run_session", lambda session, **kw: played.append(session) or 0)
     assert saved_module.cmd_view(type("A", (), {"file": str(log.path), "theme": None})()) == 0
     (session,) = played
@@ -99,13 +98,12 @@ def test_view_plays_the_fork_of_the_game_it_shows(data_dir, monkeypatch, capsys)
 
 def test_the_family_sheet_names_the_review_s_follow_key(data_dir):
     from colosseum.tui.games.municipium.panels import PlayersPanel
-    from colosseum.tui.screens.playfrom import PlayFromScreen
-    from colosseum.tui.viewer import ViewerApp
+    from colosseum.tui.review_app import ViewerApp
 
     log = recorded()
 
     async def go():
-        app = ViewerApp(log, start_index=12, ask=PlayFromScreen)
+        app = ViewerApp(log, start_index=12)
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             await pilot.press("2")
@@ -119,3 +117,30 @@ def test_the_family_sheet_names_the_review_s_follow_key(data_dir):
 
     sub, back = asyncio.run(go())
     assert sub == "0: every family" and "every family" not in back
+
+
+def test_f1_lists_the_review_s_keys(data_dir):
+    """``colosseum view`` has the help every screen has: F1 lists the keys the bar has no room
+    for (h/l, n/p, 0 follow, f play from here)."""
+    from colosseum.tui.review_app import ViewerApp
+    from colosseum.tui.screens.help import HelpScreen
+
+    log = recorded()
+
+    async def go():
+        app = ViewerApp(log, start_index=12)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("f1")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            text = str(app.screen.query_one("#help-text").render())
+            await pilot.press("f1")
+            await pilot.pause()
+            assert type(app.screen).__name__ == "ViewerScreen"
+            await pilot.press("q")
+        return text
+
+    text = asyncio.run(go())
+    for words in ("Play from here", "Follow", "Next phase"):
+        assert words in text, text
