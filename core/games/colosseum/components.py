@@ -203,6 +203,12 @@ _TERMS = {
 OPTIONS = ("auction-2007",)
 
 
+def a_word(word: str) -> str:
+    """``word`` with its indefinite article, by its first letter ("an Aquila", "a medal", "an
+    arena piece", "an Elephant")."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
 class Catalog(msgspec.Struct, frozen=True):
     variant: str
     rules: VariantRecord
@@ -245,6 +251,15 @@ class Catalog(msgspec.Struct, frozen=True):
         """``term(word)`` to begin a sentence or a heading ("Spectators", "Acclaim")."""
         found = self.term(word)
         return found[:1].upper() + found[1:]
+
+    def a_term(self, word: str) -> str:
+        """``term(word)`` with its indefinite article ("a gate", "an arena piece")."""
+        return a_word(self.term(word))
+
+    def count_term(self, count: int, word: str) -> str:
+        """``count`` and this edition's word for ``word`` (a plural ending in "s"), singular for
+        1: "1 Aquila", "2 medals"."""
+        return f"{count} {self.term(word[:-1] if count == 1 else word)}"
 
     def label(self, spec: Spectacle) -> str:
         """``spec``'s name as a player reads it: with its program number where the numbering

@@ -184,25 +184,26 @@ def end_game(ctx: Ctx) -> None:
             ctx.set_player(seat, acclaim=new, aquilas=0, seq=ctx.st.next_seq)
             ctx.st = replace(ctx.st, next_seq=ctx.st.next_seq + 1)
             if not ctx.quiet:
-                ctx.log(
-                    "aquila", f"{p.name} returns {p.aquilas} Aquilas for {gain} Acclaim: {p.acclaim} to {new}.", seat
-                )
+                aquilas, acclaim = ctx.cat.count_term(p.aquilas, "aquilas"), ctx.cat.term("acclaim")
+                ctx.log("aquila", f"{p.name} returns {aquilas} for {gain} {acclaim}: {p.acclaim} to {new}.", seat)
         elif ctx.cat.rules.end_tie == "shared":  # the original (O-29)
             ctx.set_player(seat, aquilas=0)
             if not ctx.quiet:
-                ctx.log("aquila", f"{p.name}'s {p.aquilas} medals are worth nothing at the end.", seat)
+                aquilas = ctx.cat.count_term(p.aquilas, "aquilas")
+                worth = "is" if p.aquilas == 1 else "are"
+                ctx.log("aquila", f"{p.name}'s {aquilas} {worth} worth nothing at the end.", seat)
         else:
             ctx.set_player(seat, aquilas=0)
             if not ctx.quiet:
-                ctx.log("aquila", f"{p.name} discards {p.aquilas} Aquilas (no Acclaim in the classic game).", seat)
+                aquilas, acclaim = ctx.cat.count_term(p.aquilas, "aquilas"), ctx.cat.term("acclaim")
+                ctx.log("aquila", f"{p.name} discards {aquilas} (no {acclaim} in the classic game).", seat)
     result = rank(ctx.st)
     ctx.st = replace(ctx.st, result=result)
-    w = ctx.name(result.winner)
-    acclaim = ctx.player(result.winner).acclaim
+    if ctx.quiet:
+        return
+    acclaim = f"{ctx.player(result.winner).acclaim} {ctx.cat.term('acclaim')}"
     if result.shared:
         names = " and ".join(ctx.name(s) for s in result.shared)
-        if not ctx.quiet:
-            ctx.log("over", f"The game is over. {names} share the win with {acclaim} Acclaim.", result.winner)
+        ctx.log("over", f"The game is over. {names} share the win with {acclaim}.", result.winner)
         return
-    if not ctx.quiet:
-        ctx.log("over", f"The game is over. {w} wins with {acclaim} Acclaim.", result.winner)
+    ctx.log("over", f"The game is over. {ctx.name(result.winner)} wins with {acclaim}.", result.winner)

@@ -74,10 +74,10 @@ def score_sheet(states: Sequence[State], actions: Sequence[Action], events: Sequ
                 coins["deals"][s] += delta
     acclaim = _title(cat.term("acclaim"))
     labels = (
-        "Best performance: the spectacle",
+        f"Best performance: the {cat.term('spectacle')}",
         "Best performance: earlier performances",
         "Best performance: Star Performers",
-        "Best performance: nobles at the gates",
+        f"Best performance: nobles at the {cat.term('gates')}",
         f"Best performance: {cat.term('promoters')}",
         f"Best performance: {cat.term('gifts')}",
         f"Best performance: {cat.term('aquilas')} spent",

@@ -123,7 +123,9 @@ class Step(msgspec.Struct, frozen=True, kw_only=True):
 _NOISE = frozenset({"bid", "pass", "end", "phase", "roll"})
 _RESULTS = frozenset({"perform", "win", "trade"})
 MAX_LINE = 160  # characters in a turn's line: the log has the rest
-_PERFORM = re.compile(r"^(?P<head>.*? performs .+?): .*?= (?P<acclaim>-?\d+) Acclaim\b.*$")
+#: a performance's sentence: "Becky performs X: 9 + 5 = 14 Acclaim; ..." (the edition's word for
+#: the score, "14 spectators" in the original)
+_PERFORM = re.compile(r"^(?P<head>.*? performs .+?): .*?= (?P<score>-?\d+ [^;]+);.*$")
 
 
 def _phrase(event: Event) -> str:
@@ -131,7 +133,7 @@ def _phrase(event: Event) -> str:
     if event.kind == "perform":
         m = _PERFORM.match(text)
         if m:
-            return f"{m['head']} for {m['acclaim']} Acclaim"
+            return f"{m['head']} for {m['score']}"
     return text
 
 

@@ -10,7 +10,7 @@ from colosseum.core.gamelog import describe_action
 from colosseum.core.games.colosseum import actions as A
 from colosseum.core.games.colosseum import catalog, legal
 
-from .common import NOBLE_NAMES
+from .common import NOBLE_NAMES, a_word
 
 
 def describe(state: Any, action: Any) -> str:
@@ -22,7 +22,7 @@ def describe(state: Any, action: Any) -> str:
     if isinstance(action, A.PlaceStartGates):
         return f"Starting gates on {action.space} and {(action.space + 1) % cat.track_spaces}"
     if isinstance(action, A.BuildGate):
-        return f"Build a gate on space {action.space} ({cat.common.gate_cost})" + extra
+        return f"Build {cat.term('a gate bought')} on space {action.space} ({cat.common.gate_cost})" + extra
     if isinstance(action, A.HirePromoter):
         return f"Hire a {cat.term('promoter')} ({cat.promoter_price})" + extra
     if isinstance(action, A.BuySeasonTicket):
@@ -61,15 +61,15 @@ def describe(state: Any, action: Any) -> str:
         return f"Move the {NOBLE_NAMES[action.noble]} {action.steps} ({die})"
     if isinstance(action, A.AquilaMove):
         way = "clockwise" if action.steps > 0 else "counter-clockwise"
-        return f"Spend an Aquila: {NOBLE_NAMES[action.noble]} {abs(action.steps)} {way}"
+        return f"Spend {cat.a_term('aquila')}: {NOBLE_NAMES[action.noble]} {abs(action.steps)} {way}"
     if isinstance(action, A.Perform):
         spec = next(s for s in cat.spectacles if s.key == action.spectacle)
-        spend = f", spending {action.aquilas} Aquila{'s' if action.aquilas > 1 else ''}" if action.aquilas else ""
+        spend = f", spending {cat.count_term(action.aquilas, 'aquilas')}" if action.aquilas else ""
         return f"Perform {cat.label(spec)}{spend}"
     if isinstance(action, A.Retire):
-        return f"Retire a {cat.tiles[cat.index[action.tile]].name}"
+        return f"Retire {a_word(cat.tiles[cat.index[action.tile]].name)}"
     if isinstance(action, A.Steal):
-        return f"Steal a {cat.tiles[cat.index[action.tile]].name}"
+        return f"Steal {a_word(cat.tiles[cat.index[action.tile]].name)}"
     if isinstance(action, A.ChooseFirstPlayer):
         return f"{names[action.first]} is first player next round"
     if isinstance(action, A.EndTurn):

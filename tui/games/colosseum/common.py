@@ -6,6 +6,7 @@ Nothing here decides a rule: facts come from the State and from ``colosseum.core
 from __future__ import annotations
 
 from colosseum.core.games.colosseum import State, catalog, to_act
+from colosseum.core.games.colosseum.components import a_word
 from colosseum.tui.text import fit
 from colosseum.tui.widgets.style import player_letters, player_marks, seat_style
 
@@ -26,11 +27,6 @@ __all__ = [
 NOBLE_LETTERS = ("E", "C", "C", "S", "S", "S")
 NOBLE_NAMES = ("emperor", "consul", "consul", "senator", "senator", "senator")
 MARKETS = "ABCDE"
-
-
-def a_word(word: str) -> str:
-    """``word`` with its indefinite article ("an Aquila", "a medal", "an arena piece")."""
-    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
 def score_word(state: State) -> str:
@@ -59,10 +55,11 @@ def prompt(state: State) -> tuple[int, str]:
         if state.result is not None:
             res = state.result
             w = state.players[res.winner]
+            score = f"{w.acclaim} {catalog(state).term('acclaim')}"
             if len(res.shared) > 1:
                 who = " and ".join(fit(state.players[s].name, PROMPT_NAME_CELLS) for s in res.shared)
-                return -1, f"game over: {who} share the win with {w.acclaim} Acclaim"
-            return -1, f"game over: {fit(w.name, PROMPT_NAME_CELLS)} wins with {w.acclaim} Acclaim"
+                return -1, f"game over: {who} share the win with {score}"
+            return -1, f"game over: {fit(w.name, PROMPT_NAME_CELLS)} wins with {score}"
         return -1, "game over"
     names = [fit(p.name, PROMPT_NAME_CELLS) for p in state.players]
     ph = state.phase
@@ -101,7 +98,7 @@ def prompt(state: State) -> tuple[int, str]:
         elif stage == "move":
             what = f"rolled {dice}: move a noble"
         else:
-            what = "perform a spectacle or pass"
+            what = f"perform {catalog(state).a_term('spectacle')} or pass"
     elif ph == "closing":
         cl = state.closing
         if cl is not None and cl.stage == "retire":

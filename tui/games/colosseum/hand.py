@@ -137,14 +137,14 @@ def hand_text(
     else:
         out.append("no performers\n", muted)
     if any(h == seat for h in st.stars):
-        out.append("* Star Performer (+4 in spectacles needing it)\n", muted)
+        out.append(f"* Star Performer (+4 in {term('spectacles')} needing it)\n", muted)
     # spectacles
     specs = []
     if p.arena >= 0:
         specs.append((p.arena, "arena"))
     specs += [(i, "down") for i in p.face_down] + [(i, "up") for i in p.face_up]
     if not specs:
-        out.append("no spectacles\n", muted)
+        out.append(f"no {term('spectacles')}\n", muted)
         return out
     name_w = 24 if wide else 14
     out.append(f"{pad(term('spectacle').capitalize(), name_w)} have miss  now\n", muted)

@@ -59,11 +59,12 @@ def number_line(st: State, letters, width: int, theme: str, head: Style) -> list
 
 
 def edition_headings(cat: Catalog, cols: tuple[tuple[str, int], ...], wide: bool) -> tuple[tuple[str, int], ...]:
-    """Column headings in the words of an edition that has its own (the original: medals,
-    season tickets, arena pieces, loge, podiums); The Grand Spectacle's stay as they are."""
+    """Column headings in the words of an edition that has its own (the original: spectators,
+    medals, season tickets, arena pieces, loge, podiums); The Grand Spectacle's stay as they are."""
     if not cat.rules.terms:
         return cols
     words = {
+        0: cat.term("acclaim"),
         2: cat.term("aquilas"),
         4: cat.term("promoters").split()[-1],
         5: cat.term("gates").split()[0],

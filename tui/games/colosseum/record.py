@@ -71,12 +71,13 @@ def record_lines(log: GameLog, taken_back: dict[int, list[str]]) -> list[str]:
 
 
 def _breakdown_lines(state: State, action: Perform) -> list[str]:
-    """The Acclaim of a performance, line by line, as the engine computes it."""
+    """The Acclaim of a performance (the original's spectators), line by line, as the engine
+    computes it."""
     try:
         spec = spectacle_by_key(catalog(state), action.spectacle)
         b = breakdown(state, action.player, spec, action.aquilas)
     except (RuleError, CatalogError, LookupError):  # the event sentence already says what happened
         return []
     lines = [f"      {label:<34} {value:>3}" for label, value in b.lines if value]
-    lines.append(f"      {'Acclaim':<34} {b.total:>3}")
+    lines.append(f"      {catalog(state).term_start('acclaim'):<34} {b.total:>3}")
     return lines

@@ -17,7 +17,7 @@ from msgspec.structs import replace
 from colosseum.core.errors import RuleError
 from colosseum.core.games.colosseum.actions import Action, ChooseFirstPlayer, EndTurn, Retire, Steal
 from colosseum.core.games.colosseum.choices import BidOption, Handler, simple
-from colosseum.core.games.colosseum.components import Catalog
+from colosseum.core.games.colosseum.components import Catalog, a_word
 from colosseum.core.games.colosseum.context import Ctx, pick_by_coins_and_dice, recheck_stars
 from colosseum.core.games.colosseum.model import NOBODY, ClosingTurn, InvestTurn, Player, State
 from colosseum.core.games.colosseum.queries import least_acclaimed, most_acclaimed
@@ -71,7 +71,7 @@ def _retire(ctx: Ctx, a: Retire) -> None:
     ctx.set_player(a.player, tiles=tuple(tiles), face_up=p.face_up + (p.arena,), arena=NOBODY, arena_used=())
     ctx.st = replace(ctx.st, box=tuple(box))
     if not ctx.quiet:
-        ctx.log("retire", f"{p.name} retires a {cat.tiles[k].name}; {spec.name} goes face up.", a.player)
+        ctx.log("retire", f"{p.name} retires {a_word(cat.tiles[k].name)}; {spec.name} goes face up.", a.player)
     recheck_stars(ctx, (k,))
     closing_retire(ctx, ctx.st.turn + 1, cl.victim)
 
@@ -121,7 +121,7 @@ def _steal(ctx: Ctx, a: Steal) -> None:
     ctx.set_player(a.player, tiles=tuple(tt))
     verb = "takes" if cat.rules.steal_from == "gift" else "steals"
     if not ctx.quiet:
-        ctx.log("steal", f"{ctx.name(a.player)} {verb} a {cat.tiles[k].name} from {victim.name}.", a.player)
+        ctx.log("steal", f"{ctx.name(a.player)} {verb} {a_word(cat.tiles[k].name)} from {victim.name}.", a.player)
     recheck_stars(ctx, (k,))
     _closing_first(ctx)
 

@@ -14,7 +14,7 @@ from msgspec.structs import replace
 from colosseum.core.errors import RuleError
 from colosseum.core.games.colosseum.actions import Action, EndTurn, OpenAuction, PassBid, Raise
 from colosseum.core.games.colosseum.choices import BidOption, Handler, simple
-from colosseum.core.games.colosseum.components import Catalog, load_catalog
+from colosseum.core.games.colosseum.components import Catalog, a_word, load_catalog
 from colosseum.core.games.colosseum.context import Ctx, recheck_stars
 from colosseum.core.games.colosseum.model import NOBODY, Auction, HireTurn, Player, State, TradeTurn
 from colosseum.core.games.colosseum.queries import aquilas_gained, bid_limit
@@ -110,7 +110,8 @@ def refill_markets(ctx: Ctx) -> None:
                 ctx.st = replace(ctx.st, aside=ctx.st.aside[1:])
                 if not ctx.quiet:
                     ctx.log(
-                        "market", f"The green tile left aside, a {ctx.tile_name(k)}, goes to market {MARKET_NAMES[i]}."
+                        "market",
+                        f"The green tile left aside, {a_word(ctx.tile_name(k))}, goes to market {MARKET_NAMES[i]}.",
                     )
                 lot.append(k)
                 continue

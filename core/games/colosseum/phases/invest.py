@@ -121,21 +121,21 @@ def _build_gate(ctx: Ctx, a: BuildGate) -> None:
     p = ctx.player(a.player)
     c = ctx.cat.common
     term = ctx.cat.term  # the edition's words (O-13: arena pieces, an arena extension)
-    rule, gate, gates = term("gate rule"), term("gate"), term("gates")
+    rule, gates = term("gate rule"), term("gates")
     if len(p.gates) >= c.gates:
         raise RuleError(rule, f"{p.name} has built all {c.gates} {gates}")
     n_sp = ctx.cat.track_spaces
     if not isinstance(a.space, int) or not 0 <= a.space < n_sp:
         raise RuleError(rule, f"there is no space {a.space} on the track")
     if gate_owner(ctx.st, a.space) != NOBODY:
-        raise RuleError(rule, f"space {a.space} already holds {'an' if gate[:1] in 'aeiou' else 'a'} {gate}")
+        raise RuleError(rule, f"space {a.space} already holds {ctx.cat.a_term('gate')}")
     if not any((g + 1) % n_sp == a.space or (g - 1) % n_sp == a.space for g in p.gates):
         raise RuleError(rule, f"space {a.space} is not next to one of {p.name}'s {gates}")
     _pay(ctx, a.player, c.gate_cost, term("a gate bought"), rule)
     _pay_extra(ctx, a.player, a.extra)
     ctx.set_player(a.player, gates=ctx.player(a.player).gates + (a.space,))
     if not ctx.quiet:
-        ctx.log("invest", f"{p.name} builds a gate on space {a.space}.", a.player)
+        ctx.log("invest", f"{p.name} builds {term('a gate bought')} on space {a.space}.", a.player)
     _invested(ctx, "gate", a.extra)
 
 

@@ -132,14 +132,13 @@ def _move_noble(ctx: Ctx, a: MoveNoble) -> None:
         text = f"{ctx.name(a.player)} moves {NOBLE_NAMES[a.noble]} {a.steps} to space {dest}"
         owner = gate_owner(ctx.st, dest)
         if owner != NOBODY:
-            text += f" ({ctx.name(owner)}'s gate)"
+            text += f" ({ctx.name(owner)}'s {ctx.cat.term('gate')})"
     if dest in ctx.cat.aquila_spaces:
         p = ctx.player(a.player)
         if aquilas_gained(ctx.cat, ctx.st, 1):
             ctx.set_player(a.player, aquilas=p.aquilas + 1)
             if not quiet:
-                aq = ctx.cat.term("aquila")
-                text += f" and takes an {aq}" if aq[0] in "AEIOU" else f" and takes a {aq}"
+                text += f" and takes {ctx.cat.a_term('aquila')}"
         elif not quiet:  # O-2: the supply is empty
             text += f" (no {ctx.cat.term('aquila')} is left in the supply)"
     if not quiet:
@@ -170,11 +169,11 @@ def _aquila_move(ctx: Ctx, a: AquilaMove) -> None:
     if ctx.quiet:
         return
     way = "clockwise" if a.steps > 0 else "counter-clockwise"
-    aq = ctx.cat.term("aquila")
-    text = f"{p.name} spends {'an' if aq[0] in 'AEIOU' else 'a'} {aq} to move {NOBLE_NAMES[a.noble]} {abs(a.steps)} {way} to space {dest}"
+    aq = ctx.cat.a_term("aquila")
+    text = f"{p.name} spends {aq} to move {NOBLE_NAMES[a.noble]} {abs(a.steps)} {way} to space {dest}"
     owner = gate_owner(ctx.st, dest)
     if owner != NOBODY:
-        text += f" ({ctx.name(owner)}'s gate)"
+        text += f" ({ctx.name(owner)}'s {ctx.cat.term('gate')})"
     ctx.log("noble", text + ".", a.player)
 
 
@@ -215,7 +214,7 @@ def _perform(ctx: Ctx, a: Perform) -> None:
         where = f"moves the marker from {p.acclaim} to {total}" if moved else f"the marker stays at {p.acclaim}"
         ctx.log(
             "perform",
-            f"{p.name} performs {spec.name}: {detail} = {total} Acclaim; {where}, takes {total} coins.",
+            f"{p.name} performs {spec.name}: {detail} = {total} {ctx.cat.term('acclaim')}; {where}, takes {total} coins.",
             a.player,
         )
     _next_performer(ctx)
@@ -246,7 +245,7 @@ def _next_performer(ctx: Ctx) -> None:
     p = ctx.set_player(top, gifts=ctx.player(top).gifts + 1)
     ctx.st = replace(ctx.st, gifts_left=st.gifts_left - 1)
     if not ctx.quiet:
-        ctx.log("gift", f"{p.name} is the most acclaimed and takes a gift ({p.gifts} in all).", top)
+        ctx.log("gift", f"{p.name} is the most acclaimed and takes {ctx.cat.a_term('gift')} ({p.gifts} in all).", top)
     ctx.st = replace(ctx.st, phase="closing", turn=0)
     if not ctx.quiet:
         ctx.log("phase", "Phase 5: Closing Ceremonies.")

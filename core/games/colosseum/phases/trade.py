@@ -252,7 +252,7 @@ def _next_trader(ctx: Ctx) -> None:
         return
     ctx.st = replace(ctx.st, trade=None, refusals=(), phase="perform", turn=0, perform=PerformTurn(player=st.first))
     if not ctx.quiet:
-        ctx.log("phase", "Phase 4: Perform a Spectacle.")
+        ctx.log("phase", f"Phase 4: Perform a {ctx.cat.term_start('spectacle')}.")
 
 
 def end_turn(ctx: Ctx, a: EndTurn) -> None:

@@ -53,14 +53,15 @@ def noble_title(state: State, noble: int) -> str:
 
 
 def space_text(state: State, space: int, seat: int = -1) -> str:
-    """'space 5 (your gate, Aquila)'."""
+    """'space 5 (your gate, Aquila)', in the edition's words ('your arena piece, medal')."""
     cat = catalog(state)
     notes = []
     owner = gate_owner(state, space)
     if owner >= 0:
-        notes.append("your gate" if owner == seat else f"{name(state, owner)}'s gate")
+        gate = cat.term("gate")
+        notes.append(f"your {gate}" if owner == seat else f"{name(state, owner)}'s {gate}")
     if space in cat.aquila_spaces:
-        notes.append("Aquila")
+        notes.append(cat.term("aquila"))
     return f"space {space}" + (f" ({', '.join(notes)})" if notes else "")
 
 

@@ -385,7 +385,7 @@ class InvestDialog(DecisionDialog):
             nxt = after(self.state, gate)
             then = gate_nobles_acclaim(nxt, self.seat) if nxt is not None else None
             if now is not None and then is not None and then != now:
-                text += f" Nobles at your gates: {now} -> {then} Acclaim."
+                text += f" Nobles at your {self.cat.term('gates')}: {now} -> {then} {self.cat.term('acclaim')}."
             detail.update(text)
             self.set_preview({space})
         elif self.mode.startswith("plan:"):

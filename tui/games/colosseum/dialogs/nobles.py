@@ -8,13 +8,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 
 from colosseum.core.games.colosseum.actions import Action, AquilaMove, ChooseDice, EndTurn, MoveNoble, Roll
-from colosseum.core.games.colosseum.engine import noble_step_range, walk
+from colosseum.core.games.colosseum.engine import catalog, noble_step_range, walk
 from colosseum.core.games.colosseum.model import State
 from colosseum.core.games.colosseum.offers import performable
 from colosseum.tui.plain import OptionList, Static
 from colosseum.tui.session import GameSession
 
-from ._text import after, gate_nobles_acclaim, noble_title, plural, space_text
+from ._text import after, gate_nobles_acclaim, noble_title, space_text
 from .base import ChoiceList, DecisionDialog, option
 
 
@@ -25,7 +25,8 @@ def _gates_note(state, seat, action) -> str:
     then = gate_nobles_acclaim(nxt, seat) if nxt is not None else None
     if now is None or then is None or now == then:
         return ""
-    return f" Nobles at your gates: {now} -> {then} Acclaim."
+    cat = catalog(state)
+    return f" Nobles at your {cat.term('gates')}: {now} -> {then} {cat.term('acclaim')}."
 
 
 class NobleDialog(DecisionDialog):
@@ -200,7 +201,7 @@ class NobleDialog(DecisionDialog):
         dest = walk(st, noble, self.steps)
         text = f"{noble_title(st, noble)} lands on {space_text(st, dest, self.seat)}"
         if dest in self.cat.aquila_spaces:
-            text += ": you take an Aquila"
+            text += f": you take {self.cat.a_term('aquila')}"
         text += ". Highlighted on the board."
         text += _gates_note(st, self.seat, MoveNoble(player=self.seat, noble=noble, die=self.die, steps=self.steps))
         self.show("detail", text)
@@ -290,6 +291,7 @@ class AquilaMoveDialog(DecisionDialog):
     def __init__(self, session: GameSession[State, Action], seat: int) -> None:
         super().__init__(session, seat)
         self.steps = 1
+        self.heading = f"{self.cat.term_start('aquila')} moves"  # the original's "Medal moves"
 
     @classmethod
     def decision_key(cls, state, seat):
@@ -324,10 +326,11 @@ class AquilaMoveDialog(DecisionDialog):
         st = self.state
         p = self.me
         reach = self._reach()
-        self.set_prompt(f"{p.name}: move a noble with an Aquila")
+        aquila = self.cat.term("aquila")
+        self.set_prompt(f"{p.name}: move a noble with {self.cat.a_term('aquila')}")
         self.query_one("#info", Static).update(
-            f"You have {plural(p.aquilas, 'Aquila')}. Each moves one noble 1 to {reach} spaces "
-            "either way (no Aquila is earned). Esc when done."
+            f"You have {self.cat.count_term(p.aquilas, 'aquilas')}. Each moves one noble 1 to {reach} spaces "
+            f"either way (no {aquila} is earned). Esc when done."
         )
         way = "clockwise" if self.steps > 0 else "counter-clockwise"
         text = Text("Steps: ")

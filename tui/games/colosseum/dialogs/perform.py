@@ -35,6 +35,7 @@ class PerformDialog(DecisionDialog):
     def __init__(self, session: GameSession[State, Action], seat: int) -> None:
         super().__init__(session, seat)
         self.spend = 0
+        self.heading = f"Perform {self.cat.a_term('spectacle')}"  # the original's "Perform a program"
 
     @classmethod
     def decision_key(cls, state, seat):
