@@ -357,8 +357,11 @@ class ColosseumApp(GuidedApp):
         return "Quit?"
 
     def _quit_question(self) -> str:
-        if self._saved_path() is not None:
-            return "Leave the game? It is saved: continue it later with `colosseum resume`."
+        from .storage import resume_command
+
+        path = self._saved_path()
+        if path is not None:
+            return f"Leave the game? It is saved: continue it later with `{resume_command(path)}`."
         if self.session is not None and not hasattr(self.session, "recorder"):
             return "Leave the game? It goes on without you at the table."
         return "Leave the game? It is not being saved, so it cannot be continued."
@@ -370,7 +373,9 @@ class ColosseumApp(GuidedApp):
         path = self._saved_path()
         if path is None:
             return None
-        return Text(f"colosseum: game saved ({path}) — continue with `colosseum resume`")  # a path is no markup
+        from .storage import resume_command
+
+        return Text(f"colosseum: game saved ({path}) — continue with `{resume_command(path)}`")  # a path is no markup
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen

@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import re
+import shlex
 import stat
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -289,6 +290,13 @@ class Recorder:
         self.held.clear()
 
 
+def resume_command(path: str | Path) -> str:
+    """How to continue the game in ``path``: a copy outside the games folder must be named (a
+    plain ``resume`` would continue an older game there)."""
+    p = Path(path)
+    return "colosseum resume" if _same_file(p.parent, games_dir()) else f"colosseum resume {shlex.quote(str(p))}"
+
+
 def rescue_places() -> list[Path]:
     """Where a copy of an unsaved game is tried, in order: the games folder, the data folder,
     the home folder, the temporary folder, the current folder."""
@@ -388,7 +396,7 @@ def finish_recording(session: object) -> str | None:
         + (f" ({error})" if error else "")
     )
     if copy is not None:
-        return text + f"; a copy of the whole game is in {copy}"
+        return text + f"; a copy of the whole game is in {copy} (continue it: {resume_command(copy)})"
     return text + f"; no copy could be written anywhere ({rec.error})"
 
 

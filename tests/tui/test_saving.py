@@ -482,3 +482,23 @@ def test_leaving_with_unsaved_moves_writes_a_copy_and_says_where(tmp_path, monke
     log = read_log(copies[0])
     assert log.error is None and log.finished and log.actions == s.actions
     assert disk.full
+
+
+def test_a_game_saved_outside_the_games_folder_is_resumed_by_its_path(tmp_path, monkeypatch, data_dir):
+    """A game saved to another folder (or a rescue copy) is named in how to continue it: a
+    plain ``colosseum resume`` would continue an older game of the games folder."""
+    from colosseum.tui.app import ColosseumApp
+
+    inside = storage.games_dir(create=True) / "g.jsonl"
+    assert storage.resume_command(inside) == "colosseum resume"
+    away = tmp_path / "my games" / "g.jsonl"
+    assert storage.resume_command(away) == f"colosseum resume '{away}'"
+    s = session(seed=4)
+    start_recording(s, tmp_path / "a" / "g.jsonl")
+    play(s, 3)
+    other = s.recorder.save_to(tmp_path / "my games")
+    app = ColosseumApp(s, bot_delay=30, auto_dialogs=False)
+    assert f"`colosseum resume '{other}'`" in app._quit_question()
+    monkeypatch.setattr(app, "_game_going", lambda: True)
+    assert f"`colosseum resume '{other}'`" in app._exit_note().plain
+    s.recorder.close()

@@ -203,7 +203,9 @@ class UnsavedQuitScreen(ModalScreen[bool]):
         )
         copy = rec.rescue()
         if copy is not None:
-            second = Text(f"A copy of the whole game was written to {copy} (resume it from there).")
+            from colosseum.tui.storage import resume_command
+
+            second = Text(f"A copy of the whole game was written to {copy}: continue it with `{resume_command(copy)}`.")
         else:
             second = Text(f"No copy could be written anywhere ({why(rec.error)}). Quitting loses those moves.")
         with Vertical():
