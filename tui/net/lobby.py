@@ -218,8 +218,9 @@ class LobbyScreen(Screen[None]):
         if self.history:
             self._show_history(dt, page.history, keep)
             return
-        tables = page.tables
-        order = list(tables)  # the server's order: waiting tables first, oldest first
+        # the server's order (waiting tables first, oldest first); an id said twice shown once
+        firsts: dict[str, P.TableInfo] = {}
+        order = [firsts.setdefault(t.id, t) for t in page.tables if t.id not in firsts]
         for t in order:
             status = t.status
             if t.id in app.held:
@@ -252,9 +253,11 @@ class LobbyScreen(Screen[None]):
         self.tables = {t.id: t for t in order}
         self._show_pager(len(order))
 
-    def _show_history(self, dt: DataTable[Text], games: list[P.HistoryInfo], keep: int) -> None:
+    def _show_history(self, dt: DataTable[Text], said: list[P.HistoryInfo], keep: int) -> None:
         import time
 
+        firsts: dict[str, P.HistoryInfo] = {}
+        games = [firsts.setdefault(g.id, g) for g in said if g.id not in firsts]  # an id said twice: once
         for g in games:
             cells = (
                 g.id,

@@ -422,6 +422,8 @@ class ClusterServer(TableServer):
                 os.unlink(path)
             t = self.make_table(meta)
             self.tables[tid] = t
+            self.others.pop(tid, None)  # this host's now: the lobby and ``held`` count it once
+            self.others_meta.pop(tid, None)
             if data:
                 t.record.mirror = LogMirror(self, tid, data.count(b"\n") + 1)
                 t.restore()
@@ -503,7 +505,8 @@ class ClusterServer(TableServer):
     def held(self, conn: Conn) -> list[tuple[str, int]]:
         mine = super().held(conn)
         for tid, meta in self.others_meta.items():
-            mine.extend((tid, i) for i, s in enumerate(meta.seats) if s.holder == conn.player)
+            if tid not in self.tables:
+                mine.extend((tid, i) for i, s in enumerate(meta.seats) if s.holder == conn.player)
         return mine
 
     def list_tables(self, conn: Conn, msg: P.ListTables) -> None:
@@ -521,7 +524,7 @@ class ClusterServer(TableServer):
         infos: dict[str, bytes] = {}
         for tid, meta in self.others_meta.items():
             row = self.others.get(tid)
-            if row is not None and meta.status != "over" and may_see(meta, conn.player):
+            if row is not None and tid not in self.tables and meta.status != "over" and may_see(meta, conn.player):
                 infos[tid] = row.info
                 live.append(((meta.status != "waiting", meta.created, tid), _decoder(row.info)))
         live.sort(key=lambda x: x[0])
