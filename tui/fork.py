@@ -40,6 +40,12 @@ def seat_kinds(log: GameLog, humans: Sequence[int] | None = None, bots: Sequence
     rules = log.timeline.rules
     known = rules.bot_names()
     if humans is None and bots is None:
+        for i, kind in enumerate(log.seats):
+            if kind != "human" and kind not in known:
+                raise ForkError(
+                    f"seat {i + 1} is played by {kind!r}, a bot this version does not have: choose with --bots"
+                    f" ({', '.join(known)})"
+                )
         return tuple(log.seats)
     people = set(humans) if humans is not None else {i for i, k in enumerate(log.seats) if k == "human"}
     bad = sorted(i for i in people if not 0 <= i < n)
@@ -77,7 +83,10 @@ def fork_session(log: GameLog, at: int, kinds: Sequence[str], *, reseed: int | N
     parent = log.header.reseed_point()
     # the parent's own reseed stays if it lies within the actions taken
     point = (at, reseed) if reseed is not None else (parent if parent and parent[0] <= at else None)
-    return LocalSession(log.setup, tuple(Seat(k) for k in kinds), actions=list(log.actions[:at]), reseed=point)
+    try:
+        return LocalSession(log.setup, tuple(Seat(k) for k in kinds), actions=list(log.actions[:at]), reseed=point)
+    except ValueError as e:  # e.g. a bot this version does not have
+        raise ForkError(str(e)) from e
 
 
 def new_seed() -> int:

@@ -67,6 +67,13 @@ class EngineSession:
     ) -> None:
         if len(seats) != len(setup.players):
             raise ValueError("one seat per player")
+        known = rules.bot_names()
+        for i, seat in enumerate(seats):  # (a bot it cannot make would stall the game at its turn)
+            if seat.is_bot and seat.kind not in known:
+                raise ValueError(
+                    f"seat {i + 1} is played by {seat.kind!r}, a bot this version does not have"
+                    f" (it has {', '.join(known)})"
+                )
         self._rules = rules
         self.reseed = reseed
         self._state: Any = reseeded(rules.new_game(setup), 0, reseed)  # RuleError for a bad setup

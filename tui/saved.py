@@ -9,6 +9,7 @@ the storage of saved games; the app imports the storage; the storage imports nei
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
@@ -269,7 +270,13 @@ def _session_for(log: GameLog) -> LocalSession | None:
         seats = tuple(Seat(k) for k in log.seats)
         return LocalSession(log.setup, seats, actions=list(log.actions), reseed=log.header.reseed_point())
     except (ValueError, GameLogError) as e:
-        _err(f"{log.path}: cannot resume: {e}")
+        hint = ""
+        if "a bot this version does not have" in str(e):  # the position goes on with another bot
+            hint = (
+                "; go on from the same position with another bot:"
+                f" colosseum fork {shlex.quote(str(log.path))} --at {len(log.actions)} --bots normal"
+            )
+        _err(f"{log.path}: cannot resume: {e}{hint}")
         return None
 
 

@@ -502,3 +502,23 @@ def test_a_game_saved_outside_the_games_folder_is_resumed_by_its_path(tmp_path, 
     monkeypatch.setattr(app, "_game_going", lambda: True)
     assert f"`colosseum resume '{other}'`" in app._exit_note().plain
     s.recorder.close()
+
+
+def test_a_log_naming_a_bot_this_version_lacks_is_refused_with_a_way_on(tmp_path, fake_app, capsys):
+    """A seat played by a bot this version does not have (a newer version's level, a hand edit)
+    was resumed, and the game stalled at that seat's turn ("unknown bot" on every Enter); now
+    resume and fork say so in one line, and resume names the fork that goes on with a bot."""
+    from colosseum.core.gamelog import make_header
+
+    s = session(seed=3)
+    play(s, 12)
+    header = make_header(s.setup, ("random", "godlike", "random"))
+    w = LogWriter.create_at(tmp_path / "g.jsonl", header, s.actions)
+    w.close()
+    assert cli(["resume", str(w.path), "--bot-delay", "0"]) == 1
+    err = capsys.readouterr().err
+    assert "seat 2 is played by 'godlike', a bot this version does not have" in err
+    assert f"colosseum fork {w.path} --at 12 --bots normal" in err and not fake_app
+    assert cli(["fork", str(w.path), "--at", "5", "--no-play"]) == 2
+    assert "'godlike', a bot this version does not have" in capsys.readouterr().err
+    assert cli(["fork", str(w.path), "--at", "12", "--bots", "normal", "--no-play"]) == 0
