@@ -139,9 +139,7 @@ def _export_arguments(export: argparse.ArgumentParser, game: str | None = None) 
         "--at", default=None, help="svg: the position (N actions, mN, or rR; default the end); html: where it opens"
     )
     export.add_argument("--size", default=None, help="html, svg: the screen drawn, columns x rows (default 120x40)")
-    export.add_argument(
-        "-o", "--output", default=None, help="html, svg: the file to write (default: the standard output)"
-    )
+    export.add_argument("-o", "--output", default=None, help="the file to write (default: the standard output)")
     export.add_argument("--theme", default=None, help="html, svg: the colour theme")
 
 

@@ -169,6 +169,22 @@ def cmd_export(args: argparse.Namespace) -> int:
         from .replay import cmd_export_picture
 
         return cmd_export_picture(args, log, at)
+    if getattr(args, "at", None) is not None:
+        _err(f"--at is for --format html or svg; --format {getattr(args, 'format', 'text')} records the whole game")
+        return 2
+    output = getattr(args, "output", None)
+    if output:  # text and json to a file too, as html and svg
+        try:
+            with open(output, "wb") as f:
+                if getattr(args, "format", "text") == "json":
+                    for chunk in export_json_chunks(log):
+                        f.write(chunk)
+                else:
+                    f.write(export_text(log).encode("utf-8"))
+        except OSError as e:
+            _err(f"cannot write {output}: {e.strerror or e}")
+            return 1
+        return 0
     if getattr(args, "format", "text") == "json":
         out = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else None
         try:

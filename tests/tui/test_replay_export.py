@@ -93,3 +93,20 @@ def test_a_terminal_is_asked_for_a_file(grand: Path, monkeypatch, capsys):
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
     assert cli(["export", str(grand), "--format", "html"]) == 2
     assert "add -o FILE" in capsys.readouterr().err
+
+
+def test_text_and_json_go_to_the_file_asked_for(grand: Path, tmp_path: Path, capsys):
+    """``-o`` writes every format (text and json went to the standard output, no file written);
+    ``--at`` with a format that records the whole game is refused, not ignored."""
+    import json
+
+    assert cli(["export", str(grand), "--format", "json", "-o", str(tmp_path / "g.json")]) == 0
+    assert cli(["export", str(grand), "-o", str(tmp_path / "g.txt")]) == 0
+    assert capsys.readouterr().out == ""
+    assert json.loads((tmp_path / "g.json").read_text())["positions"]
+    cli(["export", str(grand)])
+    assert (tmp_path / "g.txt").read_text(encoding="utf-8") == capsys.readouterr().out
+    assert cli(["export", str(grand), "--at", "5"]) == 2
+    assert "--at is for --format html or svg" in capsys.readouterr().err
+    assert cli(["export", str(grand), "-o", str(tmp_path / "no" / "such" / "g.txt")]) == 1
+    assert "cannot write" in capsys.readouterr().err
