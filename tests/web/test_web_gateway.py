@@ -197,6 +197,26 @@ def test_guests_only_on_an_open_web_server_and_never_under_a_players_name(tmp_pa
     run(go())
 
 
+def test_a_guest_may_not_take_the_name_of_a_player_the_lobbys_database_knows(tmp_path):
+    """With several hosts a player registered on another host is in the shared database only,
+    not in this host's book of names: the guest is refused all the same."""
+
+    async def go():
+        srv, web = await _servers(tmp_path, guests=True)
+        await srv.hub.tables.store.login("onlyb", "SHA256:onlyb")
+        assert not srv.hub.names.key_of("onlyb")
+        try:
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+                async with http.post(web.public_url + "/guest", data={"name": "OnlyB"}, allow_redirects=False) as r:
+                    assert r.status == 409 and "OnlyB is a player" in await r.text()
+                async with http.get(web.public_url + "/") as r:
+                    assert 'id="terminal"' not in await r.text()
+        finally:
+            await _close(srv, web)
+
+    run(go())
+
+
 def test_os_environ_of_the_test_is_untouched():
     assert "COLOSSEUM_FRONT" not in os.environ
 

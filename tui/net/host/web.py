@@ -200,7 +200,10 @@ class WebGateway:
             return web.Response(
                 status=400, text=signin_page(True, f"Choose another name: {problem}."), content_type="text/html"
             )
-        if self.hub.names.key_of(name):
+        from .account import name_taken
+
+        # this host's book of names, and the lobby's accounts (every host's, with several)
+        if self.hub.names.key_of(name) or await name_taken(self.hub.tables.store, name, ""):
             return web.Response(
                 status=409,
                 text=signin_page(True, f"{name} is a player's name: choose another."),
