@@ -35,6 +35,7 @@ from colosseum.core.gamelog import (
     describe_action,
     reseeded,
 )
+from colosseum.core.names import printable, printable_names
 from colosseum.core.registry import DEFAULT_GAME, game_names, spec
 from colosseum.core.timeline import GameLog, Timeline
 
@@ -46,7 +47,7 @@ try:  # the program version, for messages about logs written by another one
 except ImportError:  # pragma: no cover - running from an odd layout
     PROGRAM_VERSION = "unknown"
 
-__all__ = ["parse_log", "read_fd", "read_log", "read_log_bytes", "replay_states"]
+__all__ = ["parse_log", "printable_header", "read_fd", "read_log", "read_log_bytes", "replay_states"]
 
 
 def _first_error_text(e: BaseException) -> str:
@@ -143,16 +144,30 @@ def _parse_header(raw: bytes, *, last_unterminated: bool) -> Header:
             raise GameLogError(
                 "version",
                 f"the game's setup has a field this program (colosseum {PROGRAM_VERSION}) does not know "
-                f"({detail.split('unknown field ')[-1]}): the log was written by colosseum {header.program}; "
+                f"({detail.split('unknown field ')[-1]}): the log was written by colosseum {printable(header.program)}; "
                 "update to read it",
                 1,
             ) from None
         raise GameLogError("header", f"bad game setup: {detail}", 1) from None
+    printable_header(header)
     if len(header.seats) != len(header.setup.players):
         raise GameLogError(
             "header", f"bad header: {len(header.seats)} seats for {len(header.setup.players)} players", 1
         )
     return header
+
+
+def printable_header(header: Header) -> None:
+    """``header``'s text made printable (``core.names``): a name, a seat or the program with a
+    control character (an older program's log, or one made by hand) is read with ``?`` for it,
+    so that no output sends it to a terminal.  Only what is read changes: the file and its
+    digest chain (over the lines as written) are left as they are."""
+    players = header.setup.players
+    shown = printable_names(players)
+    if shown != tuple(players):
+        header.setup = msgspec.structs.replace(header.setup, players=shown)
+    header.seats = tuple(printable(k) for k in header.seats)
+    header.program = printable(header.program)
 
 
 def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
@@ -246,7 +261,8 @@ def parse_log(data: bytes, *, path: Path | None = None) -> GameLog:
                 if _hint_probe_dec.decode(text).hint is not None:
                     hints.append(_with_actions(rules, _hint_dec.decode(text)))
                 else:
-                    chat.append(_chat_dec.decode(text))
+                    said = _chat_dec.decode(text)
+                    chat.append(msgspec.structs.replace(said, chat=printable(said.chat), name=printable(said.name)))
                 continue
             except _DECODE_ERRORS as e:
                 if is_cut:

@@ -40,6 +40,8 @@ from typing import Annotated, Any, ClassVar, Literal, Self, TypeVar
 
 import msgspec
 
+from colosseum.core.names import name_problem
+
 __all__ = [
     "BASE_FIELDS",
     "DEFAULT_GAME",
@@ -298,11 +300,15 @@ def _message(err: msgspec.ValidationError, setup_type: type[SetupBase]) -> str:
 
 def make_setup(setup_type: type[S], players: Sequence[str], *, seed: int, secret: str = "", **values: Any) -> S:
     """A setup from plain values (a form, the command line, a protocol message), checked as a log
-    header would be: an unknown option, a value out of range or of the wrong type (a ``bool`` for a
-    number included) raises :class:`OptionError` with one line for a person."""
+    header would be: a name with a control character (``core.names``), an unknown option, a value
+    out of range or of the wrong type (a ``bool`` for a number included) raises :class:`OptionError` with one line for a person."""
     for name, _, _ in internal_fields(setup_type):
         if name in values:
             raise OptionError(f"this program has no option {name!r}")
+    for player in players:
+        problem = name_problem(player) if isinstance(player, str) else None
+        if problem:  # a name is plain text (core.names): refused where it is made
+            raise OptionError(problem)
     raw: dict[str, Any] = {"players": list(players), "seed": seed, "secret": secret}
     raw.update(values)
     return _convert(setup_type, raw).settled()

@@ -27,7 +27,7 @@ from typing import Any
 import msgspec
 
 from colosseum.core.gamelog import GameLogError, Header, UndoLine, make_header
-from colosseum.core.logread import read_log
+from colosseum.core.logread import printable_header, read_log
 from colosseum.core.logwriter import SUFFIX, LogWriter, fsync_default
 from colosseum.core.options import SetupBase
 from colosseum.core.registry import spec
@@ -457,6 +457,7 @@ def read_header(path: Path) -> Header | None:
         header = _header_dec.decode(first)
         # the setup as its game's own type (the game's spec only: no engine is loaded)
         header.setup = msgspec.convert(header.setup, spec(header.game).setup_type, strict=True)
+        printable_header(header)  # a name with ESC in it is read with "?" (core.names)
         return header
     except (OSError, ValueError, msgspec.DecodeError, RecursionError):
         return None

@@ -3,6 +3,10 @@
 A CJK character takes two cells, an accent none: every width here is ``rich.cells.cell_len``,
 never ``len()``.  No Textual, so the command line (``colosseum games``) and the saved-game
 storage can use it without loading the client.
+
+``printable`` (``core.names``) is what every plain-text output writes of a user's text it did
+not read through ``core.logread`` (a file name, a cached summary): each control character
+(ESC, BEL, a newline, a bidi override) as ``?``, so that no text reaches a terminal raw.
 """
 
 from __future__ import annotations
@@ -11,6 +15,10 @@ import re
 import unicodedata
 
 from rich.cells import cell_len
+
+from colosseum.core.names import printable
+
+__all__ = ["ELLIPSIS", "SHORT_ELLIPSIS", "cells", "fit", "pad", "printable", "slug", "wrap"]
 
 # ASCII only: the one-character ellipsis is ambiguous-width (two cells in some terminals and
 # CJK locales).  "..." where there is room for it, else "~" (a cut name keeps more letters).

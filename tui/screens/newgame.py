@@ -17,6 +17,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input
 
+from colosseum.core.names import printable
 from colosseum.core.options import DEFAULT_GAME
 from colosseum.tui.base import StyledOnMount
 from colosseum.tui.plain import Static
@@ -88,7 +89,8 @@ class NewGameSettings:
             out.game = data["game"]
         if isinstance(data.get("players"), int) and not isinstance(data.get("players"), bool):
             out.players = data["players"]
-        names = [str(x) for x in data.get("names", []) if isinstance(x, str)][:MAX_SEATS]
+        # a name with ESC in it (kept by an older program) is shown with "?" (core.names)
+        names = [printable(x) for x in data.get("names", []) if isinstance(x, str)][:MAX_SEATS]
         out.names = names + list(DEFAULT_NAMES[len(names) :])
         kinds = [str(x) for x in data.get("kinds", []) if isinstance(x, str)][:MAX_SEATS]
         out.kinds = kinds + out.kinds[len(kinds) :]
