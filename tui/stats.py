@@ -13,7 +13,8 @@ scores' spread and the average score at the end of each round (the last round's:
 No Textual (the command prints text; the screen draws plots of the same figures).
 
 ``colosseum stats --json`` prints one object: ``folder``, ``logs`` (saved games in it),
-``player`` (the name asked, or null), ``unfinished`` and ``games``, one entry per section keyed
+``player`` (the name asked, or null), ``unfinished``, ``forks`` (finished games from a position
+of another, not counted) and ``games``, one entry per section keyed
 ``GAME`` or ``GAME:EDITION`` (``colosseum:grand``, ``colosseum:original``, ``municipium``): its
 ``game``, ``edition`` (the edition's value, "" for a game without editions), ``title``
 (``Colosseum - The Grand Spectacle``), ``score_name`` and ``series_name`` (the edition's words),
@@ -51,7 +52,7 @@ __all__ = [
 ]
 
 CACHE = "stats-cache.jsonl"
-CACHE_VERSION = 2  # 2: the edition apart from the other options; a series value per round played
+CACHE_VERSION = 3  # 2: the edition apart from the other options; a series value per round played; 3: forks
 
 
 class SeatSummary(msgspec.Struct, frozen=True, kw_only=True):
@@ -73,6 +74,7 @@ class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
     score_name: str
     series_name: str = "round"
     seats: tuple[SeatSummary, ...]
+    fork: bool = False  # a game from a position of another (not counted: D-97)
 
 
 class _Entry(msgspec.Struct, kw_only=True):
@@ -129,6 +131,7 @@ def summarize(data: bytes, path: Path | None = None) -> GameSummary | None:
         score_name=sheet.score_name if sheet is not None else rules.score_name,
         series_name=sheet.series_name if sheet is not None else "round",
         seats=tuple(seats),
+        fork=log.header.fork_of is not None,
     )
 
 
@@ -263,6 +266,7 @@ class GameTally:
 class Tally:
     games: dict[str, GameTally] = field(default_factory=dict)
     unfinished: int = 0
+    forks: int = 0  # finished games from a position of another, not counted
     player: str | None = None
 
 
@@ -282,6 +286,9 @@ def tally(summaries: Sequence[GameSummary], player: str | None = None) -> Tally:
             continue
         counted = [seat for seat in g.seats if seat.kind == "human" and (want is None or seat.name.casefold() == want)]
         if not counted:  # (a game of bots, or of others: its words name no section)
+            continue
+        if g.fork:  # its start was played by others (or counted already, in the game it left)
+            out.forks += 1
             continue
         key = section_key(g)
         t = out.games.get(key)
@@ -323,12 +330,23 @@ def render(t: Tally, *, width: int = 80) -> str:
     lines: list[str] = []
     who = who_of(t)
     if not t.games:
-        return f"No finished games{who} yet." + (f" ({t.unfinished} unfinished)" if t.unfinished else "") + "\n"
+        left = not_counted(t)
+        return f"No finished games{who} yet." + (f" {left}" if left else "") + "\n"
     for i, g in enumerate(t.games.values()):
         lines += [""] * bool(i) + game_lines(g, who, width)
-    if t.unfinished:
-        lines.append(f"({t.unfinished} unfinished games not counted)")
+    if not_counted(t):
+        lines.append(not_counted(t))
     return "\n".join(lines) + "\n"
+
+
+def not_counted(t: Tally) -> str:
+    """``(2 unfinished games and 1 game from a position not counted)``, or "" if none."""
+    parts = []
+    if t.unfinished:
+        parts.append(f"{t.unfinished} unfinished game{'s' if t.unfinished != 1 else ''}")
+    if t.forks:
+        parts.append(f"{_games(t.forks)} from a position (forks)")
+    return f"({' and '.join(parts)} not counted)" if parts else ""
 
 
 def game_lines(g: GameTally, who: str, width: int, *, tables: bool = True) -> list[str]:
@@ -447,7 +465,7 @@ def figures(t: Tally) -> dict[str, object]:
             "by_round": [round(v, 2) for v in g.by_round()],
             "spread": [{"low": lo, "high": hi, "count": c} for lo, hi, c in g.spread()],
         }
-    return {"player": t.player, "unfinished": t.unfinished, "games": games}
+    return {"player": t.player, "unfinished": t.unfinished, "forks": t.forks, "games": games}
 
 
 def cmd_stats(args: object) -> int:

@@ -12,7 +12,7 @@ from rich.cells import cell_len
 from colosseum.core.gamelog import make_header
 from colosseum.core.logwriter import LogWriter
 from colosseum.core.registry import rules
-from colosseum.tui.stats import CACHE, figures, load_summaries, render, summarize, tally
+from colosseum.tui.stats import CACHE, CACHE_VERSION, figures, load_summaries, render, summarize, tally
 
 
 def _save(folder: Path, name: str, game: str, seed: int, kinds: tuple[str, ...], **options) -> Path:
@@ -164,13 +164,35 @@ def test_a_summary_holds_a_score_a_round_played(tmp_path):
 
 def test_an_older_cache_is_read_anew(tmp_path):
     """Summaries of another shape (cache version 1: the end of the game as a value after the
-    last round) are not taken from the cache."""
+    last round; 2: no mark of a fork) are not taken from the cache."""
     path = _save(tmp_path / "games", "a", "colosseum", 5, ("human", "easy", "easy"))
     summaries, read = load_summaries([path], tmp_path)
     assert read == 1
     cache = tmp_path / CACHE
-    old = cache.read_text().replace('"v":2', '"v":1')
+    old = cache.read_text().replace(f'"v":{CACHE_VERSION}', '"v":2')
     cache.write_text(old)
     again, read = load_summaries([path], tmp_path)
     assert read == 1 and again == summaries
     assert figures(tally(again))["games"]["colosseum:grand"]["by_round"]
+
+
+def test_a_fork_is_not_counted_as_a_game_played(tmp_path):
+    """A game from a position of another was played from its start by others (a bot game forked
+    at round 5 counted as a win of the person who played round 5), or is the person's game a
+    second time (a fork of their own game): it is not counted, and the figures say so."""
+    import msgspec
+
+    from colosseum.core.logread import read_log
+
+    games = tmp_path / "games"
+    mine = _save(games, "a", "colosseum", 1, ("human", "normal", "easy"))
+    log = read_log(mine)
+    header = msgspec.structs.replace(make_header(log.setup, log.seats), fork_of="a.jsonl", fork_at=30)
+    w = LogWriter.create_at(games / "a-fork-1.jsonl", header, log.actions, end=True, fsync=False)
+    w.close()
+    summaries, _ = load_summaries([mine, w.path], tmp_path)
+    assert [s.fork for s in summaries] == [False, True]
+    t = tally(summaries)
+    assert t.games["colosseum:grand"].record.games == 1 and t.forks == 1
+    assert "(1 game from a position (forks) not counted)" in render(t)
+    assert figures(t)["forks"] == 1

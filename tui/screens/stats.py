@@ -112,7 +112,7 @@ class StatsScreen(Screen[None]):
         )
 
     def _draw(self) -> None:
-        from colosseum.tui.stats import game_lines, series_table, spread_table, who_of
+        from colosseum.tui.stats import game_lines, not_counted, series_table, spread_table, who_of
 
         t = self.tally
         if t is None:
@@ -138,8 +138,8 @@ class StatsScreen(Screen[None]):
                 tables = series_table(g, width) + spread_table(g, width)
                 if tables:
                     widgets.append(Static("\n".join(tables), classes="stats-text"))
-        if t.unfinished and t.games:  # (with no game counted, the line above says it)
-            widgets.append(Static(f"({t.unfinished} unfinished games not counted)", classes="stats-text"))
+        if not_counted(t) and t.games:  # (with no game counted, the line above says it)
+            widgets.append(Static(not_counted(t), classes="stats-text"))
         if self.count:
             widgets.append(Static(f"({self.count} saved games in {self.where})", classes="stats-text"))
         body.remove_children()
