@@ -217,6 +217,63 @@ def test_a_guest_may_not_take_the_name_of_a_player_the_lobbys_database_knows(tmp
     run(go())
 
 
+def test_idle_connections_are_capped_per_address_and_closed_without_a_request(tmp_path):
+    """A flood of idle TCP connections to the web port used up the descriptors: as on the SSH
+    port, a few per address, and a connection that sends no request is closed after a while."""
+
+    async def closed(reader, within: float) -> bool:
+        try:
+            return await asyncio.wait_for(reader.read(1), within) == b""
+        except TimeoutError:
+            return False
+        except ConnectionError:
+            return True
+
+    async def go():
+        srv, web = await _servers(tmp_path)
+        web.guard.per_address, web.guard.grace = 3, 1.0
+        web.guard.uncapped = lambda address: False  # (the test's loopback address counts as a browser's)
+        host, port = web.host, web.port
+        try:
+            idle = [await asyncio.open_connection(host, port) for _ in range(3)]
+            over = [await asyncio.open_connection(host, port) for _ in range(2)]
+            for r, _w in over:
+                assert await closed(r, 2.0)  # beyond 3 from one address: closed at once
+            for r, _w in idle:
+                assert not await closed(r, 0.1)
+            for r, _w in idle:
+                assert await closed(r, 2.0)  # no request within the grace: closed
+            assert web.guard.connections == {} and web.guard.waiting == {}
+            async with aiohttp.ClientSession() as http:  # a browser that asks is answered
+                async with http.get(web.public_url + "/") as resp:
+                    assert resp.status == 200
+                await asyncio.sleep(1.5)  # past the grace: its kept-alive connection still serves
+                async with http.get(web.public_url + "/") as resp:
+                    assert resp.status == 200
+        finally:
+            await _close(srv, web)
+
+    run(go())
+
+
+def test_accept_failing_is_logged_once_a_minute_not_once_a_try(caplog):
+    from colosseum.tui.net.host.webguard import quiet_accept_errors
+
+    async def go():
+        loop = asyncio.get_running_loop()
+        put_back = quiet_accept_errors(loop)
+        for _ in range(1000):
+            loop.call_exception_handler(
+                {"message": "socket.accept() out of system resource", "exception": OSError(24, "Too many open files")}
+            )
+        put_back()
+
+    with caplog.at_level("ERROR"):
+        run(go())
+    said = [r for r in caplog.records if "accept" in r.getMessage()]
+    assert len(said) == 1, [r.getMessage() for r in said]
+
+
 def test_os_environ_of_the_test_is_untouched():
     assert "COLOSSEUM_FRONT" not in os.environ
 

@@ -29,6 +29,7 @@ import ipaddress
 import json
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -38,6 +39,7 @@ from urllib.parse import urlsplit
 from aiohttp import WSMsgType, web
 
 from colosseum.tui.net.host.forks import ClientProcess
+from colosseum.tui.net.host.webguard import ConnectionGuard, quiet_accept_errors
 from colosseum.tui.net.host.weblink import LINK_MINUTES, Signer, link_path
 
 if TYPE_CHECKING:
@@ -101,6 +103,7 @@ class WebGateway:
         self.port = int(port)
         self.public_url = (public_url or f"http://{self.host}:{self.port}").rstrip("/")
         self.guests = guests
+        self.guard = ConnectionGuard()  # connections per address, and 30 s to send a request
         self.signer = Signer(hub.tables.secret)
         self.used: dict[str, float] = {}  # one-time links spent: nonce -> expiry
         self.sessions: set[asyncio.subprocess.Process] = set()
@@ -147,7 +150,7 @@ class WebGateway:
 
     # ------------------------------------------------------------------ pages
     def make_app(self) -> web.Application:
-        app = web.Application(client_max_size=64 << 10)
+        app = web.Application(client_max_size=64 << 10, middlewares=[self.guard.middleware])
         app.add_routes(
             [
                 web.get("/", self.index),
@@ -398,21 +401,28 @@ class WebGateway:
     async def start(self) -> None:
         runner = web.AppRunner(self.make_app(), access_log=None)
         await runner.setup()
-        site = web.TCPSite(runner, self.host, self.port)
-        await site.start()
-        self._runner = runner
+        loop = asyncio.get_running_loop()
+        assert runner.server is not None
+        # aiohttp's own protocol behind the guard (webguard: the caps and the 30 s for a request)
+        server = await loop.create_server(self.guard.wrap(runner.server), self.host, self.port, reuse_address=True)
+        self._runner, self._server = runner, server
+        self._loud = quiet_accept_errors(loop)
         if self.port == 0:
-            server = site._server  # (aiohttp has no public way to read the chosen port)
-            sockets = getattr(server, "sockets", None) or []
-            if sockets:
-                self.port = sockets[0].getsockname()[1]
-                self.public_url = f"http://{self.host}:{self.port}"
+            self.port = server.sockets[0].getsockname()[1]
+            self.public_url = f"http://{self.host}:{self.port}"
+
+    _server: asyncio.Server | None = None
+    _loud: Callable[[], None] | None = None
 
     async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
         for proc in list(self.sessions):
             await self._stop(proc)
         if self._runner is not None:
             await self._runner.cleanup()
+        if self._loud is not None:
+            self._loud()
 
 
 _NO_CACHE = {"Cache-Control": "no-store"}
