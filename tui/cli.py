@@ -376,9 +376,11 @@ def _tutorial(args: argparse.Namespace) -> int:
         return 2
     settings = load_settings()
     names = settings.new_game.get("names")
+    from colosseum.core.names import printable  # a remembered name with ESC: "?" (D-98)
+
     try:
         session = tutorial_session(
-            args.game, names[0] if isinstance(names, list) and names and isinstance(names[0], str) else None
+            args.game, printable(names[0]) if isinstance(names, list) and names and isinstance(names[0], str) else None
         )
     except ValueError as err:
         _err(str(err))
