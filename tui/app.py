@@ -117,7 +117,7 @@ class ColosseumApp(GuidedApp):
         if self.user_settings.keys:
             self.set_keymap(self.user_settings.keys)
         if self.user_settings.problem:
-            self.notify(self.user_settings.problem, title="Settings ignored", severity="warning", markup=False)
+            self.notify(self.user_settings.problem, title="Settings", severity="warning", markup=False)
         try:
             import asyncio
 

@@ -130,9 +130,48 @@ class BaseApp(App):
 
     def set_keymap(self, keymap: Any) -> None:
         """``keymap`` over the browser's alternatives when the client runs in a browser."""
+        self._user_keys = {k: v for k, v in dict(keymap).items() if k not in self.WEB_KEYS}
         if os.environ.get("COLOSSEUM_FRONT") == "web":
             keymap = {**self.WEB_KEYS, **dict(keymap)}
         super().set_keymap(keymap)
+
+    _user_keys: dict[str, str] = {}  # noqa: RUF012 - (each app sets its own in set_keymap)
+
+    def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:
+        if self._user_keys and not isinstance(screen, str):
+            self._check_key_clashes(screen)
+        return super().push_screen(screen, *args, **kwargs)
+
+    def _check_key_clashes(self, screen: Any) -> None:
+        """A key override that takes the key of another binding of the same screen or dialog
+        (``"dialog.close" = "enter"`` took Enter from Confirm: no choice could be made, and
+        Textual 8 says nothing of such a clash) is left out, the other binding keeps its key,
+        and the player is told once, on the screen they look at."""
+        defaults: dict[str, set[str]] = {}
+        for cls in reversed(type(screen).__mro__):
+            for b in vars(cls).get("BINDINGS", ()):
+                if isinstance(b, Binding) and b.id:
+                    defaults[b.id] = {k.strip() for k in b.key.split(",")}
+        user = {bid: {k.strip() for k in v.split(",")} for bid, v in self._user_keys.items()}
+        keys = {bid: user.get(bid, default) for bid, default in defaults.items()}
+        culprits = sorted(
+            bid
+            for bid in defaults.keys() & user.keys()
+            if user[bid] != defaults[bid] and any(keys[bid] & keys[o] for o in keys if o != bid)
+        )
+        if not culprits:
+            return
+        taken = sorted({o for bid in culprits for o in keys if o not in culprits and keys[bid] & keys[o]})
+        self.set_keymap({k: v for k, v in self._user_keys.items() if k not in culprits})
+        self.notify(
+            f"Key override{'s' if len(culprits) > 1 else ''} {', '.join(culprits)} left out: "
+            f"{'they take' if len(culprits) > 1 else 'it takes'} the key of {', '.join(taken) or 'another'} "
+            "on the same screen.",
+            title="Settings",
+            severity="warning",
+            markup=False,
+            timeout=10,
+        )
 
     def run(self, *args: Any, **kwargs: Any) -> Any:
         """Run the app in the terminal; without one (``colosseum view FILE </dev/null``, output

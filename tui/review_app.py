@@ -68,7 +68,7 @@ class ViewerApp(BaseApp):
         if self.user_settings.keys:
             self.set_keymap(self.user_settings.keys)
         if self.user_settings.problem:
-            self.notify(self.user_settings.problem, title="Settings ignored", severity="warning", markup=False)
+            self.notify(self.user_settings.problem, title="Settings", severity="warning", markup=False)
         self.push_screen(ViewerScreen.from_log(self.log_file, self.start_index), callback=lambda _: self.exit(0))
 
 

@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from colosseum.themes import THEME_NAMES
+
 from .keymap_ids import key_problem
 
 CONFIG_ENV = "COLOSSEUM_CONFIG_DIR"
@@ -72,11 +74,13 @@ def load_settings(path: Path | None = None) -> Settings:
     except FileNotFoundError:
         return Settings()
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
-        return Settings(problem=f"{path}: {err}")
+        return Settings(problem=f"{path}: {err} (every setting is its default)")
     out = Settings()
     problems = []
     theme = data.get("theme")
-    if isinstance(theme, str) and theme:
+    if isinstance(theme, str) and theme and not _theme_exists(theme):
+        problems.append(f"theme {theme!r} is none of {', '.join(THEME_NAMES)}")
+    elif isinstance(theme, str) and theme:
         out.theme = theme
     elif theme is not None:
         problems.append("theme must be a name")
@@ -105,8 +109,14 @@ def load_settings(path: Path | None = None) -> Settings:
     else:
         problems.append("[new_game] must be a table")
     if problems:
-        out.problem = f"{path}: " + "; ".join(problems)
+        out.problem = f"{path}: " + "; ".join(problems) + " (those entries are left out)"
     return out
+
+
+def _theme_exists(name: str) -> bool:
+    from textual.theme import BUILTIN_THEMES
+
+    return name in THEME_NAMES or name in BUILTIN_THEMES
 
 
 def _toml_string(text: str) -> str:

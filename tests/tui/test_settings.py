@@ -108,3 +108,43 @@ def test_every_binding_id_of_the_client_is_known_to_the_settings_check():
             if inspect.isclass(obj) and issubclass(obj, DOMNode) and obj.__module__ == module.__name__:
                 ids.update(b.id for b in obj.__dict__.get("BINDINGS", []) if isinstance(b, Binding) and b.id)
     assert ids == set(KNOWN_IDS), (sorted(ids - KNOWN_IDS), sorted(KNOWN_IDS - ids))
+
+
+def test_a_key_override_that_takes_another_binding_s_key_is_left_out_and_said():
+    """``"dialog.close" = "enter"`` took Enter from the dialog's Confirm: no choice could be
+    made and nothing said so.  Such an override is left out where it clashes (the other binding
+    keeps its key) and the player is told, on the screen."""
+    from dialog_harness import dialog_app, open_first
+
+    from colosseum.tui.games.colosseum.dialogs.base import DecisionDialog
+
+    path = settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('[keys]\n"dialog.close" = "enter"\n', encoding="utf-8")
+    session = make_session(GameSetup(players=("Kat", "小明", "[/a]"), seed=3), [])
+    app = dialog_app(session)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await open_first(pilot)
+            assert isinstance(app.screen, DecisionDialog)
+            before = len(session.actions)
+            await pilot.press("enter")
+            await settle(pilot)
+            shown = [n.message for n in app._notifications]
+            return before, len(session.actions), shown
+
+    before, after, shown = asyncio.run(go())
+    assert after > before, "Enter still confirms the choice"
+    assert any("dialog.close left out" in m and "the key of dialog.confirm" in m for m in shown), shown
+
+
+def test_an_unknown_theme_in_the_settings_is_reported():
+    """``theme = "nonexistent-theme"`` was ignored without a word."""
+    path = settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('theme = "nonexistent-theme"\nbot_delay = 1\n', encoding="utf-8")
+    got = load_settings(path)
+    assert got.theme is None and got.bot_delay == 1
+    assert "theme 'nonexistent-theme' is none of colosseum-dark" in got.problem
+    assert got.problem.endswith("(those entries are left out)")
