@@ -125,13 +125,17 @@ class ClusterServer(TableServer):
         like anybody else's once their leases run out (``sweep``)."""
 
     async def start(self) -> None:
+        from .store import StoreError
+
+        if (ago := await self.link.acall(lambda c: cluster.claim_host(c, self.host_id))) is not None:
+            self.link.close()
+            raise StoreError(f"--host-id {self.host_id}: a host of that id is running (heard from {ago:.0f} s ago)")
+        self._claimed = True
         fresh = secrets.token_bytes(32).hex()
         self.secret = bytes.fromhex(await self.link.acall(lambda c: cluster.shared_secret(c, fresh)))
         host, _, port = self.peer_listen.removeprefix("tcp:").rpartition(":")
         tls, fp = None, ""
         if self.peer_tls:  # (before anything is started: a bad pair leaves nothing half-made)
-            from .store import StoreError
-
             try:
                 cert, key = peertls.ensure_cert(self.data, self.host_id)
                 tls, fp = peertls.server_context(cert, key), peertls.fingerprint(cert)
@@ -171,12 +175,16 @@ class ClusterServer(TableServer):
         async def give_up(c: Any) -> None:
             for lease in leases:
                 await cluster.release(c, lease)
+            if self._claimed:  # (another of this id may start at once)
+                await cluster.leave_host(c, self.host_id)
 
         try:
             await self.link.acall(give_up)
         except ClusterError as err:
             log.warning("host %s: leases not given up (they run out): %s", self.host_id, err)
         self.link.close()
+
+    _claimed = False  # this host registered its id (none other of it was running)
 
     # ---------------------------------------------------------------- leases
     async def _renewing(self) -> None:

@@ -263,6 +263,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     fh.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logging.getLogger().addHandler(fh)
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # (its setup lines at each start say nothing)
     try:
         password = read_password(args)
     except (OSError, ValueError) as exc:

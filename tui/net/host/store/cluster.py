@@ -32,10 +32,12 @@ __all__ = [
     "LiveTable",
     "acquire",
     "append",
+    "claim_host",
     "export_log",
     "finished",
     "finished_since",
     "heartbeat",
+    "leave_host",
     "live_hosts",
     "live_tables",
     "publish",
@@ -70,6 +72,34 @@ async def heartbeat(conn: AsyncConnection, host: str, address: str, *, now: floa
     done = await conn.execute(update(S.hosts).where(S.hosts.c.id == host).values(address=address, seen=at))
     if done.rowcount == 0:
         await conn.execute(insert(S.hosts).values(id=host, address=address, started=at, seen=at))
+
+
+async def claim_host(
+    conn: AsyncConnection, host: str, *, within: float = LEASE_SECONDS, now: float | None = None
+) -> float | None:
+    """``host`` registered as starting now, unless a host of that id is alive (heard from in the
+    last ``within`` seconds): then how many seconds ago it was heard from, and nothing changed."""
+    at = time.time() if now is None else now
+    query = select(S.hosts.c.seen).where(S.hosts.c.id == host)
+    if conn.dialect.name == "postgresql":
+        query = query.with_for_update()
+    row = (await conn.execute(query)).first()
+    if row is None:
+        try:
+            async with conn.begin_nested():
+                await conn.execute(insert(S.hosts).values(id=host, address="", started=at, seen=at))
+        except IntegrityError:  # another of that id registered in between
+            return 0.0
+        return None
+    if row.seen > at - within:
+        return max(0.0, at - float(row.seen))
+    await conn.execute(update(S.hosts).where(S.hosts.c.id == host).values(started=at, seen=at))
+    return None
+
+
+async def leave_host(conn: AsyncConnection, host: str) -> None:
+    """``host`` stopped: another of its id may start at once."""
+    await conn.execute(update(S.hosts).where(S.hosts.c.id == host).values(seen=0.0))
 
 
 async def live_hosts(

@@ -1,0 +1,47 @@
+"""One id, one host: a second ``colosseum serve --host-id`` with the id of a host that is alive
+(heard from within a lease) refuses to start, in one line (it used to start and adopt the live
+host's tables, splitting the lobby); once that host stopped, the id may be used at once."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+
+import pytest
+from clusterdrill import Host
+from pgcluster import cluster_or_skip
+
+
+@pytest.fixture(scope="module")
+def pg():
+    with cluster_or_skip() as cluster:
+        yield cluster
+
+
+def test_a_second_host_with_a_live_hosts_id_refuses_to_start(pg, tmp_path):
+    url = pg.fresh_database()
+    first = Host(tmp_path, "h1", url, lease="6")
+    twin = Host(tmp_path / "twin", "h1", url, lease="6")
+    again = Host(tmp_path / "again", "h1", url, lease="6")
+    try:
+        first.start()
+        first.wait_started()
+        twin.start()
+        assert twin.proc is not None and twin.proc.stdout is not None
+        out, _ = twin.proc.communicate(timeout=60)
+        said = out.decode().strip().splitlines()  # (stdout and stderr: only that line)
+        assert twin.proc.returncode != 0, out.decode()
+        assert len(said) == 1 and said[0].startswith("colosseum serve: --host-id h1: a host of that id is running"), out
+        assert "Traceback" not in out.decode() and not (tmp_path / "twin" / "h1" / "tables.sock").exists()
+        assert first.up
+        first.signal(signal.SIGTERM)
+        assert first.proc is not None
+        first.proc.wait(30)
+        again.start()  # stopped cleanly: its id is free at once
+        again.wait_started()
+    finally:
+        for h in (first, twin, again):
+            try:
+                h.stop()
+            except (OSError, subprocess.SubprocessError):
+                pass
