@@ -15,6 +15,7 @@ from typing import Any
 
 import msgspec
 
+from colosseum.core.names import printable
 from colosseum.core.options import SetupBase
 from colosseum.core.timeline import GameLog
 
@@ -52,7 +53,7 @@ def head_lines(log: GameLog, client: GameClient) -> list[str]:
     setup = log.setup
     out = [f"{edition_title(setup)}: game record"]
     if log.path is not None:
-        out.append(f"File:     {log.path.name}")
+        out.append(f"File:     {printable(log.path.name)}")
     out.append(
         f"Created:  {local_date(log.header.created)}   (colosseum {log.header.program}, log format {log.header.version})"
     )

@@ -33,6 +33,7 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.style import Style
 
+from colosseum.core.names import printable
 from colosseum.core.timeline import GameLog
 
 from .base import BaseApp
@@ -221,7 +222,7 @@ def replay_html(
 def _title(log: GameLog) -> str:
     from .setups import edition_title
 
-    name = f" ({log.path.name})" if log.path is not None else ""
+    name = f" ({printable(log.path.name)})" if log.path is not None else ""
     return f"{edition_title(log.setup)}: replay{name}"
 
 
@@ -360,7 +361,7 @@ def replay_svg(log: GameLog, at: int, *, size: tuple[int, int] = SIZE, theme: st
             safe_box=False,
         )
         console.print(app.screen._compositor.render_update(full=True))
-        name = log.path.name if log.path is not None else "game"
+        name = printable(log.path.name) if log.path is not None else "game"
         where = "start" if at == 0 else ("end" if at == log.timeline.end else f"action {at}")
         return console.export_svg(title=f"{name} - {where}", theme=DEFAULT_TERMINAL_THEME, code_format=SVG_FORMAT)
 

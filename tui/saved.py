@@ -27,7 +27,9 @@ if TYPE_CHECKING:
 
 
 def _err(msg: str) -> None:
-    print(f"colosseum: {msg}", file=sys.stderr)
+    from colosseum.core.names import printable  # (a file's name may carry an escape sequence)
+
+    print(f"colosseum: {printable(msg)}", file=sys.stderr)
 
 
 def _emit(text: str, stream: IO[str] | None = None) -> int:
@@ -124,7 +126,14 @@ def cmd_games(args: argparse.Namespace) -> int:
             res += f"; fork of {g.log.header.fork_of} at action {g.log.header.fork_at}"
         players = players_text(g.log.setup, g.log.seats, width=PLAYERS_CELLS)
         rows.append((local_date(g.created), edition_title(g.log.setup), players, rnd, res, g.path.name))
+    from colosseum.core.names import printable
+
     from .text import cells, fit, pad  # (rich: loaded only for the listing, never for simulate)
+
+    rows = [  # a file's name is anyone's: never an escape sequence to the terminal
+        (printable(a), printable(b), printable(c), printable(d), printable(e), printable(f))
+        for a, b, c, d, e, f in rows
+    ]
 
     # columns by terminal cells (a CJK name takes two a character), the file name last and whole
     widths = [max(cells(r[c]) for r in rows) for c in range(5)]

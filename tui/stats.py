@@ -38,6 +38,7 @@ from pathlib import Path
 import msgspec
 
 from colosseum.core.gamelog import GameLogError
+from colosseum.core.names import printable
 
 __all__ = [
     "GameSummary",
@@ -322,7 +323,7 @@ def _games(n: int) -> str:
 
 
 def who_of(t: Tally) -> str:
-    return f" of {t.player}" if t.player else " of the people at this keyboard"
+    return f" of {printable(t.player)}" if t.player else " of the people at this keyboard"
 
 
 def render(t: Tally, *, width: int = 80) -> str:

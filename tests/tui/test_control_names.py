@@ -150,3 +150,20 @@ def test_a_game_with_such_names_resumes_and_its_chain_still_holds(tmp_path):
     again = read_log(path)
     assert again.error is None and len(again.actions) == len(log.actions) + 1
     assert r.names(again.state) == printable_names(BAD[:4])
+
+
+def test_a_file_name_with_an_escape_sequence_reaches_no_terminal(capsys):
+    """Names in a log are read printable; a file's own name is anyone's too (a game sent by
+    someone): ``games``, ``export`` and the errors print it with ``?`` for each control character."""
+    from colosseum.tui.storage import games_dir
+
+    path = _old_log(games_dir(create=True), "colosseum", 4)
+    bad = path.with_name("\x1b]2;PWNED\x07.jsonl")
+    path.rename(bad)
+    assert main(["games"]) == 0
+    assert main(["export", str(bad)]) == 0
+    out = capsys.readouterr().out
+    assert "?]2;PWNED?.jsonl" in out and not CONTROL.search(out)
+    assert main(["view", str(bad.with_name("\x1b[31mnone.jsonl"))]) != 0
+    err = capsys.readouterr().err
+    assert "?[31mnone" in err and not CONTROL.search(err)
