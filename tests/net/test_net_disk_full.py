@@ -7,14 +7,19 @@ from __future__ import annotations
 import asyncio
 import errno
 
+import pytest
+
 from colosseum.tui.net.host import botplay
 from colosseum.tui.net.host import protocol as P
+from colosseum.tui.net.host.cluster_link import ClusterError
 from colosseum.tui.net.host.gamelog_io import TableLog
 from colosseum.tui.net.host.hub import TableServer
 from colosseum.tui.net.host.proto_client import ProtoClient
 
 
-def test_a_full_disk_pauses_the_bots_tells_the_table_and_the_game_goes_on(tmp_path, monkeypatch):
+@pytest.mark.parametrize("database", [False, True], ids=["disk", "database"])
+def test_a_full_disk_pauses_the_bots_tells_the_table_and_the_game_goes_on(tmp_path, monkeypatch, database):
+    """(The database of several hosts away is said as such, not as a full disk.)"""
     monkeypatch.setattr(botplay, "SAVE_RETRY", (0.05, 0.2))
     real_append = TableLog.append
     full = {"on": False, "refused": 0}
@@ -22,6 +27,8 @@ def test_a_full_disk_pauses_the_bots_tells_the_table_and_the_game_goes_on(tmp_pa
     def append(self, action, events, *, final):
         if full["on"]:
             full["refused"] += 1
+            if database:
+                raise ClusterError("the database refused: connection refused")
             raise OSError(errno.ENOSPC, "No space left on device")
         return real_append(self, action, events, final=final)
 
@@ -41,7 +48,8 @@ def test_a_full_disk_pauses_the_bots_tells_the_table_and_the_game_goes_on(tmp_pa
                 await asyncio.sleep(0.01)
             full["on"] = True
             said = await watcher.expect(lambda m: isinstance(m, P.Error) and m.code == "disk", timeout=10)
-            assert said.message == botplay.CANNOT_SAVE
+            assert said.message == (botplay.DATABASE_AWAY if database else botplay.CANNOT_SAVE)
+            assert "disk" not in said.message if database else "disk" in said.message
             frozen = len(table.actions)
             await asyncio.sleep(0.5)
             assert len(table.actions) == frozen and full["refused"] >= 2  # tried again, nothing played

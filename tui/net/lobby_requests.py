@@ -5,11 +5,30 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+from colosseum.core.errors import RuleError
+
 from .host import protocol as P
 
 _Reply = TypeVar("_Reply", bound=P._Msg)
 
 REPLY_TIMEOUT = 15.0  # seconds a request waits for its answer
+
+
+class ServerSaid(RuleError):
+    """A refusal that is no rule of the game (the connection lost, the server silent, its disk
+    or database): a ``RuleError`` for the game's screens, said without a rule code (a player
+    read "G-0: the server did not answer" as noise)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("G-0", message)
+
+    def __str__(self) -> str:
+        return self.detail
+
+
+def refusal(reply: P.Error) -> RuleError:
+    """The server's ``Error`` as a RuleError: the rule's code when it names one."""
+    return RuleError(reply.rule, reply.message) if reply.rule else ServerSaid(reply.message)
 
 
 class LobbyRequests:

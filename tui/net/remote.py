@@ -27,7 +27,6 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from colosseum.core.errors import RuleError
 from colosseum.core.events import Event
 from colosseum.core.gamelog import UndoLine
 from colosseum.core.timeline import Timeline
@@ -37,7 +36,7 @@ from colosseum.tui.session import GameSession, Seat
 from .host import protocol as P
 from .host.proto_client import NetError
 from .host.sockets import connect_socket
-from .lobby_requests import REPLY_TIMEOUT, LobbyRequests
+from .lobby_requests import REPLY_TIMEOUT, LobbyRequests, ServerSaid, refusal
 
 log = logging.getLogger("colosseum.net.client")
 
@@ -312,9 +311,9 @@ class RemoteSession(GameSession):
     def _may_act(self) -> None:
         """Raise RuleError if this connection cannot send an action now."""
         if self.seat < 0:
-            raise RuleError("G-0", "spectators cannot act")
+            raise ServerSaid("spectators cannot act")
         if self.lost or self.client.closed.is_set():
-            raise RuleError("G-0", "the connection to the server is lost")
+            raise ServerSaid("the connection to the server is lost")
 
     def _request(self, make: Callable[[int], P._Msg]) -> P._Msg:
         """Send the message ``make(ref)`` with a fresh ``ref`` and wait for its answer (an
@@ -325,7 +324,7 @@ class RemoteSession(GameSession):
         try:
             self.client.send(make(ref))
             if not ev.wait(REPLY_TIMEOUT):
-                raise RuleError("G-0", "the server did not answer")
+                raise ServerSaid("the server did not answer")
         finally:
             self.client.acks.pop(ref, None)
         return box[0]
@@ -337,7 +336,7 @@ class RemoteSession(GameSession):
         data = self.codec.pack(action)
         reply = self._request(lambda ref: P.Act(table=self.table_id, action=data, ref=ref, at=at))
         if isinstance(reply, P.Error):
-            raise RuleError(reply.rule or "G-0", reply.message)
+            raise refusal(reply)
         assert isinstance(reply, P.Ack)
         # the Update for this action came before the Ack on the same stream
         return self.drain(until=reply.n)
@@ -366,7 +365,7 @@ class RemoteSession(GameSession):
         position is the one before with the action applied.  Nothing not yet revealed is in it
         (D-33).  RuleError if the server cannot be asked."""
         if self.lost or self.client.closed.is_set():
-            raise RuleError("G-0", "the connection to the server is lost")
+            raise ServerSaid("the connection to the server is lost")
         from .review import fetch_timeline
 
         return fetch_timeline(lambda start: self._request(functools.partial(self._review, start)), self.codec)[0]
@@ -402,14 +401,14 @@ class RemoteSession(GameSession):
         """Ask the server to take back this seat's last decision; RuleError with its reason if
         it may not.  Every client (this one too) rewinds when ``Undone`` arrives."""
         if self.seat < 0:
-            raise RuleError("G-0", "spectators cannot take anything back")
+            raise ServerSaid("spectators cannot take anything back")
         if self.lost or self.client.closed.is_set():
-            raise RuleError("G-0", "the connection to the server is lost")
+            raise ServerSaid("the connection to the server is lost")
         self.drain()
         at = len(self._actions)
         reply = self._request(lambda ref: P.Undo(table=self.table_id, seat=self.seat, count=1, ref=ref, at=at))
         if isinstance(reply, P.Error):
-            raise RuleError(reply.rule or "G-0", reply.message)
+            raise refusal(reply)
         assert isinstance(reply, P.Ack)
         self.drain()  # the Undone came before the Ack on the same stream
         done = self._undone

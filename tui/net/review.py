@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from colosseum.core.errors import RuleError
 from colosseum.core.events import Event
 from colosseum.core.gamelog import UNDO_VERSION, make_header
 from colosseum.core.timeline import GameLog, Timeline
@@ -35,7 +34,9 @@ def fetch_timeline(ask: Callable[[int], P._Msg], codec: P.Codec) -> tuple[Timeli
     while True:
         reply = ask(start)
         if isinstance(reply, P.Error):
-            raise RuleError(reply.rule or "G-0", reply.message)
+            from .lobby_requests import refusal
+
+            raise refusal(reply)
         assert isinstance(reply, P.Positions)
         setup = codec.setup(reply.setup)
         view = reply.seat if reply.seat >= 0 else None

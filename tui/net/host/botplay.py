@@ -85,6 +85,11 @@ CANNOT_SAVE = (
     "The server cannot save the game just now (its disk may be full): the game waits, "
     "and goes on by itself as soon as it can save again."
 )
+#: the same when it is the database of several hosts that does not answer (not the disk)
+DATABASE_AWAY = (
+    "The server's database does not answer just now: the game waits, "
+    "and goes on by itself as soon as it can save again."
+)
 SAVES_AGAIN = "The server saves again: the game goes on."
 SAVE_RETRY = (2.0, 30.0)  # seconds before the first try again, and at most between tries
 
@@ -196,7 +201,10 @@ class BotPlay:
         self.unsaved += 1
         if self.unsaved == 1:
             log.error("table %s: a bot's move not saved (%s): the table waits", self.table.id, err)
-            self.table.broadcast(P.Error(message=CANNOT_SAVE, code="disk"))
+            from .limits import database_away
+
+            if not getattr(err, "fenced", False):  # (fenced: the table leaves this host, its people told)
+                self.table.broadcast(P.Error(message=DATABASE_AWAY if database_away(err) else CANNOT_SAVE, code="disk"))
         first, most = SAVE_RETRY
         await asyncio.sleep(min(most, first * 2 ** min(self.unsaved - 1, 8)))
 

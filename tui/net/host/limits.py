@@ -41,6 +41,14 @@ MAX_TABLES_PER_PLAYER = 5  # live tables one player created
 MAX_TABLES_PER_ADDRESS = 10  # live tables the players of one address have made
 IDLE_TIMEOUT = 1800.0  # seconds: a waiting table nobody joins, a game nobody is at
 NOT_SAVED = "The server cannot save a new table just now (its disk may be full); try again later."
+NOT_SAVED_DB = "The server's database does not answer just now: a new table cannot be saved; try again later."
+
+
+def database_away(err: BaseException) -> bool:
+    """``err`` is the database of several hosts not taking a write (not the disk)."""
+    from .cluster_link import ClusterError
+
+    return isinstance(err, ClusterError)
 
 
 def table_limits(tables: Iterable[Table], conn: Conn) -> str | None:
@@ -85,7 +93,7 @@ def unmake(server: TableServer, t: Table, err: OSError) -> str:
     data = server.data
     for path in (data / "tables" / f"{t.id}.json", data / "tables" / f"{t.id}.tmp", data / "games" / f"{t.id}.jsonl"):
         _remove(path)
-    return NOT_SAVED
+    return NOT_SAVED_DB if database_away(err) else NOT_SAVED
 
 
 def _remove(path: Path) -> None:
