@@ -56,6 +56,7 @@ from .ssh_pty import (
     handle_process,
     stop_client,
 )
+from .webguard import quiet_accept_errors
 
 if TYPE_CHECKING:
     from .web import WebGateway
@@ -202,6 +203,7 @@ async def start_server(
         await tables.close()
         raise
     real_port = acceptor.sockets[0].getsockname()[1] if int(port) == 0 else int(port)
+    quiet_accept_errors(asyncio.get_running_loop())  # (out of descriptors: a line a minute, not per try)
     server = SSHGameServer(hub, acceptor, key, real_port)
     if client_cmd is None and forked:  # the usual client: forked from one process (host.forks)
         try:

@@ -29,7 +29,6 @@ import ipaddress
 import json
 import logging
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -39,7 +38,7 @@ from urllib.parse import urlsplit
 from aiohttp import WSMsgType, web
 
 from colosseum.tui.net.host.forks import ClientProcess
-from colosseum.tui.net.host.webguard import ConnectionGuard, quiet_accept_errors
+from colosseum.tui.net.host.webguard import ConnectionGuard
 from colosseum.tui.net.host.weblink import LINK_MINUTES, Signer, link_path
 
 if TYPE_CHECKING:
@@ -406,13 +405,11 @@ class WebGateway:
         # aiohttp's own protocol behind the guard (webguard: the caps and the 30 s for a request)
         server = await loop.create_server(self.guard.wrap(runner.server), self.host, self.port, reuse_address=True)
         self._runner, self._server = runner, server
-        self._loud = quiet_accept_errors(loop)
         if self.port == 0:
             self.port = server.sockets[0].getsockname()[1]
             self.public_url = f"http://{self.host}:{self.port}"
 
     _server: asyncio.Server | None = None
-    _loud: Callable[[], None] | None = None
 
     async def close(self) -> None:
         if self._server is not None:
@@ -421,8 +418,6 @@ class WebGateway:
             await self._stop(proc)
         if self._runner is not None:
             await self._runner.cleanup()
-        if self._loud is not None:
-            self._loud()
 
 
 _NO_CACHE = {"Cache-Control": "no-store"}

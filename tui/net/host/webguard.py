@@ -11,7 +11,9 @@ server's descriptors (no SSH login, no database heartbeat) and asyncio logged ea
   request, and at most ``MAX_UNAUTHENTICATED`` connections over all addresses may be waiting for
   theirs; beyond, a new one is closed at once.
 * **accept() failing** (out of descriptors) is logged once a minute with a count, not once per
-  attempt.
+  attempt (on every listener of the server's loop: ``ssh.start_server`` installs it).
+
+No aiohttp here: the SSH side imports this module without it.
 """
 
 from __future__ import annotations
@@ -22,8 +24,6 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
-
-from aiohttp import web
 
 from .ssh_login import LOGIN_GRACE, MAX_CONNECTIONS_PER_ADDRESS, MAX_UNAUTHENTICATED
 
@@ -70,12 +70,12 @@ class ConnectionGuard:
         if found is not None:
             found.stop_timer()
 
-    @web.middleware
-    async def middleware(
-        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
-    ) -> web.StreamResponse:
+    async def middleware(self, request: Any, handler: Callable[[Any], Awaitable[Any]]) -> Any:
+        """(aiohttp's middleware: every request that reached a handler was complete)"""
         self.answered(request.transport)
         return await handler(request)
+
+    middleware.__middleware_version__ = 1  # type: ignore[attr-defined]  # (aiohttp's ``web.middleware``)
 
 
 class _Guarded(asyncio.Protocol):
