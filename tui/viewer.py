@@ -367,6 +367,8 @@ class ViewerScreen(Screen[int]):
     # ------------------------------------------------------------------ taken back, forks
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         log = self.game_log
+        if action == "seat":  # the boards of this game's seats only (F1 listed "Board 5" of 3)
+            return bool(parameters) and isinstance(parameters[0], int) and parameters[0] < self.players
         if action == "play_from":
             return log is not None and not self.rules.is_over(self.state)
         if action == "toggle_withdrawn":

@@ -76,7 +76,10 @@ class HelpScreen(ModalScreen):
                     continue
                 desc = b.description
                 if b.group is not None and b.group.description:
-                    desc = f"{b.group.description} {desc}"
+                    # "Board 4", but "Turn back" (not "Turn Turn back"), "Start" (not "Start/End Start")
+                    words = set(b.group.description.replace("/", " ").split())
+                    if not words & set(desc.split()):
+                        desc = f"{b.group.description} {desc}"
                 if b.tooltip:  # the key bar's word is short: the help says it in full
                     desc = b.tooltip
                 if key == self.app.COMMAND_PALETTE_BINDING:

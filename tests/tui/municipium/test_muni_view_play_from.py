@@ -142,5 +142,6 @@ def test_f1_lists_the_review_s_keys(data_dir):
         return text
 
     text = asyncio.run(go())
-    for words in ("Play from here", "Follow", "Next phase"):
+    for words in ("Play from here", "Follow", "Next phase", "Board 3", "Turn back"):
         assert words in text, text
+    assert "Board 4" not in text and "Turn Turn" not in text  # a 3-player game; said once
