@@ -129,7 +129,10 @@ class ClusterServer(TableServer):
 
         if (ago := await self.link.acall(lambda c: cluster.claim_host(c, self.host_id))) is not None:
             self.link.close()
-            raise StoreError(f"--host-id {self.host_id}: a host of that id is running (heard from {ago:.0f} s ago)")
+            raise StoreError(
+                f"--host-id {self.host_id}: a host of that id is running (heard from {ago:.0f} s ago; "
+                f"if it was killed, the id is free in {max(1.0, cluster.LEASE_SECONDS - ago):.0f} s)"
+            )
         self._claimed = True
         fresh = secrets.token_bytes(32).hex()
         self.secret = bytes.fromhex(await self.link.acall(lambda c: cluster.shared_secret(c, fresh)))
