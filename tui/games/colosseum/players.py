@@ -58,6 +58,16 @@ def number_line(st: State, letters, width: int, theme: str, head: Style) -> list
     return [ruler_text, marks]
 
 
+WIDE_COLS = (("Acclaim", 8), ("Coins", 6), ("Aq", 4), ("Stars", 6), ("Prom", 5), ("Gates", 6), ("Tmp", 4), ("Gift", 5))
+NARROW_COLS = (("Acc", 4), ("$", 4), ("Aq", 3), ("St", 3), ("Pr", 3), ("G", 2), ("T", 2), ("g", 2))
+
+
+def is_wide(width: int) -> bool:
+    """The wide table only where all of it fits: the marks, the name and every column (from 50
+    to 57 cells its last column, the gifts, that count for the score, was cut off)."""
+    return width >= 3 + 11 + sum(w for _h, w in WIDE_COLS)
+
+
 def edition_headings(cat: Catalog, cols: tuple[tuple[str, int], ...], wide: bool) -> tuple[tuple[str, int], ...]:
     """Column headings in the words of an edition that has its own (the original: spectators,
     medals, season tickets, arena pieces, loge, podiums); The Grand Spectacle's stay as they are."""
@@ -125,7 +135,7 @@ class PlayersPanel(LinePanel):
     def get_content_height(self, container, viewport, width: int) -> int:
         if self.state is None:
             return 1
-        return self.state.n + (4 if width >= 50 else 2)
+        return self.state.n + (4 if is_wide(width) else 2)
 
     def _deltas(self, seat: int) -> tuple[int, int, int, int]:
         """The last move's change in this seat's Acclaim, coins, Aquilas and tiles."""
@@ -229,7 +239,7 @@ class PlayersPanel(LinePanel):
             return []
         theme = self.app.theme
         width = self.content_region.width or 37
-        wide = width >= 50
+        wide = is_wide(width)
         name_w = 10 if wide else 7
         letters = player_marks([p.name for p in st.players], theme)
         actor = to_act(st)
@@ -239,19 +249,7 @@ class PlayersPanel(LinePanel):
         lines = []
         self._notes_left: set[int] = set()  # seats whose deltas did not fit on their row
         cols: tuple[tuple[str, int], ...]
-        if wide:
-            cols = (
-                ("Acclaim", 8),
-                ("Coins", 6),
-                ("Aq", 4),
-                ("Stars", 6),
-                ("Prom", 5),
-                ("Gates", 6),
-                ("Tmp", 4),
-                ("Gift", 5),
-            )
-        else:
-            cols = (("Acc", 4), ("$", 4), ("Aq", 3), ("St", 3), ("Pr", 3), ("G", 2), ("T", 2), ("g", 2))
+        cols = WIDE_COLS if wide else NARROW_COLS
         cols = edition_headings(catalog(st), cols, wide)
         values_by_seat = [self._values(st, seat) for seat in range(st.n)]
         deltas_by_seat = [self._deltas(seat) for seat in range(st.n)]
