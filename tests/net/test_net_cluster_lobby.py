@@ -97,3 +97,32 @@ def test_a_table_adopted_when_asked_for_leaves_the_others_lists_at_once(tmp_path
         assert srv.held(x) == [("t1", 0)]
     finally:
         link.close()
+
+
+def test_a_host_id_is_one_hosts_while_it_is_heard_from(tmp_path):
+    """(The database's side of ``--host-id``: tests/cluster/test_host_id.py starts the hosts.)"""
+    from colosseum.tui.net.host.cluster_link import ClusterLink
+    from colosseum.tui.net.host.store import cluster
+    from colosseum.tui.net.host.store.db import make_engine, migrate
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'lobby.db'}"
+
+    async def schema():
+        engine = make_engine(url)
+        await migrate(engine)
+        await engine.dispose()
+
+    asyncio.run(schema())
+    link = ClusterLink(url)
+    link.start()
+    try:
+        assert link.call(lambda c: cluster.claim_host(c, "h1", now=1000.0)) is None  # a new id
+        assert link.call(lambda c: cluster.claim_host(c, "h1", within=15, now=1005.0)) == 5.0  # alive
+        assert link.call(lambda c: cluster.claim_host(c, "h2", now=1005.0)) is None  # another id
+        link.call(lambda c: cluster.heartbeat(c, "h1", "tcp:x:1", now=1010.0))
+        assert link.call(lambda c: cluster.claim_host(c, "h1", within=15, now=1024.0)) == 14.0
+        assert link.call(lambda c: cluster.claim_host(c, "h1", within=15, now=1026.0)) is None  # ran out
+        link.call(lambda c: cluster.leave_host(c, "h2"))  # stopped: its id free at once
+        assert link.call(lambda c: cluster.claim_host(c, "h2", within=15, now=1006.0)) is None
+    finally:
+        link.close()
