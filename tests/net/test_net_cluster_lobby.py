@@ -1,5 +1,6 @@
 """Bugs of several hosts met in the lobby: a table listed twice (adopted by this host while
-still among the others' tables) crashed every lobby that showed the list (DuplicateKey)."""
+still among the others' tables) crashed every lobby that showed the list (DuplicateKey); a
+second host of a live host's id.  The server's side on SQLite (no PostgreSQL needed)."""
 
 from __future__ import annotations
 
