@@ -77,7 +77,17 @@ class EndScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._draw()
-        self.query_one("#end-body").focus()
+        body = self.query_one("#end-body", VerticalScroll)
+        body.focus()
+        # "Down: more" in the frame while the page goes on below it (at 80x24 a 4- or 5-player
+        # page is longer than the screen, and the thin scrollbar was not seen)
+        self.watch(body, "scroll_y", lambda _y: self._more_below(), init=False)
+        self.watch(body, "virtual_size", lambda _s: self._more_below(), init=False)
+
+    def _more_below(self) -> None:
+        body = self.query_one("#end-body", VerticalScroll)
+        below = body.max_scroll_y - round(body.scroll_y)
+        body.border_subtitle = Text(f"Down: {below} more line{'s' if below != 1 else ''}") if below > 0 else ""
 
     def on_resize(self) -> None:
         self._draw()
