@@ -237,6 +237,10 @@ def _game_in(argv: Sequence[str]) -> str | None:
     return None
 
 
+#: the longest pause between bot moves (as in the settings file)
+MAX_BOT_DELAY = 60
+
+
 class ArgumentsRefused(Exception):
     """Arguments that make no game: ``str(err)`` is the one line said (exit status 2)."""
 
@@ -262,7 +266,7 @@ def _setup_options(args: argparse.Namespace) -> None:
         if value != option.default:
             chosen[option.name] = value
         setattr(args, option.name, value)
-    players = args.players or found.default_players
+    players = found.default_players if args.players is None else args.players
     if players not in found.player_counts:
         raise ArgumentsRefused(
             f"{found.title} is played by {found.min_players} to {found.max_players} players, not {players}"
@@ -276,10 +280,7 @@ def _setup_options(args: argparse.Namespace) -> None:
 
 
 def _check_bots(args: argparse.Namespace, found: Any) -> None:
-    """``--bots`` names bots the game has; ``--bot-delay`` is no negative time."""
-    delay = getattr(args, "bot_delay", None)
-    if delay is not None and not delay >= 0:  # (also NaN)
-        raise ArgumentsRefused(f"--bot-delay must be 0 or more seconds, not {delay}")
+    """``--bots`` names bots the game has."""
     given = getattr(args, "bots", None)
     if not given:
         return
@@ -316,6 +317,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args, unknown = build_parser(only=command, game=game, listed=command is None).parse_known_args(argv)
     if unknown:
         args = build_parser(only=command, game=game).parse_args(argv)
+    delay = getattr(args, "bot_delay", None)  # (every command that plays: play, resume, fork, tutorial)
+    if delay is not None and not 0 <= delay <= MAX_BOT_DELAY:  # (NaN and inf too: bots that never move)
+        raise ArgumentsRefused(f"--bot-delay must be 0 to {MAX_BOT_DELAY} seconds, not {delay}")
+    if getattr(args, "game", None) == "":
+        raise ArgumentsRefused("--game needs a game's name")
     if args.command in GAME_COMMANDS:
         _setup_options(args)
     return args

@@ -87,7 +87,15 @@ def test_play_loads_neither_the_second_game_nor_the_saved_games_commands():
         (["play", "--bots", "hrad"], "Colosseum has no bot 'hrad'; choose from easy, normal, hard, expert, random"),
         (["play", "--game", "municipium", "--bots", "normal,hrad"], "Municipium has no bot 'hrad'"),
         (["simulate", "--bots", "hard,nope", "--games", "1"], "no bot 'nope'"),
-        (["play", "--bot-delay", "-3"], "--bot-delay must be 0 or more seconds"),
+        (["play", "--bot-delay", "-3"], "--bot-delay must be 0 to 60 seconds"),
+        # bots that never move: an endless pause (the settings file's limit, 60 s, holds here too)
+        (["play", "--bot-delay", "inf"], "--bot-delay must be 0 to 60 seconds, not inf"),
+        (["resume", "--bot-delay", "1e308"], "--bot-delay must be 0 to 60 seconds"),
+        (["tutorial", "--bot-delay", "nan"], "--bot-delay must be 0 to 60 seconds"),
+        (["fork", "x.jsonl", "--at", "1", "--bot-delay", "61"], "--bot-delay must be 0 to 60 seconds"),
+        # no longer the defaults in silence
+        (["play", "--players", "0"], "played by 3 to 5 players, not 0"),
+        (["play", "--game", ""], "--game needs a game's name"),
     ],
 )
 def test_bad_bots_and_delays_are_refused_in_one_line(capsys, argv, words):
