@@ -77,8 +77,8 @@ class HelpScreen(ModalScreen):
                 desc = b.description
                 if b.group is not None and b.group.description:
                     # "Board 4", but "Turn back" (not "Turn Turn back"), "Start" (not "Start/End Start")
-                    words = set(b.group.description.replace("/", " ").split())
-                    if not words & set(desc.split()):
+                    words = set(b.group.description.casefold().replace("/", " ").split())
+                    if not words & set(desc.casefold().split()):
                         desc = f"{b.group.description} {desc}"
                 if b.tooltip:  # the key bar's word is short: the help says it in full
                     desc = b.tooltip

@@ -144,4 +144,4 @@ def test_f1_lists_the_review_s_keys(data_dir):
     text = asyncio.run(go())
     for words in ("Play from here", "Follow", "Next phase", "Board 3", "Turn back"):
         assert words in text, text
-    assert "Board 4" not in text and "Turn Turn" not in text  # a 3-player game; said once
+    assert "Board 4" not in text and "Turn Turn" not in text and "Turn Next turn" not in text
