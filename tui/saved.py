@@ -16,6 +16,7 @@ from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Callable, Sequence
 
     from colosseum.core.logwriter import LogWriter
     from colosseum.core.timeline import GameLog
@@ -405,18 +406,11 @@ def cmd_view(args: argparse.Namespace) -> int:
     if asked is None:
         return status
     # "play from here": the new game from the position shown, with the seats chosen in the review
-    from .fork import ForkError, start_fork
-
     play_from, choice = asked
-    try:
-        session, path = start_fork(play_from.game_log, play_from.at, choice.kinds, reseed=choice.reseed)
-    except ForkError as e:
-        _err(str(e))
-        return 2
-    except OSError as e:
-        _err(f"cannot write the new game: {e}")
-        return 1
-    print(path)
+    started = _started_fork(play_from.game_log, play_from.at, lambda: choice.kinds, choice.reseed)
+    if isinstance(started, int):
+        return started
+    session, _path = started
     from .app import run_session
 
     return run_session(session, theme=theme)
@@ -472,8 +466,27 @@ def _seat_numbers(log: GameLog, text: str) -> list[int] | None:
     return out
 
 
+def _started_fork(
+    log: GameLog, at: int, kinds: Callable[[], Sequence[str]], reseed: bool
+) -> tuple[LocalSession, Path] | int:
+    """The fork of ``log`` after ``at`` actions played by ``kinds()``, recorded, its path
+    printed; or the exit status after one line saying why not."""
+    from .fork import ForkError, start_fork
+
+    try:
+        session, path = start_fork(log, at, kinds(), reseed=reseed)
+    except ForkError as e:
+        _err(str(e))
+        return 2
+    except OSError as e:
+        _err(f"cannot write the new game: {e}")
+        return 1
+    print(path)
+    return session, path
+
+
 def cmd_fork(args: argparse.Namespace) -> int:
-    from .fork import ForkError, seat_kinds, start_fork
+    from .fork import seat_kinds
 
     log = load_for_command(args.file)
     if log is None:
@@ -489,16 +502,10 @@ def cmd_fork(args: argparse.Namespace) -> int:
             _err(f"--humans {args.humans}: give seat numbers (1 to {len(log.seats)}) or player names")
             return 2
     bots = [b.strip() for b in args.bots.split(",") if b.strip()] if args.bots else None
-    try:
-        kinds = seat_kinds(log, humans, bots)
-        session, path = start_fork(log, at, kinds, reseed=args.reseed)
-    except ForkError as e:
-        _err(str(e))
-        return 2
-    except OSError as e:
-        _err(f"cannot write the new game: {e}")
-        return 1
-    print(path)
+    started = _started_fork(log, at, lambda: seat_kinds(log, humans, bots), args.reseed)
+    if isinstance(started, int):
+        return started
+    session, _path = started
     if args.no_play:
         if session.recorder is not None and hasattr(session.recorder, "close"):
             session.recorder.close()

@@ -11,6 +11,24 @@ import msgspec
 from colosseum.tui.net.remote import RemoteClient
 
 
+def sqlite_link(tmp_path):
+    """A started link to a new SQLite lobby database with the schema in place."""
+    from colosseum.tui.net.host.cluster_link import ClusterLink
+    from colosseum.tui.net.host.store.db import make_engine, migrate
+
+    url = f"sqlite+aiosqlite:///{tmp_path / 'lobby.db'}"
+
+    async def schema():
+        engine = make_engine(url)
+        await migrate(engine)
+        await engine.dispose()
+
+    asyncio.run(schema())
+    link = ClusterLink(url)
+    link.start()
+    return link
+
+
 def test_the_lobby_shows_a_table_listed_twice_once(paced_server):
     from textual.widgets import DataTable
 
@@ -60,21 +78,10 @@ def test_a_table_adopted_when_asked_for_leaves_the_others_lists_at_once(tmp_path
 
     from colosseum.tui.net.host import protocol as P
     from colosseum.tui.net.host.cluster_host import ClusterServer
-    from colosseum.tui.net.host.cluster_link import ClusterLink
     from colosseum.tui.net.host.meta import SeatMeta, TableMeta
     from colosseum.tui.net.host.store import cluster
-    from colosseum.tui.net.host.store.db import make_engine, migrate
 
-    url = f"sqlite+aiosqlite:///{tmp_path / 'lobby.db'}"
-
-    async def schema():
-        engine = make_engine(url)
-        await migrate(engine)
-        await engine.dispose()
-
-    asyncio.run(schema())
-    link = ClusterLink(url)
-    link.start()
+    link = sqlite_link(tmp_path)
     try:
         srv = ClusterServer(tmp_path / "b", link=link, host_id="b", peer_address="tcp:127.0.0.1:1", bot_delay=0.0)
         seats = [SeatMeta(kind="human", holder="key:x", name="x"), SeatMeta(kind="human"), SeatMeta(kind="human")]
@@ -102,20 +109,9 @@ def test_a_table_adopted_when_asked_for_leaves_the_others_lists_at_once(tmp_path
 
 def test_a_host_id_is_one_hosts_while_it_is_heard_from(tmp_path):
     """(The database's side of ``--host-id``: tests/cluster/test_host_id.py starts the hosts.)"""
-    from colosseum.tui.net.host.cluster_link import ClusterLink
     from colosseum.tui.net.host.store import cluster
-    from colosseum.tui.net.host.store.db import make_engine, migrate
 
-    url = f"sqlite+aiosqlite:///{tmp_path / 'lobby.db'}"
-
-    async def schema():
-        engine = make_engine(url)
-        await migrate(engine)
-        await engine.dispose()
-
-    asyncio.run(schema())
-    link = ClusterLink(url)
-    link.start()
+    link = sqlite_link(tmp_path)
     try:
         assert link.call(lambda c: cluster.claim_host(c, "h1", now=1000.0)) is None  # a new id
         assert link.call(lambda c: cluster.claim_host(c, "h1", within=15, now=1005.0)) == 5.0  # alive

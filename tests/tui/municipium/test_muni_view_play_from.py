@@ -29,47 +29,49 @@ def recorded(steps: int = 40):
     return read_log(path)
 
 
-def test_cancel_goes_back_to_the_review_at_the_same_position(data_dir):
+def in_review(keys: tuple[str, ...], then=None):
+    """A review of a recorded game at action 12 (80x24): ``keys`` pressed, then ``then(app)``
+    (it presses what it likes); the app after it ended."""
     from colosseum.tui.review_app import ViewerApp
+
+    app = ViewerApp(recorded(), start_index=12)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for key in keys:
+                await pilot.press(key)
+                await pilot.pause()
+            if then is not None:
+                await then(app, pilot)
+
+    asyncio.run(go())
+    return app
+
+
+def test_cancel_goes_back_to_the_review_at_the_same_position(data_dir):
     from colosseum.tui.screens.playfrom import PlayFromScreen
     from colosseum.tui.viewer import ViewerScreen
 
-    log = recorded()
+    async def then(app, pilot):
+        assert isinstance(app.screen, PlayFromScreen)
+        assert [type(s).__name__ for s in app.screen_stack][-2] == "ViewerScreen"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ViewerScreen) and app.screen.index == 12
+        assert app.is_running and app.play_from is None
+        await pilot.press("q")
 
-    async def go():
-        app = ViewerApp(log, start_index=12)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            await pilot.press("f")
-            await pilot.pause()
-            assert isinstance(app.screen, PlayFromScreen)
-            assert [type(s).__name__ for s in app.screen_stack][-2] == "ViewerScreen"
-            await pilot.press("escape")
-            await pilot.pause()
-            assert isinstance(app.screen, ViewerScreen) and app.screen.index == 12
-            assert app.is_running and app.play_from is None
-            await pilot.press("q")
-
-    asyncio.run(go())
+    in_review(("f",), then)
 
 
 def test_start_ends_the_review_with_the_seats_chosen(data_dir):
-    from colosseum.tui.review_app import ViewerApp
+    async def then(app, pilot):
+        app.screen.query_one("#pf-kind-1").value = "human"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
 
-    log = recorded()
-
-    async def go():
-        app = ViewerApp(log, start_index=12)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            await pilot.press("f")
-            await pilot.pause()
-            app.screen.query_one("#pf-kind-1").value = "human"
-            await pilot.press("ctrl+s")
-            await pilot.pause()
-        return app
-
-    app = asyncio.run(go())
+    app = in_review(("f",), then)
     assert app.play_from is not None and app.play_from.at == 12
     assert app.choice is not None and app.choice.kinds[1] == "human"
 
@@ -98,50 +100,37 @@ def test_view_plays_the_fork_of_the_game_it_shows(data_dir, monkeypatch, capsys)
 
 def test_the_family_sheet_names_the_review_s_follow_key(data_dir):
     from colosseum.tui.games.municipium.panels import PlayersPanel
-    from colosseum.tui.review_app import ViewerApp
 
-    log = recorded()
+    seen = []
 
-    async def go():
-        app = ViewerApp(log, start_index=12)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            await pilot.press("2")
-            await pilot.pause()
-            sub = str(app.screen.query_one(PlayersPanel).border_subtitle)
-            await pilot.press("0")
-            await pilot.pause()
-            back = str(app.screen.query_one(PlayersPanel).border_subtitle)
-            await pilot.press("q")
-        return sub, back
+    async def then(app, pilot):
+        seen.append(str(app.screen.query_one(PlayersPanel).border_subtitle))
+        await pilot.press("0")
+        await pilot.pause()
+        seen.append(str(app.screen.query_one(PlayersPanel).border_subtitle))
+        await pilot.press("q")
 
-    sub, back = asyncio.run(go())
-    assert sub == "0: every family" and "every family" not in back
+    in_review(("2",), then)
+    assert seen[0] == "0: every family" and "every family" not in seen[1]
 
 
 def test_f1_lists_the_review_s_keys(data_dir):
     """``colosseum view`` has the help every screen has: F1 lists the keys the bar has no room
     for (h/l, n/p, 0 follow, f play from here)."""
-    from colosseum.tui.review_app import ViewerApp
     from colosseum.tui.screens.help import HelpScreen
 
-    log = recorded()
+    seen = []
 
-    async def go():
-        app = ViewerApp(log, start_index=12)
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            await pilot.press("f1")
-            await pilot.pause()
-            assert isinstance(app.screen, HelpScreen)
-            text = str(app.screen.query_one("#help-text").render())
-            await pilot.press("f1")
-            await pilot.pause()
-            assert type(app.screen).__name__ == "ViewerScreen"
-            await pilot.press("q")
-        return text
+    async def then(app, pilot):
+        assert isinstance(app.screen, HelpScreen)
+        seen.append(str(app.screen.query_one("#help-text").render()))
+        await pilot.press("f1")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "ViewerScreen"
+        await pilot.press("q")
 
-    text = asyncio.run(go())
+    in_review(("f1",), then)
+    text = seen[0]
     for words in ("Play from here", "Follow", "Next phase", "Board 3", "Turn back"):
         assert words in text, text
     assert "Board 4" not in text and "Turn Turn" not in text and "Turn Next turn" not in text
