@@ -522,3 +522,27 @@ def test_a_log_naming_a_bot_this_version_lacks_is_refused_with_a_way_on(tmp_path
     assert cli(["fork", str(w.path), "--at", "5", "--no-play"]) == 2
     assert "'godlike', a bot this version does not have" in capsys.readouterr().err
     assert cli(["fork", str(w.path), "--at", "12", "--bots", "normal", "--no-play"]) == 0
+
+
+def test_a_failure_under_the_first_decision_s_dialog_is_said_over_it(monkeypatch, data_dir, tmp_path):
+    """The player decides first: their dialog opens at once over the banner, which said NOT
+    SAVED under it unseen until the dialog closed.  It is said on the dialog's screen, once."""
+    from colosseum.tui.app import build_app
+    from colosseum.tui.cli import build_parser
+
+    data_dir.mkdir(parents=True)
+    (data_dir / "games").write_bytes(b"")
+    monkeypatch.setattr(storage, "rescue_places", lambda: [tmp_path / "rescue"])
+    args = build_parser().parse_args(["play", "--humans", "1", "--seed", "1", "--bot-delay", "0"])
+    app = build_app(args)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(0.5)
+            await pilot.pause()
+            assert app.session.waiting_for() in app.session.local_seats()
+            assert type(app.screen).__name__ != "GameScreen"  # a dialog is open
+            return [n.message for n in app._notifications if n.severity == "error"]
+
+    told = asyncio.run(go())
+    assert len([m for m in told if "NOT SAVED" in m or "could not" in m.lower()]) == 1, told

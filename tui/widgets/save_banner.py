@@ -117,6 +117,15 @@ class SaveBanner(Static):
         self.update(text or "")
         self.set_class(text is not None, "-shown")
         self.set_class(text is not None and (rec is None or rec.error is None), "-notice")  # one line
+        failing = text is not None and rec is not None and rec.error is not None
+        covered = self.is_attached and self.app.screen is not self.screen
+        if text is not None and failing and covered and not self._told:
+            # a dialog covers the banner (the game's first decision opens at once): the player
+            # learns it on the screen they look at, once, until saving works again
+            self.app.notify(text.plain, severity="error", timeout=10, markup=False)
+        self._told = failing and (self._told or covered)
+
+    _told = False  # the failure was said over a dialog
 
 
 # ---------------------------------------------------------------------- save elsewhere
