@@ -42,6 +42,23 @@ class _Host(Protocol):
     ) -> bool: ...
 
 
+class _Pages(VerticalScroll):
+    """The page's frame says "Down: N more lines" while the page goes on below it (at 80x24 a
+    4- or 5-player page is longer than the screen, and the thin scrollbar went unseen): after
+    every scroll, change of the page's length, and resize."""
+
+    def on_mount(self) -> None:
+        self.watch(self, "scroll_y", lambda _y: self._more_below(), init=False)
+        self.watch(self, "virtual_size", lambda _s: self._more_below(), init=False)
+
+    def on_resize(self) -> None:
+        self._more_below()
+
+    def _more_below(self) -> None:
+        below = self.max_scroll_y - round(self.scroll_y)
+        self.border_subtitle = Text(f"Down: {below} more line{'s' if below != 1 else ''}") if below > 0 else ""
+
+
 class EndScreen(Screen[None]):
     BINDINGS = [
         Binding("escape", "back", "Board", id="end.back"),
@@ -68,7 +85,7 @@ class EndScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(f" {self.client.spec.title.upper()}  Game over: the final ranking", id="end-title")
-        scroll = VerticalScroll(id="end-body", can_focus=True)
+        scroll = _Pages(id="end-body", can_focus=True)
         scroll.border_title = "Result"
         with scroll:
             yield Static(id="end-text")
@@ -77,17 +94,7 @@ class EndScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._draw()
-        body = self.query_one("#end-body", VerticalScroll)
-        body.focus()
-        # "Down: more" in the frame while the page goes on below it (at 80x24 a 4- or 5-player
-        # page is longer than the screen, and the thin scrollbar was not seen)
-        self.watch(body, "scroll_y", lambda _y: self._more_below(), init=False)
-        self.watch(body, "virtual_size", lambda _s: self._more_below(), init=False)
-
-    def _more_below(self) -> None:
-        body = self.query_one("#end-body", VerticalScroll)
-        below = body.max_scroll_y - round(body.scroll_y)
-        body.border_subtitle = Text(f"Down: {below} more line{'s' if below != 1 else ''}") if below > 0 else ""
+        self.query_one("#end-body", VerticalScroll).focus()
 
     def on_resize(self) -> None:
         self._draw()
