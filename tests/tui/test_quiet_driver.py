@@ -61,7 +61,7 @@ def context_switches(pid: int) -> int:
 
 def idle_game(tmp_path: Path) -> Pty:
     """``colosseum play`` in a pseudo-terminal: a person's first decision, random bots that
-    wait 100 s a move, hostile names."""
+    wait 60 s a move (the longest pause there is), hostile names."""
     env = {
         **os.environ,
         "TERM": "xterm-256color",
@@ -72,7 +72,7 @@ def idle_game(tmp_path: Path) -> Pty:
     }
     env.pop("TEXTUAL_DRIVER", None)
     argv = [sys.executable, "-c", "from colosseum.tui.cli import main; main()", "play", "--seed", "3"]
-    argv += ["--players", "3", "--humans", "1", "--bots", "random", "--bot-delay", "100", "--names", "Kat,[/a],小明"]
+    argv += ["--players", "3", "--humans", "1", "--bots", "random", "--bot-delay", "60", "--names", "Kat,[/a],小明"]
     return Pty(argv, env)
 
 
