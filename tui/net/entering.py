@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 RETRY_EVERY = 2.0  # seconds between two tries of a table whose host does not answer
 RETRY_FOR = 30.0  # seconds of trying: the lease (15 s), the sweep that adopts it, and some
 CONNECTING = "Connecting to the table..."
-HOST_AWAY = "Your table's host does not answer; it moves to another host in seconds..."
+HOST_AWAY = "Your table's host does not answer; it moves to another host in a few seconds..."
 GAVE_UP = "Your table's host still does not answer: choose your table (Enter) to try again later."
 #: the lobby's actions that do not cancel a request under way (they only show the lobby)
 KEEP_GOING = frozenset({"refresh", "page"})
