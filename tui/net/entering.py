@@ -55,17 +55,6 @@ class EnteringMixin:
         """``callback`` on the app's loop in ``delay`` seconds (a Textual timer)."""
         getattr(self, "set_timer")(delay, callback)  # noqa: B009 - (the app's, not declared here)
 
-    def _on_loop(self, callback: Callable[..., object], *args: object) -> None:
-        """From a request's thread: ``callback`` on the app's loop (nothing once the lobby has
-        ended: the player left it meanwhile)."""
-        loop = getattr(self, "_loop", None)
-        if loop is None or loop.is_closed() or not getattr(self, "is_running", True):
-            return
-        try:
-            self.call_from_thread(callback, *args)
-        except RuntimeError:  # the loop is closed (or stopping)
-            pass
-
     def enter(self, request: Callable[[], P.Joined], *, keep_trying: bool = False) -> None:
         """Run a join/watch/create request on a thread; then open the game or the waiting
         screen.  ``keep_trying``: while the table's host does not answer, ask again (one's own
@@ -96,9 +85,9 @@ class EnteringMixin:
             try:
                 joined = request()
             except NetError as exc:
-                self._on_loop(self._not_reached, going, request, until, exc)
+                self.call_from_thread(self._not_reached, going, request, until, exc)
                 return
-            self._on_loop(self._reached, going, joined)
+            self.call_from_thread(self._reached, going, joined)
 
         threading.Thread(target=attempt, name="enter-table", daemon=True).start()
 
@@ -140,9 +129,9 @@ class EnteringMixin:
             try:
                 joined = client.join(tid, seat) if seat >= 0 else client.watch(tid)
             except NetError:
-                self._on_loop(self.call_later_s, RETRY_EVERY, functools.partial(self._find_waiting, w))
+                self.call_from_thread(self.call_later_s, RETRY_EVERY, functools.partial(self._find_waiting, w))
                 return
-            self._on_loop(self._found_waiting, w, joined)
+            self.call_from_thread(self._found_waiting, w, joined)
 
         threading.Thread(target=attempt, name="find-waiting-table", daemon=True).start()
 
