@@ -16,8 +16,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import signal
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -32,7 +33,6 @@ from colosseum.tui.base import BaseApp, exit_soon_after_hangup
 from colosseum.tui.plain import Label, OptionList, Static
 from colosseum.tui.widgets.keybar import KeyBar
 
-from .entering import KEEP_GOING, EnteringMixin
 from .host import protocol as P
 from .host.proto_client import NetError
 from .invite import CodeScreen
@@ -170,18 +170,13 @@ class LobbyScreen(Screen[None]):
             return self.history
         return True
 
-    going_said = ""  # a request of a table under way, said under the title
-    pager_shown = 0
-
     def _show_pager(self, shown: int) -> None:
         app = cast("LobbyApp", self.app)
-        self.pager_shown = shown
         what = ("my finished games" if self.mine else "finished games") if self.history else "tables"
         where = f"{self.page_offset + 1}-{self.page_offset + shown} of {self.total} {what}" if shown else f"no {what}"
         moves = len(self.your_move)
         turn = f"Your move at {moves} table{'s' if moves != 1 else ''}.  " if moves else ""
-        going = f"\n{self.going_said}" if self.going_said else ""
-        self.query_one("#title", Static).update(Text(f"{turn}Lobby - you are {app.client.name}   [{where}]{going}"))
+        self.query_one("#title", Static).update(Text(f"{turn}Lobby - you are {app.client.name}   [{where}]"))
 
     def _heard_your_move(self, tables: list[str]) -> None:
         """Where it is my move now; the bell when it became my move at another table."""
@@ -388,7 +383,7 @@ class SeatPicker(ModalScreen[None]):
         app.enter(lambda: app.client.join(self.table.id, seat))
 
 
-class LobbyApp(EnteringMixin, RemoteAppMixin, BaseApp):
+class LobbyApp(RemoteAppMixin, BaseApp):
     TITLE = "Lobby"  # the server hosts Colosseum and Municipium tables
     # (not on the bar: the lobby's own q says Quit, and a waiting table's Escape goes back to it)
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True, show=False)]
@@ -435,25 +430,8 @@ class LobbyApp(EnteringMixin, RemoteAppMixin, BaseApp):
             if t is None or t.status == "playing":  # (a table past the first page: try it)
                 name = t.name if t is not None else tid
                 self.notify(f"Back at table {name}, seat {seat + 1}.", markup=False)
-                self.enter(functools.partial(self.client.join, tid, seat), keep_trying=True)
+                self.enter(functools.partial(self.client.join, tid, seat))
                 return
-
-    def show_going(self, text: str) -> None:
-        """A request of a table under way (``text``), said under the lobby's title ('': done)."""
-        for screen in self.screen_stack:
-            if isinstance(screen, LobbyScreen):
-                screen.going_said = text
-                screen._show_pager(screen.pager_shown)
-
-    async def run_action(
-        self, action: Any, default_namespace: Any = None, namespaces: Mapping[str, Any] | None = None
-    ) -> bool:
-        """A screen's key (the player does something else) cancels a request of a table under
-        way: the lobby's refresh and pages do not."""
-        name = str(action).split("(", 1)[0].rsplit(".", 1)[-1]
-        if self.going and isinstance(default_namespace, Screen) and name not in KEEP_GOING:
-            self.cancel_going()
-        return await super().run_action(action, default_namespace, namespaces)
 
     def _hangup(self) -> None:
         self.hung_up = True
@@ -549,6 +527,43 @@ class LobbyApp(EnteringMixin, RemoteAppMixin, BaseApp):
             self.enter(lambda: self.client.fork(game, at, list(choice.kinds), sit))
 
         self.push_screen(PlayFromScreen(message.game_log, at), chosen)
+
+    def _find_waiting(self, w: WaitingScreen) -> None:
+        """The waiting table's host let it go (or went away): sit at it again (or watch it)
+        wherever it is served now, every two seconds until it is found or the player leaves.
+        Asked from a thread: reaching a host that does not answer takes seconds, and the
+        screen must not freeze meanwhile."""
+        if self.waiting is not w or self.result is not None:
+            return
+        w.set_finding(True)
+        tid, seat = w.joined.table.id, w.joined.seat
+        client = self.client
+
+        def attempt() -> None:
+            try:
+                joined = client.join(tid, seat) if seat >= 0 else client.watch(tid)
+            except NetError:
+                self.call_from_thread(self.set_timer, 2.0, functools.partial(self._find_waiting, w))
+                return
+            self.call_from_thread(self._found_waiting, w, joined)
+
+        threading.Thread(target=attempt, name="find-waiting-table", daemon=True).start()
+
+    def _found_waiting(self, w: WaitingScreen, joined: P.Joined) -> None:
+        if self.waiting is not w or self.result is not None:  # the player left meanwhile
+            self.client.leave(joined.table.id)
+            return
+        w.set_finding(False)
+        self._entered(joined)
+
+    def enter(self, request: Callable[[], P.Joined]) -> None:
+        """Run a join/watch/create request; open the game or the waiting screen."""
+        try:
+            joined = request()
+        except NetError as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        self._entered(joined)
 
     def _entered(self, joined: P.Joined) -> None:
         if joined.state is not None:
