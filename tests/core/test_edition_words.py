@@ -127,6 +127,37 @@ def test_the_original_game_ends_in_spectators():
     assert "The game is over. Laura wins with 12 Acclaim." in said, said
 
 
+#: The Grand Spectacle's names of tiles, star cards and phases, which the original never says (D-100)
+NAMES_2026 = re.compile(
+    r"Fire Eater|Shipmaster|Scenery Builder|Decorator|Charioteer|Elephant|Aquila tile|Star Performer|Performers"
+)
+
+
+def test_the_original_names_its_tiles_star_cards_and_phases_in_its_words(logs):
+    said = logs["original"]
+    wrong = sorted({t for t in said if NAMES_2026.search(t)})
+    assert not wrong, wrong[:20]
+    joined = "\n".join(said)
+    for words in ("Phase 2: Acquire Asset Tiles.", "Phase 3: Trade Asset Tiles.", " star card"):
+        assert words in joined, words
+    assert re.search(r"\b(Torch|Cage|Ship|Chariot|Decoration|Scenery)\b", joined)
+    grand = "\n".join(logs["grand"])
+    assert "Phase 2: Hire Performers." in grand and " Star Performer" in grand and "star card" not in grand
+
+
+def test_each_editions_tile_names_and_plurals():
+    cat, grand = load_catalog("original"), load_catalog("grand")
+    names = {t.code: (t.name, t.short, cat.name_of(k, 2)) for k, t in enumerate(cat.tiles)}
+    assert names["FE"] == ("Torch", "Tor", "Torches")
+    assert names["E"] == ("Cage", "Cag", "Cages")
+    assert names["Sc"] == ("Scenery", "Sce", "Sceneries")
+    assert names["Aq"] == ("Emperor medal tile", "Med", "Emperor medal tiles")
+    assert len({t.short for t in cat.tiles}) == len(cat.tiles)  # no two alike
+    assert cat.codes == grand.codes  # logs keep the codes: an older log replays
+    assert [grand.name_of(k, 2) for k in (grand.index["FE"], grand.index["E"])] == ["Fire Eaters", "Elephants"]
+    assert (cat.term("star"), grand.term("star")) == ("star card", "Star Performer")
+
+
 # ------------------------------------------------------------------ an Elephant
 
 

@@ -32,6 +32,7 @@ class TileRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     star: bool
     star_classic: bool
     source: str
+    short_2007: str = ""  # the short name in the original edition; "" = ``short``
 
 
 class SpectacleRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -115,6 +116,7 @@ class VariantRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     steal_tiles: Literal["holdable", "performers"] = "holdable"  # G-6.2 / O-26: normal tiles
     end_tie: Literal["stack", "shared"] = "stack"  # G-9 / O-29
     terms: dict[str, str] = {}  # words of this edition (promoter -> season ticket ...)
+    tile_names: Literal["name", "name_2007"] = "name"  # O-2: the original's tile names (Torch, Cage)
 
 
 class CommonRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -199,6 +201,10 @@ _TERMS = {
     "scoring": "G-5.3",  # the rule that counts a performance's score
     "a gate bought": "a gate",  # an investment's gate (O-13: an arena extension)
     "gate rule": "G-2",  # the rule of that investment
+    "star": "Star Performer",  # O-4: a star card
+    "stars": "Star Performers",
+    "hire phase": "Hire Performers",  # Phase 2's title in the log
+    "trade phase": "Trade Performers",  # Phase 3's
 }
 OPTIONS = ("auction-2007",)
 
@@ -273,10 +279,12 @@ class Catalog(msgspec.Struct, frozen=True):
 
     def name_of(self, kind: int, count: int = 1) -> str:
         name = self.tiles[kind].name
-        if count == 1:
+        if count == 1 or name.endswith("s"):
             return name
-        if name.endswith("s"):
-            return name
+        if name.endswith(("ch", "sh", "x")):
+            return name + "es"  # Torches
+        if name.endswith("y") and name[-2:-1] not in "aeiou":
+            return name[:-1] + "ies"  # Sceneries
         return name + "s"
 
 
@@ -336,6 +344,8 @@ def load_catalog(variant: str = "grand") -> Catalog:
     rules: VariantRecord = getattr(variants, variant)
     common = variants.common
     tiles = tuple(comps.tiles)
+    if rules.tile_names == "name_2007":  # O-2: every word a player reads of a tile is the edition's
+        tiles = tuple(msgspec.structs.replace(t, name=t.name_2007, short=t.short_2007 or t.short) for t in tiles)
     codes = tuple(t.code for t in tiles)
     if len(set(codes)) != len(codes):
         raise CatalogError("game data: duplicate tile codes")

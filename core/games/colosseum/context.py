@@ -135,13 +135,13 @@ def recheck_stars(ctx: Ctx, kinds: Iterable[int]) -> None:
         h, holder = stars[k], new[k]
         if holder == h:
             continue
-        name = ctx.cat.tiles[k].name
+        name = f"{ctx.cat.tiles[k].name} {ctx.cat.term('star')}"  # "the Torch star card" (O-2)
         if holder == NOBODY:
-            ctx.log("star", f"The {name} Star Performer returns to the board.", h)
+            ctx.log("star", f"The {name} returns to the board.", h)
         elif h == NOBODY:
-            ctx.log("star", f"{players[holder].name} takes the {name} Star Performer.", holder)
+            ctx.log("star", f"{players[holder].name} takes the {name}.", holder)
         else:
-            ctx.log("star", f"{players[holder].name} takes the {name} Star Performer from {players[h].name}.", holder)
+            ctx.log("star", f"{players[holder].name} takes the {name} from {players[h].name}.", holder)
 
 
 def pick_by_coins_and_dice(ctx: Ctx, seats: Iterable[int], highest: bool, why: str) -> int:

@@ -284,7 +284,7 @@ def breakdown(state: State, seat: int, spec: Spectacle, aquilas: int = 0) -> Bre
     lines = (
         (f"{spec.name} ({short})", base),
         (f"Earlier performances x{earlier}", earlier * c.performed_acclaim),
-        (f"Star Performers x{stars}", stars * c.star_acclaim),
+        (f"{cat.term_start('stars')} x{stars}", stars * c.star_acclaim),
         (f"Nobles at your {cat.term('gates')}", nobles),
         (f"{_title(cat.term('promoters'))} x{p.promoters}", p.promoters * c.promoter_acclaim),
         (f"{_title(cat.term('gifts'))} x{p.gifts}", p.gifts * c.gift_acclaim),

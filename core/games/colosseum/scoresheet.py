@@ -76,7 +76,7 @@ def score_sheet(states: Sequence[State], actions: Sequence[Action], events: Sequ
     labels = (
         f"Best performance: the {cat.term('spectacle')}",
         "Best performance: earlier performances",
-        "Best performance: Star Performers",
+        f"Best performance: {cat.term('stars')}",
         f"Best performance: nobles at the {cat.term('gates')}",
         f"Best performance: {cat.term('promoters')}",
         f"Best performance: {cat.term('gifts')}",

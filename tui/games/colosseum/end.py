@@ -17,8 +17,8 @@ ORDINALS = ("1st", "2nd", "3rd", "4th", "5th")
 
 
 def _star_words(state: State) -> str:
-    # the original edition calls them Star cards (O-29)
-    return "Star cards" if state.setup.variant == "original" else "Star Performers"
+    # the original edition calls them star cards (O-2, O-29)
+    return catalog(state).term("stars")
 
 
 def tie_break_rule(state: State) -> str:

@@ -137,7 +137,7 @@ def hand_text(
     else:
         out.append("no performers\n", muted)
     if any(h == seat for h in st.stars):
-        out.append(f"* Star Performer (+4 in {term('spectacles')} needing it)\n", muted)
+        out.append(f"* {cat.term_start('star')} (+4 in {term('spectacles')} needing it)\n", muted)
     # spectacles
     specs = []
     if p.arena >= 0:

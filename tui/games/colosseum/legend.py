@@ -79,7 +79,7 @@ def _columns(cat: Catalog) -> Rows:
         f"{term('acclaim')}: where the marker stands (the best single performance)",
         "coins (in brackets: the last move's change)",
         f"{term('aquilas')}",
-        "Star Performers held" if not cat.rules.terms else "Star cards held",
+        f"{cat.term_start('stars')} held",
         f"{term('promoters')}",
         f"{term('gates')} built",
         f"the {term('temple')} built (T) or not (-)",

@@ -159,7 +159,7 @@ def _end_hire_phase(ctx: Ctx) -> None:
         refill_markets(ctx)
     ctx.st = replace(ctx.st, hire=None, phase="trade", turn=0, trade=TradeTurn(active=ctx.st.first))
     if not ctx.quiet:
-        ctx.log("phase", "Phase 3: Trade Performers.")
+        ctx.log("phase", f"Phase 3: {ctx.cat.term('trade phase')}.")
 
 
 def _open_auction(ctx: Ctx, a: OpenAuction) -> None:

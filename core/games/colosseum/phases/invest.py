@@ -261,7 +261,7 @@ def _next_investor(ctx: Ctx) -> None:
         return
     ctx.st = replace(ctx.st, invest=None, phase="hire", turn=0)
     if not ctx.quiet:
-        ctx.log("phase", "Phase 2: Hire Performers.")
+        ctx.log("phase", f"Phase 2: {ctx.cat.term('hire phase')}.")
     start_hire_turn(ctx)
 
 

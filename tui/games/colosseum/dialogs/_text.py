@@ -137,9 +137,9 @@ def lot_effects(state: State, seat: int, market: int) -> list[str]:
                 note = ", complete"
             lines.append(f"{spec.name} {m0}/{total} -> {m1}/{total}{note}")
     for k in stars_won(state, seat, gained):
-        lines.append(f"wins the {cat.tiles[k].name} Star Performer")
+        lines.append(f"wins the {cat.tiles[k].name} {cat.term('star')}")
     if aquilas:
-        lines.append(f"+{plural(aquilas, 'Aquila')}")
+        lines.append(f"+{cat.count_term(aquilas, 'aquilas')}")
     return lines
 
 
