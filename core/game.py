@@ -226,6 +226,12 @@ class Rules(ABC, Generic[SetupT, StateT, ActionT]):
 
     #: what the game's score is called ("Acclaim", "decurions")
     score_name: str = "points"
+
+    def score_word(self, state: StateT) -> str:
+        """What the score is called in ``state``'s edition (Colosseum's original: "spectators");
+        ``score_name`` unless a game's editions differ."""
+        return self.score_name
+
     #: the game's chance in a few words, for the hint's explanation ("the dice and the bag")
     luck_words: str = "the draws"
 

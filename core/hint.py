@@ -27,11 +27,12 @@ def position_seed(rules: Rules[Any, Any, Any], state: Any) -> int:
     return int.from_bytes(hashlib.blake2b(rules.encode(state), digest_size=8).digest(), "big") >> 1
 
 
-def hint_sentence(rules: Rules[Any, Any, Any], name: str, options: Sequence[HintOption]) -> str:
-    """One sentence for the log (and for readers that show a hint line as table talk)."""
+def hint_sentence(rules: Rules[Any, Any, Any], name: str, options: Sequence[HintOption], score: str = "") -> str:
+    """One sentence for the log (and for readers that show a hint line as table talk); ``score``
+    the edition's word for the score (``rules.score_name`` when not given)."""
     if not options:
         return f"Hint for {name}: no choice to compare."
-    score = rules.score_name
+    score = score or rules.score_name
     best = options[0]
     text = f"Hint for {name}: {best.text or rules.describe(best.action)}"
     if best.playouts:
@@ -79,7 +80,7 @@ def hint_line(
     )
     name = rules.names(state)[seat]
     return HintLine(
-        chat=hint_sentence(rules, name, options),
+        chat=hint_sentence(rules, name, options, rules.score_word(state)),
         name="hint",
         seat=seat,
         time=time.time() if when is None else when,

@@ -269,10 +269,11 @@ def main(args: argparse.Namespace) -> int:
         return 2
     options = _options_of(args, game)
     try:
-        make_setup(players, seed, names, game=found.name, **options)
+        first = make_setup(players, seed, names, game=found.name, **options)
     except OptionError as e:
         print(f"colosseum simulate: {e}", file=err)
         return 2
+    score_word = rules.score_word(rules.new_game(first))  # the edition's word ("spectators")
     wins: Counter[str] = Counter()
     wins_seat = [0] * players
     total_actions = 0
@@ -304,7 +305,7 @@ def main(args: argparse.Namespace) -> int:
         if as_json:
             out.write(_json.encode(rec.as_json()).decode() + "\n")
         else:
-            out.write(_text_line(rec, rules.score_name) + "\n")
+            out.write(_text_line(rec, score_word) + "\n")
     rate = total_actions / total_time if total_time > 0 else 0.0
     by_bot = {b: wins.get(b, 0) for b in dict.fromkeys(names)}
     seats_of = Counter(names)

@@ -253,7 +253,7 @@ def ranking_lines(rules: Any, state: Any) -> list[str]:
     names = rules.names(state)
     scores = rules.scores(state)
     ranks = rules.ranks(state)
-    word = rules.score_name
+    word = rules.score_word(state)
     if ranks is None:
         order = sorted(range(len(names)), key=lambda s: -scores[s])
         head = f"The game goes on: {rules.progress(state)}."

@@ -267,7 +267,7 @@ class ViewerScreen(Screen[int]):
         undos = self.game_log.undos if self.game_log is not None and self.show_withdrawn else []
         notes = withdrawn_entries(undos)
         names = self.rules.names(self.timeline.state(0))
-        for at, lines in hint_entries(self.hints, names, self.rules.score_name).items():
+        for at, lines in hint_entries(self.hints, names, self.rules.score_word(self.timeline.state(0))).items():
             notes.setdefault(at, []).extend(lines)
         self.query_one(HistoryPanel).set_entries(history_entries(self.timeline, self.client), notes)
 

@@ -201,3 +201,19 @@ def test_a_turns_line_says_the_editions_score():
     assert line(said) == "Becky performs Venatio for 14 spectators"
     said = "Becky performs Venatio: 9 + 5 = 14 Acclaim; moves the marker from 0 to 14, takes 14 coins."
     assert line(said) == "Becky performs Venatio for 14 Acclaim"
+
+
+def test_the_hint_and_the_ranking_say_the_editions_score():
+    """A hint's sentence and the end ranking say "spectators" in the original, "Acclaim" in 2026
+    (``Rules.score_word``)."""
+    from colosseum.core.hint import hint_line
+    from colosseum.core.registry import rules
+
+    r = rules("colosseum")
+    for variant, word, other in (("original", "spectators", "Acclaim"), ("grand", "Acclaim", "spectators")):
+        state = new_game(make_setup(3, 5, variant=variant))
+        assert r.score_word(state) == word
+        bots = make_bots(["easy"] * 3, 5)
+        while not (chat := hint_line(r, state, playouts=2).chat).count("playouts"):
+            state, _ = apply(state, bots[to_act(state)].act(state))
+        assert f"playouts, {word} " in chat and other not in chat, chat

@@ -94,7 +94,7 @@ def hint_text(rules: Rules[Any, Any, Any], state: Any, line: HintLine) -> Text:
     out = Text()
     names = rules.names(state)
     name = names[line.seat] if 0 <= line.seat < len(names) else "you"
-    score = rules.score_name
+    score = rules.score_word(state)
     bot = hint_bot(rules)
     opts = line.hint
     if not opts:

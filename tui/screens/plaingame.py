@@ -59,7 +59,7 @@ class StatePanel(LinePanel):
         letters = player_marks(list(names), theme)
         scores = rules.scores(st)
         actor = rules.to_act(st)
-        word = rules.score_name
+        word = rules.score_word(st)
         lines = [Text(fit(rules.progress(st) or self.client.prompt(st)[1], width), BOLD)]
         for s, name in enumerate(names):
             t = Text()

@@ -239,7 +239,9 @@ class TutorialGuide:
         seat = self.session.waiting_for()
         names = rules.names(self.session.state)
         name = names[seat] if 0 <= seat < len(names) else ""
-        text = note_text(self.note, self.hint, hint_bot(rules), rules.score_name, name, rules.spec.default_level)
+        text = note_text(
+            self.note, self.hint, hint_bot(rules), rules.score_word(self.session.state), name, rules.spec.default_level
+        )
         width, height = top.size
         w = max(MIN_WIDTH, min(MAX_WIDTH, self._free_width(top, game, width)))
         lines = len(text.wrap(app.console, w - 4))

@@ -17,7 +17,7 @@ from colosseum.core.games.colosseum.model import GameSetup, State
 from colosseum.core.games.colosseum.offers import legal, safe_action
 from colosseum.core.games.colosseum.phases.setup import new_game
 from colosseum.core.games.colosseum.phases.trade import may_propose
-from colosseum.core.games.colosseum.queries import ANY_SEAT_ACTIONS
+from colosseum.core.games.colosseum.queries import ANY_SEAT_ACTIONS, catalog
 from colosseum.core.games.colosseum.spec import SPEC
 from colosseum.core.games.colosseum.view import determinised, player_view
 
@@ -133,6 +133,10 @@ class ColosseumRules(Rules[GameSetup, State, Action]):
         raise ValueError(f"unknown step {step!r}")
 
     score_name = "Acclaim"
+
+    def score_word(self, state: State) -> str:
+        return catalog(state).term("acclaim")  # "spectators" in the original (O-2)
+
     luck_words = "the dice and the tiles drawn from the bag"
 
     def invariants(self, state: State, previous: State | None) -> list[str]:
