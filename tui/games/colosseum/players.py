@@ -58,6 +58,9 @@ def number_line(st: State, letters, width: int, theme: str, head: Style) -> list
     return [ruler_text, marks]
 
 
+#: the fewest cells the number line takes (where the panel has them)
+TRACK_MIN = 60
+
 WIDE_COLS = (("Acclaim", 8), ("Coins", 6), ("Aq", 4), ("Stars", 6), ("Prom", 5), ("Gates", 6), ("Tmp", 4), ("Gift", 5))
 NARROW_COLS = (("Acc", 4), ("$", 4), ("Aq", 3), ("St", 3), ("Pr", 3), ("G", 2), ("T", 2), ("g", 2))
 
@@ -302,7 +305,9 @@ class PlayersPanel(LinePanel):
         self._append_deltas(track, letters, theme, width, wide)
         lines.append(track)
         if wide:
-            lines.extend(number_line(st, letters, width, theme, head))
+            # as wide as the table, not the panel: on a wide screen a decision dialog covers the
+            # panel's right part, and the high scores' marks were under it (200x60)
+            lines.extend(number_line(st, letters, min(width, max(TRACK_MIN, cell_len(hdr))), theme, head))
         for line in lines:
             line.truncate(width)
         return lines
