@@ -83,15 +83,55 @@ _SPECS: dict[str, dict] = {
 }
 
 
-def build_themes():
-    """The Textual Theme objects (imports Textual, so only the client calls this)."""
+#: A light theme's colours where the terminal has only 16 (``TERM=xterm``, a Linux console):
+#: there the browns above all become colour 3, yellow, which most terminals draw at a contrast
+#: of 1.5 to 2 on a white background (titles, borders, keys, the second seat), and the green of
+#: success colour 8.  These are colours of the 16 themselves: titles and keys blue, warnings red,
+#: the seats red, blue, green, magenta and cyan (the letter says the seat as well).
+_SPECS_16: dict[str, dict] = {
+    "colosseum-light": dict(
+        primary="#0000aa",
+        secondary="#aa0000",
+        accent="#aa00aa",
+        warning="#aa0000",
+        error="#aa0000",
+        success="#00aa00",
+        foreground="#000000",
+        background="#ffffff",
+        surface="#ffffff",
+        panel="#aaaaaa",
+        seats=("#aa0000", "#0000aa", "#00aa00", "#aa00aa", "#00aaaa"),
+        # muted and disabled text: grey (8), not the light grey (7) Textual's blend comes to
+        variables={"text-muted": "#555555", "text-disabled": "#555555"},
+    ),
+}
+
+#: the colour system of this process's terminal ("standard": 16 colours), set by
+#: ``register_themes`` (a client process draws on one terminal)
+_colour_system: str | None = None
+
+
+def theme_spec(name: str, colour_system: str | None = None) -> dict:
+    """The colours of theme ``name`` on a terminal with ``colour_system`` (Rich's names: "standard"
+    for 16 colours; None: this process's terminal as registered)."""
+    system = _colour_system if colour_system is None else colour_system
+    spec = dict(_SPECS.get(name, _SPECS[DEFAULT_THEME]))
+    if system == "standard":
+        spec.update(_SPECS_16.get(name, {}))
+    return spec
+
+
+def build_themes(colour_system: str | None = None):
+    """The Textual Theme objects (imports Textual, so only the client calls this), in the colours
+    of a terminal with ``colour_system``."""
     from textual.theme import Theme
 
     themes = []
-    for name, spec in _SPECS.items():
-        spec = dict(spec)
+    for name in _SPECS:
+        spec = theme_spec(name, colour_system or "")
         seats = spec.pop("seats")
         variables = {f"seat-{i}": c for i, c in enumerate(seats)}
+        variables.update(spec.pop("variables", {}))
         variables.update(
             {
                 "footer-key-foreground": spec["primary"],
@@ -104,7 +144,9 @@ def build_themes():
 
 
 def register_themes(app) -> None:
-    for theme in build_themes():
+    global _colour_system
+    _colour_system = getattr(getattr(app, "console", None), "color_system", None) or ""
+    for theme in build_themes(_colour_system):
         app.register_theme(theme)
 
 
@@ -114,5 +156,4 @@ def seat_symbols(theme_name: str) -> tuple[str, ...] | None:
 
 
 def seat_colour(theme_name: str, seat: int) -> str:
-    spec = _SPECS.get(theme_name, _SPECS[DEFAULT_THEME])
-    return spec["seats"][seat % 5]
+    return theme_spec(theme_name)["seats"][seat % 5]
