@@ -127,3 +127,22 @@ def test_snapshot_of_a_players_page(snap_compare):
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=second_page)
+
+
+def test_the_final_marker_says_where_it_is_not_the_best_performance():
+    """The end screen's chart shows each round's performance; the marker keeps the best (G-5.3)
+    and Aquilas turned in at the end move it on: the line under the chart says so."""
+    from types import SimpleNamespace
+
+    from msgspec.structs import replace
+
+    from colosseum.core.games.colosseum import GameSetup, new_game
+    from colosseum.tui.games.colosseum.end import _final
+
+    st = new_game(GameSetup(players=("小明", "[/a]", "Kat"), seed=3))
+    players = list(st.players)
+    players[0] = replace(players[0], history=(5, 9, 7))
+    players[1] = replace(players[1], history=(4, 8, 6))
+    st = replace(st, players=tuple(players))
+    assert _final(st, SimpleNamespace(seat=0, acclaim=12)) == "小明 12 (best performance 9, +3 at the end)"
+    assert _final(st, SimpleNamespace(seat=1, acclaim=8)) == "[/a] 8"

@@ -92,7 +92,7 @@ def result_text(state: State, theme: str, width: int = 76) -> Text:
     top = max((v for p in state.players for v in p.history), default=0)
     cell = max(4, (width - name_w - 4) // max(1, rounds) - 4)  # bar width per round
     scale = max(1, -(-top // cell))
-    out.append(f"\n{score} scored per round ('#' = {scale} {score})\n", muted)
+    out.append(f"\n{score} of each round's performance ('#' = {scale} {score})\n", muted)
     out.append(" " * (name_w + 3))
     for r in range(rounds):
         out.append(f"{'Round ' + str(r + 1):<{cell + 4}}", muted)
@@ -108,7 +108,16 @@ def result_text(state: State, theme: str, width: int = 76) -> Text:
             label = (" " if bar else "") + (str(v) if v else "-")
             out.append(f"{label:<{cell + 4 - len(bar)}}")
         out.append("\n")
-    out.append(
-        "\nFinal marker: " + ", ".join(f"{fit(state.players[s.seat].name, NAME_CELLS)} {s.acclaim}" for s in standings)
-    )
+    out.append("\nFinal marker: " + ", ".join(_final(state, s) for s in standings))
     return out
+
+
+def _final(state: State, standing) -> str:
+    """'小明 73', and where the marker is not the best performance (it keeps the best, G-5.3;
+    Aquilas turned in at the end move it on, G-9): '小明 73 (best performance 70, +3 at the end)'."""
+    p = state.players[standing.seat]
+    text = f"{fit(p.name, NAME_CELLS)} {standing.acclaim}"
+    best = max(p.history, default=0)
+    if standing.acclaim != best:
+        text += f" (best performance {best}, {standing.acclaim - best:+d} at the end)"
+    return text
