@@ -73,11 +73,12 @@ def history_entries(timeline: Timeline, client: GameClient) -> list[tuple[int, s
     rules = timeline.rules
     names = ", ".join(rules.names(timeline.state(0)))
     entries = [(-1, f"Start: {names}.")]
+    digits = len(str(len(timeline) - 1))  # numbers right-aligned: the texts start in one column
     for i in range(1, len(timeline)):
         action = timeline.actions[i - 1]
         texts = [e.text for e in timeline.events(i)]
         text = " ".join(texts) if texts else client.history_text(timeline.state(i - 1), action)
-        entries.append((action.player, f"{i}. {text}"))
+        entries.append((action.player, f"{i:>{digits}}. {text}"))
     return entries
 
 

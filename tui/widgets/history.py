@@ -3,6 +3,7 @@ highlighted, with notes of what was taken back and of the hints asked for.  For 
 
 from __future__ import annotations
 
+import re
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 
@@ -17,6 +18,8 @@ from colosseum.tui.text import pad, wrap
 
 from .style import seat_style
 
+#: the number an entry of the game's positions begins with, right-aligned ("  9. ")
+_NUMBER = re.compile(r" *\d+\. ")
 WITHDRAWN = -2  # the "seat" of a history entry that tells what was taken back
 HINTED = -3  # the "seat" of a history entry that tells a hint the hard bot gave
 
@@ -128,7 +131,14 @@ class HistoryPanel(ScrollView, can_focus=False):
         first: list[int] = []
         for k, (_, text) in enumerate(self.entries):
             first.append(len(lines))
-            parts = wrap(text, width, indent="   ")
+            # a numbered entry's text in one column, its further lines under it ("  9. ", "120. ")
+            numbered = _NUMBER.match(text)
+            if numbered and len(numbered.group()) < width // 2:
+                head = numbered.group()
+                parts = wrap(text[len(head) :], width - len(head)) or [""]
+                parts = [head + parts[0]] + [" " * len(head) + part for part in parts[1:]]
+            else:
+                parts = wrap(text, width, indent="   ")
             lines.extend((k, part) for part in parts)
         self._lines, self._first = lines, first
         self.virtual_size = Size(width, len(lines))
