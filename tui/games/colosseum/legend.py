@@ -30,11 +30,11 @@ def _tiles(cat: Catalog) -> Rows:
         if k == cat.balatro:
             what = f"{name} ({'joker' if cat.rules.terms else 'wild'}): fills any gap of a {term('spectacle')}"
         elif k == cat.aquila_tile:
-            what = f"{term('aquila')} tile: {a_word(term('aquila'))} as soon as won"
+            what = f"{name}: {a_word(term('aquila'))} as soon as won"
         elif k == cat.construction:
             what = f"construction tile: {a_word(term('aquila'))} at any time, or pays an extra investment"
         else:
-            star = (" (has a Star card)" if cat.rules.terms else " (has a Star)") if k in cat.star_types else ""
+            star = f" (has {a_word(term('star'))})" if k in cat.star_types else ""
             what = f"{name}{star}"
         rows.append((tile.short, what))
     return rows
@@ -103,7 +103,7 @@ def _columns(cat: Catalog) -> Rows:
 def _board(cat: Catalog) -> Rows:
     term = cat.term
     return [
-        ("Gla 2", "tiles held of a type; * after it: its Star"),
+        ("Gla 2", f"tiles held of a type; * after it: its {term('star')}"),
         ("have", "performers matched / needed"),
         ("miss", "performers missing after matching (balatros fill gaps)"),
         ("now", f"the {term('acclaim')} it would score now; -- it cannot be performed yet"),
