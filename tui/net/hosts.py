@@ -16,10 +16,15 @@ from .host import protocol as P
 from .host.proto_client import NetError
 from .remote import RemoteClient, RemoteSession
 
-__all__ = ["HostsClient"]
+__all__ = ["HostUnreachable", "HostsClient"]
 
 #: said at a waiting table whose host went away (the table is found again on another host)
 HOST_LOST = "The table's host was lost: finding the table again on another host."
+
+
+class HostUnreachable(NetError):
+    """The host serving a table does not answer (killed, paused, cut off): until its lease runs
+    out and another host adopts the table, asking again is all there is to do."""
 
 
 class HostsClient(RemoteClient):
@@ -71,7 +76,7 @@ class HostsClient(RemoteClient):
             try:
                 peer = HostsClient(reply.address, reply.token, client=self.kind, follow=False)
             except (OSError, ValueError) as exc:
-                raise NetError(f"the host serving that table does not answer ({exc})") from None
+                raise HostUnreachable(f"the host serving that table does not answer ({exc})") from None
             peer.table_listeners = self.table_listeners  # (the lobby hears its tables as any other)
             peer.tables = self.tables
             self.peers[reply.address] = peer

@@ -16,8 +16,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import signal
-import threading
-from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
@@ -33,6 +31,7 @@ from colosseum.tui.base import BaseApp, exit_soon_after_hangup
 from colosseum.tui.plain import Label, OptionList, Static
 from colosseum.tui.widgets.keybar import KeyBar
 
+from .entering import EnteringMixin
 from .host import protocol as P
 from .host.proto_client import NetError
 from .invite import CodeScreen
@@ -170,13 +169,18 @@ class LobbyScreen(Screen[None]):
             return self.history
         return True
 
+    going_said = ""  # a request of a table under way, said under the title
+    pager_shown = 0
+
     def _show_pager(self, shown: int) -> None:
         app = cast("LobbyApp", self.app)
+        self.pager_shown = shown
         what = ("my finished games" if self.mine else "finished games") if self.history else "tables"
         where = f"{self.page_offset + 1}-{self.page_offset + shown} of {self.total} {what}" if shown else f"no {what}"
         moves = len(self.your_move)
         turn = f"Your move at {moves} table{'s' if moves != 1 else ''}.  " if moves else ""
-        self.query_one("#title", Static).update(Text(f"{turn}Lobby - you are {app.client.name}   [{where}]"))
+        going = f"\n{self.going_said}" if self.going_said else ""
+        self.query_one("#title", Static).update(Text(f"{turn}Lobby - you are {app.client.name}   [{where}]{going}"))
 
     def _heard_your_move(self, tables: list[str]) -> None:
         """Where it is my move now; the bell when it became my move at another table."""
@@ -302,11 +306,11 @@ class LobbyScreen(Screen[None]):
             self.notify("No table chosen: press n to create one.")
             return
         if t.id in app.held:
-            app.enter(lambda: app.client.join(t.id, app.held[t.id]))
+            app.enter(lambda: app.client.join(t.id, app.held[t.id]), table=t.id)
             return
         free = free_seats(t)
         if free:
-            app.enter(lambda: app.client.join(t.id, free[0]))
+            app.enter(lambda: app.client.join(t.id, free[0]), table=t.id)
             return
         if t.allow_takeover and t.status == "playing":
             bots = [i for i, s in enumerate(t.seats) if s.kind != "human" and not s.holder]
@@ -322,7 +326,7 @@ class LobbyScreen(Screen[None]):
         app = cast("LobbyApp", self.app)
         t = self.selected()
         if t is not None:
-            app.enter(lambda: app.client.watch(t.id))
+            app.enter(lambda: app.client.watch(t.id), table=t.id)
 
     def action_leaderboard(self) -> None:
         t = self.selected()
@@ -380,10 +384,10 @@ class SeatPicker(ModalScreen[None]):
         app = cast("LobbyApp", self.app)
         seat = self.seats[event.option_index]
         self.dismiss()
-        app.enter(lambda: app.client.join(self.table.id, seat))
+        app.enter(lambda: app.client.join(self.table.id, seat), table=self.table.id)
 
 
-class LobbyApp(RemoteAppMixin, BaseApp):
+class LobbyApp(EnteringMixin, RemoteAppMixin, BaseApp):
     TITLE = "Lobby"  # the server hosts Colosseum and Municipium tables
     # (not on the bar: the lobby's own q says Quit, and a waiting table's Escape goes back to it)
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True, show=False)]
@@ -430,8 +434,21 @@ class LobbyApp(RemoteAppMixin, BaseApp):
             if t is None or t.status == "playing":  # (a table past the first page: try it)
                 name = t.name if t is not None else tid
                 self.notify(f"Back at table {name}, seat {seat + 1}.", markup=False)
-                self.enter(functools.partial(self.client.join, tid, seat))
+                self.enter(functools.partial(self.client.join, tid, seat), keep_trying=True, table=tid)
                 return
+
+    def show_going(self, text: str) -> None:
+        """A request of a table under way (``text``; '': done), said on the screen the player
+        looks at: under the lobby's title, on a waiting table's screen, else as a note."""
+        for screen in self.screen_stack:
+            if isinstance(screen, LobbyScreen):
+                screen.going_said = text
+                if screen.is_mounted:
+                    screen._show_pager(screen.pager_shown)
+            elif isinstance(screen, WaitingScreen):
+                screen.set_going(text)
+        if text and self.screen_stack and not isinstance(self.screen, (LobbyScreen, WaitingScreen)):
+            self.notify(text, markup=False)
 
     def _hangup(self) -> None:
         self.hung_up = True
@@ -476,20 +493,24 @@ class LobbyApp(RemoteAppMixin, BaseApp):
             return
         if self.result is not None or w is None or not isinstance(msg, P.TableChanged):
             return
-        if msg.table.id != w.joined.table.id:
-            return
-        if msg.table.status == "over":  # closed while waiting (nobody joined): the lobby says why
+        if msg.table.id == w.joined.table.id:
+            self._waiting_table(w, msg.table, started=msg.state is not None)
+
+    def _waiting_table(self, w: WaitingScreen, t: P.TableInfo, *, started: bool = False) -> None:
+        """News of the table the player waits at (``started``: with the game's state)."""
+        if t.status == "over":  # closed while waiting (nobody joined): the lobby says why
             self.waiting = None
             if self.screen is w:
                 self.pop_screen()
             if isinstance(self.screen, LobbyScreen):
                 self.screen.action_refresh()  # the closed table off the list
-        elif msg.state is not None or msg.table.status == "playing":
+        elif started or t.status == "playing":
             # the game started: sit again to get the full picture, atomically with its updates
-            seat = w.joined.seat
-            self.enter(lambda: self.client.join(msg.table.id, seat) if seat >= 0 else self.client.watch(msg.table.id))
+            # (once: while that is under way, the news of others sitting again changes nothing)
+            seat, tid = w.joined.seat, t.id
+            self.enter(lambda: self.client.join(tid, seat) if seat >= 0 else self.client.watch(tid), table=tid)
         else:
-            w.show(msg.table)
+            w.show(t)
 
     def review(self, game: str, kind: str, title: str) -> None:
         """A finished game in the viewer, move by move, as this player saw it."""
@@ -528,43 +549,6 @@ class LobbyApp(RemoteAppMixin, BaseApp):
 
         self.push_screen(PlayFromScreen(message.game_log, at), chosen)
 
-    def _find_waiting(self, w: WaitingScreen) -> None:
-        """The waiting table's host let it go (or went away): sit at it again (or watch it)
-        wherever it is served now, every two seconds until it is found or the player leaves.
-        Asked from a thread: reaching a host that does not answer takes seconds, and the
-        screen must not freeze meanwhile."""
-        if self.waiting is not w or self.result is not None:
-            return
-        w.set_finding(True)
-        tid, seat = w.joined.table.id, w.joined.seat
-        client = self.client
-
-        def attempt() -> None:
-            try:
-                joined = client.join(tid, seat) if seat >= 0 else client.watch(tid)
-            except NetError:
-                self.call_from_thread(self.set_timer, 2.0, functools.partial(self._find_waiting, w))
-                return
-            self.call_from_thread(self._found_waiting, w, joined)
-
-        threading.Thread(target=attempt, name="find-waiting-table", daemon=True).start()
-
-    def _found_waiting(self, w: WaitingScreen, joined: P.Joined) -> None:
-        if self.waiting is not w or self.result is not None:  # the player left meanwhile
-            self.client.leave(joined.table.id)
-            return
-        w.set_finding(False)
-        self._entered(joined)
-
-    def enter(self, request: Callable[[], P.Joined]) -> None:
-        """Run a join/watch/create request; open the game or the waiting screen."""
-        try:
-            joined = request()
-        except NetError as exc:
-            self.notify(str(exc), severity="error", markup=False)
-            return
-        self._entered(joined)
-
     def _entered(self, joined: P.Joined) -> None:
         if joined.state is not None:
             self.result = joined
@@ -577,6 +561,11 @@ class LobbyApp(RemoteAppMixin, BaseApp):
             return
         self.waiting = WaitingScreen(joined)
         self.push_screen(self.waiting)
+        # the news that the game started may have come before this answer, and found no
+        # waiting screen: what the connection last heard of the table tells
+        heard = self.client.tables.get(joined.table.id)
+        if heard is not None and heard.status != "waiting":
+            self._waiting_table(self.waiting, heard)
 
     def on_unmount(self) -> None:
         try:

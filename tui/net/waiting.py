@@ -52,6 +52,7 @@ class WaitingScreen(Screen[None]):
         self.joined = joined
         self._ready = False
         self.finding = False  # its host let the table go: the lobby is finding it again
+        self.going = ""  # the lobby's request of the table under way (the game started: sitting again)
 
     def compose(self) -> ComposeResult:
         yield Static(id="seats")
@@ -88,6 +89,11 @@ class WaitingScreen(Screen[None]):
             self.finding = finding
             self.show(self.joined.table)
 
+    def set_going(self, text: str) -> None:
+        if text != self.going:
+            self.going = text
+            self.show(self.joined.table)
+
     def show(self, t: P.TableInfo) -> None:
         passed = self._ready and self.starts_it(t) and not self.starts_it()
         self.joined = P.Joined(table=t, seat=self.joined.seat, chat=self.joined.chat)
@@ -110,6 +116,8 @@ class WaitingScreen(Screen[None]):
             )
         if self.finding:
             lines.append("The table's host changed: finding the table again...")
+        if self.going:
+            lines.append(self.going)
         if self.joined.seat < 0:
             lines.append("You watch this table.")
         if t.code:
