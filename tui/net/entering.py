@@ -187,6 +187,9 @@ class EnteringMixin:
         screen has it open before the next one comes)."""
         if self._going or not self._held or self.result is not None:
             return
+        if not getattr(self, "screen").is_mounted:  # noqa: B009 - a screen just opened: keys once it is up
+            self.call_later_s(0.02, functools.partial(self.post_message, _Replay()))
+            return
         old = self._held.popleft()
         key = events.Key(old.key, old.character)
         if self._replayed is None:

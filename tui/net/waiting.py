@@ -65,7 +65,7 @@ class WaitingScreen(Screen[None]):
         self.show(self.joined.table)
         for c in self.joined.chat:
             self.add_chat(c)
-        self.query_one(Input).focus()
+        self.set_focus(self.query_one(Input))  # at once: for the keys typed while it was asked for
 
     def add_chat(self, line: P.ChatLine) -> None:
         self.query_one(RichLog).write(Text(f"{line.name}: {line.text}"))
