@@ -104,7 +104,8 @@ def test_escape_cancels_the_tries_other_keys_wait_for_them_and_they_end_at_a_lim
             monkeypatch.setattr(entering, "RETRY_FOR", 0.7)
             tries = len(asked)
             app.enter(lambda: client.join(tid, 0), keep_trying=True)
-            await _pilot_until(pilot, lambda: not app.going, 5)
+            # (a note is shown once the app has handled it: waited for too)
+            await _pilot_until(pilot, lambda: not app.going and entering.GAVE_UP in _notes(app), 5)
             seen["limit"] = (len(asked) - tries, app.going, _notes(app), app.result)
 
     try:
