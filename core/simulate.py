@@ -207,13 +207,17 @@ def play_series(
 _json = msgspec.json.Encoder()
 
 
-def _text_line(rec: GameRecord, score: str) -> str:
+def _text_line(rec: GameRecord, score: str, score_name: str = "") -> str:
+    """One game's line; ``score`` the edition's word for the score ("spectators"), ``score_name``
+    the game's (what ``decided_by`` says when the score itself decided: no tie-break)."""
     parts = []
     for s in range(len(rec.seats)):
         mark = "*" if s == rec.winner or s in rec.shared else " "
-        parts.append(f"{mark}{s}:{rec.seats[s]} {rec.scores[s]:>3} {score}")
+        n = rec.scores[s]
+        word = score[:-1] if n == 1 and score.endswith("s") else score  # "1 decurion"
+        parts.append(f"{mark}{s}:{rec.seats[s]} {n:>3} {word}")
     decided = rec.details.get("decided_by", "")
-    tie = f" (tie-break: {decided})" if decided and decided != "acclaim" else ""
+    tie = f" (tie-break: {decided})" if decided and decided.casefold() != (score_name or score).casefold() else ""
     if len(rec.shared) > 1:
         won = "shared win " + ", ".join(f"{rec.seats[s]} (seat {s})" for s in rec.shared)
     else:
@@ -305,7 +309,7 @@ def main(args: argparse.Namespace) -> int:
         if as_json:
             out.write(_json.encode(rec.as_json()).decode() + "\n")
         else:
-            out.write(_text_line(rec, score_word) + "\n")
+            out.write(_text_line(rec, score_word, rules.score_name) + "\n")
     rate = total_actions / total_time if total_time > 0 else 0.0
     by_bot = {b: wins.get(b, 0) for b in dict.fromkeys(names)}
     seats_of = Counter(names)

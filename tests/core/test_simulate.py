@@ -37,6 +37,21 @@ def test_text_output(capsys):
     assert out[-1].endswith("actions/s")
 
 
+def test_text_output_in_each_games_and_editions_words():
+    """The original says spectators; one decurion is singular; a score that decided alone is no
+    tie-break (Municipium's lines said "(tie-break: decurions)" and "1 decurions")."""
+    from colosseum.core.simulate import GameRecord, _text_line
+
+    rec = GameRecord(
+        game="municipium", seed=1, options={}, seats=("a", "b"), names=("A", "B"), winner=0, winner_bot="a",
+        scores=(5, 1), ranks=(1, 2), actions=9, seconds=0.1, details={"decided_by": "decurions"},
+    )  # fmt: skip
+    line = _text_line(rec, "decurions", "decurions")
+    assert " 5 decurions " in line and " 1 decurion " in line and "tie-break" not in line, line
+    rec.details = {"decided_by": "coins"}
+    assert "(tie-break: coins)" in _text_line(rec, "spectators", "Acclaim")
+
+
 def test_json_output(capsys):
     assert main(args(json=True, players=5, bots="random,greedy", games=4, seed=3)) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
