@@ -217,3 +217,14 @@ def test_the_hint_and_the_ranking_say_the_editions_score():
         while not (chat := hint_line(r, state, playouts=2).chat).count("playouts"):
             state, _ = apply(state, bots[to_act(state)].act(state))
         assert f"playouts, {word} " in chat and other not in chat, chat
+
+
+def test_the_short_phase_title_in_each_editions_words():
+    """The header's and the dialogs' short title of Phase 2: the original acquires asset tiles,
+    it hires no performers."""
+    from colosseum.core.games.colosseum.queries import phase_title
+
+    for variant, title in (("original", "Phase 2 Acquire"), ("grand", "Phase 2 Hire"), ("classic", "Phase 2 Hire")):
+        st = new_game(make_setup(3, 1, variant=variant))
+        assert phase_title(replace(st, phase="hire")) == title, variant
+        assert phase_title(replace(st, phase="trade")) == "Phase 3 Trade", variant

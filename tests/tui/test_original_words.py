@@ -5,6 +5,7 @@ spectators, medals, arena pieces, the Emperor's loge and its rule ids (O-23)."""
 from __future__ import annotations
 
 import asyncio
+import re
 
 from app_positions import human_session, play_until
 from dialog_harness import settle
@@ -71,3 +72,4 @@ def test_the_record_ranks_by_spectators_in_the_original(tmp_path):
     finish_recording(s)
     ranking = export_text(read_log(path)).split("== Final ranking ==", 1)[1].split("\n\n", 1)[0]
     assert "Spectators" in ranking and "Acclaim" not in ranking, ranking
+    assert re.search(r"\d star cards?\b", ranking) and "Star Performer" not in ranking, ranking

@@ -205,6 +205,7 @@ _TERMS = {
     "stars": "Star Performers",
     "hire phase": "Hire Performers",  # Phase 2's title in the log
     "trade phase": "Trade Performers",  # Phase 3's
+    "hire short": "Hire",  # Phase 2's short title (the header, a dialog's title)
 }
 OPTIONS = ("auction-2007",)
 

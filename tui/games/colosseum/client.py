@@ -77,7 +77,7 @@ class ColosseumClient(GameClient):
         from rich.cells import cell_len
         from rich.style import Style
 
-        from colosseum.core.games.colosseum.model import PHASE_TITLES
+        from colosseum.core.games.colosseum.queries import phase_title
 
         from .common import prompt, rounds_total, seat_style
 
@@ -88,7 +88,7 @@ class ColosseumClient(GameClient):
         if state.phase == "over":  # the prompt says it: "game over: Marcus wins ..." (not twice)
             line.append(text[:1].upper() + text[1:], Style(bold=True))
             return
-        line.append(PHASE_TITLES.get(state.phase, state.phase), Style(bold=True))
+        line.append(phase_title(state), Style(bold=True))
         line.append("  |  " if wide else " | ")
         line.append(text, seat_style(theme, actor) if actor >= 0 else Style(bold=True))
         if actor >= 0:

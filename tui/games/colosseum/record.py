@@ -10,7 +10,7 @@ from colosseum.core.games.colosseum import State
 from colosseum.core.games.colosseum.actions import ChooseDice, Perform
 from colosseum.core.games.colosseum.components import CatalogError
 from colosseum.core.games.colosseum.engine import breakdown, catalog, spectacle_by_key
-from colosseum.core.games.colosseum.model import PHASE_TITLES
+from colosseum.core.games.colosseum.queries import phase_title
 from colosseum.core.timeline import GameLog
 
 
@@ -60,10 +60,10 @@ def record_lines(log: GameLog, taken_back: dict[int, list[str]]) -> list[str]:
             why = f"   (ahead on {s.decided_by})" if s.decided_by and s.decided_by != "acclaim" else ""
             out.append(
                 f"  {s.rank}. {pad(p.name, 16)} {s.acclaim:>3} {catalog(final).term_start('acclaim')}  {s.coins:>3} coins  "
-                f"{s.stars} star{'s' if s.stars != 1 else ''}{why}"
+                f"{s.stars} {catalog(final).term('star' if s.stars == 1 else 'stars').lower()}{why}"
             )
     else:
-        where = PHASE_TITLES.get(final.phase, final.phase)
+        where = phase_title(final)
         out.append(f"== Unfinished: round {final.round}, {where} ==")
         for p in sorted(final.players, key=lambda p: -p.acclaim):
             out.append(f"  {pad(p.name, 16)} {p.acclaim:>3} {catalog(final).term_start('acclaim')}  {p.coins:>3} coins")

@@ -26,7 +26,8 @@ from textual.widgets.option_list import Option
 
 from colosseum.core.games.colosseum import Action, Choices, State, catalog, legal, to_act
 from colosseum.core.games.colosseum.components import Catalog
-from colosseum.core.games.colosseum.model import PHASE_TITLES, Player
+from colosseum.core.games.colosseum.model import Player
+from colosseum.core.games.colosseum.queries import phase_title
 from colosseum.tui.base import submit_or_notify
 from colosseum.tui.dialogs.frame import DecisionScreen
 from colosseum.tui.plain import OptionList, Static
@@ -311,7 +312,7 @@ class DecisionDialog(DecisionScreen):
 
     def phase_title(self) -> str:
         st = self.session.state
-        return f"Round {st.round} - {PHASE_TITLES.get(st.phase, st.phase)}"
+        return f"Round {st.round} - {phase_title(st)}"
 
     def set_prompt(self, text: str | Text) -> None:
         # prompts carry player names: a str is plain text, never markup
