@@ -206,6 +206,7 @@ _TERMS = {
     "hire phase": "Hire Performers",  # Phase 2's title in the log
     "trade phase": "Trade Performers",  # Phase 3's
     "hire short": "Hire",  # Phase 2's short title (the header, a dialog's title)
+    "performer": "performer",  # a tile a spectacle needs (the original's asset tiles)
 }
 OPTIONS = ("auction-2007",)
 

@@ -35,9 +35,9 @@ def describe(state: Any, action: Any) -> str:
     if isinstance(action, A.BuildTemple):
         return f"Build the {cat.term('temple')} ({cat.temple_price})" + extra
     if isinstance(action, A.ExchangeAquilas):
-        return f"Exchange {action.count} Aquila{'s' if action.count > 1 else ''} for {action.count * cat.common.aquila_coins} coins"
+        return f"Exchange {cat.count_term(action.count, 'aquilas')} for {action.count * cat.common.aquila_coins} coins"
     if isinstance(action, A.ConstructionForAquila):
-        return "Discard a construction tile for an Aquila"
+        return f"Discard a construction tile for {cat.a_term('aquila')}"
     if isinstance(action, A.OpenAuction):
         return f"Open market {'ABCDE'[action.market]} at {action.bid}"
     if isinstance(action, A.Raise):

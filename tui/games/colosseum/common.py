@@ -101,8 +101,11 @@ def prompt(state: State) -> tuple[int, str]:
             what = f"perform {catalog(state).a_term('spectacle')} or pass"
     elif ph == "closing":
         cl = state.closing
+        cat = catalog(state)
         if cl is not None and cl.stage == "retire":
-            what = "retire a performer"
+            what = f"retire {cat.a_term('performer')}"
+        elif cl is not None and cl.stage == "steal" and cat.rules.steal_from == "gift":  # O-26
+            what = f"take {cat.a_term('performer')} from {names[cl.victim]}"
         elif cl is not None and cl.stage == "steal":
             what = f"steal a performer from {names[cl.victim]}"
         else:

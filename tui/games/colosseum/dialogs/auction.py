@@ -171,7 +171,7 @@ class AuctionDialog(DecisionDialog):
             for line in effects:
                 text.append(f"\n  {line}")
         else:
-            text.append("For you: helps none of your spectacles")
+            text.append(f"For you: helps none of your {self.cat.term('spectacles')}")
         self.show("lot", text)
 
     def _show_bidders(self) -> None:

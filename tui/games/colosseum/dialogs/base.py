@@ -365,6 +365,7 @@ class DecisionDialog(DecisionScreen):
             self.finish()
             return
         self.refresh_view()
+        self._label_keys()
         self._label_undo_key()
         self.focus_main()
 
@@ -465,6 +466,20 @@ class DecisionDialog(DecisionScreen):
         keys = self._bindings.key_to_bindings
         if "u" in keys:
             keys["u"] = [replace(b, description=f"undo {steps}") if b.action == "undo" else b for b in keys["u"]]
+
+    def key_labels(self) -> dict[str, str]:
+        """Footer labels in this edition's words, by binding id: a dialog's bindings are declared
+        once, in The Grand Spectacle's words ("spend Aquila": the original's "spend medal")."""
+        return {}
+
+    def _label_keys(self) -> None:
+        labels = self.key_labels()
+        if not labels:
+            return
+        keys = self._bindings.key_to_bindings
+        for key, found in keys.items():
+            keys[key] = [replace(b, description=labels[b.id]) if b.id in labels else b for b in found]
+        self.refresh_bindings()
 
     def can_undo(self) -> bool:
         return self._undo_steps() > 0

@@ -6,8 +6,10 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 
-from colosseum.core.games.colosseum.actions import ChooseFirstPlayer, EndTurn, Retire, Steal
+from colosseum.core.games.colosseum.actions import Action, ChooseFirstPlayer, EndTurn, Retire, Steal
+from colosseum.core.games.colosseum.model import State
 from colosseum.tui.plain import OptionList, Static
+from colosseum.tui.session import GameSession
 from colosseum.tui.text import fit, pad
 
 from ._text import coins, name, star_changes
@@ -73,15 +75,19 @@ class RetireDialog(_ListDialog):
             return ("retire", state.round, seat)
         return None
 
+    def __init__(self, session: GameSession[State, Action], seat: int) -> None:
+        super().__init__(session, seat)
+        self.heading = f"Retire {self.cat.a_term('performer')}"  # the original's "Retire an asset tile"
+
     def refresh_view(self) -> None:
         p = self.me
         cat = self.cat
         spec = cat.spectacles[p.arena] if p.arena >= 0 else None
-        self.set_prompt(f"{p.name}: retire a performer used in your spectacle")
+        self.set_prompt(f"{p.name}: retire {cat.a_term('performer')} used in your {cat.term('spectacle')}")
         used = ", ".join(f"{n} {cat.tiles[k].short}" for k, n in enumerate(p.arena_used) if n)
         self.query_one("#info", Static).update(
             (f"{spec.name} was performed with {used}. " if spec else "")
-            + "The tile you choose goes to the box; the spectacle goes face up."
+            + f"The tile you choose goes to the box; the {cat.term('spectacle')} goes face up."
         )
         opts = []
         for a in self.choices().actions:
@@ -107,6 +113,15 @@ class StealDialog(_ListDialog):
         Binding("n", "decline", "steal nothing", id="steal.decline"),
     ]
 
+    def __init__(self, session: GameSession[State, Action], seat: int) -> None:
+        super().__init__(session, seat)
+        self.podium = self.cat.rules.steal_from == "gift"  # O-26: taken from the podium's winner
+        if self.podium:
+            self.heading = f"Take {self.cat.a_term('performer')}"  # the original's "Take an asset tile"
+
+    def key_labels(self) -> dict[str, str]:
+        return {"dialog.confirm": "take", "steal.decline": "take nothing"} if self.podium else {}
+
     @classmethod
     def decision_key(cls, state, seat):
         cl = state.closing
@@ -121,11 +136,21 @@ class StealDialog(_ListDialog):
         p = self.me
         cat = self.cat
         victim = st.players[cl.victim]
-        self.set_prompt(f"{p.name}: steal a performer from {victim.name}")
-        self.query_one("#info", Static).update(
-            f"You are the least acclaimed ({p.acclaim}); {victim.name} is the most acclaimed "
-            f"({victim.acclaim}). Take one tile of any type, or nothing (n)."
-        )
+        if self.podium:  # O-26: the lowest of the others takes a normal tile from the podium's winner
+            self.set_prompt(f"{p.name}: take {cat.a_term('performer')} from {victim.name}")
+            why = (
+                f"{victim.name} won the podium ({victim.acclaim}); of the others your marker is the "
+                f"lowest ({p.acclaim}). Take one normal tile from them, or nothing (n)."
+            )
+        else:
+            self.set_prompt(f"{p.name}: steal a performer from {victim.name}")
+            why = (
+                f"You are the least acclaimed ({p.acclaim}); {victim.name} is the most acclaimed "
+                f"({victim.acclaim}). Take one tile of any type, or nothing (n)."
+            )
+        self.query_one("#info", Static).update(why)
+        # one line an option: the victim's name (in full just above) cut to the room there is
+        whose = f"{fit(victim.name, 14 if self.app.size.width >= 100 else 5)} "
         opts = []
         for a in self.choices().actions:
             if isinstance(a, Steal):
@@ -134,7 +159,7 @@ class StealDialog(_ListDialog):
                     option(
                         a.tile,
                         (pad(cat.tiles[k].name, 16), "bold"),
-                        f"{victim.name} has {victim.tiles[k]}, you {p.tiles[k]}",
+                        f"{whose}has {victim.tiles[k]}, you {p.tiles[k]}",
                     )
                 )
         self.query_one("#choices", ChoiceList).set_choices(opts)

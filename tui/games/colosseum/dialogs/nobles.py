@@ -109,7 +109,11 @@ class NobleDialog(DecisionDialog):
                     if temple
                     else f"No {_temple_word(cat.term('temple'))}: dice count in full. "
                 )
-                + (f"You can perform now: {', '.join(can)}." if can else "You cannot perform any spectacle yet.")
+                + (
+                    f"You can perform now: {', '.join(can)}."
+                    if can
+                    else f"You cannot perform any {cat.term('spectacle')} yet."
+                )
             )
             self.show("dice", "")
             lst.set_choices(
@@ -292,6 +296,9 @@ class AquilaMoveDialog(DecisionDialog):
         super().__init__(session, seat)
         self.steps = 1
         self.heading = f"{self.cat.term_start('aquila')} moves"  # the original's "Medal moves"
+
+    def key_labels(self) -> dict[str, str]:
+        return {"aquila.move": f"spend {self.cat.term('aquila')}"}
 
     @classmethod
     def decision_key(cls, state, seat):

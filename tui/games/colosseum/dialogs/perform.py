@@ -37,6 +37,10 @@ class PerformDialog(DecisionDialog):
         self.spend = 0
         self.heading = f"Perform {self.cat.a_term('spectacle')}"  # the original's "Perform a program"
 
+    def key_labels(self) -> dict[str, str]:
+        aquilas = self.cat.term("aquilas")
+        return {"perform.more": aquilas, "perform.less": f"fewer {aquilas}"}
+
     @classmethod
     def decision_key(cls, state, seat):
         pt = state.perform

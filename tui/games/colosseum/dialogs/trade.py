@@ -164,7 +164,8 @@ class TradeDialog(DecisionDialog):
 
     def items(self) -> list[str]:
         cat = self.cat
-        return [cat.codes[k] for k in cat.holdable] + [*EXTRA_ITEMS]  # D-11: construction tiles too (classic)
+        extra = EXTRA_ITEMS if cat.rules.aquilas_tradable else ("coins",)  # O-19: medals are not traded
+        return [cat.codes[k] for k in cat.holdable] + [*extra]  # D-11: construction tiles too (classic)
 
     def holding(self, seat: int, item: str) -> int:
         p = self.state.players[seat]
@@ -178,7 +179,7 @@ class TradeDialog(DecisionDialog):
         if item == "coins":
             return "coin" if count == 1 else "coins"
         if item == "aquilas":
-            return "Aquila" if count == 1 else "Aquilas"
+            return self.cat.term("aquila" if count == 1 else "aquilas")
         return self.cat.name_of(self.cat.index[item], count)
 
     def item_short(self, item: str, count: int = 1) -> str:
