@@ -66,7 +66,10 @@ def hint_line(
     if seed is None:
         seed = position_seed(rules, state)
     bot = SearchBot(rules, seed, think=think if playouts is None else None, playouts=playouts)
-    found = bot.analyse_detail(state)[:HINT_OPTIONS]
+    found = bot.analyse_detail(state)
+    # after the choice, the best measured first: a candidate the search played out to the end
+    # (its finalist) before one it dropped after a couple of playouts, whose share is noise
+    found = [found[0], *sorted(found[1:], key=lambda c: (-c.playouts, -c.score))][:HINT_OPTIONS]
     options = tuple(
         HintOption(
             action=c.action,

@@ -103,3 +103,23 @@ def test_a_hints_words_never_tell_the_chance_to_come():
                 said.add(text)
             state = kind.apply(state, bot.act(state))[0]
         assert any(t.endswith(("rolls the dice", "turns over the common card")) for t in said), game
+
+
+def test_after_the_choice_the_hint_names_the_best_measured_alternative_first():
+    """The search plays every candidate a couple of times, then only its choice and the best
+    other to the end: that finalist comes next in the hint, before a candidate dropped after two
+    playouts whose share is noise (it was listed by its score: 2 playouts at 50% above 10)."""
+    from colosseum.core.registry import rules
+
+    R = rules("colosseum")
+    seen = 0
+    for seed in (1, 3):
+        st = R.new_game(make_setup(4, seed))
+        bots = [R.make_bot("normal", i) for i in range(4)]
+        for k in range(200):
+            if k % 37 == 5:
+                counts = [o.playouts for o in R.hint(st, playouts=24).hint]
+                assert counts[1:] == sorted(counts[1:], reverse=True), (seed, k, counts)
+                seen += len(counts) == HINT_OPTIONS and counts[1] == counts[0]
+            st, _ = R.apply(st, bots[R.to_act(st)].act(st))
+    assert seen  # positions with a finalist beside the choice were asked about

@@ -201,3 +201,51 @@ def test_a_hint_from_too_few_playouts_says_they_cannot_tell_the_choices_apart():
     assert "Only 2 playouts each fitted in the time: too few to tell these apart" in said
     many = tuple(HintOption(action=None, text=t, win=0.5, playouts=12) for t in ("Forum", "Baths"))
     assert "too few" not in hint_screen.hint_text(r, state, HintLine(chat="", seat=1, hint=many)).plain
+
+
+def test_m_thinks_longer_and_the_new_answer_replaces_the_first(monkeypatch):
+    """``h`` again searches again with three times the budget (more playouts a choice: shares that can
+    be told apart); the first answer stays on the screen until the new one comes, and the key
+    says what it will do."""
+    from app_positions import human_session, play_until
+
+    auction = lambda st: st.phase == "hire" and st.hire is not None and st.hire.auction is None  # noqa: E731
+    session = human_session(play_until(auction, n=3, seed=4), n=3, seed=4, humans=3)
+    app = ColosseumApp(session, bot_delay=0, auto_dialogs=False)
+
+    async def until_answer(pilot, screen, n):
+        for _ in range(500):
+            await pilot.pause(0.02)
+            if screen._asked == n and screen._future is not None and screen._future.done():
+                break
+        await pilot.pause()
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = HintScreen(session, session.state, playouts=8)
+            await app.push_screen(screen)
+            await until_answer(pilot, screen, 1)
+            first = screen.result
+            assert first is not None and first.hint
+            keys = str(screen.query_one("#hint-keys").render())
+            assert "h think longer (24 playouts a choice)" in keys, keys
+            await pilot.press("h")
+            await pilot.pause()
+            assert screen.playouts == 24
+            await until_answer(pilot, screen, 2)
+            second = screen.result
+            assert second is not None and second is not first
+            assert max(o.playouts for o in second.hint) > max(o.playouts for o in first.hint)
+            assert session_hints(session)[-1] == second
+            await pilot.press("escape")
+            await pilot.pause()
+            assert screen.result is second
+
+    asyncio.run(go())
+
+
+def test_the_longest_search_offers_no_longer_one():
+    screen = HintScreen(LocalSession(SETUP, SEATS), LocalSession(SETUP, SEATS).state, think=hint_screen.MAX_THINK)
+    assert screen._longer_budget() is None and screen._keys_text() == "esc or enter close"
+    screen = HintScreen(LocalSession(SETUP, SEATS), LocalSession(SETUP, SEATS).state, think=1.0)
+    assert screen._longer_budget() == (3.0, None) and "h think longer (3 s)" in screen._keys_text()

@@ -38,6 +38,11 @@ __all__ = ["HintScreen", "hint_text", "open_hint", "record_hint"]
 HINTS_OFF = "Hints are off at this table."
 #: seconds the bot may think about a hint
 DEFAULT_THINK = 1.0
+#: ``h`` again asks the search again with this many times the budget (a fresh search: more playouts
+#: a choice, so shares that can be told apart), up to MAX_THINK seconds
+LONGER = 3
+MAX_THINK = 9.0
+MAX_PLAYOUTS = 1000  # (a node budget: the same hint for the same position)
 
 
 def ask_hint(rules: Rules[Any, Any, Any], state: Any, *, think: float | None, playouts: int | None) -> HintLine:
@@ -136,6 +141,8 @@ class HintScreen(ModalScreen[HintLine | None]):
     BINDINGS = [
         Binding("escape", "close", "close", id="hint.close", key_display="esc"),
         Binding("enter", "close", "close", show=False, id="hint.close-enter"),
+        # h again: the same meaning as on the game screen (the hint), asked for longer (D-66)
+        Binding("h", "longer", "think longer", show=False, id="hint.longer"),  # (said on the screen)
     ]
     DEFAULT_CSS = """
     HintScreen { align: center middle; background: $background 40%; }
@@ -157,6 +164,7 @@ class HintScreen(ModalScreen[HintLine | None]):
         self.result: HintLine | None = None
         self._dropped = False
         self._future: asyncio.Future[HintLine] | None = None
+        self._asked = 0  # searches started: an answer to an earlier one is not shown
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
@@ -164,21 +172,58 @@ class HintScreen(ModalScreen[HintLine | None]):
             yield Static(self._thinking_text(), id="hint-text", markup=False)
             yield Static("esc close (cancels the search)", id="hint-keys", markup=False)
 
+    def _budget(self) -> str:
+        return f"{self.playouts} playouts a choice" if self.playouts else f"about {self.think:g} s"
+
     def _thinking_text(self) -> Text:
-        budget = f"{self.playouts} playouts a choice" if self.playouts else f"about {self.think:g} s"
-        return Text(f"The {hint_bot(self.session.rules)} bot is thinking ({budget})...")
+        return Text(f"The {hint_bot(self.session.rules)} bot is thinking ({self._budget()})...")
 
     def on_mount(self) -> None:
+        self._ask()
+
+    def _ask(self) -> None:
         # A thread of the event loop's executor, not a worker of this screen: Escape closes the
         # screen at once, and the search, which cannot be interrupted, ends within its budget
         # on its own; its answer is then dropped.
         loop = asyncio.get_running_loop()
         rules = self.session.rules
+        self._asked += 1
+        asked = self._asked
         future = loop.run_in_executor(
             None, partial(ask_hint, rules, self.state, think=self.think, playouts=self.playouts)
         )
-        future.add_done_callback(self._done)
+        future.add_done_callback(lambda done: self._done(done) if asked == self._asked else None)
         self._future = future
+
+    def _longer_budget(self) -> tuple[float, int | None] | None:
+        """The next search's (think, playouts), None when the budget is at its end or the
+        answer came without a search (nothing to compare: more time would not change it)."""
+        if self.result is not None and not any(o.playouts for o in self.result.hint):
+            return None
+        if self.playouts:
+            return None if self.playouts >= MAX_PLAYOUTS else (self.think, min(MAX_PLAYOUTS, self.playouts * LONGER))
+        if self.think >= MAX_THINK:
+            return None
+        return min(MAX_THINK, self.think * LONGER), None
+
+    def action_longer(self) -> None:
+        """Search again, longer: the answer shown stays until the new one replaces it."""
+        nxt = self._longer_budget()
+        if nxt is None or self._future is None or not self._future.done():
+            self.app.bell()
+            return
+        self.think, self.playouts = nxt
+        self.query_one("#hint-keys", Static).update(
+            f"thinking longer ({self._budget()})...  esc close (cancels the search)"
+        )
+        self._ask()
+
+    def _keys_text(self) -> str:
+        nxt = self._longer_budget()
+        if nxt is None:
+            return "esc or enter close"
+        longer = f"{nxt[1]} playouts a choice" if nxt[1] else f"{nxt[0]:g} s"
+        return f"esc or enter close   h think longer ({longer})"
 
     def _done(self, future: asyncio.Future[HintLine]) -> None:
         if future.cancelled() or self._dropped:
@@ -196,7 +241,7 @@ class HintScreen(ModalScreen[HintLine | None]):
         self.result = line
         record_hint(self.session, line)
         self.query_one("#hint-text", Static).update(hint_text(self.session.rules, self.state, line))
-        self.query_one("#hint-keys", Static).update("esc or enter close")
+        self.query_one("#hint-keys", Static).update(self._keys_text())
 
     def action_close(self) -> None:
         self._dropped = True
