@@ -204,6 +204,9 @@ class GameSession(ABC, Generic[StateT, ActionT]):
         """Whether a player here may ask the bot what it would do."""
         return False
 
+    #: the longest a hint may think here (seconds; the hint screen's ``h`` asks for longer ones)
+    hint_max_think: float = 9.0
+
     # ---- the bots' pace (a local game plays its bots; a table's server plays them)
     #: bots play without delay until a human must decide (``rush``)
     rushing: bool = False

@@ -249,3 +249,16 @@ def test_the_longest_search_offers_no_longer_one():
     assert screen._longer_budget() is None and screen._keys_text() == "esc or enter close"
     screen = HintScreen(LocalSession(SETUP, SEATS), LocalSession(SETUP, SEATS).state, think=1.0)
     assert screen._longer_budget() == (3.0, None) and "h think longer (3 s)" in screen._keys_text()
+
+
+def test_a_servers_session_thinks_at_most_3_s():
+    """A table's hint thinks in the asker's client process on the server: at most 3 s there."""
+    from colosseum.tui.net.remote import RemoteSession
+
+    assert RemoteSession.hint_max_think == 3.0
+    session = LocalSession(SETUP, SEATS)
+    session.hint_max_think = RemoteSession.hint_max_think
+    screen = HintScreen(session, session.state, think=1.0)
+    assert screen._longer_budget() == (3.0, None)
+    screen.think = 3.0
+    assert screen._longer_budget() is None and screen._keys_text() == "esc or enter close"

@@ -351,6 +351,9 @@ class RemoteSession(GameSession):
         self.client.leave(self.table_id)
 
     # ---------------------------------------------------------------- hints
+    #: a server's client process thinks for the asker on the server's cores: shorter there
+    hint_max_think = 3.0
+
     def offers_hint(self) -> bool:
         """A table's creator may allow hints: the asker's own client process thinks on the
         player's view (no generator state: the search samples its own luck), and the hint is

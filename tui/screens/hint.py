@@ -39,7 +39,8 @@ HINTS_OFF = "Hints are off at this table."
 #: seconds the bot may think about a hint
 DEFAULT_THINK = 1.0
 #: ``h`` again asks the search again with this many times the budget (a fresh search: more playouts
-#: a choice, so shares that can be told apart), up to MAX_THINK seconds
+#: a choice, so shares that can be told apart), up to MAX_THINK seconds (a session may allow
+#: less: ``hint_max_think``, a server's)
 LONGER = 3
 MAX_THINK = 9.0
 MAX_PLAYOUTS = 1000  # (a node budget: the same hint for the same position)
@@ -202,9 +203,10 @@ class HintScreen(ModalScreen[HintLine | None]):
             return None
         if self.playouts:
             return None if self.playouts >= MAX_PLAYOUTS else (self.think, min(MAX_PLAYOUTS, self.playouts * LONGER))
-        if self.think >= MAX_THINK:
+        most = min(MAX_THINK, getattr(self.session, "hint_max_think", MAX_THINK))
+        if self.think >= most:
             return None
-        return min(MAX_THINK, self.think * LONGER), None
+        return min(most, self.think * LONGER), None
 
     def action_longer(self) -> None:
         """Search again, longer: the answer shown stays until the new one replaces it."""
