@@ -486,7 +486,7 @@ def cmd_stats(args: object) -> int:
     elif not count:
         text = f"No saved games in {where}.\n"
     else:
-        text = render(t, width=80) + f"({count} saved games in {where})\n"  # the path whole
+        text = render(t, width=80) + f"({count} saved game{'' if count == 1 else 's'} in {where})\n"  # the path whole
     try:
         sys.stdout.write(text)
         sys.stdout.flush()

@@ -97,7 +97,9 @@ def test_the_stats_command_text_json_and_an_empty_folder(tmp_path, capsys):
     assert capsys.readouterr().out == f"No saved games in {games_dir()}.\n"
     _save(games_dir(), "c", "colosseum", 7, ("normal", "human", "normal"))
     assert main(["stats"]) == 0
-    assert "Colosseum - The Grand Spectacle\n  1 game of the people at this keyboard" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "Colosseum - The Grand Spectacle\n  1 game of the people at this keyboard" in out
+    assert out.endswith(f"\n(1 saved game in {games_dir()})\n"), out  # one game: no plural
 
 
 @pytest.mark.long(30)

@@ -141,7 +141,11 @@ class StatsScreen(Screen[None]):
         if not_counted(t) and t.games:  # (with no game counted, the line above says it)
             widgets.append(Static(not_counted(t), classes="stats-text"))
         if self.count:
-            widgets.append(Static(f"({self.count} saved games in {self.where})", classes="stats-text"))
+            widgets.append(
+                Static(
+                    f"({self.count} saved game{'' if self.count == 1 else 's'} in {self.where})", classes="stats-text"
+                )
+            )
         body.remove_children()
         body.mount_all(widgets)
         body.scroll_home(animate=False)
