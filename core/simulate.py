@@ -340,7 +340,7 @@ def main(args: argparse.Namespace) -> int:
         )
         chosen = ", ".join(f"{k}={v}" for k, v in options.items())
         out.write(
-            f"totals: {played} games of {found.title}, {players} players"
+            f"totals: {played} game{'' if played == 1 else 's'} of {found.title}, {players} players"
             + (f", {chosen}" if chosen else "")
             + (", invariants checked" if check else "")
             + "\n"

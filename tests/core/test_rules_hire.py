@@ -277,3 +277,24 @@ def test_g3_active_player_with_no_full_market_left_ends_the_turn():
     assert "Becky cannot open another auction; the turn ends" in texts(ev)
     assert st.hire.active == KAT and all(len(m) == 3 for m in st.markets)
     assert st.players[LAURA].pillar
+
+
+def test_g3_a_market_left_one_tile_says_so_in_the_singular():
+    st = hire_example_start()
+    g = code_index(st, "G")
+    bag = [0] * len(st.bag)
+    bag[g] = 1
+    box = tuple(b + s - n for b, s, n in zip(st.box, st.bag, bag, strict=False))
+    st = replace(st, bag=tuple(bag), box=box)
+    st = replace(
+        st,
+        markets=((), ()) + st.markets[2:3] + ((), ()),
+        box=tuple(
+            b + sum(1 for m in (st.markets[0], st.markets[1], st.markets[3], st.markets[4]) for t in m if t == k)
+            for k, b in enumerate(box)
+        ),
+    )
+    assert_ok(st)
+    st, ev = play(st, OpenAuction(player=BECKY, market=2, bid=8), PassBid(player=KAT), PassBid(player=LAURA))
+    assert len(st.markets[0]) == 1 and sum(st.bag) == 0
+    assert "The bag is empty: market A holds only 1 tile." in texts(ev), texts(ev)

@@ -155,3 +155,10 @@ def test_play_game_action_limit():
     bots = ["random"] * 3
     with pytest.raises(SimulationError, match="did not end"):
         play_game(make_setup(3, 5, bots), make_bots(bots, 5), max_actions=20)
+
+
+def test_one_game_in_the_singular(capsys):
+    assert main(args(games=1)) == 0
+    assert any(
+        line.startswith("totals: 1 game of Colosseum, 4 players") for line in capsys.readouterr().out.splitlines()
+    )

@@ -122,7 +122,10 @@ def refill_markets(ctx: Ctx) -> None:
         markets[i] = tuple(lot)
         if lot and len(lot) < 3:
             if not ctx.quiet:
-                ctx.log("market", f"The bag is empty: market {MARKET_NAMES[i]} holds only {len(lot)} tiles.")
+                ctx.log(
+                    "market",
+                    f"The bag is empty: market {MARKET_NAMES[i]} holds only {len(lot)} tile{'' if len(lot) == 1 else 's'}.",
+                )
     ctx.st = replace(ctx.st, markets=tuple(markets))
 
 
@@ -149,7 +152,10 @@ def _refill_from_bag(ctx: Ctx) -> None:
         lot = markets[i] + tuple(got)
         filled[i] = lot
         if lot and len(lot) < 3 and not ctx.quiet:
-            ctx.log("market", f"The bag is empty: market {MARKET_NAMES[i]} holds only {len(lot)} tiles.")
+            ctx.log(
+                "market",
+                f"The bag is empty: market {MARKET_NAMES[i]} holds only {len(lot)} tile{'' if len(lot) == 1 else 's'}.",
+            )
     ctx.st = replace(ctx.st, markets=tuple(filled))
 
 
