@@ -69,7 +69,11 @@ class ViewerApp(BaseApp):
             self.set_keymap(self.user_settings.keys)
         if self.user_settings.problem:
             self.notify(self.user_settings.problem, title="Settings", severity="warning", markup=False)
-        self.push_screen(ViewerScreen.from_log(self.log_file, self.start_index), callback=lambda _: self.exit(0))
+        from .screens.hint import AnalysisScreen
+
+        viewer = ViewerScreen.from_log(self.log_file, self.start_index)
+        viewer.analyser = AnalysisScreen
+        self.push_screen(viewer, callback=lambda _: self.exit(0))
 
 
 def run_viewer(log: GameLog, *, theme: str | None = None) -> int:

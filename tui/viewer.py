@@ -20,7 +20,7 @@ and keeps every state (they share structure), so any jump is a list lookup plus 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, cast
 
 from rich.cells import cell_len
@@ -166,6 +166,7 @@ class ViewerScreen(Screen[int]):
         Binding("f", "play_from", "Play from here", show=False, id="viewer.play-from"),
         Binding("w", "toggle_withdrawn", "Taken back", show=False, id="viewer.withdrawn"),
         Binding("o", "open_parent", "Parent", show=False, id="viewer.parent"),
+        Binding("a", "analyse", "Analyse", show=False, id="viewer.analyse"),
         Binding("escape", "close", "Close", id="viewer.close"),
         Binding("q", "close", "Close", show=False, id="viewer.close-q"),
     ]
@@ -192,8 +193,17 @@ class ViewerScreen(Screen[int]):
         log: GameLog | None = None,
         hints: Sequence[HintLine] | None = None,
         client: GameClient | None = None,
+        analysis: bool = True,
     ) -> None:
+        """``analysis``: whether ``a`` may ask the hint bot about a position (not in a running
+        table's game that allows no hints)."""
         super().__init__()
+        self.analysis = analysis
+        #: the longest the analysis may think (a server's client process: shorter)
+        self.hint_max_think = 9.0
+        #: what ``a`` opens, ``(rules, state, played, max_think=...) -> Screen`` (the hint's
+        #: ``AnalysisScreen``, a layer above this one: whoever shows the viewer gives it); None: no ``a``
+        self.analyser: Callable[..., Any] | None = None
         self.timeline = timeline if timeline is not None else Timeline(game_of(setup).rules(), setup, list(actions))
         self.rules = self.timeline.rules
         self.client = client if client is not None else load_client(self.rules.spec)
@@ -236,7 +246,7 @@ class ViewerScreen(Screen[int]):
         header = make_header(session.setup, seats, reseed=reseed, version=UNDO_VERSION)
         hints = session_hints(session)
         log = GameLog(header, timeline, None, lines=0, terminated=True, path=path, hints=hints)
-        return cls(
+        screen = cls(
             session.setup,
             timeline.actions,
             start_index,
@@ -245,7 +255,11 @@ class ViewerScreen(Screen[int]):
             timeline=timeline,
             log=log,
             client=client,
+            # a game in play: the bot's analysis only where its hints are allowed (a table may not)
+            analysis=session.offers_hint(),
         )
+        screen.hint_max_think = getattr(session, "hint_max_think", screen.hint_max_think)
+        return screen
 
     # ------------------------------------------------------------------ layout
     def compose(self) -> ComposeResult:
@@ -325,6 +339,8 @@ class ViewerScreen(Screen[int]):
         keys = self.STATUS_KEYS
         if keys:
             parts.append((f"1-{self.players}: boards", None, 0))
+        if keys and self.analysis and self.analyser is not None and self.rules.to_act(self.state) >= 0:
+            parts.append(("a: analyse", "", 5))  # (F1 lists it when it has to leave)
         # the key bar is full at 80 columns: the keys of this game's extras are named here
         log = self.game_log
         if keys and log is not None and not self.rules.is_over(self.state):
@@ -376,7 +392,22 @@ class ViewerScreen(Screen[int]):
             return log is not None and bool(log.undos)
         if action == "open_parent":
             return log is not None and bool(log.header.fork_of)
+        if action == "analyse":
+            return self.analysis and self.analyser is not None
         return True
+
+    def action_analyse(self) -> None:
+        """``a``: what the hint bot would do at the position shown, beside what the game went on
+        with (a review's engine, as on lichess); it changes nothing and is not recorded."""
+        if self.analyser is None or not self.analysis:
+            return
+        state = self.state
+        if self.rules.to_act(state) < 0:
+            self.notify("The game is over here: no decision to analyse.", markup=False, timeout=4)
+            return
+        tl = self.timeline
+        played = tl.actions[self.index] if self.index < tl.end else None
+        self.app.push_screen(self.analyser(self.rules, state, played, max_think=self.hint_max_think))
 
     def action_toggle_withdrawn(self) -> None:
         """Show or skip the actions that were taken back (they stay in the log either way)."""
@@ -403,7 +434,9 @@ class ViewerScreen(Screen[int]):
                 parent = read_log(place)
             except GameLogError:
                 continue
-            self.app.push_screen(ViewerScreen.from_log(parent, log.header.fork_at))
+            viewer = ViewerScreen.from_log(parent, log.header.fork_at)
+            viewer.analyser, viewer.hint_max_think = self.analyser, self.hint_max_think
+            self.app.push_screen(viewer)
             return
         self.notify(f"{name} is not beside this game or in the games folder.", severity="warning", markup=False)
 

@@ -32,9 +32,10 @@ def test_a_damaged_logs_status_line_names_every_key_whole_at_80_columns():
             assert cell_len(bar) <= 80, bar
             for part in ("damaged", "line", "1-3: boards", "f: play", "w: hide taken back"):
                 assert part in bar, (part, bar)
-            await pilot.resize_terminal(120, 30)
+            await pilot.resize_terminal(132, 30)  # (room for every part whole, "a: analyse" too)
             await pilot.pause()
             wide = str(v.query_one("#v-bar", Static).render())
             assert "log damaged at line" in wide and "f: play from here" in wide and "(40/" in wide
+            assert "a: analyse" in wide
 
     asyncio.run(go())

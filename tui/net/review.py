@@ -68,6 +68,12 @@ def finished_viewer(client: Any, game: str, kind: str, title: str) -> tuple[View
     header = make_header(timeline.setup, seats, version=UNDO_VERSION)
     log = GameLog(header, timeline, None, lines=0, terminated=True, path=None)
     screen = ViewerScreen(timeline.setup, timeline.actions, seats=seats, title=title, timeline=timeline, log=log)
+    from colosseum.tui.screens.hint import AnalysisScreen
+
+    from .remote import RemoteSession
+
+    screen.analyser = AnalysisScreen
+    screen.hint_max_think = RemoteSession.hint_max_think  # (the analysis thinks on the server's cores)
     return screen, last.seat
 
 

@@ -555,6 +555,9 @@ class GameScreen(StyledOnMount, Screen[None]):
         except ValueError as err:  # RuleError: a table's game replayed without what its seat may not see
             self.notify(f"The game so far cannot be reviewed here: {err}", severity="warning", markup=False)
             return
+        from .hint import AnalysisScreen
+
+        viewer.analyser = AnalysisScreen  # (``a``: where the game's hints are allowed, D-103)
         self.app.push_screen(viewer)
 
     def action_hint(self) -> None:

@@ -95,8 +95,12 @@ def record_hint(session: GameSession[Any, Any], line: HintLine) -> None:
         pass
 
 
-def hint_text(rules: Rules[Any, Any, Any], state: Any, line: HintLine) -> Text:
-    """The hint for the screen: the choice, why (its playouts), the next best two."""
+def hint_text(
+    rules: Rules[Any, Any, Any], state: Any, line: HintLine, *, played: Any = None, note: str | None = None
+) -> Text:
+    """The hint for the screen: the choice, why (its playouts), the next best two; ``played``
+    (the review's analysis: the action the game went on with) is marked where it is one of
+    them, and ``note`` replaces the closing line."""
     out = Text()
     names = rules.names(state)
     name = names[line.seat] if 0 <= line.seat < len(names) else "you"
@@ -105,10 +109,14 @@ def hint_text(rules: Rules[Any, Any, Any], state: Any, line: HintLine) -> Text:
     opts = line.hint
     if not opts:
         out.append(f"The {bot} bot finds nothing to compare here.")
+        if note is not None:
+            out.append(f"\n\n{note}")
         return out
     best = opts[0]
+    mark = " (played)" if played is not None else ""
     out.append(f"The {bot} bot's choice: ")
     out.append(best.text or "-", style="bold")
+    out.append(mark if best.action == played else "")
     out.append("\n")
     if best.playouts:
         out.append(f"  wins {best.win:.0%} of {best.playouts} playouts, mean {score} {best.acclaim:.1f}\n")
@@ -118,6 +126,7 @@ def hint_text(rules: Rules[Any, Any, Any], state: Any, line: HintLine) -> Text:
             for k, o in enumerate(others, start=2):
                 out.append(f"  {k}. ")
                 out.append(o.text or "-")
+                out.append(mark if o.action == played else "")
                 out.append(f"\n     wins {o.win:.0%} of {o.playouts}, mean {score} {o.acclaim:.1f}")
                 if o.playouts < FEW_PLAYOUTS <= best.playouts:
                     out.append(" (too few playouts to tell)")
@@ -131,6 +140,9 @@ def hint_text(rules: Rules[Any, Any, Any], state: Any, line: HintLine) -> Text:
         out.append("choice unless another one does clearly better.")
     elif bot != rules.spec.default_level:
         out.append(f"  (the {rules.spec.default_level} bot's choice: there is nothing here the search compares)\n")
+    if note is not None:
+        out.append(f"\n{note}")
+        return out
     # (not "the game waits": a table's clock runs on while the hint is read)
     out.append(f"\nFor {name}. A hint plays nothing for you; a table's clock keeps running.")
     return out
@@ -155,10 +167,22 @@ class HintScreen(ModalScreen[HintLine | None]):
     """
 
     def __init__(
-        self, session: GameSession[Any, Any], state: Any, *, think: float = DEFAULT_THINK, playouts: int | None = None
+        self,
+        session: GameSession[Any, Any] | None,
+        state: Any,
+        *,
+        think: float = DEFAULT_THINK,
+        playouts: int | None = None,
+        rules: Rules[Any, Any, Any] | None = None,
     ) -> None:
+        """``session``: the game asked about (None for a review's analysis: ``rules`` then)."""
         super().__init__()
         self.session = session
+        found = rules if rules is not None else getattr(session, "rules", None)
+        if found is None:
+            raise ValueError("a hint needs the game's rules")
+        self.rules: Rules[Any, Any, Any] = found
+        self.max_think: float = min(MAX_THINK, getattr(session, "hint_max_think", MAX_THINK))
         self.state = state  # the position asked about (immutable: the game goes on regardless)
         self.think = think
         self.playouts = playouts
@@ -169,15 +193,18 @@ class HintScreen(ModalScreen[HintLine | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
-            box.border_title = Text(f"Hint: what would the {hint_bot(self.session.rules)} bot do?")
+            box.border_title = Text(self.title_text())
             yield Static(self._thinking_text(), id="hint-text", markup=False)
             yield Static("esc close (cancels the search)", id="hint-keys", markup=False)
+
+    def title_text(self) -> str:
+        return f"Hint: what would the {hint_bot(self.rules)} bot do?"
 
     def _budget(self) -> str:
         return f"{self.playouts} playouts a choice" if self.playouts else f"about {self.think:g} s"
 
     def _thinking_text(self) -> Text:
-        return Text(f"The {hint_bot(self.session.rules)} bot is thinking ({self._budget()})...")
+        return Text(f"The {hint_bot(self.rules)} bot is thinking ({self._budget()})...")
 
     def on_mount(self) -> None:
         self._ask()
@@ -187,7 +214,7 @@ class HintScreen(ModalScreen[HintLine | None]):
         # screen at once, and the search, which cannot be interrupted, ends within its budget
         # on its own; its answer is then dropped.
         loop = asyncio.get_running_loop()
-        rules = self.session.rules
+        rules = self.rules
         self._asked += 1
         asked = self._asked
         future = loop.run_in_executor(
@@ -203,10 +230,9 @@ class HintScreen(ModalScreen[HintLine | None]):
             return None
         if self.playouts:
             return None if self.playouts >= MAX_PLAYOUTS else (self.think, min(MAX_PLAYOUTS, self.playouts * LONGER))
-        most = min(MAX_THINK, getattr(self.session, "hint_max_think", MAX_THINK))
-        if self.think >= most:
+        if self.think >= self.max_think:
             return None
-        return min(most, self.think * LONGER), None
+        return min(self.max_think, self.think * LONGER), None
 
     def action_longer(self) -> None:
         """Search again, longer: the answer shown stays until the new one replaces it."""
@@ -241,10 +267,43 @@ class HintScreen(ModalScreen[HintLine | None]):
         if self._dropped or not self.is_attached:
             return  # cancelled: the hint is dropped, not recorded
         self.result = line
-        record_hint(self.session, line)
-        self.query_one("#hint-text", Static).update(hint_text(self.session.rules, self.state, line))
+        self.record(line)
+        self.query_one("#hint-text", Static).update(self.answer_text(line))
         self.query_one("#hint-keys", Static).update(self._keys_text())
+
+    def record(self, line: HintLine) -> None:
+        """Keep the hint with the game (its log, the viewer of the running game)."""
+        if self.session is not None:
+            record_hint(self.session, line)
+
+    def answer_text(self, line: HintLine) -> Text:
+        return hint_text(self.rules, self.state, line)
 
     def action_close(self) -> None:
         self._dropped = True
         self.dismiss(self.result)
+
+
+class AnalysisScreen(HintScreen):
+    """The review's analysis (``a``): what the hint bot would do at the position shown, beside
+    what the game went on with.  Nothing is recorded: the game is a record, not a game in play."""
+
+    def __init__(
+        self, rules: Rules[Any, Any, Any], state: Any, played: Any = None, *, max_think: float = MAX_THINK
+    ) -> None:
+        super().__init__(None, state, rules=rules)
+        self.max_think = min(MAX_THINK, max_think)
+        self.played = played  # the action the game went on with (None: it went no further)
+
+    def title_text(self) -> str:
+        return f"Analysis: what would the {hint_bot(self.rules)} bot do here?"
+
+    def answer_text(self, line: HintLine) -> Text:
+        rules, state = self.rules, self.state
+        names = rules.names(state)
+        name = names[line.seat] if 0 <= line.seat < len(names) else "the player"
+        if self.played is None:
+            note = f"The game went no further here: {name} was to decide."
+        else:
+            note = f"In the game: {rules.action_text(state, self.played)}."
+        return hint_text(rules, state, line, played=self.played, note=note)
