@@ -44,6 +44,7 @@ OFFER_WINDOW = 4.0
 __all__ = [
     "FollowRecord",
     "GameSession",
+    "SERVER_HINT_THINK",
     "Listener",
     "LocalSession",
     "Seat",
@@ -53,6 +54,11 @@ __all__ = [
 
 
 # ====================================================================== the follow record
+
+
+#: the longest a hint or the review's analysis thinks in a server's client process (it thinks on
+#: the server's cores; a local game allows 9 s)
+SERVER_HINT_THINK = 3.0
 
 
 class FollowRecord(Protocol):

@@ -31,7 +31,7 @@ from colosseum.core.events import Event
 from colosseum.core.gamelog import UndoLine
 from colosseum.core.timeline import Timeline
 from colosseum.core.undo import UndoReach
-from colosseum.tui.session import GameSession, Seat
+from colosseum.tui.session import SERVER_HINT_THINK, GameSession, Seat
 
 from .host import protocol as P
 from .host.proto_client import NetError
@@ -352,7 +352,7 @@ class RemoteSession(GameSession):
 
     # ---------------------------------------------------------------- hints
     #: a server's client process thinks for the asker on the server's cores: shorter there
-    hint_max_think = 3.0
+    hint_max_think = SERVER_HINT_THINK
 
     def offers_hint(self) -> bool:
         """A table's creator may allow hints: the asker's own client process thinks on the

@@ -69,11 +69,10 @@ def finished_viewer(client: Any, game: str, kind: str, title: str) -> tuple[View
     log = GameLog(header, timeline, None, lines=0, terminated=True, path=None)
     screen = ViewerScreen(timeline.setup, timeline.actions, seats=seats, title=title, timeline=timeline, log=log)
     from colosseum.tui.screens.hint import AnalysisScreen
-
-    from .remote import RemoteSession
+    from colosseum.tui.session import SERVER_HINT_THINK
 
     screen.analyser = AnalysisScreen
-    screen.hint_max_think = RemoteSession.hint_max_think  # (the analysis thinks on the server's cores)
+    screen.hint_max_think = SERVER_HINT_THINK
     return screen, last.seat
 
 
