@@ -255,8 +255,9 @@ class ViewerScreen(Screen[int]):
             timeline=timeline,
             log=log,
             client=client,
-            # a game in play: the bot's analysis only where its hints are allowed (a table may not)
-            analysis=session.offers_hint(),
+            # a game in play: the bot's analysis only where its hints are allowed (a table may
+            # not); a game over is a record, as in a finished table's review
+            analysis=session.offers_hint() or session.rules.is_over(session.state),
         )
         screen.hint_max_think = getattr(session, "hint_max_think", screen.hint_max_think)
         return screen

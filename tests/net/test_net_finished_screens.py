@@ -44,7 +44,7 @@ def test_my_finished_game_in_the_viewer_and_a_fork_from_it(tmp_path):
                 lobby = app.screen
                 assert isinstance(lobby, LobbyScreen) and lobby.history and lobby.mine
                 title = str(lobby.query_one("#title").render())
-                assert "[1-1 of 1 my finished games]" in title and NAME in title
+                assert "[1-1 of 1 my finished game]" in title and NAME in title  # (one: no plural)
                 await pilot.press("enter")
                 await pilot.pause(1.0)
                 viewer = app.screen

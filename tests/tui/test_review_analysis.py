@@ -12,7 +12,7 @@ from test_viewer import sample_log
 from colosseum.tui.plain import Static
 from colosseum.tui.review_app import ViewerApp
 from colosseum.tui.screens.hint import AnalysisScreen
-from colosseum.tui.session import LocalSession
+from colosseum.tui.session import LocalSession, Seat
 from colosseum.tui.viewer import ViewerScreen
 
 
@@ -79,3 +79,11 @@ def test_a_running_tables_review_analyses_only_where_its_hints_are_allowed():
     assert not off.analysis and off.check_action("analyse", ()) is False
     on = ViewerScreen.from_session(LocalSession(SETUP, SEATS))
     assert on.analysis and on.hint_max_think == 9.0
+
+
+def test_a_finished_tables_game_is_analysed_in_its_review_whatever_its_hints():
+    over = TableSession(SETUP, (Seat("greedy"),) * 3)
+    while over.step_bot():
+        pass
+    assert over.rules.is_over(over.state) and not over.offers_hint()
+    assert ViewerScreen.from_session(over).analysis

@@ -176,7 +176,8 @@ class LobbyScreen(Screen[None]):
         app = cast("LobbyApp", self.app)
         self.pager_shown = shown
         what = ("my finished games" if self.mine else "finished games") if self.history else "tables"
-        where = f"{self.page_offset + 1}-{self.page_offset + shown} of {self.total} {what}" if shown else f"no {what}"
+        one = what[:-1] if self.total == 1 else what  # "1-1 of 1 table"
+        where = f"{self.page_offset + 1}-{self.page_offset + shown} of {self.total} {one}" if shown else f"no {what}"
         moves = len(self.your_move)
         turn = f"Your move at {moves} table{'s' if moves != 1 else ''}.  " if moves else ""
         going = f"\n{self.going_said}" if self.going_said else ""
