@@ -109,7 +109,7 @@ def hint_text(
     opts = line.hint
     if not opts:
         out.append(f"The {bot} bot finds nothing to compare here.")
-        if note is not None:
+        if note:
             out.append(f"\n\n{note}")
         return out
     best = opts[0]
@@ -141,7 +141,7 @@ def hint_text(
     elif bot != rules.spec.default_level:
         out.append(f"  (the {rules.spec.default_level} bot's choice: there is nothing here the search compares)\n")
     if note is not None:
-        out.append(f"\n{note}")
+        out.append(f"\n{note}" if note else "")
         return out
     # (not "the game waits": a table's clock runs on while the hint is read)
     out.append(f"\nFor {name}. A hint plays nothing for you; a table's clock keeps running.")
@@ -303,7 +303,9 @@ class AnalysisScreen(HintScreen):
         names = rules.names(state)
         name = names[line.seat] if 0 <= line.seat < len(names) else "the player"
         if self.played is None:
-            note = f"The game went no further here: {name} was to decide."
+            said = f"The game went no further here: {name} was to decide."
         else:
-            note = f"In the game: {rules.action_text(state, self.played)}."
-        return hint_text(rules, state, line, played=self.played, note=note)
+            said = f"In the game: {rules.action_text(state, self.played)}."
+        out = Text(said + "\n\n", style="italic")  # first: what to compare the bot's choice with
+        out.append_text(hint_text(rules, state, line, played=self.played, note=""))
+        return out
