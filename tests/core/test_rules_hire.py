@@ -195,23 +195,8 @@ def test_g3_aquila_tile_becomes_a_token_at_once():
 def test_g3_bag_runs_dry_markets_fill_as_far_as_possible():
     """G-3 decision: with the bag empty, markets fill as far as it allows and a market with
     fewer than 3 tiles cannot be auctioned; a player with no full market passes (D-1)."""
-    st = hire_example_start()
     # Leave only 2 tiles in the bag: 1 gladiator, 1 horse; everything else to the box.
-    g, h = code_index(st, "G"), code_index(st, "H")
-    bag = [0] * len(st.bag)
-    bag[g], bag[h] = 1, 1
-    box = tuple(b + s - n for b, s, n in zip(st.box, st.bag, bag, strict=False))
-    st = replace(st, bag=tuple(bag), box=box)
-    st = replace(
-        st,
-        markets=((), ()) + st.markets[2:3] + ((), ()),
-        box=tuple(
-            b + sum(1 for m in (st.markets[0], st.markets[1], st.markets[3], st.markets[4]) for t in m if t == k)
-            for k, b in enumerate(box)
-        ),
-    )
-    assert_ok(st)
-    st, ev = play(st, OpenAuction(player=BECKY, market=2, bid=8), PassBid(player=KAT), PassBid(player=LAURA))
+    st, ev = _bag_runs_dry("G", "H")
     # End of Becky's turn: markets refilled from a bag of 2 tiles: A gets both, C stays empty.
     assert len(st.markets[0]) == 2 and st.markets[2] == () and sum(st.bag) == 0
     assert "The bag is empty: market A holds only 2 tiles" in texts(ev)
@@ -279,11 +264,14 @@ def test_g3_active_player_with_no_full_market_left_ends_the_turn():
     assert st.players[LAURA].pillar
 
 
-def test_g3_a_market_left_one_tile_says_so_in_the_singular():
+def _bag_runs_dry(*codes: str):
+    """The worked example's Phase 2 with only ``codes`` (one tile each) left in the bag and only
+    market C filled, everything else in the box; Becky wins C, Kat and Laura pass: the markets
+    are refilled from that bag.  (state, events)"""
     st = hire_example_start()
-    g = code_index(st, "G")
     bag = [0] * len(st.bag)
-    bag[g] = 1
+    for code in codes:
+        bag[code_index(st, code)] = 1
     box = tuple(b + s - n for b, s, n in zip(st.box, st.bag, bag, strict=False))
     st = replace(st, bag=tuple(bag), box=box)
     st = replace(
@@ -295,6 +283,10 @@ def test_g3_a_market_left_one_tile_says_so_in_the_singular():
         ),
     )
     assert_ok(st)
-    st, ev = play(st, OpenAuction(player=BECKY, market=2, bid=8), PassBid(player=KAT), PassBid(player=LAURA))
+    return play(st, OpenAuction(player=BECKY, market=2, bid=8), PassBid(player=KAT), PassBid(player=LAURA))
+
+
+def test_g3_a_market_left_one_tile_says_so_in_the_singular():
+    st, ev = _bag_runs_dry("G")
     assert len(st.markets[0]) == 1 and sum(st.bag) == 0
     assert "The bag is empty: market A holds only 1 tile." in texts(ev), texts(ev)

@@ -15,23 +15,7 @@ from colosseum.tui.games.colosseum.common import prompt
 
 
 def _dialog_text(until, seed=5):
-    game = dict(variant="original")
-    session = human_session(play_until(until, seed=seed, **game), seed=seed, **game)
-    app = ColosseumApp(session, bot_delay=0, auto_dialogs=True)
-    out = []
-
-    async def go():
-        async with app.run_test(size=(120, 40)) as pilot:
-            await settle(pilot)
-            for _ in range(40):
-                await pilot.pause(0.05)
-                if type(app.screen).__name__ != "GameScreen":
-                    break
-            await settle(pilot)
-            out.append(" ".join(str(w.render()) for w in app.screen.query("Static")))
-
-    asyncio.run(go())
-    return out[0]
+    return _dialog(until, seed)["text"]
 
 
 def test_the_perform_dialog_counts_spectators_and_medals():
