@@ -258,8 +258,8 @@ def test_two_people_over_openssh_finish_a_rated_table_review_it_and_rematch(tmp_
                 await term.wait_re(*rows, since=len(term.buf) - len(text.encode()))
                 assert "[1-2 of 2]" in text
                 await term.keys(b"\x1b", "Lobby - you are")
-                text = await term.keys(b"h", "finished games")
-                text = await term.keys(b"m", "my finished games")
+                text = await term.keys(b"h", "of 1 finished game]")  # (one game: no plural)
+                text = await term.keys(b"m", "of 1 my finished game]")
                 assert table.id in term.text(len(term.buf) - 6000)
                 await term.keys(b"\r", "REVIEW  end")
                 await term.keys(b"\x1b[H", "REVIEW  start")
