@@ -200,7 +200,7 @@ class ViewerScreen(Screen[int]):
         super().__init__()
         self.analysis = analysis
         #: the longest the analysis may think (a server's client process: shorter)
-        self.hint_max_think = 9.0
+        self.hint_max_think = GameSession.hint_max_think
         #: what ``a`` opens, ``(rules, state, played, max_think=...) -> Screen`` (the hint's
         #: ``AnalysisScreen``, a layer above this one: whoever shows the viewer gives it); None: no ``a``
         self.analyser: Callable[..., Any] | None = None
@@ -259,7 +259,7 @@ class ViewerScreen(Screen[int]):
             # not); a game over is a record, as in a finished table's review
             analysis=session.offers_hint() or session.rules.is_over(session.state),
         )
-        screen.hint_max_think = getattr(session, "hint_max_think", screen.hint_max_think)
+        screen.hint_max_think = session.hint_max_think
         return screen
 
     # ------------------------------------------------------------------ layout
@@ -400,7 +400,7 @@ class ViewerScreen(Screen[int]):
     def action_analyse(self) -> None:
         """``a``: what the hint bot would do at the position shown, beside what the game went on
         with (a review's engine, as on lichess); it changes nothing and is not recorded."""
-        if self.analyser is None or not self.analysis:
+        if self.analyser is None:  # (check_action keeps the key off then)
             return
         state = self.state
         if self.rules.to_act(state) < 0:

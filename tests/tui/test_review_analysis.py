@@ -87,3 +87,22 @@ def test_a_finished_tables_game_is_analysed_in_its_review_whatever_its_hints():
         pass
     assert over.rules.is_over(over.state) and not over.offers_hint()
     assert ViewerScreen.from_session(over).analysis
+
+
+def test_the_move_played_is_marked_and_the_analysis_is_for_no_player_in_play():
+    from colosseum.core.gamelog import HintLine, HintOption
+    from colosseum.core.games.colosseum.actions import EndTurn, PassBid
+    from colosseum.tui.screens.hint import hint_text
+
+    session = LocalSession(SETUP, SEATS)
+    rules, state = session.rules, session.state
+    opts = (
+        HintOption(action=EndTurn(player=1), text="Kat ends the turn", win=0.5, playouts=12),
+        HintOption(action=PassBid(player=1), text="Kat passes", win=0.25, playouts=12),
+    )
+    line = HintLine(chat="", seat=1, hint=opts)
+    said = hint_text(rules, state, line, played=PassBid(player=1), in_play=False).plain
+    assert "Kat passes (played)" in said and "ends the turn (played)" not in said, said
+    assert "A hint plays nothing" not in said
+    assert "A hint plays nothing for you" in hint_text(rules, state, line).plain
+    assert "(played)" not in hint_text(rules, state, line).plain

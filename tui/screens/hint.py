@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from colosseum.core.game import Rules
     from colosseum.tui.session import GameSession
 
-__all__ = ["HintScreen", "hint_text", "open_hint", "record_hint"]
+__all__ = ["AnalysisScreen", "HintScreen", "hint_text", "open_hint", "record_hint"]
 
 HINTS_OFF = "Hints are off at this table."
 #: seconds the bot may think about a hint
@@ -96,11 +96,11 @@ def record_hint(session: GameSession[Any, Any], line: HintLine) -> None:
 
 
 def hint_text(
-    rules: Rules[Any, Any, Any], state: Any, line: HintLine, *, played: Any = None, note: str | None = None
+    rules: Rules[Any, Any, Any], state: Any, line: HintLine, *, played: Any = None, in_play: bool = True
 ) -> Text:
-    """The hint for the screen: the choice, why (its playouts), the next best two; ``played``
-    (the review's analysis: the action the game went on with) is marked where it is one of
-    them, and ``note`` replaces the closing line."""
+    """The hint for the screen: the choice, why (its playouts), the next best two, and (a game
+    ``in_play``) whom it is for; ``played`` (the review's analysis: the action the game went on
+    with) is marked where the bot compared it."""
     out = Text()
     names = rules.names(state)
     name = names[line.seat] if 0 <= line.seat < len(names) else "you"
@@ -109,8 +109,6 @@ def hint_text(
     opts = line.hint
     if not opts:
         out.append(f"The {bot} bot finds nothing to compare here.")
-        if note:
-            out.append(f"\n\n{note}")
         return out
     best = opts[0]
     mark = " (played)" if played is not None else ""
@@ -140,8 +138,7 @@ def hint_text(
         out.append("choice unless another one does clearly better.")
     elif bot != rules.spec.default_level:
         out.append(f"  (the {rules.spec.default_level} bot's choice: there is nothing here the search compares)\n")
-    if note is not None:
-        out.append(f"\n{note}" if note else "")
+    if not in_play:
         return out
     # (not "the game waits": a table's clock runs on while the hint is read)
     out.append(f"\nFor {name}. A hint plays nothing for you; a table's clock keeps running.")
@@ -307,5 +304,5 @@ class AnalysisScreen(HintScreen):
         else:
             said = f"In the game: {rules.action_text(state, self.played)}."
         out = Text(said + "\n\n", style="italic")  # first: what to compare the bot's choice with
-        out.append_text(hint_text(rules, state, line, played=self.played, note=""))
+        out.append_text(hint_text(rules, state, line, played=self.played, in_play=False))
         return out

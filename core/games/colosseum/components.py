@@ -205,7 +205,14 @@ _TERMS = {
     "stars": "Star Performers",
     "hire phase": "Hire Performers",  # Phase 2's title in the log
     "trade phase": "Trade Performers",  # Phase 3's
-    "hire short": "Hire",  # Phase 2's short title (the header, a dialog's title)
+    # each phase's short title (the header, a dialog's title): ``queries.phase_title``
+    "phase setup": "Setup",
+    "phase invest": "Phase 1 Invest",
+    "phase hire": "Phase 2 Hire",
+    "phase trade": "Phase 3 Trade",
+    "phase perform": "Phase 4 Perform",
+    "phase closing": "Phase 5 Closing",
+    "phase over": "Game over",
     "performer": "performer",  # a tile a spectacle needs (the original's asset tiles)
 }
 OPTIONS = ("auction-2007",)

@@ -35,6 +35,7 @@ from colosseum.core.games.colosseum.phases.trade import (
     check_deal,
     deal_pending,
     describe_deal,
+    tradable_items,
 )
 from colosseum.core.games.colosseum.queries import (
     ANY_SEAT_ACTIONS,
@@ -95,6 +96,7 @@ __all__ = [
     "turn_order",
     "walk",
     "why_not_performable",
+    "tradable_items",
 ]
 
 _PHASES = {"setup": setup, "invest": invest, "hire": hire, "trade": trade, "perform": perform, "closing": closing}

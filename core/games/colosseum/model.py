@@ -16,15 +16,6 @@ from colosseum.core.options import SetupBase
 
 Phase = Literal["setup", "invest", "hire", "trade", "perform", "closing", "over"]
 PHASES: tuple[str, ...] = ("setup", "invest", "hire", "trade", "perform", "closing", "over")
-PHASE_TITLES = {
-    "setup": "Setup",
-    "invest": "Phase 1 Invest",
-    "hire": "Phase 2 Hire",
-    "trade": "Phase 3 Trade",
-    "perform": "Phase 4 Perform",
-    "closing": "Phase 5 Closing",
-    "over": "Game over",
-}
 
 NOBODY = -1
 

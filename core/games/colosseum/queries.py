@@ -35,7 +35,7 @@ from colosseum.core.games.colosseum.actions import (
     ProposeDeal,
 )
 from colosseum.core.games.colosseum.components import Catalog, Spectacle, load_catalog
-from colosseum.core.games.colosseum.model import NOBODY, PHASE_TITLES, Player, Result, Standing, State
+from colosseum.core.games.colosseum.model import NOBODY, Player, Result, Standing, State
 
 __all__ = [
     "ANY_SEAT_ACTIONS",
@@ -87,10 +87,8 @@ def catalog(state: State) -> Catalog:
 
 def phase_title(state: State) -> str:
     """The short title of ``state``'s phase in its edition's words ("Phase 2 Hire"; the
-    original's "Phase 2 Acquire")."""
-    if state.phase == "hire":
-        return f"Phase 2 {catalog(state).term('hire short')}"
-    return PHASE_TITLES.get(state.phase, state.phase)
+    original's "Phase 2 Acquire"): the catalog's term ``phase <name>``."""
+    return catalog(state).term(f"phase {state.phase}")
 
 
 def credit(p: Player) -> int:

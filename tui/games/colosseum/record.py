@@ -60,7 +60,7 @@ def record_lines(log: GameLog, taken_back: dict[int, list[str]]) -> list[str]:
             why = f"   (ahead on {s.decided_by})" if s.decided_by and s.decided_by != "acclaim" else ""
             out.append(
                 f"  {s.rank}. {pad(p.name, 16)} {s.acclaim:>3} {catalog(final).term_start('acclaim')}  {s.coins:>3} coins  "
-                f"{s.stars} {catalog(final).term('star' if s.stars == 1 else 'stars').lower()}{why}"
+                f"{catalog(final).count_term(s.stars, 'stars').lower()}{why}"
             )
     else:
         where = phase_title(final)

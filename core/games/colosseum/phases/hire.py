@@ -93,6 +93,13 @@ def _return_pillars(ctx: Ctx) -> None:
         ctx.st = replace(ctx.st, players=players, pillars=(NOBODY,) * 5)
 
 
+def _log_short_market(ctx: Ctx, market: int, tiles: int) -> None:
+    """G-3 decision: a market the empty bag left short of 3 tiles (it cannot be auctioned)."""
+    ctx.log(
+        "market", f"The bag is empty: market {MARKET_NAMES[market]} holds only {tiles} tile{'' if tiles == 1 else 's'}."
+    )
+
+
 def refill_markets(ctx: Ctx) -> None:
     """Fill every market that is not full and has no pillar in it (G-3; bag may run dry), in
     board order; O-18: the green tile left aside (O-9) is used first."""
@@ -122,10 +129,7 @@ def refill_markets(ctx: Ctx) -> None:
         markets[i] = tuple(lot)
         if lot and len(lot) < 3:
             if not ctx.quiet:
-                ctx.log(
-                    "market",
-                    f"The bag is empty: market {MARKET_NAMES[i]} holds only {len(lot)} tile{'' if len(lot) == 1 else 's'}.",
-                )
+                _log_short_market(ctx, i, len(lot))
     ctx.st = replace(ctx.st, markets=tuple(markets))
 
 
@@ -152,10 +156,7 @@ def _refill_from_bag(ctx: Ctx) -> None:
         lot = markets[i] + tuple(got)
         filled[i] = lot
         if lot and len(lot) < 3 and not ctx.quiet:
-            ctx.log(
-                "market",
-                f"The bag is empty: market {MARKET_NAMES[i]} holds only {len(lot)} tile{'' if len(lot) == 1 else 's'}.",
-            )
+            _log_short_market(ctx, i, len(lot))
     ctx.st = replace(ctx.st, markets=tuple(filled))
 
 

@@ -37,6 +37,7 @@ __all__ = [
     "may_propose",
     "offer",
     "to_act",
+    "tradable_items",
 ]
 
 MAX_TRANSFERS = 24
@@ -76,7 +77,7 @@ TRADABLE_EXTRA = ("coins", "aquilas")
 
 
 @cache
-def _tradable_items(variant: str) -> frozenset[str]:
+def tradable_items(variant: str) -> frozenset[str]:
     """G-4: performer tiles (balatros too; construction tiles in the classic game, D-11),
     coins and Aquilas."""
     cat = load_catalog(variant)
@@ -102,7 +103,7 @@ def check_deal(state: State, transfers: tuple[Transfer, ...], proposer: int) -> 
         raise RuleError("G-4", "a deal needs at least one transfer")
     if len(transfers) > MAX_TRANSFERS:
         raise RuleError("G-4", f"a deal has at most {MAX_TRANSFERS} transfers")
-    ok = _tradable_items(cat.variant)
+    ok = tradable_items(cat.variant)
     need: dict[tuple[int, str], int] = {}
     parties = set()
     for tr in transfers:

@@ -366,7 +366,7 @@ class DecisionDialog(DecisionScreen):
             return
         self.refresh_view()
         self._label_keys()
-        self._label_undo_key()
+        self.refresh_bindings()
         self.focus_main()
 
     def focus_main(self) -> None:
@@ -446,7 +446,7 @@ class DecisionDialog(DecisionScreen):
             self.show("since", self.since_text())
         except Exception as err:  # noqa: BLE001 - any drawing fault: a message, never a traceback
             self.notify(f"Display problem: {err}", severity="error", markup=False)
-        self._label_undo_key()
+        self._label_keys()
         self._focus_list()
         self.refresh_bindings()
 
@@ -460,26 +460,18 @@ class DecisionDialog(DecisionScreen):
         except Exception:  # noqa: BLE001 - a session that cannot say: no key, never a traceback
             return 0
 
-    def _label_undo_key(self) -> None:
-        # the count changes with every move: this screen's copy of the binding is replaced
-        steps = self._undo_steps()
-        keys = self._bindings.key_to_bindings
-        if "u" in keys:
-            keys["u"] = [replace(b, description=f"undo {steps}") if b.action == "undo" else b for b in keys["u"]]
-
     def key_labels(self) -> dict[str, str]:
         """Footer labels in this edition's words, by binding id: a dialog's bindings are declared
         once, in The Grand Spectacle's words ("spend Aquila": the original's "spend medal")."""
         return {}
 
     def _label_keys(self) -> None:
-        labels = self.key_labels()
-        if not labels:
-            return
+        """The footer's labels that change: the undo key's count (with every move) and the
+        edition's words (``key_labels``); this screen's copies of the bindings are replaced."""
+        labels = {"dialog.undo": f"undo {self._undo_steps()}", **self.key_labels()}
         keys = self._bindings.key_to_bindings
         for key, found in keys.items():
             keys[key] = [replace(b, description=labels[b.id]) if b.id in labels else b for b in found]
-        self.refresh_bindings()
 
     def can_undo(self) -> bool:
         return self._undo_steps() > 0

@@ -20,7 +20,7 @@ from colosseum.core.games.colosseum.actions import (
     ProposeDeal,
     RejectDeal,
 )
-from colosseum.core.games.colosseum.engine import check_deal, deal_pending
+from colosseum.core.games.colosseum.engine import check_deal, deal_pending, tradable_items
 from colosseum.core.games.colosseum.model import State
 from colosseum.tui.plain import OptionList, Static
 from colosseum.tui.session import GameSession
@@ -164,8 +164,8 @@ class TradeDialog(DecisionDialog):
 
     def items(self) -> list[str]:
         cat = self.cat
-        extra = EXTRA_ITEMS if cat.rules.aquilas_tradable else ("coins",)  # O-19: medals are not traded
-        return [cat.codes[k] for k in cat.holdable] + [*extra]  # D-11: construction tiles too (classic)
+        allowed = tradable_items(cat.variant)  # the engine's rule (O-19: the original trades no medals)
+        return [cat.codes[k] for k in cat.holdable] + [x for x in EXTRA_ITEMS if x in allowed]  # D-11
 
     def holding(self, seat: int, item: str) -> int:
         p = self.state.players[seat]
