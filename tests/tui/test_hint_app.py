@@ -16,6 +16,7 @@ from colosseum.tui.screens.hint import HINTS_OFF, HintScreen
 from colosseum.tui.session import LocalSession, Seat
 from colosseum.tui.storage import start_recording
 from colosseum.tui.viewer import HINTED, ViewerScreen, session_hints
+from colosseum.tui.widgets.keybar import KeyBar
 
 SETUP = GameSetup(players=("Becky", "Kat", "Laura"), seed=4)
 SEATS = (Seat("human"), Seat("greedy"), Seat("greedy"))
@@ -156,9 +157,15 @@ def test_h_from_an_open_decision_dialog_asks_for_that_decision(monkeypatch):
             dialog = app.screen
             assert isinstance(dialog, DecisionDialog)
             before = encode_state(session.state)
+            dialog_keys = dialog.query_one(KeyBar).items() if dialog.query(KeyBar) else []
             await pilot.press("h")
             await pilot.pause()
             assert isinstance(app.screen, HintScreen)
+            # the bottom line is the hint's keys, drawn over the dialog's (which do nothing here)
+            shown = app.screen.query_one(KeyBar).items()
+            assert ("esc", "close") in shown
+            assert not any(desc == "select" for _k, desc in shown), shown
+            assert shown != dialog_keys
             await pilot.press("escape")
             await pilot.pause()
             assert app.screen is dialog and encode_state(session.state) == before

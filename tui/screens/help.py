@@ -13,6 +13,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 
 from colosseum.tui.plain import Static
+from colosseum.tui.widgets.keybar import KeyBar
 
 GENERIC = {
     "Scroll Left",
@@ -37,9 +38,9 @@ def key_name(app, key: str, display: str | None) -> str:
 
 class HelpScreen(ModalScreen):
     BINDINGS = [
-        Binding("escape", "close", "Close", id="help.close"),
-        Binding("f1", "close", "Close", show=False, id="help.close-f1"),
-        Binding("question_mark", "close", "Close", show=False, id="help.close-q"),
+        Binding("escape", "close", "close", id="help.close"),
+        Binding("f1", "close", "close", show=False, id="help.close-f1"),
+        Binding("question_mark", "close", "close", show=False, id="help.close-q"),
     ]
     DEFAULT_CSS = """
     HelpScreen { align: center middle; background: $background 40%; }
@@ -56,6 +57,7 @@ class HelpScreen(ModalScreen):
         scroll.border_subtitle = "Escape closes"
         with scroll:
             yield Static(self._text(), id="help-text")
+        yield KeyBar()  # the help's keys, not those of the screen it tells about
 
     def on_mount(self) -> None:
         self.query_one("#help-body").focus()

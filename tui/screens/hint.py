@@ -28,6 +28,7 @@ from colosseum.core.gamelog import HintLine
 from colosseum.core.logwriter import LogFileError
 from colosseum.tui.plain import Static
 from colosseum.tui.viewer import remember_hint
+from colosseum.tui.widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
     from colosseum.core.game import Rules
@@ -193,6 +194,7 @@ class HintScreen(ModalScreen[HintLine | None]):
             box.border_title = Text(self.title_text())
             yield Static(self._thinking_text(), id="hint-text", markup=False)
             yield Static("esc close (cancels the search)", id="hint-keys", markup=False)
+        yield KeyBar()  # this screen's keys, not those of the screen or dialog underneath
 
     def title_text(self) -> str:
         return f"Hint: what would the {hint_bot(self.rules)} bot do?"

@@ -49,8 +49,8 @@ def legend_table(sections: Sections) -> Group:
 
 class LegendScreen(PageScreen):
     BINDINGS = [
-        Binding("escape", "close", "Close", id="legend.close"),
-        Binding("k", "close", "Close", show=False, id="legend.close-k"),
+        Binding("escape", "close", "close", id="legend.close"),
+        Binding("k", "close", "close", show=False, id="legend.close-k"),
     ]
     NAME = "legend"
     WHAT = "what the codes and symbols mean"

@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 
 from colosseum.tui.client import GameClient
 from colosseum.tui.plain import Static
+from colosseum.tui.widgets.keybar import KeyBar
 
 
 class PageScreen(ModalScreen[None]):
@@ -44,6 +45,7 @@ class PageScreen(ModalScreen[None]):
         scroll.border_subtitle = "Escape closes"
         with scroll:
             yield Static(self.body(), id=f"{self.NAME}-text")
+        yield KeyBar()  # the page's keys, not the game's underneath
 
     def on_mount(self) -> None:
         self.query_one(f"#{self.NAME}-body").focus()
@@ -54,8 +56,8 @@ class PageScreen(ModalScreen[None]):
 
 class RulesScreen(PageScreen):
     BINDINGS = [
-        Binding("escape", "close", "Close", id="rules.close"),
-        Binding("r", "close", "Close", show=False, id="rules.close-r"),
+        Binding("escape", "close", "close", id="rules.close"),
+        Binding("r", "close", "close", show=False, id="rules.close-r"),
     ]
     NAME = "rules"
     WHAT = "the rules in short"

@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from colosseum.core.tutorial import Tutorial
     from colosseum.tui.session import GameSession, SessionHooks
 
+#: the fewest cells the header's prompt is cut to so that the acting player's cash still shows
+MIN_PROMPT = 24
+
 PANELS = (
     ("Header", "round, phase, who must act with what to do, and the cash of the player to act"),
     (
@@ -78,6 +81,7 @@ class ColosseumClient(GameClient):
         from rich.style import Style
 
         from colosseum.core.games.colosseum.queries import phase_title
+        from colosseum.tui.text import fit
 
         from .common import prompt, rounds_total, seat_style
 
@@ -90,15 +94,23 @@ class ColosseumClient(GameClient):
             return
         line.append(phase_title(state), Style(bold=True))
         line.append("  |  " if wide else " | ")
-        line.append(text, seat_style(theme, actor) if actor >= 0 else Style(bold=True))
-        if actor >= 0:
-            p = state.players[actor]
-            # the acting player's purse, labelled (a bare "$23" read as anyone's)
-            money = f"${p.coins}" + (f" Aq{p.aquilas}" if p.aquilas else "")
-            for label in (f"   cash {money}", f"  cash {money}", f" {money}"):
-                if line.cell_len + cell_len(label) <= width:
-                    line.append(label)
-                    break
+        style = seat_style(theme, actor) if actor >= 0 else Style(bold=True)
+        if actor < 0:
+            line.append(text, style)
+            return
+        p = state.players[actor]
+        # the acting player's purse, labelled (a bare "$23" read as anyone's); where the prompt
+        # leaves no room for it, the prompt is cut (the dialog says it whole), not the purse
+        money = f"${p.coins}" + (f" Aq{p.aquilas}" if p.aquilas else "")
+        room = width - line.cell_len
+        for label in (f"   cash {money}", f"  cash {money}", f" {money}"):
+            if cell_len(text) + cell_len(label) <= room:
+                break
+        if cell_len(text) + cell_len(label) > room and room - cell_len(label) >= MIN_PROMPT:
+            text = fit(text, room - cell_len(label), "…")
+        line.append(text, style)
+        if line.cell_len + cell_len(label) <= width:
+            line.append(label)
 
     def tutorial(self) -> Tutorial:
         from colosseum.core.games.colosseum.tutorial import TUTORIAL
