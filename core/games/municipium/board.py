@@ -33,14 +33,29 @@ def temple_pos(state: State, seat: int) -> int:
 
 def ranking(state: State, inst: int) -> tuple[int, ...]:
     """M-4.2: seats with influence >= 1 at ``inst``, highest first, ties by the Temple order."""
-    present = [s for s in range(state.n) if influence(state, s, inst) > 0]
-    present.sort(key=lambda s: (-influence(state, s, inst), temple_pos(state, s)))
-    return tuple(present)
+    temple = state.temple
+    present = []
+    for s, p in enumerate(state.players):
+        v = p.plain[inst] + 2 * p.crowned[inst]  # (``influence``)
+        if v > 0:
+            present.append((-v, temple.index(s) if temple else s, s))  # (``temple_pos``: no two alike)
+    if len(present) > 1:
+        present.sort()
+    return tuple(t[2] for t in present)
 
 
 def leader(state: State, inst: int) -> int:
-    r = ranking(state, inst)
-    return r[0] if r else NOBODY
+    """The seat first at ``inst`` (``ranking``), or NOBODY."""
+    temple = state.temple
+    best = NOBODY
+    best_key = (0, 0)
+    for s, p in enumerate(state.players):
+        v = p.plain[inst] + 2 * p.crowned[inst]
+        if v > 0:
+            key = (-v, temple.index(s) if temple else s)
+            if best == NOBODY or key < best_key:
+                best, best_key = s, key
+    return best
 
 
 def led_by(state: State, seat: int) -> tuple[int, ...]:

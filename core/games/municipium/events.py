@@ -21,15 +21,25 @@ def gain_favour(ctx: Ctx, seat: int) -> None:
     exchange_sets(ctx, seat)
 
 
+def next_set(citizens: tuple[int, ...], favours: int) -> tuple[tuple[int, ...], int] | None:
+    """M-9.2/M-9.3: the complete set that ``citizens`` and ``favours`` held make, real citizens
+    first, favours for the missing kinds: the citizens left and the favours it takes; None when
+    they make none.  (The greedy bot counts the sets an option brings with it too.)"""
+    missing = citizens.count(0)
+    if favours < missing:
+        return None
+    return tuple(c - 1 if c else 0 for c in citizens), missing
+
+
 def exchange_sets(ctx: Ctx, seat: int) -> None:
-    """M-9.2/M-9.3: while a complete set is held, real citizens first, favours for the missing
-    kinds, exchange it for a decurion; citizens to the bag, favours to the supply."""
+    """M-9.2/M-9.3: while a complete set is held (``next_set``), exchange it for a decurion;
+    citizens to the bag, favours to the supply."""
     while True:
         p = ctx.st.players[seat]
-        missing = sum(1 for c in p.citizens if c == 0)
-        if p.favours < missing:
+        found = next_set(p.citizens, p.favours)
+        if found is None:
             return
-        citizens = tuple(c - 1 if c else 0 for c in p.citizens)
+        citizens, missing = found
         for k, c in enumerate(p.citizens):
             if c:
                 ctx.to_bag(k)
