@@ -54,3 +54,18 @@ def test_a_header_too_narrow_for_both_keeps_the_prompt():
     text = _header(state, 50)
     assert cell_len(text) <= 50
     assert "$" not in text.split(" | ", 1)[1], text
+
+
+@pytest.mark.parametrize(("variant", "short"), [("original", "Me"), ("grand", "Aq")])
+def test_the_purse_names_aquilas_in_the_editions_word(variant, short):
+    """The original's medals read "Me" in the header, as in the players panel's column."""
+    s = LocalSession(GameSetup(players=NAMES, seed=5, variant=variant), (Seat("greedy"),) * 3)
+    for _ in range(5000):
+        st = s.state
+        seat = to_act(st)
+        if seat >= 0 and st.players[seat].aquilas:
+            break
+        assert s.step_bot()
+    text = _header(st, 120)
+    held = st.players[seat].aquilas
+    assert text.rstrip().endswith(f"${st.players[seat].coins} {short}{held}"), text

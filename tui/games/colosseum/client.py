@@ -80,6 +80,7 @@ class ColosseumClient(GameClient):
         from rich.cells import cell_len
         from rich.style import Style
 
+        from colosseum.core.games.colosseum.components import load_catalog
         from colosseum.core.games.colosseum.queries import phase_title
         from colosseum.tui.text import fit
 
@@ -101,7 +102,9 @@ class ColosseumClient(GameClient):
         p = state.players[actor]
         # the acting player's purse, labelled (a bare "$23" read as anyone's); where the prompt
         # leaves no room for it, the prompt is cut (the dialog says it whole), not the purse
-        money = f"${p.coins}" + (f" Aq{p.aquilas}" if p.aquilas else "")
+        money = f"${p.coins}"
+        if p.aquilas:  # in the edition's word, as the players panel's column: Aq, the original's Me(dals)
+            money += f" {load_catalog(state.setup.variant).term('aquilas')[:2].capitalize()}{p.aquilas}"
         room = width - line.cell_len
         for label in (f"   cash {money}", f"  cash {money}", f" {money}"):
             if cell_len(text) + cell_len(label) <= room:
