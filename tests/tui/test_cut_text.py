@@ -88,6 +88,6 @@ def test_a_header_prompt_cut_at_80_columns_ends_with_an_ellipsis():
             header = app.game_screen().query_one(HeaderLine)
             line = header.build_lines()[0].plain
             # the prompt is cut (and says so); the acting player's cash stays at the end
-            assert "…" in line and "Aurelia" in line and re.search(r"…\s+\$\d+$", line), line
+            assert "..." in line and "Aurelia" in line and re.search(r"\.\.\.\s+\$\d+$", line), line
 
     asyncio.run(go())

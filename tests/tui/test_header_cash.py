@@ -11,6 +11,7 @@ from colosseum.core.games.colosseum import GameSetup, to_act
 from colosseum.tui.games.colosseum.client import CLIENT, MIN_PROMPT
 from colosseum.tui.games.colosseum.common import prompt
 from colosseum.tui.session import LocalSession, Seat
+from colosseum.tui.widgets.header import cut_line
 
 NAMES = ("小明", "[/a]", "Aurelia Maximiliana Cornelia")
 
@@ -28,7 +29,7 @@ def _auction(variant: str) -> LocalSession:
 def _header(state, width: int) -> str:
     line = Text(" COLOSSEUM [Original] ")  # the title and the edition's tag (HeaderLine)
     CLIENT.header(line, state, to_act(state), width=width, theme="textual-dark", dark=True)
-    line.truncate(width, overflow="ellipsis")
+    cut_line(line, width)  # (HeaderLine's)
     return line.plain
 
 
@@ -43,8 +44,8 @@ def test_the_cash_of_the_player_to_act_stays_and_the_prompt_is_cut(variant, widt
     assert text.rstrip().endswith(cash), text
     _actor, said = prompt(state)
     if said not in text:  # cut: it says so, and keeps at least MIN_PROMPT cells
-        assert "…" in text, text
-        cut = text[text.index(" | ") + 3 : text.rindex("…") + 1]
+        assert "..." in text, text
+        cut = text[text.index(" | ") + 3 : text.rindex("...") + 3]
         assert cell_len(cut) >= MIN_PROMPT, text
 
 

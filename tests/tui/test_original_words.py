@@ -128,3 +128,14 @@ def test_the_original_trades_no_medals():
     trading = lambda st: st.phase == "trade" and st.trade is not None and st.trade.deal is None  # noqa: E731
     assert "aquilas" not in _dialog(trading)["items"]
     assert "aquilas" in _dialog(trading, variant="grand")["items"]
+
+
+def test_the_players_note_of_changes_counts_spectators_and_medals():
+    """The players panel's note of what the last move changed says the edition's short words,
+    as its columns do ("Spe", "Me"; "Acc", "Aq" in The Grand Spectacle)."""
+    from colosseum.core.games.colosseum.components import load_catalog
+    from colosseum.tui.games.colosseum.players import PlayersPanel, short_words
+
+    note = PlayersPanel._delta_note
+    assert note((9, -11, 1, 0), True, 80, (0, 0), short_words(load_catalog("original"))) == "(+9 Spe $-11 Me+1)"
+    assert note((9, -11, 1, 0), True, 80, (0, 0), short_words(load_catalog("grand"))) == "(+9 Acc $-11 Aq+1)"

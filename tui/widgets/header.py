@@ -61,5 +61,14 @@ class HeaderLine(LinePanel):
         if tag:
             t.append(f"[{tag}] ", Style(bold=True))
         self.client.header(t, st, self.seat, width=width, theme=self.app.theme, dark=_dark(self))
-        t.truncate(width, overflow="ellipsis")  # a prompt cut says so (issue 23)
+        cut_line(t, width)
         return t
+
+
+def cut_line(line: Text, width: int) -> None:
+    """``line`` cut to ``width`` cells where it is longer, saying so (issue 23) in ASCII: "…" is
+    two cells wide in some East Asian terminals."""
+    if line.cell_len > width:
+        line.truncate(max(0, width - 3))
+        line.rstrip()
+        line.append("..."[: max(0, width - line.cell_len)])

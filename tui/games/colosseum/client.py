@@ -85,6 +85,7 @@ class ColosseumClient(GameClient):
         from colosseum.tui.text import fit
 
         from .common import prompt, rounds_total, seat_style
+        from .players import short_words
 
         wide = width >= 100
         rnd = f"{min(state.round, rounds_total(state))}/{rounds_total(state)}"
@@ -103,14 +104,14 @@ class ColosseumClient(GameClient):
         # the acting player's purse, labelled (a bare "$23" read as anyone's); where the prompt
         # leaves no room for it, the prompt is cut (the dialog says it whole), not the purse
         money = f"${p.coins}"
-        if p.aquilas:  # in the edition's word, as the players panel's column: Aq, the original's Me(dals)
-            money += f" {load_catalog(state.setup.variant).term('aquilas')[:2].capitalize()}{p.aquilas}"
+        if p.aquilas:  # in the edition's word, as the players panel says it: Aq, the original's Me(dals)
+            money += f" {short_words(load_catalog(state.setup.variant))[1]}{p.aquilas}"
         room = width - line.cell_len
         for label in (f"   cash {money}", f"  cash {money}", f" {money}"):
             if cell_len(text) + cell_len(label) <= room:
                 break
         if cell_len(text) + cell_len(label) > room and room - cell_len(label) >= MIN_PROMPT:
-            text = fit(text, room - cell_len(label), "…")
+            text = fit(text, room - cell_len(label))  # ("...": ASCII, one cell a character everywhere)
         line.append(text, style)
         if line.cell_len + cell_len(label) <= width:
             line.append(label)

@@ -95,6 +95,12 @@ def edition_headings(cat: Catalog, cols: tuple[tuple[str, int], ...], wide: bool
     return tuple(out)
 
 
+def short_words(cat: Catalog) -> tuple[str, str]:
+    """The edition's short words for Acclaim and Aquilas in a note of changes: ``Acc``, ``Aq``;
+    the original's ``Spe`` (spectators), ``Me`` (medals), as its columns read."""
+    return cat.term("acclaim")[:3].capitalize(), cat.term("aquilas")[:2].capitalize()
+
+
 def _delta_text(delta: int, form: str) -> str:
     """A change shown beside its number: `` (+9)`` in full, ``(+9)`` compact."""
     if not form:
@@ -159,20 +165,27 @@ class PlayersPanel(LinePanel):
         return (moved + net) // 2, (moved - net) // 2
 
     @staticmethod
-    def _delta_note(deltas: tuple[int, int, int, int], wide: bool, room: int, swapped: tuple[int, int] = (0, 0)) -> str:
+    def _delta_note(
+        deltas: tuple[int, int, int, int],
+        wide: bool,
+        room: int,
+        swapped: tuple[int, int] = (0, 0),
+        words: tuple[str, str] = ("Acc", "Aq"),
+    ) -> str:
         """e.g. ``(+9 $-11 +3t)``: Acclaim, coins, Aquilas, tiles that the last move changed,
         as many as fit in ``room`` cells (the changed numbers are marked anyway); a swap of
-        tiles is ``+1/-1t``."""
+        tiles is ``+1/-1t``.  ``words``: the edition's short words for Acclaim and Aquilas
+        (``short_words``)."""
         acclaim, coins, aquilas, tiles = deltas
         if any(swapped):
             tiles = 0  # said below as what came in and what went out
         parts = []
         if acclaim:
-            parts.append(f"{acclaim:+d}" + (" Acc" if wide else ""))
+            parts.append(f"{acclaim:+d}" + (f" {words[0]}" if wide else ""))
         if coins:
             parts.append(f"${coins:+d}")
         if aquilas:
-            parts.append(f"Aq{aquilas:+d}")
+            parts.append(f"{words[1]}{aquilas:+d}")
         if tiles:
             parts.append(f"{tiles:+d}" + (" tiles" if wide else "t"))
         if any(swapped):
@@ -228,7 +241,7 @@ class PlayersPanel(LinePanel):
             if seat not in self._notes_left:
                 continue
             note = self._delta_note(
-                self._deltas(seat), wide, width - line.cell_len - 3, self._tiles_swapped(seat)
+                self._deltas(seat), wide, width - line.cell_len - 3, self._tiles_swapped(seat), short_words(catalog(st))
             ).strip("()")
             if not note:
                 break
@@ -287,7 +300,7 @@ class PlayersPanel(LinePanel):
                 t.stylize(act)
             left = deltas if not form else (0, 0, 0, deltas[3])  # what the cells did not show
             swapped = self._tiles_swapped(seat)
-            note = self._delta_note(left, wide, width - t.cell_len - 1, swapped)
+            note = self._delta_note(left, wide, width - t.cell_len - 1, swapped, short_words(catalog(st)))
             if note:
                 t.append(" " + note, Style(bold=True))
             elif any(left) or any(swapped):
