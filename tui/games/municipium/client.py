@@ -57,7 +57,6 @@ class MunicipiumClient(GameClient):
         goal = f"  goal {target(state)} decurions"
         if line.cell_len + cell_len(goal) <= width:
             line.append(goal, Style(dim=True))
-        line.truncate(width, overflow="ellipsis")
 
     def seat_style(self, state: Any, seat: int, *, theme: str, dark: bool) -> Style:
         from .text import seat_style

@@ -83,7 +83,7 @@ def members_cell(st: State, inst: int, cells: int, dark: bool, theme: str = "") 
         piece = f"{let[seat]}{n}{mark}"
         if t.cell_len + (1 if t else 0) + len(piece) > cells:
             if t.cell_len < cells:
-                t.append("…")
+                t.append("~")  # (ASCII: "…" is two cells wide in some terminals)
             break
         if t:
             t.append(" ")

@@ -26,6 +26,7 @@ from colosseum.core.games.municipium.model import (
     RearrangeFrame,
     TavernFrame,
 )
+from colosseum.tui.text import fit  # (the shell's: ASCII, "..." or "~")
 from colosseum.tui.widgets.style import player_marks
 
 ROMAN = ("0", "I", "II", "III", "IV", "V", "VI")
@@ -56,15 +57,6 @@ CARD_SHORT = {
 
 def cat() -> MuniCatalog:
     return load_catalog()
-
-
-def fit(text: str, cells: int) -> str:
-    """``text`` cut to ``cells`` terminal cells, with an ellipsis when cut."""
-    if cells <= 0:
-        return ""
-    if cell_len(text) <= cells:
-        return text
-    return chop_cells(text, cells - 1)[0] + "…"
 
 
 def pad(text: str, cells: int) -> str:
