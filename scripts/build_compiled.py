@@ -43,7 +43,7 @@ def _run(cmd: list[str], env: dict[str, str] | None = None) -> None:
 
 def build(python: str, editable: bool) -> None:
     pip = [python, "-m", "pip", "install", "-q"]
-    _run([*pip, _mypy_pin(), "setuptools>=68", "wheel"])
+    _run([*pip, _mypy_pin(), "setuptools>=77", "wheel"])
     # the dependencies (and a pure build) first: the compiled build is made without isolation
     _run([*pip, "-e", ".", "--config-settings", "editable_mode=strict"] if editable else [*pip, "."])
     env = dict(os.environ, COLOSSEUM_COMPILE="1")
