@@ -126,15 +126,24 @@ def seat_scores(state: State) -> list[float]:
     The playouts of the search call this for every option of most decisions: the ranking at
     each institution is found in one pass (``_leaders``)."""
     order = _order(state)
-    out = _own_scores(state, order)
-    banners = state.banners
-    for i, (first, second) in enumerate(_all_leaders(_influence(state), order)):
-        if first < 0:
-            continue
-        if second >= 0:
-            out[second] += 2.0
-        out[first] += 7.0 + 2.0 * sum(banners[i])
-    return out
+    return _scores(state, order, _all_leaders(_influence(state), order), _bonus(state))
+
+
+def _bonus(state: State) -> list[float]:
+    """What leading each institution is worth: 7, and 2 a citizen waiting on its banner."""
+    return [7.0 + 2.0 * sum(b) for b in state.banners]
+
+
+def _scores(state: State, order: list[int], leaders: list[tuple[int, int]], bonus: list[float]) -> list[float]:
+    """Every seat's score: its own terms (``_own_scores``), each institution's ``bonus`` to its
+    first and 2 to its second (``leaders``)."""
+    scores = _own_scores(state, order)
+    for i, (first, second) in enumerate(leaders):
+        if first >= 0:
+            scores[first] += bonus[i]
+            if second >= 0:
+                scores[second] += 2.0
+    return scores
 
 
 def player_score(state: State, seat: int) -> float:
@@ -211,15 +220,9 @@ class _Valuation:
         self.seat = seat
         self.order = order = _order(state)
         self.infl = infl = _influence(state)
-        self.bonus = [7.0 + 2.0 * sum(b) for b in state.banners]
+        self.bonus = _bonus(state)
         self.leaders = _all_leaders(infl, order)
-        scores = _own_scores(state, order)
-        for i, (first, second) in enumerate(self.leaders):
-            if first >= 0:
-                scores[first] += self.bonus[i]
-                if second >= 0:
-                    scores[second] += 2.0
-        self.scores = scores
+        self.scores = scores = _scores(state, order, self.leaders, self.bonus)
         self.now = _against(scores, seat)
         #: (a seat's new influence at an institution, as one number) -> what changes of the scores
         self.memo: dict[int, list[tuple[int, float]]] = {}
