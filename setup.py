@@ -1,6 +1,9 @@
 """Package layout: the top-level folders core/, tui/ and themes/ install as colosseum.core,
 colosseum.tui and colosseum.themes (colosseum_pkg/ is the colosseum package itself).
-Sub-packages are found by walking the folders, so a new one needs no entry here.
+Sub-packages are found by walking the folders, so a new one needs no entry here; so are the
+data folders (no ``__init__.py``: each game's ``data/``), which install as packages of their own
+with their JSON and TOML files (setuptools warns about data in a folder not listed as a package, and
+says it will leave such data out).
 
 ``COLOSSEUM_COMPILE=1`` (with mypy installed and ``--no-build-isolation``) also compiles the
 bots' playout path with mypyc (the modules in COMPILED): the same code, the same choices,
@@ -18,6 +21,11 @@ MAP = {"colosseum": "colosseum_pkg", "colosseum.core": "core", "colosseum.tui": 
 
 package_dir = {}
 packages = []
+package_data = {
+    "colosseum.tui": ["*.tcss", "**/*.tcss"],
+    "colosseum.themes": ["*.tcss"],
+    "colosseum.tui.net.host.store.migrations": ["*.mako"],
+}
 for name, folder in MAP.items():
     package_dir[name] = folder
     packages.append(name)
@@ -29,6 +37,13 @@ for name, folder in MAP.items():
             sub = ".".join((name, *rel.parts))
             package_dir[sub] = str(Path(folder, *rel.parts))
             packages.append(sub)
+    for data in sorted((ROOT / folder).rglob("data")):
+        rel = data.relative_to(ROOT / folder)
+        if data.is_dir() and not (data / "__init__.py").exists():
+            sub = ".".join((name, *rel.parts))
+            package_dir[sub] = str(Path(folder, *rel.parts))
+            packages.append(sub)
+            package_data[sub] = ["*.json", "*.toml"]
 
 #: compiled with mypyc when COLOSSEUM_COMPILE=1 (paths below core/): the greedy bot, which plays
 #: every seat of every playout, and the rules it asks
@@ -74,12 +89,5 @@ setup(
     ext_modules=compiled_extensions(),
     package_dir=package_dir,
     packages=packages,
-    package_data={
-        "colosseum.core": ["data/*.json"],
-        "colosseum.core.games.colosseum": ["data/*.toml", "data/*.json"],
-        "colosseum.core.games.municipium": ["data/*.toml"],
-        "colosseum.tui": ["*.tcss", "**/*.tcss"],
-        "colosseum.themes": ["*.tcss"],
-        "colosseum.tui.net.host.store.migrations": ["*.mako"],
-    },
+    package_data=package_data,
 )

@@ -5,8 +5,11 @@ section naming rule ids that docs/rules.md defines."""
 from __future__ import annotations
 
 import asyncio
+import fnmatch
 import re
-from pathlib import Path
+import runpy
+from pathlib import Path, PurePosixPath
+from typing import Any
 
 import pytest
 from app_positions import human_session
@@ -81,13 +84,44 @@ def test_every_rule_id_cited_is_defined_in_the_rules():
         assert re.search(rf"(\*\*|#+ |\| ){re.escape(rule)}\b", rules), rule
 
 
-def test_the_rules_text_ships_as_package_data():
-    setup_py = (ROOT / "setup.py").read_text(encoding="utf-8")
+def _layout(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """What setup.py hands setuptools (its ``setup`` call captured, nothing built)."""
+    import setuptools
+
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr(setuptools, "setup", lambda **kw: seen.update(kw))
+    monkeypatch.delenv("COLOSSEUM_COMPILE", raising=False)
+    runpy.run_path(str(ROOT / "setup.py"))
+    return seen
+
+
+def test_every_data_file_ships_in_its_own_package(monkeypatch):
+    """Each file beside the code that is not Python is listed as package data of the package
+    whose folder holds it (setuptools leaves out data in a folder it was not told is a package),
+    and the rules texts the clients load are among them."""
+    layout = _layout(monkeypatch)
+    folders = {Path(folder).resolve(): name for name, folder in layout["package_dir"].items()}
+    assert set(folders.values()) == set(layout["packages"])
+    missing = []
+    for top in ("core", "tui", "themes", "colosseum_pkg"):
+        for f in sorted((ROOT / top).rglob("*")):
+            if not f.is_file() or f.suffix in (".py", ".pyc", ".so") or "__pycache__" in f.parts:
+                continue
+            if f.name == "py.typed" or f.suffix == ".md":  # (py.typed: setuptools; .md: notes for developers)
+                continue
+            owner = f.parent
+            while owner.resolve() not in folders:
+                owner = owner.parent
+            rel = f.relative_to(owner).as_posix()
+            patterns = layout["package_data"].get(folders[owner.resolve()], [])
+            if not any(fnmatch.fnmatch(rel, pat) or PurePosixPath(rel).match(pat) for pat in patterns):
+                missing.append(str(f.relative_to(ROOT)))
+    assert not missing, missing
     for client in (COLOSSEUM, MUNICIPIUM):
         assert client.rules_resource is not None
         package, resource = client.rules_resource
-        assert resource.startswith("data/") and resource.endswith(".toml")
-        assert f'"{package}": ["data/*.toml"' in setup_py
+        folder, name = resource.split("/")
+        assert name.endswith(".toml") and f"{package}.{folder}" in layout["packages"]
     assert "RULES.md" not in text_of() and "RULES.md" not in muni_text()
 
 
