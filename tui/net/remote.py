@@ -33,6 +33,7 @@ from colosseum.core.timeline import Timeline
 from colosseum.core.undo import UndoReach
 from colosseum.tui.session import SERVER_HINT_THINK, GameSession, Seat
 
+from . import watchdog
 from .host import protocol as P
 from .host.proto_client import NetError
 from .host.sockets import connect_socket
@@ -65,6 +66,8 @@ class RemoteClient(LobbyRequests):
         self.closed = threading.Event()
         self._refs = itertools.count(1)
         self._in_request = False
+        self.heard = time.monotonic()  # when the server last said anything
+        self.silent = False  # the games on this connection were told the server is silent
         self.sock.settimeout(HELLO_TIMEOUT)  # a host that takes connections but never greets
         try:
             self.send(P.Hello(version=P.PROTOCOL_VERSION, token=token, client=client))
@@ -80,6 +83,8 @@ class RemoteClient(LobbyRequests):
         self.last_held: list[tuple[str, int]] = [(t, s) for t, s in first.seats]
         self._thread = threading.Thread(target=self._reader, name="colosseum-net", daemon=True)
         self._thread.start()
+        self._watcher = threading.Thread(target=watchdog.watch, args=(self,), name="colosseum-net-watch", daemon=True)
+        self._watcher.start()
 
     # ---------------------------------------------------------------- wire
     def send(self, msg: P._Msg) -> None:
@@ -92,8 +97,17 @@ class RemoteClient(LobbyRequests):
             data = self.sock.recv(65536)
             if not data:
                 raise NetError("the server closed the connection")
+            self.heard = time.monotonic()
+            if self.silent:
+                self.silent = False
+                self._tell_games(watchdog.ANSWERS_AGAIN, "answers")
             self._pending.extend(P.decode(b) for b in self._frames.feed(data))
         return self._pending.pop(0)
+
+    def _tell_games(self, text: str, code: str) -> None:
+        """Said in the log of every game on this connection (and where the player looks)."""
+        for s in list(self.sessions.values()):
+            s._post(P.Error(message=text, code=code, table=s.table_id))
 
     def _reader(self) -> None:
         try:
@@ -111,6 +125,8 @@ class RemoteClient(LobbyRequests):
                 s._post(None)
 
     def _route(self, msg: P._Msg) -> None:
+        if isinstance(msg, P.Pong):
+            return  # the watchdog's question answered: hearing it was the point
         if isinstance(msg, (P.Ack, P.Error, P.Positions)) and msg.ref > 0 and msg.ref in self.acks:
             ev, box = self.acks[msg.ref]
             box.append(msg)

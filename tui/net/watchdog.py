@@ -1,0 +1,44 @@
+"""The client's watchdog over its connection to a host (one thread per ``RemoteClient``).
+
+A connection that has said nothing for PING_AFTER seconds is asked whether it is there (a
+``Ping``, which a running host answers at once).  One silent for SILENT_AFTER seconds (a host
+paused or frozen, or cut off on the way without the connection closing) has each game on it say
+so in its log and where the player looks, once; and again once the host answers (the reader
+thread, hearing anything).  Before, the player looked at a still table until their own move
+timed out.  The lobby alone is told nothing: its requests say themselves when no answer comes.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from .host import protocol as P
+
+if TYPE_CHECKING:
+    from .remote import RemoteClient
+
+__all__ = ["ANSWERS_AGAIN", "PING_AFTER", "SILENT", "SILENT_AFTER", "WATCH_EVERY", "watch"]
+
+PING_AFTER = 4.0
+SILENT_AFTER = 10.0
+WATCH_EVERY = 1.0
+SILENT = "The server has not answered for {seconds} s: waiting for it."
+ANSWERS_AGAIN = "The server answers again."
+
+
+def watch(client: RemoteClient) -> None:
+    """Run on the watchdog thread until the connection closes."""
+    pinged = 0.0
+    while not client.closed.wait(WATCH_EVERY):
+        now = time.monotonic()
+        quiet = now - client.heard
+        if quiet >= PING_AFTER and now - pinged >= PING_AFTER:
+            pinged = now
+            try:
+                client.send(P.Ping(ref=0))
+            except OSError:
+                pass  # (the reader thread hears the connection end)
+        if quiet >= SILENT_AFTER and not client.silent and client.sessions:
+            client.silent = True
+            client._tell_games(SILENT.format(seconds=int(quiet)), "silent")
