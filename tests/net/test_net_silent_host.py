@@ -15,6 +15,7 @@ import pytest
 
 from colosseum.core.games.colosseum import legal, to_act
 from colosseum.tui.net import watchdog
+from colosseum.tui.net.lobby_requests import ServerSaid
 from colosseum.tui.net.remote import RemoteClient
 
 
@@ -78,6 +79,10 @@ def test_a_silent_host_is_said_in_the_game_and_so_is_its_return(server, tmp_path
         session.drain()  # (no app's loop here: what arrived is taken in when asked)
         return [e.text for e in session.events if e.kind == "net"]
 
+    def moves() -> int:
+        session.drain()
+        return len(session.actions)
+
     async def main() -> None:
         for _ in range(500):
             if to_act(session.state) == 0:
@@ -104,6 +109,38 @@ def test_a_silent_host_is_said_in_the_game_and_so_is_its_return(server, tmp_path
         # the game goes on, and the answers a request waits for are the ones it asked for
         session.submit(legal(session.state).actions[0])
         assert client.list_tables() is not None
+        for _ in range(500):
+            if to_act(session.state) == 0:
+                break
+            await asyncio.sleep(0.01)
+        # a move made while the host is known to be silent is not sent (it would count
+        # whenever the host came back): said at once, the screen not held
+        relay.running.clear()
+        for _ in range(300):
+            if len(said()) == 3:
+                break
+            await asyncio.sleep(0.01)
+        n = moves()
+        t0 = time.monotonic()
+        with pytest.raises(ServerSaid, match="nothing was sent"):
+            session.submit(legal(session.state).actions[0])
+        assert time.monotonic() - t0 < 0.5
+        relay.running.set()
+        await asyncio.sleep(0.5)
+        assert moves() == n and to_act(session.state) == 0
+        # a move whose answer is awaited when the silence is noticed: the wait ends then (not
+        # after the request's whole time limit), and the move counts once the host is back
+        relay.running.clear()
+        t0 = time.monotonic()
+        with pytest.raises(ServerSaid, match="stopped answering"):
+            session.submit(legal(session.state).actions[0])
+        assert time.monotonic() - t0 < 5
+        relay.running.set()
+        for _ in range(300):
+            if moves() > n:
+                break
+            await asyncio.sleep(0.01)
+        assert moves() > n
 
     try:
         asyncio.run(asyncio.wait_for(main(), 30))

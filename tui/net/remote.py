@@ -334,13 +334,19 @@ class RemoteSession(GameSession):
     def _request(self, make: Callable[[int], P._Msg]) -> P._Msg:
         """Send the message ``make(ref)`` with a fresh ``ref`` and wait for its answer (an
         ``Ack``, an ``Error``, or what the request asks for)."""
+        if self.client.silent:  # (the watchdog's): sent now, it might count long after
+            raise ServerSaid(watchdog.NOT_SENT)
         ref = next(self.client._refs)
         ev, box = threading.Event(), list[P._Msg]()
         self.client.acks[ref] = (ev, box)
         try:
             self.client.send(make(ref))
-            if not ev.wait(REPLY_TIMEOUT):
-                raise ServerSaid("the server did not answer")
+            end = time.monotonic() + REPLY_TIMEOUT
+            while not ev.wait(watchdog.WATCH_EVERY):
+                if self.client.silent:  # the screen waits no longer than the watchdog
+                    raise ServerSaid(watchdog.UNANSWERED)
+                if time.monotonic() > end:
+                    raise ServerSaid("the server did not answer")
         finally:
             self.client.acks.pop(ref, None)
         return box[0]

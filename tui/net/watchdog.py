@@ -5,7 +5,9 @@ A connection that has said nothing for PING_AFTER seconds is asked whether it is
 paused or frozen, or cut off on the way without the connection closing) has each game on it say
 so in its log and where the player looks, once; and again once the host answers (the reader
 thread, hearing anything).  Before, the player looked at a still table until their own move
-timed out.  The lobby alone is told nothing: its requests say themselves when no answer comes.
+timed out.  Meanwhile a move is not sent (``NOT_SENT``: sent, it would count whenever the host
+came back, long after the player was told it failed), and one waiting for its answer when the
+silence is noticed stops waiting (``UNANSWERED``), so that the screen is not held.  The lobby alone is told nothing: its requests say themselves when no answer comes.
 """
 
 from __future__ import annotations
@@ -18,13 +20,15 @@ from .host import protocol as P
 if TYPE_CHECKING:
     from .remote import RemoteClient
 
-__all__ = ["ANSWERS_AGAIN", "PING_AFTER", "SILENT", "SILENT_AFTER", "WATCH_EVERY", "watch"]
+__all__ = ["ANSWERS_AGAIN", "NOT_SENT", "PING_AFTER", "SILENT", "SILENT_AFTER", "UNANSWERED", "WATCH_EVERY", "watch"]
 
 PING_AFTER = 4.0
 SILENT_AFTER = 10.0
 WATCH_EVERY = 1.0
 SILENT = "The server has not answered for {seconds} s: waiting for it."
 ANSWERS_AGAIN = "The server answers again."
+NOT_SENT = "The server is not answering: nothing was sent. Try again once it answers."
+UNANSWERED = "The server stopped answering before it confirmed this: it counts if the server gets it."
 
 
 def watch(client: RemoteClient) -> None:
