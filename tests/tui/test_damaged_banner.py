@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from rich.cells import cell_len
 
 from colosseum.core.games.colosseum import GameSetup
 from colosseum.tui import saved
@@ -62,6 +63,9 @@ def test_the_banner_says_the_log_was_damaged_until_the_players_move(tmp_path, da
             assert text.startswith(
                 f"LOG DAMAGED at line {kept + 2} of g.jsonl: {kept} moves kept, going on in g-resumed-1"
             )
+            # cut in ASCII ("…" is two cells in some East Asian terminals)
+            assert text.endswith("...") and "…" not in text
+            assert cell_len(text) <= banner.content_size.width
             assert session.rules.to_act(session.state) == 0
             session.submit(session.rules.legal_actions(session.state)[0])
             await pilot.pause()

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from app_positions import NAMES, play_until
+from rich.cells import cell_len
 from rich.console import Console
 
 from colosseum.core.games.colosseum import GameSetup, ProposeDeal, Transfer, to_act
@@ -334,5 +336,40 @@ def test_chat_that_names_you_rings():
             app.bell_on = False
             screen._on_game_event(session.state, [Event(kind="chat", text=f"Kat: {me}?", seat=1)])
             assert rings == ["ding"]
+
+    run(go())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 40)])
+def test_since_your_last_turn_is_cut_in_ascii_on_a_short_screen_and_wrapped_on_a_tall_one(size):
+    """A line longer than the dialog ends in "..." at 80x24 ("…" is two cells in some East
+    Asian terminals: the dialog's border moved); on a tall screen it wraps, nothing cut."""
+    names = ("小明", "Aurelia Maximiliana Cornelia", "[/a]", "Kat")
+    setup = GameSetup(players=names, seed=5)
+    session = LocalSession(setup, (Seat("human"), Seat("greedy"), Seat("greedy"), Seat("greedy")))
+    app = ColosseumApp(session, bot_delay=0, auto_dialogs=True)
+
+    async def go():
+        async with app.run_test(size=size) as pilot:
+            for _ in range(400):
+                await pilot.pause(0.02)
+                screen = app.screen
+                if isinstance(screen, DecisionDialog) and session.state.phase == "invest":
+                    break
+                if isinstance(screen, DecisionDialog):
+                    await pilot.press("enter")  # the starting gates
+            since = app.screen.query_one("#since")
+            plain = since.render().plain  # (Text when cut, Textual's Content when wrapped)
+            width = since.content_size.width
+            lines = plain.split("\n")
+            assert "…" not in plain
+            aurelia = [line for line in lines if "Aurelia" in line]
+            assert aurelia
+            if size[1] < 32:
+                assert all(cell_len(line) <= width for line in lines)
+                assert any(a.endswith("...") for a in aurelia), aurelia
+            else:
+                assert any("Aurelia Maximiliana Cornelia hires" in a for a in aurelia), aurelia
+                assert since.styles.text_wrap != "nowrap"
 
     run(go())

@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input
 
 from colosseum.tui.plain import Static
+from colosseum.tui.widgets.cutlines import CutLines
 
 if TYPE_CHECKING:  # (storage is loaded with the first recorder: no recorder can exist before)
     from colosseum.tui.storage import Recorder
@@ -77,18 +78,18 @@ def banner_text(rec: Recorder | None) -> Text | None:
     return text
 
 
-class SaveBanner(Static):
+class SaveBanner(CutLines):
     """A line (or two) above the board while the game is not being saved; hidden otherwise."""
 
     DEFAULT_CSS = """
     SaveBanner { display: none; height: auto; max-height: 4; padding: 0 1;
                  background: $error; color: $text; }
     SaveBanner.-shown { display: block; }
-    SaveBanner.-notice { background: $warning; color: $text; text-wrap: nowrap; text-overflow: ellipsis; }
+    SaveBanner.-notice { background: $warning; color: $text; text-wrap: nowrap; }
     """
 
     def __init__(self, session: object, **kwargs: Any) -> None:
-        super().__init__("", **kwargs)
+        super().__init__("", cut=False, **kwargs)
         self.session = session
         self._rec: Recorder | None = None
 
@@ -114,9 +115,11 @@ class SaveBanner(Static):
     def changed(self, rec: Recorder | None) -> None:
         """The recorder's listener: show, update or hide the banner."""
         text = banner_text(rec)
+        notice = text is not None and (rec is None or rec.error is None)
+        self.cut = notice  # one line, cut in ASCII
         self.update(text or "")
         self.set_class(text is not None, "-shown")
-        self.set_class(text is not None and (rec is None or rec.error is None), "-notice")  # one line
+        self.set_class(notice, "-notice")
         failing = text is not None and rec is not None and rec.error is not None
         covered = self.is_attached and self.app.screen is not self.screen
         if text is not None and failing and covered and not self._told:

@@ -32,6 +32,7 @@ from colosseum.tui.base import submit_or_notify
 from colosseum.tui.dialogs.frame import DecisionScreen
 from colosseum.tui.plain import OptionList, Static
 from colosseum.tui.session import GameSession
+from colosseum.tui.widgets.cutlines import CutLines
 from colosseum.tui.widgets.live_footer import LiveFooter
 from colosseum.tui.widgets.log import LogPanel
 from colosseum.tui.widgets.preview import Preview
@@ -259,11 +260,9 @@ class DecisionDialog(DecisionScreen):
             box.border_title = Text(self.heading)
             box.border_subtitle = Text(self.phase_title())
             since = self.since_text()
-            summary = Static(since, id="since", classes="" if since.plain else "-empty")
-            if self.app.size.height < 32:  # one row a line on a short screen, wrapped on a tall one
-                summary.styles.text_wrap = "nowrap"
-                summary.styles.text_overflow = "ellipsis"
-            yield summary
+            # one row a line on a short screen (cut in ASCII), wrapped on a tall one
+            short = self.app.size.height < 32
+            yield CutLines(since, cut=short, id="since", classes="" if since.plain else "-empty")
             yield Static(id="prompt")
             yield from self.compose_body()
         yield LiveFooter()
