@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Final
 
 from colosseum.core.games.colosseum.actions import (
     Action,
@@ -61,15 +62,34 @@ from colosseum.core.games.colosseum.actions import (
     Steal,
 )
 from colosseum.core.games.colosseum.bots.greedy_deals import MAX_PROPOSALS, GreedyTrader
-from colosseum.core.games.colosseum.bots.greedy_nobles import AQUILA_VALUE, _reach, noble_values
+from colosseum.core.games.colosseum.bots.greedy_nobles import AQUILA_VALUE, _walk
+from colosseum.core.games.colosseum.bots.greedy_tiles import spec_table
 from colosseum.core.games.colosseum.components import Catalog, load_catalog
-from colosseum.core.games.colosseum.model import State, Transfer
+from colosseum.core.games.colosseum.model import GameSetup, State, Transfer
 from colosseum.core.games.colosseum.offers import Choices, legal, safe_action
 
 __all__ = ["MAX_PROPOSALS", "GreedyBot"]
 
-#: A candidate investment: kind, cost, action, value of what pays for it (C-3 extras).
-_Candidate = tuple[str, int, Action, float]
+#: The kinds of investment (G-2), as the investment search tells them apart.
+_SPECTACLE: Final = 0
+_GATE: Final = 1
+_PROMOTER: Final = 2
+_TEMPLE: Final = 3
+#: A spectacle's value in a bundle it takes no part in: below any a bundle can have (from 0).
+_NONE: Final = -1e300
+
+
+def _part(fit: float, nv: float, up: int, need: int, g: int, left: int, gate_charge: float) -> tuple[float, int, float]:
+    """A spectacle's part in a bundle with ``g`` gates, as ``_bundle_value`` folds it (``fit``,
+    ``nv``: ``fits_of``; ``up``: 1 if not performed yet; ``need``: its gates): its value if it
+    ends the best, ``up``, its strip value now if it needs no more gates (else -1: never above
+    the 0 a bundle starts from); none (``_NONE``, 0, -1) if it needs more gates than the rounds
+    left can bring."""
+    short = need - g if need > g else 0
+    if short > left - 1:
+        return _NONE, 0, -1.0
+    return fit - short * gate_charge, up, nv if short == 0 else -1.0
+
 
 #: ``money(coins) - money(coins - spent)`` by (money steps, money rest, last round, coins) and
 #: coins spent: the investment search asks it for every bundle.
@@ -86,6 +106,9 @@ class GreedyBot(GreedyTrader):
         self.rng = random.Random(seed)
         self._proposed: set[tuple[Transfer, ...]] = set()
         self._trade_key: tuple[int, ...] = ()
+        # the catalog of the last game setup seen (``load_catalog`` hashes its name each time)
+        self._setup: GameSetup | None = None
+        self._cat: Catalog | None = None
 
     def fork(self) -> GreedyBot:
         """A twin that makes the choices this bot would make from now on (its generator's state
@@ -107,7 +130,10 @@ class GreedyBot(GreedyTrader):
 
     def _choose(self, state: State, ch: Choices) -> Action:
         seat = ch.player
-        cat = load_catalog(state.setup.variant)
+        setup, cat = state.setup, self._cat
+        if setup is not self._setup or cat is None:
+            cat = self._cat = load_catalog(setup.variant)
+            self._setup = setup
         ph = state.phase
         acts = ch.actions
         if ph == "setup":
@@ -135,7 +161,11 @@ class GreedyBot(GreedyTrader):
             if any(o.market == market and o.low <= action.bid <= o.high for o in ch.bids):
                 return action
             return None
-        return action if action in ch.actions else None
+        acts = ch.actions
+        for x in acts:  # an action as offered (by identity: cheaper than comparing each)
+            if x is action:
+                return action
+        return action if action in acts else None
 
     # ================================================================== setup (G-1.6)
 
@@ -158,42 +188,61 @@ class GreedyBot(GreedyTrader):
         assert turn is not None
         p = state.players[seat]
         c = cat.common
-        classic_aq = cat.rules.endgame_aquila_acclaim == 0
+        rules = cat.rules
+        classic_aq = rules.endgame_aquila_acclaim == 0
         owned = self.owned_specs(state, seat)
-        now_val: dict[int, float] = {}
-        fits = self.spectacle_fits(state, cat, seat, (*owned, *state.display), now_val)
-        ids = {cat.spectacles[sid].key: sid for sid in state.display}
+        table = spec_table(cat)
+        ids, costs = table.index, table.costs
+        # (fit, strip value now) by spectacle id
+        fits = self.fits_of(state, cat, seat, (*owned, *state.display))
         ngates = len(p.gates)
-        # candidate investments from the legal ones (one gate space: the most attractive)
-        cands: list[_Candidate] = []  # kind, cost, action, payment value
+        aq_pay = rules.extra_investment_aquilas * (2.0 if classic_aq else AQUILA_VALUE)
+        # candidate investments from the legal ones (one gate space: the most attractive), as
+        # parallel lists: kind, cost, action, value of what pays for it (C-3 extras), whether it is
+        # a regular one, and its spectacle (-1: none); the kinds by their exact types, the most
+        # frequent first (no action type is subclassed; the other actions, Aquila exchanges and
+        # the end of the turn, are not investments)
+        kinds: list[int] = []
+        cost: list[int] = []
+        cands: list[Action] = []
+        pays: list[float] = []
+        plain: list[bool] = []
+        sids: list[int] = []
         gate_best: dict[str, tuple[float, Action, float]] = {}
         for a in acts:
-            extra = getattr(a, "extra", None)
-            if extra is None:
-                continue
-            pay = 0.0
-            if extra == "aquilas":
-                pay = cat.rules.extra_investment_aquilas * (2.0 if classic_aq else AQUILA_VALUE)
-            elif extra == "construction":
-                pay = 1.5
-            # (the kinds by their exact types, the most frequent first: no action type is subclassed)
             if type(a) is PlanSpectacle:
-                spec = cat.spectacles[ids[a.spectacle]]
-                cands.append(("spectacle", spec.cost, a, pay))
+                sid, kind, extra = ids[a.spectacle], _SPECTACLE, a.extra
+                price = costs[sid]
             elif type(a) is BuildGate:
+                extra = a.extra
+                pay = aq_pay if extra == "aquilas" else 1.5 if extra == "construction" else 0.0
                 att = self.gate_attraction(state, cat, a.space) + self.rng.random() * 1e-6
                 if extra not in gate_best or att > gate_best[extra][0]:
                     gate_best[extra] = (att, a, pay)
+                continue
             elif type(a) is HirePromoter or type(a) is BuySeasonTicket:  # O-14: a season ticket is +5 too
-                cands.append(("promoter", cat.promoter_price, a, pay))
+                sid, kind, extra, price = -1, _PROMOTER, a.extra, cat.promoter_price
             elif type(a) is BuildTemple or type(a) is BuildLoge:  # O-15: the loge's 2 dice
-                cands.append(("temple", cat.temple_price, a, pay))
-        for att, a, pay in gate_best.values():
-            cands.append(("gate", c.gate_cost, a, pay - 0.02 * att))
+                sid, kind, extra, price = -1, _TEMPLE, a.extra, cat.temple_price
+            else:
+                continue
+            kinds.append(kind)
+            cost.append(price)
+            cands.append(a)
+            pays.append(aq_pay if extra == "aquilas" else 1.5 if extra == "construction" else 0.0)
+            plain.append(extra == "")
+            sids.append(sid)
+        for paid_by, (att, a, pay) in gate_best.items():
+            kinds.append(_GATE)
+            cost.append(c.gate_cost)
+            cands.append(a)
+            pays.append(pay - 0.02 * att)
+            plain.append(paid_by == "")
+            sids.append(-1)
 
         # ``_bundle_value`` for this decision, with what is the same for every bundle computed
-        # once: the owned spectacles' part for each gate count a bundle can reach (folded in the
-        # same order, so the same floats), each candidate's effect, the money lost per spend
+        # once: the owned spectacles' part for each gate count a bundle can reach, each
+        # candidate's part, the money lost per spend
         fixed = self._bundle_fixed
         if fixed[0] is not state or fixed[1] != seat:
             fixed = self._bundle_fixed = (
@@ -212,174 +261,161 @@ class GreedyBot(GreedyTrader):
             if len(_MONEY_LOST) > 1024:
                 _MONEY_LOST.clear()
             money_lost = _MONEY_LOST[mkey] = {}
+        # the owned spectacles folded (their best value, how many are still to perform, the best
+        # performable now) with ``ngates`` gates, one more and two more, in their order; each
+        # candidate's spectacle part (``_part``) with ``ngates`` gates and one more (a pair holds
+        # one gate at most: one regular gate space is a candidate)
         face_up = p.face_up
-        specs_info = {
-            sid: (cat.spectacles[sid].gates, fits[sid], sid not in face_up, now_val[sid])
-            for sid in (*owned, *ids.values())
-        }
-
-        def fold(acc: tuple[float, int, float], sid: int, gates: int) -> tuple[float, int, float]:
-            # (``max`` of two written out: the builtin parses its arguments at every call, and
-            # this is greedy's innermost loop; ``max(a, b)`` is ``b if b > a else a``)
-            need, fit, not_up, nv = specs_info[sid]
-            short = need - gates if need > gates else 0
-            if short > left - 1:
-                return acc
-            final, feasible, now = acc
-            x = fit - short * gate_charge
-            if x > final:
-                final = x
-            if not_up:
-                feasible += 1
-            if short == 0 and nv > now:
-                now = nv
-            return final, feasible, now
-
-        owned_part: dict[int, tuple[float, int, float]] = {}
+        gates_of = table.gates
+        own_top: list[float] = []
+        own_up: list[int] = []
+        own_now: list[float] = []
         for g in range(ngates, ngates + 3):
-            acc: tuple[float, int, float] = (0.0, 0, 0.0)
+            final, feasible, now = 0.0, 0, 0.0
             for sid in owned:
-                acc = fold(acc, sid, g)
-            owned_part[g] = acc
+                fit, nv = fits[sid]
+                top, up, nv = _part(fit, nv, 0 if sid in face_up else 1, gates_of[sid], g, left, gate_charge)
+                if top > final:
+                    final = top
+                feasible += up
+                if nv > now:
+                    now = nv
+            own_top.append(final)
+            own_up.append(feasible)
+            own_now.append(now)
+        top0: list[float] = []
+        up0: list[int] = []
+        now0: list[float] = []
+        top1: list[float] = []
+        up1: list[int] = []
+        now1: list[float] = []
+        for sid in sids:
+            if sid < 0:
+                top, up, nv = _NONE, 0, -1.0
+                top_, up_, nv_ = _NONE, 0, -1.0
+            else:
+                fit, nv = fits[sid]
+                up = 0 if sid in face_up else 1
+                top_, up_, nv_ = _part(fit, nv, up, gates_of[sid], ngates + 1, left, gate_charge)
+                top, up, nv = _part(fit, nv, up, gates_of[sid], ngates, left, gate_charge)
+            top0.append(top)
+            up0.append(up)
+            now0.append(nv)
+            top1.append(top_)
+            up1.append(up_)
+            now1.append(nv_)
+
         perf_acc, prom_acc = c.performed_acclaim, c.promoter_acclaim
         feasible_cap = max(0, left - 1)
-        reserve = (self.RESERVE_FIRST if state.round == 1 else self.RESERVE) if left > 1 else None
+        has_reserve = left > 1
+        reserve = (self.RESERVE_FIRST if state.round == 1 else self.RESERVE) if has_reserve else 0
         coins0 = p.coins
-        effects = [
-            (
-                kind == "gate",
-                kind == "promoter",
-                kind == "temple",
-                ids[a.spectacle] if type(a) is PlanSpectacle else -1,
-                cost,
-                pay,
-            )
-            for kind, cost, a, pay in cands
-        ]
-
-        def value_of(chosen: tuple[int, ...]) -> float:
-            """The value of the candidates at indices ``chosen`` (as ``_bundle_value`` less
-            what pays for them)."""
-            g, prom, temple, spent, paid = ngates, p.promoters, p.temple, 0, 0.0
-            for i in chosen:
-                is_gate, is_prom, is_temple, sid, cost, pay = effects[i]
-                spent += cost
-                paid += pay
-                if is_gate:
-                    g += 1
-                elif is_prom:
-                    prom += 1
-                elif is_temple:
-                    temple = True
-            if spent > coins0:
-                return -1e9
-            acc = owned_part[g]
-            for i in chosen:
-                sid = effects[i][3]
-                if sid >= 0:
-                    acc = fold(acc, sid, g)
-            final, feasible, now = acc
-            v = final + 0.5 * now + perf_acc * (feasible_cap if feasible_cap < feasible else feasible)
-            v += prom * prom_acc + (1.0 * left if temple else 0.0)
-            lost = money_lost.get(spent)
-            if lost is None:
-                lost = money_lost[spent] = self.money(state, cat, coins0) - self.money(state, cat, coins0 - spent)
-            v -= lost
-            coins = coins0 - spent
-            if reserve is not None and coins < reserve:
-                v -= 0.4 * (reserve - coins)
-            return v - paid
-
-        def single_of(i: int) -> float:
-            """``value_of((i,))``, inlined likewise."""
-            gi, pi_, ti, si, spent, payi = effects[i]
-            if spent > coins0:
-                return -1e9
-            paid = 0.0 + payi
-            g = ngates + gi
-            acc = owned_part[g]
-            if si >= 0:
-                acc = fold(acc, si, g)
-            final, feasible, now = acc
-            v = final + 0.5 * now + perf_acc * (feasible_cap if feasible_cap < feasible else feasible)
-            temple = p.temple or ti
-            v += (p.promoters + pi_) * prom_acc + (1.0 * left if temple else 0.0)
-            lost = money_lost.get(spent)
-            if lost is None:
-                lost = money_lost[spent] = self.money(state, cat, coins0) - self.money(state, cat, coins0 - spent)
-            v -= lost
-            coins = coins0 - spent
-            if reserve is not None and coins < reserve:
-                v -= 0.4 * (reserve - coins)
-            return v - paid
-
-        base = value_of(())
-        best_v, best_a = base + 0.3, None
-        distinct = cat.rules.investment_kinds_distinct
-        pairs = len(turn.made) == 0 and cat.rules.investments_per_turn > 1
-        plain = [i for i, x in enumerate(cands) if getattr(x[2], "extra", "") == ""] if pairs else []
-        # each plain candidate's partners, in the order of the candidates (G-2: a pair is of two
-        # different kinds where the variant says so)
-        partners: dict[str, list[int]] = {}
-        is_plain = [False] * len(cands)
-        for i in plain:
-            is_plain[i] = True
-            kind = cands[i][0]
-            if kind not in partners:
-                partners[kind] = [j for j in plain if not distinct or cands[j][0] != kind]
-        # a pair's value does not depend on its order (sums and maxima): it is computed when its
-        # first index comes first (met again with the second, it cannot beat the best by then)
         p_promoters, p_temple = p.promoters, p.temple
-        for i, x in enumerate(cands):
-            v = single_of(i)
+        temple_acc = 1.0 * left
+        # the money lost by each spend (at most the coins held), as asked (``_money_lost``)
+        lost_at: list[float | None] = [None] * (coins0 + 1)
+
+        # the value of investing nothing
+        v = own_top[0] + 0.5 * own_now[0] + perf_acc * (feasible_cap if feasible_cap < own_up[0] else own_up[0])
+        v += p_promoters * prom_acc + (temple_acc if p_temple else 0.0)
+        v -= self._money_lost(state, cat, money_lost, coins0, 0)
+        if has_reserve and coins0 < reserve:
+            v -= 0.4 * (reserve - coins0)
+        best_v, best_a = v - 0.0 + 0.3, None  # (less nothing paid, as ``_bundle_value`` gives it)
+
+        distinct = rules.investment_kinds_distinct
+        pairs = len(turn.made) == 0 and rules.investments_per_turn > 1
+        regular = [i for i in range(len(cands)) if plain[i]] if pairs else []
+        after = 0  # regular[after:]: the regular candidates after the one in hand
+        # each candidate alone, then (a second investment this turn may make the first worth it)
+        # with each regular candidate after it (G-2: of a different kind where the variant says
+        # so): a pair's value does not depend on its order (sums and maxima), so it is computed
+        # when its first index comes first (met again with the second, it cannot beat the best by
+        # then); the same sums in the same order, the same maxima as ``_bundle_value``
+        for i in range(len(cands)):
+            ki = kinds[i]
+            ci = cost[i]
+            payi = pays[i]
+            prom_i = p_promoters + (1 if ki == _PROMOTER else 0)
+            temple_i = p_temple or ki == _TEMPLE
+            # the owned spectacles and this candidate's, with its gates and a gate more; the
+            # parts of a second candidate with as many gates
+            if ki == _GATE:
+                final_a, feasible_a, now_a = own_top[1], own_up[1], own_now[1]
+                final_b, feasible_b, now_b = own_top[2], own_up[2], own_now[2]
+                tops, ups, nows = top1, up1, now1
+            else:
+                final_a, feasible_a, now_a = own_top[0], own_up[0] + up0[i], own_now[0]
+                if top0[i] > final_a:
+                    final_a = top0[i]
+                if now0[i] > now_a:
+                    now_a = now0[i]
+                final_b, feasible_b, now_b = own_top[1], own_up[1] + up1[i], own_now[1]
+                if top1[i] > final_b:
+                    final_b = top1[i]
+                if now1[i] > now_b:
+                    now_b = now1[i]
+                tops, ups, nows = top0, up0, now0
+            if ci > coins0:
+                v = -1e9
+            else:
+                paid = 0.0 + payi
+                v = final_a + 0.5 * now_a + perf_acc * (feasible_cap if feasible_cap < feasible_a else feasible_a)
+                v += prom_i * prom_acc + (temple_acc if temple_i else 0.0)
+                lost = lost_at[ci]
+                if lost is None:
+                    lost = lost_at[ci] = self._money_lost(state, cat, money_lost, coins0, ci)
+                v -= lost
+                coins = coins0 - ci
+                if has_reserve and coins < reserve:
+                    v -= 0.4 * (reserve - coins)
+                v = v - paid
             if v > best_v:
-                best_v, best_a = v, x[2]
-            # a second investment this turn (G-2: of a different kind) may make the first worth it
-            if is_plain[i]:
-                # ``value_of((i, j))`` (the same sums in the same order, the same maxima), with
-                # the first candidate's part taken for both gate counts the second can make
-                gi, pi_, ti, si, ci, payi = effects[i]
-                g0 = ngates + gi
-                acc0, acc1 = owned_part[g0], owned_part[g0 + 1]
-                if si >= 0:
-                    acc0 = fold(acc0, si, g0)
-                    acc1 = fold(acc1, si, g0 + 1)
-                prom_i = p_promoters + pi_
-                temple_i = p_temple or ti
-                for j in partners[x[0]]:
-                    if j <= i:
-                        continue
-                    gj, pj, tj, sj, cj, payj = effects[j]
-                    spent = ci + cj
-                    if spent > coins0:
-                        v2 = -1e9 - 0.01
+                best_v, best_a = v, cands[i]
+            while after < len(regular) and regular[after] <= i:
+                after += 1
+            if not plain[i]:
+                continue
+            for j in regular[after:]:
+                kj = kinds[j]
+                if distinct and kj == ki:
+                    continue
+                spent = ci + cost[j]
+                if spent > coins0:
+                    v2 = -1e9 - 0.01
+                else:
+                    paid = 0.0 + payi + pays[j]
+                    if kj == _GATE:  # (no spectacle of its own)
+                        final, feasible, now = final_b, feasible_b, now_b
                     else:
-                        paid = 0.0 + payi + payj
-                        if gj:
-                            g, acc = g0 + 1, acc1
-                        else:
-                            g, acc = g0, acc0
-                        if sj >= 0:
-                            acc = fold(acc, sj, g)
-                        final, feasible, now = acc
-                        v = final + 0.5 * now + perf_acc * (feasible_cap if feasible_cap < feasible else feasible)
-                        temple = temple_i or tj
-                        v += (prom_i + pj) * prom_acc + (1.0 * left if temple else 0.0)
-                        lost = money_lost.get(spent)
-                        if lost is None:
-                            lost = money_lost[spent] = self.money(state, cat, coins0) - self.money(
-                                state, cat, coins0 - spent
-                            )
-                        v -= lost
-                        coins = coins0 - spent
-                        if reserve is not None and coins < reserve:
-                            v -= 0.4 * (reserve - coins)
-                        v2 = v - paid - 0.01
-                    if v2 > best_v:
-                        best_v, best_a = v2, x[2]
+                        final, feasible, now = final_a, feasible_a + ups[j], now_a
+                        if tops[j] > final:
+                            final = tops[j]
+                        if nows[j] > now:
+                            now = nows[j]
+                    v = final + 0.5 * now + perf_acc * (feasible_cap if feasible_cap < feasible else feasible)
+                    temple = temple_i or kj == _TEMPLE
+                    v += (prom_i + (1 if kj == _PROMOTER else 0)) * prom_acc + (temple_acc if temple else 0.0)
+                    lost = lost_at[spent]
+                    if lost is None:
+                        lost = lost_at[spent] = self._money_lost(state, cat, money_lost, coins0, spent)
+                    v -= lost
+                    coins = coins0 - spent
+                    if has_reserve and coins < reserve:
+                        v -= 0.4 * (reserve - coins)
+                    v2 = v - paid - 0.01
+                if v2 > best_v:
+                    best_v, best_a = v2, cands[i]
         if best_a is not None:
             return best_a
         return self._end_invest(state, cat, seat, acts)
+
+    def _money_lost(self, state: State, cat: Catalog, known: dict[int, float], coins: int, spent: int) -> float:
+        """``money(coins) - money(coins - spent)``, remembered in ``known`` (``_MONEY_LOST``)."""
+        lost = known.get(spent)
+        if lost is None:
+            lost = known[spent] = self.money(state, cat, coins) - self.money(state, cat, coins - spent)
+        return lost
 
     def _end_invest(self, state: State, cat: Catalog, seat: int, acts: Sequence[Action]) -> Action:
         return next(a for a in acts if type(a) is EndTurn)
@@ -460,18 +496,22 @@ class GreedyBot(GreedyTrader):
             # noble_score after one noble moves, from the score now: the scores are sums of
             # whole Acclaim, so the same floats as scoring each position again
             nobles = state.nobles
-            gates = p.gates
-            vals = noble_values(cat)
+            tr = self.track(cat)
+            vals, count = tr.values, tr.count(nobles)
+            own = [False] * tr.spaces  # the bot's gates, by space
+            for space in p.gates:
+                own[space] = True
             cur_int = int(cur)
             for noble in range(6):
-                occupied = {x for i, x in enumerate(nobles) if i != noble}
-                here = cur_int - (vals[noble] if nobles[noble] in gates else 0)
+                start = nobles[noble]
+                val = vals[noble]
+                here = cur_int - (val if own[start] else 0)
                 # the landings 1 to 3 spaces either way, from one walk each way (``landing``)
-                ahead = _reach(cat, nobles, noble, 3, occupied)
-                back = _reach(cat, nobles, noble, 3, occupied, -1)
+                ahead = _walk(tr.spaces, tr.skip, start, 3, count)
+                back = _walk(tr.spaces, tr.skip, start, 3, count, -1)
                 for s in (1, 2, 3, -1, -2, -3):
                     dest = ahead[s] if s > 0 else back[-s]
-                    g = w * (float(here + (vals[noble] if dest in gates else 0)) - cur)
+                    g = w * (float(here + (val if own[dest] else 0)) - cur)
                     if g > best_gain:
                         best, best_gain = (noble, s), g
             if best is not None:
@@ -497,8 +537,9 @@ class GreedyBot(GreedyTrader):
             elif total >= p.acclaim:
                 spend = p.aquilas
         act = Perform(player=seat, spectacle=key, aquilas=spend)
-        if act in acts:
-            return act
+        for x in reversed(acts):  # (the performances come last: the legal one, as offered)
+            if x == act:
+                return x
         return next(x for x in acts if type(x) is Perform)
 
     # ================================================================== Phase 5 (G-6)

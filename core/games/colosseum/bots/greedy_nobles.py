@@ -8,7 +8,7 @@ from collections.abc import Sequence, Set
 
 from colosseum.core.games.colosseum.components import Catalog
 
-__all__ = ["AQUILA_VALUE", "REACH", "noble_values"]
+__all__ = ["AQUILA_VALUE", "REACH", "Track", "noble_values"]
 
 
 # 2d6: the chance that a noble d spaces behind a gate can be brought onto it by one die or the
@@ -51,8 +51,8 @@ def _reach(
 ) -> list[int]:
     """Where ``noble`` lands after 0, 1, ... ``hi`` steps forward (``direction`` 1) or back (-1):
     ``landing`` for every distance in one walk (G-5.1: occupied spaces are skipped and not
-    counted; C-4: classic counts every space).  The search of dice moves asks for all the
-    distances of a die at once."""
+    counted; C-4: classic counts every space).  The searches ask ``_walk``, the same walk from
+    what they keep at hand."""
     n_sp = cat.track_spaces
     pos = nobles[noble]
     if not cat.rules.skip_occupied:
@@ -63,3 +63,41 @@ def _reach(
         if pos not in occupied:
             out.append(pos)
     return out
+
+
+def _walk(spaces: int, skip: bool, start: int, hi: int, count: list[int], direction: int = 1) -> list[int]:
+    """``_reach`` of the noble standing on ``start``, on a track of ``spaces`` spaces (``skip``:
+    the rules' ``skip_occupied``), with the other nobles' spaces told by ``count``: the nobles on
+    each space (``Track.count``), the walking one included.  The search of dice moves asks for all
+    the distances of a die at once, and moves one noble in ``count`` to walk another after it."""
+    if not skip:
+        return [(start + direction * s) % spaces for s in range(hi + 1)]
+    out = [start]
+    pos = start
+    while len(out) <= hi:
+        pos = (pos + direction) % spaces
+        # no other noble there (the walking one is counted on its own space)
+        n = count[pos]
+        if n == 0 or (n == 1 and pos == start):
+            out.append(pos)
+    return out
+
+
+class Track:
+    """What the dice search reads of a catalog, as plain attributes (a ``Catalog`` is a msgspec
+    Struct: each attribute read of one is a generic lookup, in the compiled build too)."""
+
+    def __init__(self, cat: Catalog) -> None:
+        self.cat = cat
+        self.spaces: int = cat.track_spaces
+        self.skip: bool = cat.rules.skip_occupied
+        self.values: tuple[int, ...] = noble_values(cat)
+        self.bonus: list[float] = _aquila_bonus(cat)
+
+    def count(self, nobles: Sequence[int]) -> list[int]:
+        """The nobles on each space of the track (``_walk`` skips the occupied ones)."""
+        out = [0] * self.spaces
+        for pos in nobles:
+            if pos < self.spaces:
+                out[pos] += 1
+        return out

@@ -11,7 +11,6 @@ from colosseum.core.games.colosseum.model import Player, State, Transfer
 from colosseum.core.games.colosseum.queries import (
     NOBODY,
     missing,
-    missings,
     numbering_floor,
     star_needs,
     stars_held,
@@ -19,15 +18,16 @@ from colosseum.core.games.colosseum.queries import (
 
 from .greedy_nobles import REACH, noble_values
 
-__all__ = ["TileValuation"]
+__all__ = ["SpecTable", "TileValuation", "spec_table"]
 
 #: A sequence of dice moves (noble, die, steps) and its value.
 Moves = tuple[float, list[tuple[int, int, int]]]
 #: What tile_utility needs about a seat in a state: (spectacle, offset, performable this round)
 #: entries, their spectacles, (kind, tiles needed for its Star Performer) pairs, Acclaim per star.
 #: An entry, compiled for tile_utility's inner loop: (requirement pairs, total, max missing,
-#: strip, need per kind, offset, performable this round).
-_UtilEntry = tuple[tuple[tuple[int, int], ...], int, int, tuple[int, ...], tuple[int, ...], float, bool]
+#: strip value by performers missing (``strip_values``), need per kind, offset, performable this
+#: round).
+_UtilEntry = tuple[tuple[tuple[int, int], ...], int, int, tuple[float, ...], tuple[int, ...], float, bool]
 _UtilContext = tuple[list[_UtilEntry], int, list[tuple[int, int]], int]
 
 #: What a seat's utility key was made of (players, stars, display, round, phase, catalog), and
@@ -43,26 +43,33 @@ _UtilParts = tuple[
 ]
 
 #: Per spectacle id, what ``_util_context`` reads of it: (requirement pairs, total, max missing,
-#: strip, need per kind, gates, cost, number, offset when it could still be planned).
-_SpecEntry = tuple[tuple[tuple[int, int], ...], int, int, tuple[int, ...], tuple[int, ...], int, int, int, float]
-_SPEC_ENTRIES: dict[int, tuple[Catalog, list[_SpecEntry]]] = {}
+#: strip values (``strip_values``), need per kind, gates, cost, number, offset when it could
+#: still be planned).
+_SpecEntry = tuple[tuple[tuple[int, int], ...], int, int, tuple[float, ...], tuple[int, ...], int, int, int, float]
 
 
-# ``GreedyValuation._util_shared`` and ``_fits_memo`` of each class
-_SHARED_UTILS: dict[type, dict[tuple[object, ...], tuple[_UtilContext, dict[tuple[int, ...], float]]]] = {}
-_SHARED_FITS: dict[type, dict[tuple[object, ...], dict[int, tuple[float, float]]]] = {}
+def strip_values(spec: Spectacle) -> tuple[float, ...]:
+    """``TileValuation.strip_value`` of ``spec`` for every count of missing performers a hand
+    with a tile more or less can reach (as floats: the same values in every sum): the inner
+    loops read them from here, and compute them only beyond."""
+    mm, strip = spec.max_missing, spec.strip
+    return tuple(float(strip[m]) if m <= mm else strip[mm] - 3.0 * (m - mm) for m in range(max(spec.total, mm) + 2))
 
 
-def _spec_entries(cat: Catalog) -> list[_SpecEntry]:
-    """The spectacles of ``cat`` as ``_util_context`` reads them (once per catalog)."""
-    hit = _SPEC_ENTRIES.get(id(cat))
-    if hit is None or hit[0] is not cat:
-        out = [
+class SpecTable:
+    """The spectacles of a catalog as the bot reads them, by id (once per catalog: a
+    ``Spectacle`` is a msgspec Struct, whose every attribute read is a generic lookup, in the
+    compiled build too): ``entries`` for ``_util_context``; the id of each key, the gates and cost
+    of each, for the investment search."""
+
+    def __init__(self, cat: Catalog) -> None:
+        self.cat = cat
+        self.entries: list[_SpecEntry] = [
             (
                 spec.req,
                 spec.total,
                 spec.max_missing,
-                spec.strip,
+                strip_values(spec),
                 spec.need,
                 spec.gates,
                 spec.cost,
@@ -71,8 +78,25 @@ def _spec_entries(cat: Catalog) -> list[_SpecEntry]:
             )
             for spec in cat.spectacles
         ]
-        hit = _SPEC_ENTRIES[id(cat)] = (cat, out)
-    return hit[1]
+        self.index: dict[str, int] = {spec.key: sid for sid, spec in enumerate(cat.spectacles)}
+        self.gates: list[int] = [spec.gates for spec in cat.spectacles]
+        self.costs: list[int] = [spec.cost for spec in cat.spectacles]
+
+
+_SPEC_TABLES: dict[int, SpecTable] = {}
+
+
+# ``GreedyValuation._util_shared`` and ``_fits_memo`` of each class
+_SHARED_UTILS: dict[type, dict[tuple[object, ...], tuple[_UtilContext, dict[tuple[int, ...], float]]]] = {}
+_SHARED_FITS: dict[type, dict[tuple[object, ...], dict[int, tuple[float, float]]]] = {}
+
+
+def spec_table(cat: Catalog) -> SpecTable:
+    """The spectacles of ``cat`` as the bot reads them (built once per catalog)."""
+    hit = _SPEC_TABLES.get(id(cat))
+    if hit is None or hit.cat is not cat:
+        hit = _SPEC_TABLES[id(cat)] = SpecTable(cat)
+    return hit
 
 
 #: ``star_needs`` by seat (catalog, stars, tiles of all, needs): tiles stay the same tuple until they change
@@ -82,8 +106,9 @@ _NEEDS: dict[int, tuple[Catalog, tuple[int, ...], list[tuple[int, ...]], tuple[i
 def _star_needs(state: State, cat: Catalog, seat: int) -> tuple[int, ...]:
     last, players = _NEEDS.get(seat), state.players
     if last is not None and last[0] is cat and last[1] == state.stars and len(last[2]) == len(players):
-        for t, q in zip(last[2], players, strict=True):
-            if t is not q.tiles:
+        tiles = last[2]
+        for i in range(len(tiles)):  # (by index: a ``zip`` with ``strict`` is a generic call)
+            if tiles[i] is not players[i].tiles:
                 break
         else:
             return last[3]
@@ -132,9 +157,14 @@ class TileValuation:
         # by seat, the last of those parts and the bids for each lot valued with them (a hire
         # turn values every lot, an auction's bids ask again for its lot, in states sharing them)
         self._bid_last: dict[int, tuple[object, object, object, int, str, Catalog, dict[tuple[int, ...], int]]] = {}
+        # the catalog whose rounds ``rounds_total`` read last, and its rounds
+        self._rounds_cat: Catalog | None = None
+        self._rounds = 0
 
     def rounds_total(self, cat: Catalog) -> int:
-        return cat.rounds
+        if cat is not self._rounds_cat:  # (asked at almost every valuation)
+            self._rounds_cat, self._rounds = cat, cat.rounds
+        return self._rounds
 
     def last_round(self, state: State, cat: Catalog) -> bool:
         return state.round >= self.rounds_total(cat)
@@ -184,7 +214,7 @@ class TileValuation:
         ngates = len(p.gates)
         left = self.rounds_left(state, cat)
         before_perform = state.phase in ("setup", "invest", "hire", "trade")
-        specs = _spec_entries(cat)
+        specs = spec_table(cat).entries
         compiled: list[_UtilEntry] = []
         reach = left - (0 if state.phase == "invest" else 1)
         for sid in self.owned_specs(state, seat):
@@ -214,7 +244,9 @@ class TileValuation:
                         plan.append((req, total, mm, strip, need, plan_offset, False))
             compiled += plan
         # (kind, count needed to hold its Star Performer, G-7)
-        stars = list(zip(cat.star_types, needs, strict=True))
+        kinds = cat.star_types
+        assert len(kinds) == len(needs)
+        stars = [(kinds[i], needs[i]) for i in range(len(needs))]
         return (compiled, cat.balatro, stars, cat.common.star_acclaim)
 
     def _utilities(self, state: State, cat: Catalog, seat: int) -> tuple[_UtilContext, dict[tuple[int, ...], float]]:
@@ -282,7 +314,7 @@ class TileValuation:
                 have = key[k]
                 gap -= have if have < need else need
             miss = gap - (bal if bal < gap else gap)
-            v = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) + offset
+            v = (strip[miss] if miss < len(strip) else strip[mm] - 3.0 * (miss - mm)) + offset
             for k in held:
                 if spec_need[k]:
                     v += star_acc
@@ -349,7 +381,7 @@ class TileValuation:
                 gap -= have if have < need else need
             gaps.append(gap)
             miss = gap - (bal if bal < gap else gap)
-            v = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) + offset
+            v = (strip[miss] if miss < len(strip) else strip[mm] - 3.0 * (miss - mm)) + offset
             for k in held:
                 if spec_need[k]:
                     v += star_acc
@@ -385,11 +417,12 @@ class TileValuation:
             # needing at least the larger of the two counts, and leaves the others' gaps
             thr = (h if h > b else b) or 1
             if held2 is not held or bal2 != bal:
-                for (_, _, mm, strip, spec_need, offset, now_ok), gap in zip(entries, gaps, strict=True):
+                for e, (_, _, mm, strip, spec_need, offset, now_ok) in enumerate(entries):
+                    gap = gaps[e]
                     if spec_need[k] >= thr:
                         gap -= sg
                     miss = gap - (bal2 if bal2 < gap else gap)
-                    v = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) + offset
+                    v = (strip[miss] if miss < len(strip) else strip[mm] - 3.0 * (miss - mm)) + offset
                     for k2 in held2:
                         if spec_need[k2]:
                             v += star_acc
@@ -407,7 +440,7 @@ class TileValuation:
                     _, _, mm, strip, spec_need, offset, _ = entry
                     gap = gaps[e] - sg
                     miss = gap - (bal if bal < gap else gap)
-                    v = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) + offset
+                    v = (strip[miss] if miss < len(strip) else strip[mm] - 3.0 * (miss - mm)) + offset
                     for k2 in held:
                         if spec_need[k2]:
                             v += star_acc
@@ -486,6 +519,19 @@ class TileValuation:
         ``now``, also each one's strip value with the tiles held now (0 if more than one
         performer beyond its minimum is missing) into ``now``, from the same count of missing
         performers."""
+        sids = list(sids)
+        known = self.fits_of(state, cat, seat, sids)
+        out = {}
+        for sid in sids:
+            v, nv = known[sid]
+            if now is not None:
+                now[sid] = nv
+            out[sid] = v
+        return out
+
+    def fits_of(self, state: State, cat: Catalog, seat: int, sids: Sequence[int]) -> dict[int, tuple[float, float]]:
+        """(``spectacle_fit``, strip value now) by id, of ``sids`` at least: what
+        ``spectacle_fits`` gives, as it remembers them."""
         p = state.players[seat]
         left = self.rounds_left(state, cat)
         shift = int(self.TILES_PER_ROUND * max(0, left - 1))
@@ -501,82 +547,33 @@ class TileValuation:
             if len(self._fits_memo) > 256:
                 self._fits_memo.clear()
             known = self._fits_memo[fkey] = {}
-        sids = list(sids)
-        todo = [cat.spectacles[sid] for sid in sids if sid not in known]
-        if todo:
-            star_acc = cat.common.star_acclaim
-            for spec, miss in zip(todo, missings(cat, p.tiles, todo), strict=True):
-                # ``strip_value``, inlined
-                mm = spec.max_missing
-                strip = spec.strip
-                nv = (strip[miss] if miss <= mm else strip[mm] - 3.0 * (miss - mm)) if miss <= mm + 1 else 0.0
-                m = miss - shift if miss > shift else 0
-                v = strip[m] if m <= mm else strip[mm] - 3.0 * (m - mm)
-                for k in kinds:
-                    if spec.need[k]:
-                        v += star_acc
-                known[spec.id] = (v, nv)
-        out = {}
+        entries = spec_table(cat).entries
+        tiles = p.tiles
+        bal = tiles[cat.balatro]
+        star_acc = cat.common.star_acclaim if kinds else 0
         for sid in sids:
-            v, nv = known[sid]
-            if now is not None:
-                now[sid] = nv
-            out[sid] = v
-        return out
+            if sid in known:
+                continue
+            req, total, mm, strip, need, _, _, _, _ = entries[sid]
+            # ``missings``, inlined (as in ``tile_utility``)
+            gap = total
+            for k, n in req:
+                have = tiles[k]
+                gap -= have if have < n else n
+            miss = gap - (bal if bal < gap else gap)
+            # ``strip_value`` (``strip_values``), now and with ``shift`` more useful tiles
+            nv = (strip[miss] if miss < len(strip) else strip[mm] - 3.0 * (miss - mm)) if miss <= mm + 1 else 0.0
+            m = miss - shift if miss > shift else 0
+            v = strip[m] if m < len(strip) else strip[mm] - 3.0 * (m - mm)
+            for k in kinds:
+                if need[k]:
+                    v += star_acc
+            known[sid] = (v, nv)
+        return known
 
     TILES_PER_ROUND = 1.0
     RESERVE_FIRST = 12  # coins kept after round-1 investments (for auctions)
     RESERVE = 8
-
-    def _bundle_value(
-        self,
-        state: State,
-        cat: Catalog,
-        seat: int,
-        fits: dict[int, float],
-        now_val: dict[int, float],
-        specs: list[int],
-        ngates: int,
-        promoters: int,
-        temple: bool,
-        spent: int,
-    ) -> float:
-        """Acclaim-like value of owning ``specs`` with ``ngates`` gates after this turn's
-        investments costing ``spent`` coins."""
-        p = state.players[seat]
-        c = cat.common
-        fixed = self._bundle_fixed
-        if fixed[0] is not state or fixed[1] != seat:
-            left0 = self.rounds_left(state, cat)
-            cr0 = self.coin_rate(state, cat)
-            fixed = self._bundle_fixed = (state, seat, left0, c.gate_cost * cr0 + 1.0, {})
-        _, _, left, gate_charge, money_lost = fixed
-        final = 0.0
-        feasible = 0
-        now = 0.0
-        for sid in specs:
-            spec = cat.spectacles[sid]
-            short = max(0, spec.gates - ngates)
-            if short > left - 1:
-                continue
-            v = fits[sid] - short * gate_charge
-            final = max(final, v)
-            if sid not in p.face_up:
-                feasible += 1
-            if short == 0:
-                now = max(now, now_val[sid])
-        v = final + 0.5 * now + c.performed_acclaim * min(feasible, max(0, left - 1))
-        v += promoters * c.promoter_acclaim + (1.0 * left if temple else 0.0)
-        lost = money_lost.get(spent)
-        if lost is None:
-            lost = money_lost[spent] = self.money(state, cat, p.coins) - self.money(state, cat, p.coins - spent)
-        v -= lost
-        coins = p.coins - spent
-        if left > 1:
-            reserve = self.RESERVE_FIRST if state.round == 1 else self.RESERVE
-            if coins < reserve:
-                v -= 0.4 * (reserve - coins)
-        return v
 
     MONEY_STEPS = ((15, 0.9), (15, 0.6))
     MONEY_REST = 0.4

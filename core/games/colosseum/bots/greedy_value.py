@@ -14,14 +14,13 @@ from colosseum.core.games.colosseum.components import Catalog
 from colosseum.core.games.colosseum.model import State, Transfer
 from colosseum.core.games.colosseum.queries import (
     bid_limit,
-    missing,
     noble_step_range,
     numbering_floor,
     stars_held,
 )
 
-from .greedy_nobles import AQUILA_VALUE, _aquila_bonus, _reach, noble_values
-from .greedy_tiles import TileValuation
+from .greedy_nobles import AQUILA_VALUE, Track, _walk, noble_values
+from .greedy_tiles import TileValuation, spec_table
 
 __all__ = ["GreedyValuation"]
 
@@ -34,6 +33,63 @@ class GreedyValuation(TileValuation):
     WORTH_RATE = 0.25
     #: whether the bot raises in one jump to where it expects to win (``GreedyBot.raise_to``)
     JUMP_BIDS = True
+    #: the catalog's track as the dice searches read it (``track``)
+    _track: Track | None = None
+
+    # ================================================================== Phase 1 (G-2, C-3)
+
+    def _bundle_value(
+        self,
+        state: State,
+        cat: Catalog,
+        seat: int,
+        fits: dict[int, float],
+        now_val: dict[int, float],
+        specs: list[int],
+        ngates: int,
+        promoters: int,
+        temple: bool,
+        spent: int,
+    ) -> float:
+        """Acclaim-like value of owning ``specs`` with ``ngates`` gates after this turn's
+        investments costing ``spent`` coins: what ``GreedyBot._invest`` computes for every bundle
+        of investments (less what pays for them), with the parts they share computed once."""
+        p = state.players[seat]
+        c = cat.common
+        fixed = self._bundle_fixed
+        if fixed[0] is not state or fixed[1] != seat:
+            left0 = self.rounds_left(state, cat)
+            cr0 = self.coin_rate(state, cat)
+            fixed = self._bundle_fixed = (state, seat, left0, c.gate_cost * cr0 + 1.0, {})
+        _, _, left, gate_charge, money_lost = fixed
+        final = 0.0
+        feasible = 0
+        now = 0.0
+        for sid in specs:
+            spec = cat.spectacles[sid]
+            short = max(0, spec.gates - ngates)
+            if short > left - 1:
+                continue
+            v = fits[sid] - short * gate_charge
+            final = max(final, v)
+            if sid not in p.face_up:
+                feasible += 1
+            if short == 0:
+                now = max(now, now_val[sid])
+        v = final + 0.5 * now + c.performed_acclaim * min(feasible, max(0, left - 1))
+        v += promoters * c.promoter_acclaim + (1.0 * left if temple else 0.0)
+        lost = money_lost.get(spent)
+        if lost is None:
+            lost = money_lost[spent] = self.money(state, cat, p.coins) - self.money(state, cat, p.coins - spent)
+        v -= lost
+        coins = p.coins - spent
+        if left > 1:
+            reserve = self.RESERVE_FIRST if state.round == 1 else self.RESERVE
+            if coins < reserve:
+                v -= 0.4 * (reserve - coins)
+        return v
+
+    # ================================================================== Phase 2 (G-3)
 
     def lot_value(self, state: State, cat: Catalog, seat: int, lot: Sequence[int]) -> float:
         p = state.players[seat]
@@ -188,23 +244,29 @@ class GreedyValuation(TileValuation):
         stars = {k for k, h in enumerate(state.stars) if h == seat}
         numbered = bool(cat.rules.numbering)
         floor = numbering_floor(cat, p) if numbered else 0
-        for sid in (*p.face_down, *p.face_up):
-            spec = cat.spectacles[sid]
-            if spec.gates > len(p.gates):
+        entries = spec_table(cat).entries
+        face_down, face_up, ngates, tiles = p.face_down, p.face_up, len(p.gates), p.tiles
+        bal = tiles[cat.balatro]
+        star_acc, perf_acc = cat.common.star_acclaim, cat.common.performed_acclaim
+        for sid in (*face_down, *face_up):
+            req, total, mm, strip, need, gates, _, number, _ = entries[sid]
+            if gates > ngates:
                 continue
-            miss = missing(cat, p.tiles, spec)
-            if miss > spec.max_missing:
+            # ``missing``, inlined (as in ``tile_utility``)
+            gap = total
+            for k, n in req:
+                have = tiles[k]
+                gap -= have if have < n else n
+            miss = gap - (bal if bal < gap else gap)
+            if miss > mm:
                 continue
-            need = spec.need
-            v = spec.strip[miss] + cat.common.star_acclaim * len([k for k in stars if need[k]])
-            v += cat.common.performed_acclaim * (len(p.face_up) - (1 if sid in p.face_up else 0))
+            v = strip[miss] + star_acc * len([k for k in stars if need[k]])
+            v += perf_acc * (len(face_up) - (1 if sid in face_up else 0))
             # a spectacle performed for the first time adds +5 to every later performance
-            pref = float(v + (cat.common.performed_acclaim if sid in p.face_down and not last else 0))
-            if numbered and sid in p.face_down and not last:
+            pref = float(v + (perf_acc if sid in face_down and not last else 0))
+            if numbered and sid in face_down and not last:
                 # O-12: performing a program bars buying any program numbered below it later
-                pref -= self.NUMBERING_COST * sum(
-                    1 for d in state.display if floor < cat.spectacles[d].number_2007 < spec.number_2007
-                )
+                pref -= self.NUMBERING_COST * sum(1 for d in state.display if floor < entries[d][7] < number)
             if pref > best_pref:
                 best_pref, best, best_id = pref, float(v), sid
         return best, best_id
@@ -235,55 +297,53 @@ class GreedyValuation(TileValuation):
     DENIAL = 0.3  # weight of nobles left at the gates of players still to perform
     NUMBERING_COST = 0.3  # per display program a first performance would bar from purchase (O-12)
 
+    def track(self, cat: Catalog) -> Track:
+        """The catalog's track as the dice searches read it (kept while the catalog is the same)."""
+        tr = self._track
+        if tr is None or tr.cat is not cat:
+            tr = self._track = Track(cat)
+        return tr
+
     def best_moves(self, state: State, cat: Catalog, seat: int, mode: str) -> tuple[float, list[tuple[int, int, int]]]:
         """The best sequence of dice moves in ``mode`` from the current state: (value,
         [(noble, die, steps), ...]).  Value: nobles at the bot's gates (weighted by what this
         performance is worth) plus Aquilas won by ending on Aquila spaces (G-5.1)."""
         pt = state.perform
         assert pt is not None
+        p = state.players[seat]
         # the dice used as the search reads them (none used before the mode is chosen; the sum
         # does not read them): the move after the mode is chosen finds the search made for it
         used = (pt.used if pt.used else (False,) * len(pt.dice)) if mode != "sum" else None
-        key = (
-            state.setup.seed,
-            state.round,
-            seat,
-            pt.dice,
-            used,
-            pt.moved,
-            state.nobles,
-            mode,
-            state.players[seat].gates,
-            state.players[seat].tiles,
-        )
+        moved = pt.moved
+        nobles = state.nobles
+        key = (state.setup.seed, state.round, seat, pt.dice, used, moved, nobles, mode, p.gates, p.tiles)
         cached = self._moves_cache.get(key)
         if cached is not None:
             return cached
         w = self.noble_weight(state, cat, seat)
-        gates = frozenset(state.players[seat].gates)
-        vals = noble_values(cat)
-        nobles = state.nobles
-        n_sp = cat.track_spaces
-        # the other nobles' spaces, once per noble for the moves from the current position
-        skip = cat.rules.skip_occupied
-        occ = [{x for i, x in enumerate(nobles) if i != j} for j in range(len(nobles))]
-        # gates of the players who perform after the bot this round: a noble left there helps them
-        later: set[int] = set()
-        if self.DENIAL:
-            for k in range(state.turn + 1, state.n):
-                later.update(state.players[(state.first + k) % state.n].gates)
+        tr = self.track(cat)
+        n_sp, skip, vals, bonus = tr.spaces, tr.skip, tr.values, tr.bonus
+        count = tr.count(nobles)  # what the walks skip (G-5.1)
         # value of a noble standing on a space: its Acclaim at the bot's gates (or, negative, at
-        # the gates of a player still to perform), an Aquila won on an Aquila space
-        mult = [w if x in gates else -self.DENIAL if x in later else 0.0 for x in range(n_sp)]
-        bonus = _aquila_bonus(cat)
+        # the gates of the players who perform after the bot this round: a noble left there helps
+        # them), an Aquila won on an Aquila space; the bot's own gates first
+        mult = [0.0] * n_sp
+        denial = self.DENIAL
+        if denial:
+            n = len(state.players)
+            for k in range(state.turn + 1, n):
+                for x in state.players[(state.first + k) % n].gates:
+                    mult[x] = -denial
+        for x in p.gates:
+            mult[x] = w
         base = [mult[pos] * vals[i] if pos < n_sp else 0.0 for i, pos in enumerate(nobles)]
         total0 = sum(base)
         best_v, best_seq = -1e9, []
-        movable = [i for i in range(6) if i not in pt.moved]
+        movable = [i for i in range(6) if i not in moved]
         if mode == "sum":
             lo, total = noble_step_range(state, -1)
             for noble in movable:
-                dests = _reach(cat, nobles, noble, total, occ[noble])
+                dests = _walk(n_sp, skip, nobles[noble], total, count)
                 rest = total0 - base[noble]
                 val = vals[noble]
                 for s in range(lo, total + 1):
@@ -295,65 +355,81 @@ class GreedyValuation(TileValuation):
             return best_v, best_seq
         assert used is not None
         dice = [i for i, u in enumerate(used) if not u]
-
-        def rng_of(die: int) -> range:
-            lo, hi = noble_step_range(state, die)
-            return range(lo, hi + 1)
-
+        # each die's distances (``noble_step_range``), by die
+        lows = [0] * len(used)
+        highs = [0] * len(used)
+        for d in dice:
+            lows[d], highs[d] = noble_step_range(state, d)
         if len(dice) == 1:
             d = dice[0]
-            r = rng_of(d)
+            lo, hi = lows[d], highs[d]
             for noble in movable:
-                dests = _reach(cat, nobles, noble, r.stop - 1, occ[noble])
+                dests = _walk(n_sp, skip, nobles[noble], hi, count)
                 rest = total0 - base[noble]
                 val = vals[noble]
-                for s in r:
+                for s in range(lo, hi + 1):
                     dest = dests[s]
                     v = rest + (mult[dest] * val + bonus[dest])
                     if v > best_v:
                         best_v, best_seq = v, [(noble, d, s)]
         else:
-            ranges = {d: rng_of(d) for d in dice}
             # every noble's landings from where it stands, once for both dice (a walk's first
             # landings do not depend on how far it goes)
-            hi_all = max(r.stop - 1 for r in ranges.values())
-            walks = {n: _reach(cat, nobles, n, hi_all, occ[n]) for n in movable}
+            hi_all = 0
+            for d in dice:
+                if highs[d] > hi_all:
+                    hi_all = highs[d]
+            walks: list[list[int]] = [[] for _ in nobles]
+            for n in movable:
+                walks[n] = _walk(n_sp, skip, nobles[n], hi_all, count)
             for d1 in dice:
-                d2 = next(x for x in dice if x != d1)
-                r1 = ranges[d1]
-                r2 = ranges[d2]
-                hi2 = r2.stop - 1
-                # the second noble's landings and their values with the nobles where they stand;
-                # a first move changes them only when it vacates or takes a space on that walk
-                on2 = {}
-                span2 = {}
+                d2 = d1
+                for x in dice:
+                    if x != d1:
+                        d2 = x
+                        break
+                lo1, hi1, lo2, hi2 = lows[d1], highs[d1], lows[d2], highs[d2]
+                # the second noble's landings and their values with the nobles where they stand,
+                # from ``lo2`` steps; a first move changes them only when it vacates or takes a
+                # space on that walk
+                on2: list[list[float]] = [[] for _ in nobles]
+                span2 = [0] * len(nobles)
                 for n2 in movable:
                     dests2 = walks[n2]
-                    on2[n2] = [mult[d] * vals[n2] + bonus[d] for d in dests2[: hi2 + 1]]
+                    val = vals[n2]
+                    on2[n2] = [mult[dest] * val + bonus[dest] for dest in dests2[lo2 : hi2 + 1]]
                     span2[n2] = (dests2[hi2] - nobles[n2]) % n_sp
                 for n1 in movable:
                     dests1 = walks[n1]
                     left = nobles[n1]
-                    for s1 in r1:
+                    val1 = vals[n1]
+                    for s1 in range(lo1, hi1 + 1):
                         dest1 = dests1[s1]
-                        nn1: list[int] | None = None
-                        v1 = total0 - base[n1] + (mult[dest1] * vals[n1] + bonus[dest1])
+                        v1 = total0 - base[n1] + (mult[dest1] * val1 + bonus[dest1])
                         for n2 in movable:
                             if n2 == n1:
                                 continue
-                            onv = on2[n2]
-                            if skip:
-                                start, span = nobles[n2], span2[n2]
-                                if 0 < (left - start) % n_sp <= span or 0 < (dest1 - start) % n_sp <= span:
-                                    if nn1 is None:
-                                        nn1 = list(nobles)
-                                        nn1[n1] = dest1
-                                    occ2 = {x for i, x in enumerate(nn1) if i != n2}
-                                    val = vals[n2]
-                                    onv = [mult[d] * val + bonus[d] for d in _reach(cat, nn1, n2, hi2, occ2)]
                             rest = v1 - base[n2]
-                            for s2 in r2:
-                                v = rest + onv[s2]
+                            start = nobles[n2]
+                            if skip and (
+                                0 < (left - start) % n_sp <= span2[n2] or 0 < (dest1 - start) % n_sp <= span2[n2]
+                            ):
+                                # its walk with the first noble moved, valued as it goes
+                                count[left] -= 1
+                                count[dest1] += 1
+                                dests = _walk(n_sp, skip, start, hi2, count)
+                                count[left] += 1
+                                count[dest1] -= 1
+                                val = vals[n2]
+                                for s2 in range(lo2, hi2 + 1):
+                                    dest = dests[s2]
+                                    v = rest + (mult[dest] * val + bonus[dest])
+                                    if v > best_v:
+                                        best_v, best_seq = v, [(n1, d1, s1), (n2, d2, s2)]
+                                continue
+                            onv = on2[n2]
+                            for s2 in range(lo2, hi2 + 1):
+                                v = rest + onv[s2 - lo2]
                                 if v > best_v:
                                     best_v, best_seq = v, [(n1, d1, s1), (n2, d2, s2)]
         if len(self._moves_cache) > 64:
