@@ -22,6 +22,7 @@ import msgspec
 import pytest
 
 from colosseum.core.games.colosseum import to_act
+from colosseum.tui.net.host import clock
 from colosseum.tui.net.host import protocol as P
 from colosseum.tui.net.host.files import tail_lines
 from colosseum.tui.net.host.finished import visible_page
@@ -299,6 +300,42 @@ def test_a_stalled_player_s_decision_runs_out_and_a_bot_stands_in(tmp_path):
                 break
             await asyncio.sleep(0.01)
         assert seat not in table.standin
+        for x in (a, b, c):
+            await x.close()
+        await srv.close()
+
+    run(go())
+
+
+def test_a_decision_whose_time_ran_out_while_the_host_was_stopped_gets_time_again(tmp_path, monkeypatch):
+    """The host stopped (paused, frozen, asleep) past a player's deadline: when it runs again the
+    timer fires late, and the player, who was waiting for the host, gets a little time to decide
+    instead of a bot standing in at once; everyone is told the new deadline."""
+    monkeypatch.setattr(clock, "LATE", 0.5)
+    monkeypatch.setattr(clock, "UNDO_MIN_LEFT", 1.0)
+
+    async def go():
+        srv = TableServer(tmp_path / "data", bot_delay=0.0, turn_timeout=0.6, fixed_seeds=True)
+        await srv.start()
+        a, b, c = [await client(srv, n) for n in ("alice", "bob", "carol")]
+        a.send(P.CreateTable(seats=["human", "human", "human"], sit=0, seed=3))
+        tid = (await a.expect(lambda m: isinstance(m, P.Joined))).table.id
+        b.send(P.Join(table=tid, seat=1))
+        await b.expect(lambda m: isinstance(m, P.Joined))
+        c.send(P.Join(table=tid, seat=2))
+        j = await c.expect(lambda m: isinstance(m, P.Joined))
+        table = srv.tables[tid]
+        seat = to_act(table.state)
+        first = j.table.deadline
+        waiting = (a, b, c)[seat]
+        time.sleep(1.6)  # the host's loop runs nothing: the deadline passes a second before it runs again
+        told = await waiting.expect(lambda m: isinstance(m, P.TableChanged) and m.table.deadline > first + 0.5)
+        assert told.table.clock_seat == seat and not told.table.seats[seat].standin
+        assert 0.5 < told.table.deadline - time.time() <= 1.0
+        assert seat not in table.standin
+        # the time given runs out as any other: then a bot stands in
+        err = await waiting.expect(lambda m: isinstance(m, P.Error) and m.code == "clock", timeout=5)
+        assert "bot plays your seat" in err.message
         for x in (a, b, c):
             await x.close()
         await srv.close()

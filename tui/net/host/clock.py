@@ -9,7 +9,12 @@ begins.  A seat whose bank ran out has the increment for each later decision (at
 
 The clock knows seats and action counts only: the table says which seat a person must decide
 for now (``run``) and what happens when the time is up (``on_time_up``).  A decision taken back
-keeps the time it had, with a little to think again (``UNDO_MIN_LEFT``)."""
+keeps the time it had, with a little to think again (``UNDO_MIN_LEFT``).
+
+A clock whose time ran out while the host itself was stopped (paused, frozen, its machine
+asleep: the timer fires more than ``LATE`` seconds after its deadline) does not hand the seat to
+a bot: its player was waiting for a host that did not answer (they were told so), so the
+decision gets ``UNDO_MIN_LEFT`` seconds from now, and the table tells everyone (``on_moved``)."""
 
 from __future__ import annotations
 
@@ -20,6 +25,8 @@ from collections.abc import Callable
 #: seconds a decision has at least after it is taken back (the clock is not reset by undoing)
 UNDO_MIN_LEFT = 15.0
 MIN_DECISION = 10.0  # seconds a decision has at least once a seat's bank is spent
+#: a timer this many seconds late fired after the host was stopped, not after the player's time
+LATE = 3.0
 
 
 class TimeBank:
@@ -41,8 +48,14 @@ class TimeBank:
 class Clock:
     """``deadline`` (wall clock, 0: no clock) and ``seat`` (-1: none) are what clients are sent."""
 
-    def __init__(self, on_time_up: Callable[[int, int], None], bank: TimeBank | None = None) -> None:
+    def __init__(
+        self,
+        on_time_up: Callable[[int, int], None],
+        bank: TimeBank | None = None,
+        on_moved: Callable[[], None] | None = None,
+    ) -> None:
         self.bank = bank
+        self._on_moved = on_moved
         self._began = 0.0  # when the running decision's clock started (a time bank's)
         self.deadline = 0.0
         self.seat = -1
@@ -75,6 +88,13 @@ class Clock:
 
     def _up(self, seat: int, n: int) -> None:
         self._handle = None
+        now = time.time()
+        if now - self.deadline > LATE:  # the host was stopped meanwhile: not the player's time
+            self.deadline = self._deadlines[(seat, n)] = now + UNDO_MIN_LEFT
+            self._handle = asyncio.get_running_loop().call_later(UNDO_MIN_LEFT, self._up, seat, n)
+            if self._on_moved is not None:
+                self._on_moved()
+            return
         if self.bank is not None:
             self.bank.left[seat] = 0.0  # spent: a bot stands in (the decisions after get the increment)
         self._on_time_up(seat, n)

@@ -84,7 +84,7 @@ class Table:
         self.seats = Seats(meta)
         self.talk = Chat(meta.id)
         self.talk.at = lambda: len(self.actions)  # (0 while the table waits: before the first move)
-        self.clock = Clock(self._time_up, bank=time_bank(meta))
+        self.clock = Clock(self._time_up, bank=time_bank(meta), on_moved=self.changed)
         self.takebacks = Takebacks(self.rules)
         self.botplay = BotPlay(self, server)
         self.origin = ""  # the address its creator connected from (the per-address cap; memory only)
