@@ -7,7 +7,8 @@ so in its log and where the player looks, once; and again once the host answers 
 thread, hearing anything).  Before, the player looked at a still table until their own move
 timed out.  Meanwhile a move is not sent (``NOT_SENT``: sent, it would count whenever the host
 came back, long after the player was told it failed), and one waiting for its answer when the
-silence is noticed stops waiting (``UNANSWERED``), so that the screen is not held.  The lobby alone is told nothing: its requests say themselves when no answer comes.
+silence is noticed stops waiting (``UNANSWERED``), so that the screen is not held.  The lobby
+alone is told nothing: its requests say themselves when no answer comes.  D-104.
 """
 
 from __future__ import annotations
