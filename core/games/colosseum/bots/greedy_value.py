@@ -53,7 +53,9 @@ class GreedyValuation(TileValuation):
     ) -> float:
         """Acclaim-like value of owning ``specs`` with ``ngates`` gates after this turn's
         investments costing ``spent`` coins: what ``GreedyBot._invest`` computes for every bundle
-        of investments (less what pays for them), with the parts they share computed once."""
+        of investments (less what pays for them), with the parts they share computed once.  Not
+        called in play: the plain form the search is checked against
+        (tests/core/test_greedy_invest_reference.py: the very same choices)."""
         p = state.players[seat]
         c = cat.common
         fixed = self._bundle_fixed
