@@ -66,6 +66,7 @@ class Relay:
         self.listener.close()
 
 
+@pytest.mark.long(10)
 def test_a_silent_host_is_said_in_the_game_and_so_is_its_return(server, tmp_path, monkeypatch):
     monkeypatch.setattr(watchdog, "PING_AFTER", 0.3)
     monkeypatch.setattr(watchdog, "SILENT_AFTER", 1.5)
