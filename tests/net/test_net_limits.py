@@ -267,17 +267,24 @@ def test_a_finished_table_of_an_older_version_moves_to_the_history(tmp_path):
     assert (data / "history" / "abc123.json").exists() and not (data / "tables" / "abc123.json").exists()
 
 
+async def three_on_a_clock(tmp_path) -> tuple[TableServer, tuple[ProtoClient, ProtoClient, ProtoClient], P.Joined]:
+    """A server whose decisions have 0.6 s, and three people at one of its tables (what the
+    last of them was told on joining)."""
+    srv = TableServer(tmp_path / "data", bot_delay=0.0, turn_timeout=0.6, fixed_seeds=True)
+    await srv.start()
+    a, b, c = [await client(srv, n) for n in ("alice", "bob", "carol")]
+    a.send(P.CreateTable(seats=["human", "human", "human"], sit=0, seed=3))
+    tid = (await a.expect(lambda m: isinstance(m, P.Joined))).table.id
+    b.send(P.Join(table=tid, seat=1))
+    await b.expect(lambda m: isinstance(m, P.Joined))
+    c.send(P.Join(table=tid, seat=2))
+    return srv, (a, b, c), await c.expect(lambda m: isinstance(m, P.Joined))
+
+
 def test_a_stalled_player_s_decision_runs_out_and_a_bot_stands_in(tmp_path):
     async def go():
-        srv = TableServer(tmp_path / "data", bot_delay=0.0, turn_timeout=0.6, fixed_seeds=True)
-        await srv.start()
-        a, b, c = [await client(srv, n) for n in ("alice", "bob", "carol")]
-        a.send(P.CreateTable(seats=["human", "human", "human"], sit=0, seed=3))
-        tid = (await a.expect(lambda m: isinstance(m, P.Joined))).table.id
-        b.send(P.Join(table=tid, seat=1))
-        await b.expect(lambda m: isinstance(m, P.Joined))
-        c.send(P.Join(table=tid, seat=2))
-        j = await c.expect(lambda m: isinstance(m, P.Joined))
+        srv, (a, b, c), j = await three_on_a_clock(tmp_path)
+        tid = j.table.id
         table = srv.tables[tid]
         seat = to_act(table.state)
         # everyone sees whose clock runs and until when
@@ -315,15 +322,8 @@ def test_a_decision_whose_time_ran_out_while_the_host_was_stopped_gets_time_agai
     monkeypatch.setattr(clock, "UNDO_MIN_LEFT", 1.0)
 
     async def go():
-        srv = TableServer(tmp_path / "data", bot_delay=0.0, turn_timeout=0.6, fixed_seeds=True)
-        await srv.start()
-        a, b, c = [await client(srv, n) for n in ("alice", "bob", "carol")]
-        a.send(P.CreateTable(seats=["human", "human", "human"], sit=0, seed=3))
-        tid = (await a.expect(lambda m: isinstance(m, P.Joined))).table.id
-        b.send(P.Join(table=tid, seat=1))
-        await b.expect(lambda m: isinstance(m, P.Joined))
-        c.send(P.Join(table=tid, seat=2))
-        j = await c.expect(lambda m: isinstance(m, P.Joined))
+        srv, (a, b, c), j = await three_on_a_clock(tmp_path)
+        tid = j.table.id
         table = srv.tables[tid]
         seat = to_act(table.state)
         first = j.table.deadline
