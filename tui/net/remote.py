@@ -66,7 +66,7 @@ class RemoteClient(LobbyRequests):
         self.closed = threading.Event()
         self._refs = itertools.count(1)
         self._in_request = False
-        self.heard = time.monotonic()  # when the server last said anything
+        self.heard = time.monotonic()  # when the server last said anything (``watchdog``)
         self.silent = False  # the games on this connection were told the server is silent
         self.sock.settimeout(HELLO_TIMEOUT)  # a host that takes connections but never greets
         try:
@@ -97,14 +97,11 @@ class RemoteClient(LobbyRequests):
             data = self.sock.recv(65536)
             if not data:
                 raise NetError("the server closed the connection")
-            self.heard = time.monotonic()
-            if self.silent:
-                self.silent = False
-                self._tell_games(watchdog.ANSWERS_AGAIN, "answers")
+            watchdog.heard(self)
             self._pending.extend(P.decode(b) for b in self._frames.feed(data))
         return self._pending.pop(0)
 
-    def _tell_games(self, text: str, code: str) -> None:
+    def tell_games(self, text: str, code: str) -> None:
         """Said in the log of every game on this connection (and where the player looks)."""
         for s in list(self.sessions.values()):
             s._post(P.Error(message=text, code=code, table=s.table_id))

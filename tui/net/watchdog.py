@@ -21,7 +21,17 @@ from .host import protocol as P
 if TYPE_CHECKING:
     from .remote import RemoteClient
 
-__all__ = ["ANSWERS_AGAIN", "NOT_SENT", "PING_AFTER", "SILENT", "SILENT_AFTER", "UNANSWERED", "WATCH_EVERY", "watch"]
+__all__ = [
+    "ANSWERS_AGAIN",
+    "NOT_SENT",
+    "PING_AFTER",
+    "SILENT",
+    "SILENT_AFTER",
+    "UNANSWERED",
+    "WATCH_EVERY",
+    "heard",
+    "watch",
+]
 
 PING_AFTER = 4.0
 SILENT_AFTER = 10.0
@@ -46,4 +56,13 @@ def watch(client: RemoteClient) -> None:
                 pass  # (the reader thread hears the connection end)
         if quiet >= SILENT_AFTER and not client.silent and client.sessions:
             client.silent = True
-            client._tell_games(SILENT.format(seconds=int(quiet)), "silent")
+            client.tell_games(SILENT.format(seconds=int(quiet)), "silent")
+
+
+def heard(client: RemoteClient) -> None:
+    """The reader thread heard the server (anything at all): the games told it was silent are
+    told it answers again."""
+    client.heard = time.monotonic()
+    if client.silent:
+        client.silent = False
+        client.tell_games(ANSWERS_AGAIN, "answers")
