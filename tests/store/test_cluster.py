@@ -1,10 +1,11 @@
 """Several hosts on one database (issue 30) at the database level: leases taken, renewed and
-taken over with a higher generation; a host whose lease was taken over (or ran out) cannot append
-to the table's log; the log's rows export to the very bytes of the file form."""
+taken over with a higher generation; a host whose lease was taken over cannot append to the
+table's log (one that ran out with nobody taking it over is still its holder's); the log's rows export to the very bytes of the file form."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import pytest
 
@@ -25,20 +26,29 @@ def test_leases_fence_a_host_that_lost_its_table(tmp_path, db_url):
             a = await store.write(lambda c: cluster.acquire(c, "t1", "host-a", seconds=10, now=100))
             assert a is not None and a.gen == 1
             assert await store.write(lambda c: cluster.acquire(c, "t1", "host-b", seconds=10, now=105)) is None
-            await store.write(lambda c: cluster.append(c, a, 1, [b'{"h":1}'], now=106))
+            await store.write(lambda c: cluster.append(c, a, 1, [b'{"h":1}']))
             # host-a is paused past its lease; host-b takes the table over
             b = await store.write(lambda c: cluster.acquire(c, "t1", "host-b", seconds=10, now=111))
             assert b is not None and b.gen == 2
             with pytest.raises(cluster.Fenced):  # host-a, resumed, cannot append
-                await store.write(lambda c: cluster.append(c, a, 2, [b'{"late":1}'], now=112))
+                await store.write(lambda c: cluster.append(c, a, 2, [b'{"late":1}']))
             with pytest.raises(cluster.Fenced):
                 await store.write(lambda c: cluster.renew(c, a, now=112))
-            await store.write(lambda c: cluster.append(c, b, 2, [b'{"b":1}'], now=112))
+            await store.write(lambda c: cluster.append(c, b, 2, [b'{"b":1}']))
             with pytest.raises(cluster.Fenced):  # a line already written is not written twice
-                await store.write(lambda c: cluster.append(c, b, 2, [b'{"again":1}'], now=113))
-            with pytest.raises(cluster.Fenced):  # a lease that ran out writes nothing either
-                await store.write(lambda c: cluster.append(c, b, 3, [b"{}"], now=130))
-            assert await store.read(lambda c: cluster.lines(c, "t1")) == [b'{"h":1}', b'{"b":1}']
+                await store.write(lambda c: cluster.append(c, b, 2, [b'{"again":1}']))
+            # the database away past host-b's lease, nobody took the table: still host-b's (D-105)
+            await store.write(lambda c: cluster.append(c, b, 3, [b'{"b":2}']))
+            b2 = await store.write(lambda c: cluster.renew(c, b, seconds=10, now=130))
+            assert (b2.gen, b2.until) == (2, 140)
+            assert await store.write(lambda c: cluster.acquire(c, "t1", "host-a", seconds=10, now=131)) is None
+            # ... until another host takes it over once it ran out: then fenced
+            assert await store.write(lambda c: cluster.acquire(c, "t1", "host-a", seconds=10, now=141)) is not None
+            with pytest.raises(cluster.Fenced):
+                await store.write(lambda c: cluster.append(c, b2, 4, [b"{}"]))
+            with pytest.raises(cluster.Fenced):
+                await store.write(lambda c: cluster.renew(c, b2, now=142))
+            assert await store.read(lambda c: cluster.lines(c, "t1")) == [b'{"h":1}', b'{"b":1}', b'{"b":2}']
             await store.write(lambda c: cluster.heartbeat(c, "host-a", "127.0.0.1:7001", now=200))
             await store.write(lambda c: cluster.heartbeat(c, "host-b", "127.0.0.1:7002", now=150))
             assert await store.read(lambda c: cluster.live_hosts(c, within=20, now=205)) == {"host-a": "127.0.0.1:7001"}
@@ -116,3 +126,41 @@ def test_a_hosts_address_of_any_length_is_kept_and_0003_upgrades_with_its_hosts(
 
     assert len(long) > 330
     run(go())
+
+
+def test_a_host_back_in_touch_with_the_database_leaves_run_out_leases_to_their_owners(tmp_path):
+    """D-105: after an outage every lease has run out; a host adopts another's table only once it
+    has itself been in touch with the database for ADOPT_AFTER (the owner renews first); its own
+    dropped table at once.  A fence is the database answering: it is no outage."""
+    from types import SimpleNamespace
+
+    from colosseum.tui.net.host.cluster_host import ADOPT_AFTER, ClusterServer
+    from colosseum.tui.net.host.cluster_link import ClusterError, ClusterLink
+
+    link = ClusterLink(f"sqlite+aiosqlite:///{tmp_path / 'link.db'}")
+    link.start()
+    try:
+        assert link.calm_for() == float("inf")
+
+        async def fenced(c):
+            raise cluster.Fenced("not this host's")
+
+        async def broken(c):
+            raise OSError("connection refused")
+
+        with pytest.raises(ClusterError):
+            link.call(fenced)
+        assert link.calm_for() == float("inf")
+        with pytest.raises(ClusterError):
+            link.call(broken)
+        assert 0 <= link.calm_for() < 1
+    finally:
+        link.close()
+    host = SimpleNamespace(host_id="h2", link=SimpleNamespace(calm_for=lambda: 0.5))
+    gone = cluster.LiveTable("t1", "playing", b"", b"", "h1", 1, 100.0, "tcp:127.0.0.1:7001")
+    orphaned = ClusterServer.orphaned
+    assert not orphaned(host, gone, 101.0)  # h2 just came back: h1 may be renewing
+    assert orphaned(host, dataclasses.replace(gone, host="h2"), 99.0)  # its own: at once
+    host.link.calm_for = lambda: ADOPT_AFTER
+    assert orphaned(host, gone, 101.0)
+    assert not orphaned(host, gone, 99.0)  # h1's lease still runs

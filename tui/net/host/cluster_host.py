@@ -37,6 +37,7 @@ import msgspec
 from . import peertls
 from . import protocol as P
 from .cluster_link import ClusterError, ClusterLink
+from .cluster_mirror import LogMirror
 from .conn import Conn
 from .files import write_private
 from .hub import TableServer
@@ -49,50 +50,13 @@ from .table import Table
 log = logging.getLogger("colosseum.net.cluster")
 
 RENEW_EVERY = cluster.LEASE_SECONDS / 3  # a lease is renewed twice before it could run out
+RETRY_EVERY = min(1.0, RENEW_EVERY)  # renewals tried again this soon while the database is away
+#: A host adopts another's table whose lease ran out only once it has itself been in touch with
+#: the database this long: after an outage every lease has run out, and their owners (alive,
+#: renewing within RETRY_EVERY of its end) keep them (D-105).
+ADOPT_AFTER = cluster.LEASE_SECONDS
 SWEEP_EVERY = 1.0  # the lobby's descriptions published, the others' refreshed, orphans adopted
 REFRESH_EVERY = 5.0  # the others' tables read again even without a NOTIFY
-
-
-class LogMirror:
-    """The database home of one table's log lines (``LogWriter.mirror``): each write's lines
-    appended under the table's lease, committed before the write returns."""
-
-    def __init__(self, server: ClusterServer, table_id: str, next_n: int) -> None:
-        self.server = server
-        self.table_id = table_id
-        self.next_n = next_n
-
-    poisoned = False  # its lines could not be taken back: it writes nothing more here
-
-    def abandon(self) -> None:
-        """The game did not start after all: its lines so far taken back (else this host lets
-        the table go at its next write, and it goes on from what the database holds)."""
-        lease = self.server.leases.get(self.table_id)
-        try:
-            if lease is None:
-                raise ClusterError("no lease", fenced=True)
-            self.server.link.call(lambda c: cluster.drop_lines(c, lease))
-            self.next_n = 1
-        except ClusterError as err:
-            log.warning("table %s: its begun log not taken back: %s", self.table_id, err)
-            self.poisoned = True
-
-    def __call__(self, data: bytes) -> None:
-        lines = data.split(b"\n")[:-1]
-        lease = None if self.poisoned else self.server.leases.get(self.table_id)
-        if lease is None:
-            raise ClusterError(f"table {self.table_id} is not this host's any more", fenced=True)
-        first = self.next_n
-        try:
-            self.server.link.call(lambda c: cluster.append(c, lease, first, lines))
-        except ClusterError as err:
-            # another host owns it now, or the line may be in the database though the file was
-            # cut back: this host lets go (after this refusal) and the table goes on from what
-            # the database holds (adopted again, by whichever host is first)
-            if err.fenced or err.unknown:
-                asyncio.get_running_loop().call_soon(self.server.lose, self.table_id, str(err))
-            raise
-        self.next_n += len(lines)
 
 
 class ClusterServer(TableServer):
@@ -205,6 +169,7 @@ class ClusterServer(TableServer):
                         out.append(str(err))
                 return out
 
+            wait = RENEW_EVERY
             try:
                 for lease, now in zip(held, await self.link.acall(renew_all), strict=True):
                     if self.leases.get(lease.table_id) is not lease:
@@ -215,7 +180,8 @@ class ClusterServer(TableServer):
                         self.leases[lease.table_id] = now
             except ClusterError as err:
                 log.warning("host %s: the database does not answer: %s", self.host_id, err)
-            await asyncio.sleep(RENEW_EVERY)
+                wait = RETRY_EVERY  # its leases renewed as soon as it answers again
+            await asyncio.sleep(wait)
 
     def lease(self, table_id: str) -> cluster.Lease | None:
         """Take ``table_id`` for this host now (None: another host holds it)."""
@@ -395,7 +361,7 @@ class ClusterServer(TableServer):
         for row in rows:
             if row.id in self.tables:  # this host's (a finished one's row may be read before it goes)
                 continue
-            if row.until <= now or row.host == self.host_id:  # (this host's, dropped after a failed write)
+            if self.orphaned(row, now):
                 if self.adopt(row) is not None:
                     continue
             others[row.id] = row
@@ -407,6 +373,14 @@ class ClusterServer(TableServer):
         self.others = others
         for tid in [k for k in self.others_meta if k not in others]:
             del self.others_meta[tid]
+
+    def orphaned(self, row: cluster.LiveTable, now: float | None = None) -> bool:
+        """``row``'s table is this host's to adopt: its own (dropped after a failed write), or
+        its lease ran out while this host was in touch with the database (ADOPT_AFTER)."""
+        if row.host == self.host_id:
+            return True
+        at = time.time() if now is None else now
+        return row.until <= at and self.link.calm_for() >= ADOPT_AFTER
 
     def adopt(self, row: cluster.LiveTable) -> Table | None:
         """Take over ``row``'s table whose owner is gone: the lease, then the table from its
@@ -460,7 +434,7 @@ class ClusterServer(TableServer):
     # ---------------------------------------------------------------- requests for others' tables
     def table_of(self, conn: Conn, tid: str, ref: int = -1) -> Table | None:
         row = self.others.get(tid) if tid not in self.tables else None
-        if row is not None and (row.until <= time.time() or row.host == self.host_id):
+        if row is not None and self.orphaned(row):
             self.adopt(row)  # its host is gone (or it is this host's, dropped): this one takes it now
         return super().table_of(conn, tid, ref)
 
@@ -485,12 +459,12 @@ class ClusterServer(TableServer):
         row, meta = self.others.get(tid), self.others_meta.get(tid)
         if row is None or meta is None or (check and not may_see(meta, conn.player)):
             return False
-        if row.until <= time.time() or row.host == self.host_id:  # nobody's, or this host's
+        if self.orphaned(row):  # nobody's, or this host's
             if self.adopt(row) is not None:
                 return False  # served here now
             self.look_again(tid, now=True)  # (what this host knew was old: its owner renewed)
             row = self.others.get(tid)
-            if row is None or row.until <= time.time() or row.host == self.host_id:
+            if row is None or self.orphaned(row):
                 return False
         conn.send(
             P.Elsewhere(table=tid, address=row.address, token=self.token_for(conn.player, conn.name, conn.address))

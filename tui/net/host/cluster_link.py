@@ -17,6 +17,7 @@ import asyncio
 import concurrent.futures
 import logging
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -102,20 +103,33 @@ class ClusterLink:
         try:
             return future.result(timeout)
         except concurrent.futures.TimeoutError:
-            raise ClusterError("the database did not answer in time", unknown=True) from None
+            raise self._failed(ClusterError("the database did not answer in time", unknown=True)) from None
         except Exception as err:  # noqa: BLE001 - whatever the driver raises is one line here
-            raise _failure(err) from None
+            raise self._failed(_failure(err)) from None
 
     async def acall(self, fn: Callable[[AsyncConnection], Awaitable[T]], timeout: float = CALL_TIMEOUT) -> T:
         """``call`` awaited on another loop (the hub's) without blocking it."""
         future = asyncio.wrap_future(self.submit(fn))
         done, _ = await asyncio.wait({future}, timeout=timeout)  # (never cancels the transaction)
         if not done:
-            raise ClusterError("the database did not answer in time", unknown=True)
+            raise self._failed(ClusterError("the database did not answer in time", unknown=True))
         try:
             return future.result()
         except Exception as err:  # noqa: BLE001 - whatever the driver raises is one line here
-            raise _failure(err) from None
+            raise self._failed(_failure(err)) from None
+
+    #: time.monotonic() of the last call the database did not answer or refused (not a fence)
+    failed_at = float("-inf")
+
+    def _failed(self, err: ClusterError) -> ClusterError:
+        if not err.fenced:
+            self.failed_at = time.monotonic()
+        return err
+
+    def calm_for(self) -> float:
+        """Seconds since a call of this link last failed (other than fenced): how long this
+        host has been in touch with the database."""
+        return time.monotonic() - self.failed_at
 
     def listen(self, heard: Callable[[str], None]) -> None:
         """Call ``heard(table_id)`` (on the link's thread) when any host changes a table

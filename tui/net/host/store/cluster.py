@@ -55,7 +55,7 @@ LEASE_SECONDS = float(os.environ.get("COLOSSEUM_LEASE_SECONDS", "15") or 15)
 
 
 class Fenced(Exception):
-    """This host no longer owns the table (its lease expired or was taken over)."""
+    """This host no longer owns the table (another host took its lease over)."""
 
 
 @dataclass(frozen=True)
@@ -145,7 +145,9 @@ async def acquire(
 async def renew(
     conn: AsyncConnection, lease: Lease, *, seconds: float = LEASE_SECONDS, now: float | None = None
 ) -> Lease:
-    """Extend a lease this host still holds; Fenced if it does not."""
+    """Extend a lease this host still holds; Fenced if it does not.  The generation fences: a
+    lease that ran out while nobody took it over (the database itself was away longer than a
+    lease) is still its holder's, and renewed (D-105)."""
     at = time.time() if now is None else now
     done = await conn.execute(
         update(S.leases)
@@ -154,7 +156,6 @@ async def renew(
                 S.leases.c.table_id == lease.table_id,
                 S.leases.c.host == lease.host,
                 S.leases.c.gen == lease.gen,
-                S.leases.c.until > at,
             )
         )
         .values(until=at + seconds)
@@ -168,6 +169,11 @@ async def release(conn: AsyncConnection, lease: Lease) -> None:
     await conn.execute(delete(S.leases).where(and_(S.leases.c.table_id == lease.table_id, S.leases.c.gen == lease.gen)))
 
 
+def _holds(held: Lease | None, lease: Lease) -> bool:
+    """``lease``'s holder still owns the table: the lease row is its host's, of its generation."""
+    return held is not None and held.host == lease.host and held.gen == lease.gen
+
+
 async def _locked(conn: AsyncConnection, table_id: str) -> Lease | None:
     query = select(S.leases).where(S.leases.c.table_id == table_id)
     if conn.dialect.name == "postgresql":
@@ -176,15 +182,14 @@ async def _locked(conn: AsyncConnection, table_id: str) -> Lease | None:
     return Lease(row.table_id, row.host, row.gen, row.until) if row is not None else None
 
 
-async def append(
-    conn: AsyncConnection, lease: Lease, first: int, lines: Sequence[bytes], *, now: float | None = None
-) -> None:
+async def append(conn: AsyncConnection, lease: Lease, first: int, lines: Sequence[bytes]) -> None:
     """Append ``lines`` (numbered from ``first``) to the table's log, fenced: Fenced unless this
-    host still holds ``lease`` (its generation, not expired), checked in this transaction; a
-    number already written (another host's) is Fenced too."""
-    at = time.time() if now is None else now
+    host still holds ``lease``'s generation, checked in this transaction with the lease's row
+    locked (a take-over raises the generation, so a lease that ran out is still the holder's
+    until another host takes it: D-105); a number already written (another host's) is Fenced
+    too."""
     held = await _locked(conn, lease.table_id)
-    if held is None or held.host != lease.host or held.gen != lease.gen or held.until <= at:
+    if not _holds(held, lease):
         raise Fenced(f"table {lease.table_id}: not this host's (generation {lease.gen}) to write")
     try:
         await conn.execute(
@@ -198,12 +203,11 @@ async def append(
         raise Fenced(f"table {lease.table_id}: line {first} is written already") from None
 
 
-async def drop_lines(conn: AsyncConnection, lease: Lease, *, now: float | None = None) -> None:
+async def drop_lines(conn: AsyncConnection, lease: Lease) -> None:
     """A log begun for a game that did not start after all: its lines gone (fenced as
     ``append``), so that the start tried again begins it afresh."""
-    at = time.time() if now is None else now
     held = await _locked(conn, lease.table_id)
-    if held is None or held.host != lease.host or held.gen != lease.gen or held.until <= at:
+    if not _holds(held, lease):
         raise Fenced(f"table {lease.table_id}: not this host's (generation {lease.gen}) to write")
     await conn.execute(delete(S.log_lines).where(S.log_lines.c.table_id == lease.table_id))
 
