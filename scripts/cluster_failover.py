@@ -4,11 +4,15 @@ players at two tables (a Colosseum and a Municipium table, each with people on t
 kills (SIGKILL) the host owning a table chosen at random once it has a random number of actions,
 lets the players come back through the hosts still up and finish, and checks the logs in the
 database: every acknowledged action at its number, none twice, the digest chains verify, the
-games over.  ``--pause`` pauses the owner (SIGSTOP past its lease, then SIGCONT) instead.
+games over.  ``--pause`` pauses the owner (SIGSTOP past its lease, then SIGCONT) instead;
+``--outage`` stops the database itself for twice the lease, then starts it again, and requires
+more: every table still on the host that had it (one generation of its lease), nobody sent to
+find it again (D-105).
 
     python scripts/cluster_failover.py --kills 20          # the issue's twenty points
     python scripts/cluster_failover.py --kills 2 --seed 5  # a quick look
     python scripts/cluster_failover.py --kills 20 --tls    # the peer ports over TLS
+    python scripts/cluster_failover.py --kills 10 --outage # the database away, not a host
 
 CI runs two kill points (tests/cluster/test_failover.py); this is the long run.
 """
@@ -39,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--pause", action="store_true", help="SIGSTOP the owner past its lease instead of SIGKILL")
     ap.add_argument("--tls", action="store_true", help="the hosts' peer ports speak TLS (serve --peer-tls)")
+    ap.add_argument("--outage", action="store_true", help="stop the database for twice the lease instead")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
     # SIGTERM (kill, a time limit) leaves as Ctrl+C does: each round's hosts and the PostgreSQL
@@ -58,16 +63,23 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 drill.start(3)
                 drill.seat_players(LAYOUT)
-                result = drill.play(kill=(table, at), pause=6.0 if args.pause else 0.0)
+                result = drill.play(
+                    kill=(table, at),
+                    pause=6.0 if args.pause else 0.0,
+                    outage=(lambda: outage(pg)) if args.outage else None,
+                )
                 if result["errors"]:
                     raise AssertionError("; ".join(result["errors"]))
                 figures = drill.check()
+                if args.outage:
+                    stayed(drill, figures)
                 acked += figures["acked"]
                 actions += sum(figures["actions"].values())
                 took.append(time.monotonic() - started)
                 gens = figures["gens"][drill.tables[table]]
                 print(
-                    f"round {k + 1}: {result['killed']} stopped at table {table + 1}'s action {at}: "
+                    f"round {k + 1}: {'the database' if args.outage else result['killed']} stopped at table "
+                    f"{table + 1}'s action {at}: "
                     f"passed in {took[-1]:.1f} s (generations {gens}; {figures['acked']} acknowledged actions)",
                     flush=True,
                 )
@@ -91,6 +103,23 @@ def main(argv: list[str] | None = None) -> int:
         f"median round {median:.1f} s"
     )
     return 1 if failed else 0
+
+
+def outage(pg: Cluster) -> None:
+    """The database away for twice the drill's lease (3 s), then back."""
+    pg.stop()
+    time.sleep(6.0)
+    pg.start()
+
+
+def stayed(drill: Drill, figures: dict[str, object]) -> None:
+    """After an outage: every table on the host that had it, nobody sent to find it again."""
+    gens = figures["gens"]
+    assert isinstance(gens, dict)
+    for tid in drill.tables:
+        assert [g for g, _first, _last in gens[tid]] == [1], f"table {tid} changed hosts: {gens[tid]}"
+    moved = [p.name for p in drill.players if p.reconnects]
+    assert not moved, f"sent to find their table again: {moved}"
 
 
 if __name__ == "__main__":
