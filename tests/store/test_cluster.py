@@ -131,7 +131,8 @@ def test_a_hosts_address_of_any_length_is_kept_and_0003_upgrades_with_its_hosts(
 def test_a_host_back_in_touch_with_the_database_leaves_run_out_leases_to_their_owners(tmp_path):
     """D-105: after an outage every lease has run out; a host adopts another's table only once it
     has itself been in touch with the database for ADOPT_AFTER (the owner renews first); its own
-    dropped table at once.  A fence is the database answering: it is no outage."""
+    dropped table at once.  A fence or a transaction's own error is the database answering:
+    no outage (a lasting bug must not keep a host from adopting)."""
     from types import SimpleNamespace
 
     from colosseum.tui.net.host.cluster_host import ADOPT_AFTER, ClusterServer
@@ -145,11 +146,15 @@ def test_a_host_back_in_touch_with_the_database_leaves_run_out_leases_to_their_o
         async def fenced(c):
             raise cluster.Fenced("not this host's")
 
-        async def broken(c):
-            raise OSError("connection refused")
+        async def refused(c):
+            raise ValueError("a transaction's own error")
 
-        with pytest.raises(ClusterError):
-            link.call(fenced)
+        async def broken(c):
+            raise ConnectionRefusedError(111, "Connect call failed")
+
+        for answered in (fenced, refused):  # the database answered: no outage
+            with pytest.raises(ClusterError):
+                link.call(answered)
         assert link.calm_for() == float("inf")
         with pytest.raises(ClusterError):
             link.call(broken)

@@ -21,7 +21,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from .store import cluster
@@ -51,6 +51,14 @@ def _failure(err: BaseException) -> ClusterError:
         return err
     text = str(getattr(err, "orig", None) or err).strip().splitlines()
     return ClusterError(f"the database refused: {text[0] if text else type(err).__name__}")
+
+
+def _out_of_touch(err: BaseException) -> bool:
+    """``err`` says the database could not be reached (or the connection to it was lost), not
+    that it refused what was asked."""
+    if isinstance(err, (OSError, InterfaceError, OperationalError)):  # (TimeoutError is an OSError)
+        return True
+    return isinstance(err, DBAPIError) and bool(err.connection_invalidated)
 
 
 class ClusterLink:
@@ -105,7 +113,7 @@ class ClusterLink:
         except concurrent.futures.TimeoutError:
             raise self._failed(ClusterError("the database did not answer in time", unknown=True)) from None
         except Exception as err:  # noqa: BLE001 - whatever the driver raises is one line here
-            raise self._failed(_failure(err)) from None
+            raise self._failed(_failure(err), err) from None
 
     async def acall(self, fn: Callable[[AsyncConnection], Awaitable[T]], timeout: float = CALL_TIMEOUT) -> T:
         """``call`` awaited on another loop (the hub's) without blocking it."""
@@ -116,19 +124,20 @@ class ClusterLink:
         try:
             return future.result()
         except Exception as err:  # noqa: BLE001 - whatever the driver raises is one line here
-            raise self._failed(_failure(err)) from None
+            raise self._failed(_failure(err), err) from None
 
-    #: time.monotonic() of the last call the database did not answer or refused (not a fence)
+    #: time.monotonic() of the last call that did not reach the database (``calm_for``)
     failed_at = float("-inf")
 
-    def _failed(self, err: ClusterError) -> ClusterError:
-        if not err.fenced:
+    def _failed(self, err: ClusterError, cause: BaseException | None = None) -> ClusterError:
+        if err.unknown or (cause is not None and _out_of_touch(cause)):
             self.failed_at = time.monotonic()
         return err
 
     def calm_for(self) -> float:
-        """Seconds since a call of this link last failed (other than fenced): how long this
-        host has been in touch with the database."""
+        """Seconds since a call of this link last failed to reach the database (no answer in
+        time, no connection): how long this host has been in touch with it.  A fence or an
+        error of the transaction's own is an answer."""
         return time.monotonic() - self.failed_at
 
     def listen(self, heard: Callable[[str], None]) -> None:
