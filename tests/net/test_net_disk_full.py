@@ -114,3 +114,51 @@ def test_a_start_the_disk_refuses_leaves_the_table_waiting_to_start_again(tmp_pa
             await srv.close()
 
     asyncio.run(asyncio.wait_for(go(), 60))
+
+
+@pytest.mark.parametrize("database", [False, True], ids=["disk", "database"])
+def test_a_players_move_the_server_cannot_save_is_refused_in_words_and_made_later(tmp_path, monkeypatch, database):
+    """A person's move whose line cannot be saved did not happen: the refusal says why in words
+    (the database of several hosts away: wait a moment; else the disk), and the same move is
+    made once the server saves again."""
+    from test_net_tables import run, server_at, three_at_a_table
+
+    from colosseum.core.games.colosseum import legal, to_act
+
+    real_append = TableLog.append
+    full = {"on": False}
+
+    def append(self, action, events, *, final):
+        if full["on"]:
+            if database:
+                raise ClusterError("the database refused: [Errno 111] Connect call failed")
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_append(self, action, events, final=final)
+
+    monkeypatch.setattr(TableLog, "append", append)
+
+    async def go():
+        srv = await server_at(tmp_path, bot_timeout=60)
+        try:
+            tid, players = await three_at_a_table(srv, seats=("human", "human", "human"), seed=5)
+            table = srv.tables[tid]
+            p = players[to_act(table.state)]
+            move = P.Codec.of("colosseum").pack(legal(table.state).actions[-1])
+            full["on"] = True
+            p.c.send(P.Act(table=tid, action=move, ref=1, at=len(table.actions)))
+            said = await p.c.expect(lambda m: isinstance(m, (P.Ack, P.Error)) and m.ref == 1)
+            assert isinstance(said, P.Error) and not table.actions
+            if database:
+                assert said.message == (
+                    "the server's database does not answer just now: that move was not saved; try again in a moment"
+                )
+            else:
+                assert said.message == "the server could not save that move; try again"
+            full["on"] = False
+            p.c.send(P.Act(table=tid, action=move, ref=2, at=0))
+            again = await p.c.expect(lambda m: isinstance(m, (P.Ack, P.Error)) and m.ref == 2)
+            assert isinstance(again, P.Ack) and len(table.actions) == 1
+        finally:
+            await srv.close()
+
+    run(go())

@@ -35,7 +35,7 @@ from .conn import Conn
 from .files import append_private, count_lines, private_dir, write_private
 from .finished import fork_table, history_of, review_game
 from .invites import join_code, may_see, new_code
-from .limits import IDLE_TIMEOUT, IdleTables, begin, table_limits
+from .limits import IDLE_TIMEOUT, IdleTables, begin, table_limits, unsaved
 from .limits import MAX_TABLES_PER_PLAYER as MAX_TABLES_PER_PLAYER  # (where tests look for it)
 from .lobbylist import list_page, web_link
 from .meta import SeatMeta, TableMeta, edition_of, load_meta
@@ -414,7 +414,7 @@ class TableServer:
             why = t.undo(conn, msg)
         except OSError as err:  # the undo line could not be saved, so nothing was taken back
             log.error("table %s: game log not written: %s", t.id, err)
-            why = "the server could not save that; try again"
+            why = unsaved(err, "that take-back")
         if why is not None:
             self.refuse(conn, why, ref=msg.ref, table=t.id)
             return

@@ -51,6 +51,14 @@ def database_away(err: BaseException) -> bool:
     return isinstance(err, ClusterError)
 
 
+def unsaved(err: BaseException, what: str) -> str:
+    """What a player is told when ``what`` ("that move", "that take-back") could not be saved,
+    so did not happen: the database of several hosts away (a moment's wait) or the disk."""
+    if database_away(err) and not getattr(err, "fenced", False):
+        return f"the server's database does not answer just now: {what} was not saved; try again in a moment"
+    return f"the server could not save {what}; try again"
+
+
 def table_limits(tables: Iterable[Table], conn: Conn) -> str | None:
     """Why ``conn`` may not make one more table (None: it may): the live tables in all, those
     its player made, those the players of its address made."""

@@ -39,6 +39,7 @@ from .clock import Clock
 from .conn import Conn
 from .finished import fork_position
 from .gamelog_io import TableLog
+from .limits import unsaved
 from .meta import TableMeta, default_bot, seat_names, time_bank
 from .results import SERVER_NAME, history_line, settle_rated
 from .seats import Seats
@@ -479,7 +480,7 @@ class Table:
             return P.Error(message=err.detail, code="rule", rule=err.rule, ref=msg.ref)
         except OSError as err:  # the move could not be saved, so it did not happen
             log.error("table %s: game log not written: %s", self.id, err)
-            return P.Error(message="the server could not save that move; try again", ref=msg.ref)
+            return P.Error(message=unsaved(err, "that move"), ref=msg.ref)
         return None
 
     def check_act(self, conn: Conn, action: Any, at: int) -> str | None:
