@@ -45,3 +45,24 @@ def test_a_second_host_with_a_live_hosts_id_refuses_to_start(pg, tmp_path):
                 h.stop()
             except (OSError, subprocess.SubprocessError):
                 pass
+
+
+def test_hosts_started_together_on_a_new_database_all_start(pg, tmp_path):
+    """Every host of a new cluster started at the same moment (a service manager's way): they
+    take turns bringing the new database's schema up to date, and all start (one used to stop
+    with "duplicate key value violates unique constraint" when two created the tables at once)."""
+    for round_ in range(2):
+        url = pg.fresh_database()
+        hosts = [Host(tmp_path / f"r{round_}", f"h{i + 1}", url, lease="6") for i in range(4)]
+        try:
+            for h in hosts:
+                h.start()
+            for h in hosts:
+                h.wait_started()
+            assert all(h.up for h in hosts)
+        finally:
+            for h in hosts:
+                try:
+                    h.stop()
+                except (OSError, subprocess.SubprocessError):
+                    pass

@@ -13,7 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -61,10 +61,19 @@ def _upgrade(connection: Connection) -> None:
     command.upgrade(cfg, "head")
 
 
+#: the PostgreSQL advisory lock the hosts of one database take to bring its schema up to date
+#: one at a time (any number that no other program on the database uses)
+MIGRATE_LOCK = 0x436F6C6F  # "Colo"
+
+
 async def migrate(engine: AsyncEngine) -> None:
-    """Bring the schema up to date (creates it in a new database); StoreError if impossible."""
+    """Bring the schema up to date (creates it in a new database); StoreError if impossible.
+    Several hosts started at once on a new PostgreSQL database take turns (an advisory lock held
+    by the migration's transaction): the first creates the schema, the others find it made."""
     try:
         async with engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATE_LOCK})
             await conn.run_sync(_upgrade)
     except (OperationalError, DBAPIError, sqlite3.DatabaseError, OSError) as err:
         raise StoreError(describe(err, engine)) from None
