@@ -376,7 +376,8 @@ class ClusterServer(TableServer):
 
     def orphaned(self, row: cluster.LiveTable, now: float | None = None) -> bool:
         """``row``'s table is this host's to adopt: its own (dropped after a failed write), or
-        its lease ran out while this host was in touch with the database (ADOPT_AFTER)."""
+        another's whose lease ran out, once this host has been in touch with the database for
+        ADOPT_AFTER (after an outage of its own, the owner may be renewing: D-105)."""
         if row.host == self.host_id:
             return True
         at = time.time() if now is None else now
