@@ -16,7 +16,9 @@ database (``store.cluster``; the design and its limits: docs/architecture.md, "S
 * **Failover**: a host that stops renewing (killed, cut off) loses its tables when their leases
   run out; any live host adopts each one from its logged lines (bots and clocks resume; its
   players are away until they come back, as after a restart), at once when a player asks for
-  it, else within a few seconds.
+  it, else within a few seconds.  A lease nobody took over stays its holder's even once it ran
+  out, and a host back in touch with the database after an outage of its own waits a lease's
+  length before adopting, so that an outage of the database moves no table (D-105).
 """
 
 from __future__ import annotations
