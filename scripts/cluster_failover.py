@@ -5,6 +5,7 @@ kills (SIGKILL) the host owning a table chosen at random once it has a random nu
 lets the players come back through the hosts still up and finish, and checks the logs in the
 database: every acknowledged action at its number, none twice, the digest chains verify, the
 games over.  ``--pause`` pauses the owner (SIGSTOP past its lease, then SIGCONT) instead;
+``--term`` stops it as an operator does (SIGTERM: its tables handed over at once);
 ``--outage`` stops the database itself for twice the lease, then starts it again, and requires
 more: every table still on the host that had it (one generation of its lease), nobody sent to
 find it again (D-105).
@@ -13,6 +14,7 @@ find it again (D-105).
     python scripts/cluster_failover.py --kills 2 --seed 5  # a quick look
     python scripts/cluster_failover.py --kills 20 --tls    # the peer ports over TLS
     python scripts/cluster_failover.py --kills 10 --outage # the database away, not a host
+    python scripts/cluster_failover.py --kills 10 --term   # hosts stopped one at a time
 
 CI runs two kill points (tests/cluster/test_failover.py); this is the long run.
 """
@@ -44,6 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pause", action="store_true", help="SIGSTOP the owner past its lease instead of SIGKILL")
     ap.add_argument("--tls", action="store_true", help="the hosts' peer ports speak TLS (serve --peer-tls)")
     ap.add_argument("--outage", action="store_true", help="stop the database for twice the lease instead")
+    ap.add_argument("--term", action="store_true", help="stop the owner with SIGTERM (a rolling restart) instead")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
     # SIGTERM (kill, a time limit) leaves as Ctrl+C does: each round's hosts and the PostgreSQL
@@ -67,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
                     kill=(table, at),
                     pause=6.0 if args.pause else 0.0,
                     outage=(lambda: outage(pg)) if args.outage else None,
+                    sig=signal.SIGTERM if args.term else signal.SIGKILL,
                 )
                 if result["errors"]:
                     raise AssertionError("; ".join(result["errors"]))

@@ -268,10 +268,12 @@ class Drill:
         pause: float = 0.0,
         timeout: float = 240.0,
         outage: Any = None,
+        sig: int = signal.SIGKILL,
     ) -> dict[str, Any]:
-        """Everyone plays to the end; ``kill`` (table, actions): SIGKILL the host owning that
-        table once it has that many actions (``pause`` > 0: SIGSTOP it that many seconds, then
-        SIGCONT, instead; ``outage``: call it instead, e.g. to stop the database a while)."""
+        """Everyone plays to the end; ``kill`` (table, actions): ``sig`` (SIGKILL; SIGTERM: the
+        host stops as an operator stops it) to the host owning that table once it has that many
+        actions (``pause`` > 0: SIGSTOP it that many seconds, then SIGCONT, instead; ``outage``:
+        call it instead, e.g. to stop the database a while)."""
         deadline = time.monotonic() + timeout
         threads, errors = [], []
 
@@ -311,7 +313,7 @@ class Drill:
                     time.sleep(pause)
                     host.signal(signal.SIGCONT)
                 else:
-                    host.signal(signal.SIGKILL)
+                    host.signal(sig)
         finally:
             held.set()
         for t in threads:

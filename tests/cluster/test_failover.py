@@ -10,6 +10,7 @@ it at N random points."""
 
 from __future__ import annotations
 
+import signal
 import time
 
 import pytest
@@ -104,6 +105,29 @@ def test_the_database_stopped_mid_game_loses_nothing_acknowledged(pg, tmp_path):
         assert "no longer this host's" not in out and "adopted from" not in out, out[-3000:]
         at = out.find("Traceback")
         assert at < 0, out[max(0, at - 300) : at + 3000]
+    finally:
+        drill.close()
+
+
+def test_a_host_stopped_by_its_operator_mid_game_hands_its_table_over(pg, tmp_path):
+    """A rolling restart: the host owning a table gets SIGTERM in the middle of play; it gives
+    its leases up as it stops, another host adopts the table at once, the players of the
+    stopped host come back through the others, and nothing acknowledged is lost."""
+    drill = Drill(tmp_path, pg.fresh_database(), seed=19)
+    try:
+        drill.start(2)
+        drill.seat_players([("colosseum", [0, 1, 1])])
+        result = drill.play(kill=(0, 20), sig=signal.SIGTERM)
+        assert not result["errors"], result["errors"]
+        figures = drill.check()
+        assert all(p.done for p in drill.players)
+        assert not drill.hosts[0].up
+        # given up as it stopped, not left to run out: a lease taken after it ran out is a new
+        # generation; one given up is taken afresh (the adopter's lines are generation 1 too)
+        assert [g for g, _first, _last in figures["gens"][drill.tables[0]]] == [1], figures["gens"]
+        assert "adopted from host h1" in "".join(drill.hosts[1].out)
+        assert all(p.reconnects >= 1 for p in drill.players)  # back at the table on its new host
+        assert drill.players[0].host == 1  # (p0 was h1's: as a player's ssh lands on another host)
     finally:
         drill.close()
 
