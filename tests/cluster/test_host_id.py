@@ -50,10 +50,15 @@ def test_a_second_host_with_a_live_hosts_id_refuses_to_start(pg, tmp_path):
 def test_hosts_started_together_on_a_new_database_all_start(pg, tmp_path):
     """Every host of a new cluster started at the same moment (a service manager's way): they
     take turns bringing the new database's schema up to date, and all start (one used to stop
-    with "duplicate key value violates unique constraint" when two created the tables at once)."""
+    with "duplicate key value violates unique constraint" when two created the tables at once).
+    Each was a single host before, with its older names file: one imports, the others find the
+    import done (the second used to stop on the import's mark)."""
     for round_ in range(2):
         url = pg.fresh_database()
         hosts = [Host(tmp_path / f"r{round_}", f"h{i + 1}", url, lease="6") for i in range(4)]
+        for i, h in enumerate(hosts):
+            h.data.mkdir(parents=True)
+            (h.data / "names.jsonl").write_text(f'{{"name": "old{i}", "key": "key:SHA256:old{i}"}}\n')
         try:
             for h in hosts:
                 h.start()

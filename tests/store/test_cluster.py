@@ -8,11 +8,13 @@ import asyncio
 import dataclasses
 
 import pytest
+from sqlalchemy import select
 
 from colosseum.core.gamelog import Chain, make_header
 from colosseum.core.logread import parse_log
 from colosseum.core.registry import rules
 from colosseum.tui.net.host.store import Store, cluster
+from colosseum.tui.net.host.store import schema as S
 
 
 def run(coro):
@@ -169,3 +171,31 @@ def test_a_host_back_in_touch_with_the_database_leaves_run_out_leases_to_their_o
     host.link.calm_for = lambda: ADOPT_AFTER
     assert orphaned(host, gone, 101.0)
     assert not orphaned(host, gone, 99.0)  # h1's lease still runs
+
+
+def test_stores_opened_together_on_one_new_database_take_turns(tmp_path, pg):
+    """Several hosts' stores opened at the same moment on a new PostgreSQL database (hosts a
+    service manager starts together, each a single host before with its older names file):
+    all open; one brings the schema up and imports, the others find both done."""
+    from colosseum.tui.net.host.store import legacy
+
+    folders = []
+    for i in range(4):
+        folder = tmp_path / f"h{i}"
+        folder.mkdir()
+        (folder / "names.jsonl").write_text(f'{{"name": "old{i}", "key": "key:SHA256:old{i}"}}\n')
+        folders.append(folder)
+
+    async def go(url):
+        stores = await asyncio.gather(*(Store.open(f, url) for f in folders))
+        try:
+            mark = await stores[0].read(
+                lambda c: c.execute(select(S.store_meta.c.value).where(S.store_meta.c.key == legacy.MARK))
+            )
+            assert len(mark.all()) == 1
+        finally:
+            for s in stores:
+                await s.close()
+
+    for _ in range(3):
+        run(go(pg.fresh_database()))

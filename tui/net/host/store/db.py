@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import event, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, OperationalError
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 __all__ = ["StoreError", "default_url", "make_engine", "migrate"]
 
@@ -66,14 +66,20 @@ def _upgrade(connection: Connection) -> None:
 MIGRATE_LOCK = 0x436F6C6F  # "Colo"
 
 
+async def take_turns(conn: AsyncConnection) -> None:
+    """Hosts starting at once on one PostgreSQL database do what follows in ``conn``'s
+    transaction one at a time (an advisory lock held until it ends; SQLite: one host a file)."""
+    if conn.dialect.name == "postgresql":
+        await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATE_LOCK})
+
+
 async def migrate(engine: AsyncEngine) -> None:
     """Bring the schema up to date (creates it in a new database); StoreError if impossible.
-    Several hosts started at once on a new PostgreSQL database take turns (an advisory lock held
-    by the migration's transaction): the first creates the schema, the others find it made."""
+    Several hosts started at once on a new PostgreSQL database take turns (``take_turns``):
+    the first creates the schema, the others find it made."""
     try:
         async with engine.begin() as conn:
-            if conn.dialect.name == "postgresql":
-                await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATE_LOCK})
+            await take_turns(conn)
             await conn.run_sync(_upgrade)
     except (OperationalError, DBAPIError, sqlite3.DatabaseError, OSError) as err:
         raise StoreError(describe(err, engine)) from None

@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from colosseum.tui.net.host.store import accounts, records
 from colosseum.tui.net.host.store import schema as S
+from colosseum.tui.net.host.store.db import take_turns
 from colosseum.tui.net.host.store.records import FinishedGame, SeatResult
 
 __all__ = ["import_once"]
@@ -44,7 +45,9 @@ def _lines(path: Path) -> list[dict[str, Any]]:
 
 
 async def import_once(conn: AsyncConnection, data: Path) -> tuple[int, int]:
-    """Import ``data``'s names and history if not done before; (players, games) imported."""
+    """Import ``data``'s names and history if not done before; (players, games) imported.
+    Hosts starting together take turns (the first imports, the others find it done)."""
+    await take_turns(conn)
     done = (await conn.execute(select(S.store_meta.c.value).where(S.store_meta.c.key == MARK))).first()
     if done is not None:
         return (0, 0)
