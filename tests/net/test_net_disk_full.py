@@ -162,3 +162,16 @@ def test_a_players_move_the_server_cannot_save_is_refused_in_words_and_made_late
             await srv.close()
 
     run(go())
+
+
+def test_a_move_whose_save_is_in_doubt_is_not_said_unsaved():
+    """The database did not answer in time: the line may be committed all the same (the table
+    is then reloaded from the database), so the player is not told it was not saved."""
+    from colosseum.tui.net.host.limits import unsaved
+
+    said = unsaved(ClusterError("the database did not answer in time", unknown=True), "that move")
+    assert said == "the server's database did not answer in time: that move counts if it reached it"
+    assert "not saved" in unsaved(ClusterError("the database refused: connection refused"), "that move")
+    assert unsaved(OSError(errno.ENOSPC, "No space left"), "that take-back") == (
+        "the server could not save that take-back; try again"
+    )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 
+import asyncpg
 import pytest
 from sqlalchemy import select
 
@@ -44,6 +45,13 @@ def test_leases_fence_a_host_that_lost_its_table(tmp_path, db_url):
             b2 = await store.write(lambda c: cluster.renew(c, b, seconds=10, now=130))
             assert (b2.gen, b2.until) == (2, 140)
             assert await store.write(lambda c: cluster.acquire(c, "t1", "host-a", seconds=10, now=131)) is None
+            # host-b taking its own live table again (after a write in doubt; a second process of
+            # its id) is a new generation: whatever the earlier holder might still write is fenced
+            b3 = await store.write(lambda c: cluster.acquire(c, "t1", "host-b", seconds=10, now=130))
+            assert b3 is not None and b3.gen == 3
+            with pytest.raises(cluster.Fenced):
+                await store.write(lambda c: cluster.append(c, b2, 4, [b"{}"]))
+            b2 = b3
             # ... until another host takes it over once it ran out: then fenced
             assert await store.write(lambda c: cluster.acquire(c, "t1", "host-a", seconds=10, now=141)) is not None
             with pytest.raises(cluster.Fenced):
@@ -143,7 +151,8 @@ def test_a_host_back_in_touch_with_the_database_leaves_run_out_leases_to_their_o
     link = ClusterLink(f"sqlite+aiosqlite:///{tmp_path / 'link.db'}")
     link.start()
     try:
-        assert link.calm_for() == float("inf")
+        assert 0 <= link.calm_for() < 1  # just started: as if just back in touch
+        link.failed_at = float("-inf")
 
         async def fenced(c):
             raise cluster.Fenced("not this host's")
@@ -151,16 +160,24 @@ def test_a_host_back_in_touch_with_the_database_leaves_run_out_leases_to_their_o
         async def refused(c):
             raise ValueError("a transaction's own error")
 
+        async def misused(c):
+            raise asyncpg.exceptions.InterfaceError("another operation is in progress")
+
+        async def starting(c):  # raised as it is while connecting
+            raise asyncpg.exceptions.CannotConnectNowError("the database system is starting up")
+
         async def broken(c):
             raise ConnectionRefusedError(111, "Connect call failed")
 
-        for answered in (fenced, refused):  # the database answered: no outage
+        for answered in (fenced, refused, misused):  # the database answered (or a bug): no outage
             with pytest.raises(ClusterError):
                 link.call(answered)
         assert link.calm_for() == float("inf")
-        with pytest.raises(ClusterError):
-            link.call(broken)
-        assert 0 <= link.calm_for() < 1
+        for away in (broken, starting):
+            link.failed_at = float("-inf")
+            with pytest.raises(ClusterError):
+                link.call(away)
+            assert 0 <= link.calm_for() < 1
     finally:
         link.close()
     host = SimpleNamespace(host_id="h2", link=SimpleNamespace(calm_for=lambda: 0.5))

@@ -197,8 +197,8 @@ class ClusterServer(TableServer):
         return found
 
     def lose(self, table_id: str, why: str) -> None:
-        """This host no longer owns ``table_id`` (its lease ran out or was taken over): the
-        table leaves this host; whoever was at it is sent back to find it on its new host."""
+        """This host no longer owns ``table_id`` (another host took it over, or a write to it is
+        in doubt): the table leaves this host; whoever was at it is sent back to find it."""
         self.leases.pop(table_id, None)
         self.published.pop(table_id, None)
         t = self.tables.pop(table_id, None)

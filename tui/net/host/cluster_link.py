@@ -21,7 +21,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+import asyncpg
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from .store import cluster
@@ -53,12 +54,29 @@ def _failure(err: BaseException) -> ClusterError:
     return ClusterError(f"the database refused: {text[0] if text else type(err).__name__}")
 
 
+#: asyncpg's errors of a server that cannot be reached or used just now (connection failures,
+#: a server starting, shutting down or in recovery, no connection free): raised as they are
+#: while connecting, else as the cause of SQLAlchemy's error
+_AWAY = (
+    asyncpg.exceptions.PostgresConnectionError,
+    asyncpg.exceptions.OperatorInterventionError,
+    asyncpg.exceptions.TooManyConnectionsError,
+)
+
+
 def _out_of_touch(err: BaseException) -> bool:
     """``err`` says the database could not be reached (or the connection to it was lost), not
-    that it refused what was asked."""
-    if isinstance(err, (OSError, InterfaceError, OperationalError)):  # (TimeoutError is an OSError)
-        return True
-    return isinstance(err, DBAPIError) and bool(err.connection_invalidated)
+    that it refused what was asked (a fence, a transaction's own error, a misuse of the driver)."""
+    seen: BaseException | None = err
+    for _ in range(4):  # SQLAlchemy's error, the adapter's, asyncpg's
+        if seen is None:
+            return False
+        if isinstance(seen, (OSError, OperationalError, *_AWAY)):  # (TimeoutError is an OSError)
+            return True
+        if isinstance(seen, DBAPIError) and seen.connection_invalidated:
+            return True
+        seen = getattr(seen, "orig", None) or seen.__cause__
+    return False
 
 
 class ClusterLink:
@@ -73,6 +91,9 @@ class ClusterLink:
         self._listener: Any = None
 
     def start(self) -> None:
+        # in touch from now on: a host started just after an outage (a service manager restarts
+        # one that could not start) waits as one back from it would (ADOPT_AFTER, D-105)
+        self.failed_at = time.monotonic()
         self._thread.start()
         self.call(lambda c: _noop(c))  # the database answers (else ClusterError now)
 

@@ -53,7 +53,10 @@ def database_away(err: BaseException) -> bool:
 
 def unsaved(err: BaseException, what: str) -> str:
     """What a player is told when ``what`` ("that move", "that take-back") could not be saved,
-    so did not happen: the database of several hosts away (a moment's wait) or the disk."""
+    so did not happen: the database of several hosts away (a moment's wait) or the disk; or the
+    database did not answer in time, and it may have been saved all the same."""
+    if database_away(err) and getattr(err, "unknown", False):  # (the table is reloaded from it)
+        return f"the server's database did not answer in time: {what} counts if it reached it"
     if database_away(err) and not getattr(err, "fenced", False):
         return f"the server's database does not answer just now: {what} was not saved; try again in a moment"
     return f"the server could not save {what}; try again"

@@ -2,9 +2,11 @@
 each table is owned by one host through a lease, and a table's log is rows of the database.
 
 * A **lease** is taken when it is free or expired, renewed by its owner, and each take-over
-  raises its generation.  The generation **fences**: a host writes a table's log only with the
-  generation it holds and while its lease lasts, checked in the same transaction as the write,
-  so a host that was paused past its lease (and taken over) cannot append any more.
+  raises its generation (also a host's taking its own table again).  The generation **fences**:
+  a host writes a table's log only with the generation it holds, checked in the same
+  transaction as the write with the lease's row locked, so a host that was paused past its
+  lease and taken over cannot append any more.  A lease that ran out with nobody taking it over
+  is still its holder's (D-105: a database outage moves no table).
 * **Log lines** are the file's lines, digest chain and all (``core.gamelog.Chain`` makes them);
   an action is acknowledged only once its line is committed; ``export_log`` writes the file
   form, which ``colosseum view`` and ``resume`` read.
@@ -119,8 +121,10 @@ async def owner(conn: AsyncConnection, table_id: str) -> Lease | None:
 async def acquire(
     conn: AsyncConnection, table_id: str, host: str, *, seconds: float = LEASE_SECONDS, now: float | None = None
 ) -> Lease | None:
-    """Take ``table_id`` for ``host`` if it is free, expired or already ``host``'s (renewed
-    then); None while another host's lease lasts.  A take-over raises the generation."""
+    """Take ``table_id`` for ``host`` if it is free, expired or already ``host``'s; None while
+    another host's lease lasts.  A take-over raises the generation, also of ``host``'s own
+    lease: taking its table again (after a write in doubt, or a second process of its id) fences
+    whatever the earlier holder might still write (D-105)."""
     at = time.time() if now is None else now
     held = await _locked(conn, table_id)
     if held is None:
@@ -129,9 +133,7 @@ async def acquire(
         except IntegrityError:  # another host took it in between
             return None
         return Lease(table_id, host, 1, at + seconds)
-    if held.host == host and held.until > at:
-        return await renew(conn, held, seconds=seconds, now=at)
-    if held.until > at:
+    if held.until > at and held.host != host:
         return None
     gen = held.gen + 1
     done = await conn.execute(
