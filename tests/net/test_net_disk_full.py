@@ -17,10 +17,9 @@ from colosseum.tui.net.host.hub import TableServer
 from colosseum.tui.net.host.proto_client import ProtoClient
 
 
-@pytest.mark.parametrize("database", [False, True], ids=["disk", "database"])
-def test_a_full_disk_pauses_the_bots_tells_the_table_and_the_game_goes_on(tmp_path, monkeypatch, database):
-    """(The database of several hosts away is said as such, not as a full disk.)"""
-    monkeypatch.setattr(botplay, "SAVE_RETRY", (0.05, 0.2))
+def refusing_log(monkeypatch, database: bool) -> dict:
+    """Tables' log appends refused while ``full["on"]``: the database of several hosts away
+    (``database``) or a full disk; ``full["refused"]`` counts the refusals."""
     real_append = TableLog.append
     full = {"on": False, "refused": 0}
 
@@ -28,11 +27,19 @@ def test_a_full_disk_pauses_the_bots_tells_the_table_and_the_game_goes_on(tmp_pa
         if full["on"]:
             full["refused"] += 1
             if database:
-                raise ClusterError("the database refused: connection refused")
+                raise ClusterError("the database refused: [Errno 111] Connect call failed")
             raise OSError(errno.ENOSPC, "No space left on device")
         return real_append(self, action, events, final=final)
 
     monkeypatch.setattr(TableLog, "append", append)
+    return full
+
+
+@pytest.mark.parametrize("database", [False, True], ids=["disk", "database"])
+def test_a_full_disk_pauses_the_bots_tells_the_table_and_the_game_goes_on(tmp_path, monkeypatch, database):
+    """(The database of several hosts away is said as such, not as a full disk.)"""
+    monkeypatch.setattr(botplay, "SAVE_RETRY", (0.05, 0.2))
+    full = refusing_log(monkeypatch, database)
 
     async def go():
         srv = TableServer(tmp_path / "data", bot_delay=0.0, fixed_seeds=True)
@@ -125,17 +132,7 @@ def test_a_players_move_the_server_cannot_save_is_refused_in_words_and_made_late
 
     from colosseum.core.games.colosseum import legal, to_act
 
-    real_append = TableLog.append
-    full = {"on": False}
-
-    def append(self, action, events, *, final):
-        if full["on"]:
-            if database:
-                raise ClusterError("the database refused: [Errno 111] Connect call failed")
-            raise OSError(errno.ENOSPC, "No space left on device")
-        return real_append(self, action, events, final=final)
-
-    monkeypatch.setattr(TableLog, "append", append)
+    full = refusing_log(monkeypatch, database)
 
     async def go():
         srv = await server_at(tmp_path, bot_timeout=60)
