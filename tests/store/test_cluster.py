@@ -188,6 +188,8 @@ def test_a_host_back_in_touch_with_the_database_leaves_run_out_leases_to_their_o
     host.link.calm_for = lambda: ADOPT_AFTER
     assert orphaned(host, gone, 101.0)
     assert not orphaned(host, gone, 99.0)  # h1's lease still runs
+    host.link.calm_for = lambda: 0.5
+    assert orphaned(host, dataclasses.replace(gone, gen=0, until=0.0), 101.0)  # h1 gave it up as it stopped
 
 
 def test_stores_opened_together_on_one_new_database_take_turns(tmp_path, pg):

@@ -377,10 +377,11 @@ class ClusterServer(TableServer):
             del self.others_meta[tid]
 
     def orphaned(self, row: cluster.LiveTable, now: float | None = None) -> bool:
-        """``row``'s table is this host's to adopt: its own (dropped after a failed write), or
-        another's whose lease ran out, once this host has been in touch with the database for
-        ADOPT_AFTER (after an outage of its own, the owner may be renewing: D-105)."""
-        if row.host == self.host_id:
+        """``row``'s table is this host's to adopt: its own (dropped after a failed write), one
+        whose host gave it up as it stopped (no lease: a rolling restart's), or another's whose
+        lease ran out, once this host has been in touch with the database for ADOPT_AFTER
+        (after an outage of its own, or a start, the owner may be renewing: D-105)."""
+        if row.host == self.host_id or row.gen == 0:
             return True
         at = time.time() if now is None else now
         return row.until <= at and self.link.calm_for() >= ADOPT_AFTER
