@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-__all__ = ["StoreError", "default_url", "make_engine", "migrate"]
+__all__ = ["StoreError", "default_url", "make_engine", "migrate", "take_turns"]
 
 SQLITE_FILE = "lobby.db"
 
