@@ -44,10 +44,11 @@ import argparse
 import hashlib
 import json
 import math
+import multiprocessing
+import signal
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -231,6 +232,17 @@ def report(
         f"| {one} vs {players - 1} {rest} | {budget} | {n} | {share:.0%} | {lo:.0%} - {hi:.0%} "
         f"| {gap:+.1f} | {think} |\n"
     )
+
+
+def _ignore_sigint() -> None:
+    """A worker of ``--jobs``: Ctrl-C is the run's to handle (it stops the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _play_seed(job: tuple[int, tuple[Any, ...]]) -> GameResult:
+    """``play_one`` for a worker: (seed, the run's other arguments)."""
+    seed, play = job
+    return play_one(play[0], seed, *play[1:])
 
 
 def _progress(r: GameResult, one: str) -> None:
@@ -419,10 +431,14 @@ def main(argv: list[str] | None = None) -> int:
     play = (game, players, one, rest, args.think, args.playouts or None, clock, one_budget)
     try:
         if args.jobs > 1:
-            with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-                futures = [pool.submit(play_one, play[0], s, *play[1:]) for s in seeds]
-                for f in as_completed(futures):  # a line per game: an interrupted run still counts
-                    done(f.result())
+            # the workers ignore Ctrl-C: the run stops them (the games under way are not counted)
+            with multiprocessing.Pool(args.jobs, initializer=_ignore_sigint) as pool:
+                try:  # a line per game as it ends: an interrupted run still counts
+                    for r in pool.imap_unordered(_play_seed, [(s, play) for s in seeds]):
+                        done(r)
+                except KeyboardInterrupt:
+                    pool.terminate()
+                    raise
         else:
             for s in seeds:
                 done(play_one(game, s, *play[1:]))
