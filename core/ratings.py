@@ -168,7 +168,9 @@ def bot_anchor(game: str, level: str) -> tuple[float, float, bool]:
 
     Where the strength runs measured the level and the game's ``normal`` (the data table), the
     level sits as far from ``normal``'s anchor as the fit puts it from ``normal`` (the fit's own
-    zero is where its games began, not a person's).  A level they did not measure keeps its
+    zero is where its games began, not a person's), and no lower than a weaker measured level
+    (``BOT_ANCHORS``' order: ``expert`` measured as strong as ``hard`` or a little below counts
+    as ``hard``, D-106).  A level they did not measure keeps its
     fixed distance (``BOT_ANCHORS``) from the measured level nearest to it there, so that the
     levels stay in order; with nothing measured, the fixed anchors.  ``greedy`` is ``normal``'s
     older name; an unknown level counts as ``normal``.
@@ -179,11 +181,14 @@ def bot_anchor(game: str, level: str) -> tuple[float, float, bool]:
     normal = best_of(levels, "normal")
     if normal is None:
         return mu, sigma, False
-    measured = {
-        name: BOT_ANCHORS["normal"][0] + found.mu - normal.mu
-        for name in BOT_ANCHORS
-        if (found := best_of(levels, name)) is not None
-    }
+    measured: dict[str, float] = {}
+    floor = float("-inf")
+    for name in sorted(BOT_ANCHORS, key=lambda n: BOT_ANCHORS[n][0]):  # weakest first
+        found = best_of(levels, name)
+        if found is not None:
+            # a level measured below a weaker one counts as that one (D-106): within the runs'
+            # noise they are as strong, and a stronger level never counts for less
+            floor = measured[name] = max(floor, BOT_ANCHORS["normal"][0] + found.mu - normal.mu)
     if level in measured:
         return measured[level], sigma, True
     near = min(measured, key=lambda name: (abs(BOT_ANCHORS[name][0] - mu), name))

@@ -159,7 +159,8 @@ def test_a_bot_counts_as_far_from_normal_as_the_strength_runs_measured_it(monkey
 
 def test_the_shipped_table_keeps_every_games_bot_levels_in_order():
     """What the lobby counts each bot as (the fitted table shipped in the package, D-90): for
-    every game, each level above the one below it, and the table's games are the registry's."""
+    every game, each level at least as high as the one below it (above it unless both were
+    measured: D-106), and the table's games are the registry's."""
     from colosseum.core import ratings
     from colosseum.core.registry import game_names, spec
 
@@ -167,5 +168,30 @@ def test_the_shipped_table_keeps_every_games_bot_levels_in_order():
     assert set(table) <= set(game_names(discover=False))
     for game in game_names(discover=False):
         levels = ("random", *spec(game).bot_levels)
-        mus = [ratings.bot_anchor(game, level)[0] for level in levels]
-        assert mus == sorted(mus) and len(set(mus)) == len(mus), (game, dict(zip(levels, mus, strict=True)))
+        found = [ratings.bot_anchor(game, level) for level in levels]
+        mus = [mu for mu, _, _ in found]
+        assert mus == sorted(mus), (game, dict(zip(levels, mus, strict=True)))
+        for (low, _, low_measured), (high, _, high_measured) in zip(found, found[1:], strict=False):
+            assert high > low or (low_measured and high_measured), (game, dict(zip(levels, mus, strict=True)))
+
+
+def test_a_level_measured_below_a_weaker_one_counts_as_that_one(monkeypatch):
+    """``expert`` measured as strong as ``hard`` but a little below it (the runs' noise) counts as
+    ``hard``, not less (D-106); a measured level above keeps its own distance."""
+    from colosseum.core import ratings
+
+    table = {
+        "colosseum": {
+            "normal": LevelRating(29.5, 1.3, 800),
+            "hard (1 s CPU clock)": LevelRating(46.6, 1.3, 324, "1 s CPU clock"),
+            "expert (1 s CPU clock)": LevelRating(45.6, 1.3, 200, "1 s CPU clock"),
+            "easy": LevelRating(26.3, 1.5, 600),
+        }
+    }
+    monkeypatch.setattr(ratings, "ratings_table", lambda: table)
+    normal_mu = ratings.BOT_ANCHORS["normal"][0]
+    hard = ratings.bot_anchor("colosseum", "hard")
+    assert hard == (normal_mu + 46.6 - 29.5, 1.0, True)
+    assert ratings.bot_anchor("colosseum", "expert") == hard  # not 1.0 below it
+    assert ratings.bot_anchor("colosseum", "easy") == (normal_mu + 26.3 - 29.5, 1.0, True)
+    assert ratings.bot_anchor("colosseum", "normal") == (normal_mu, 1.0, True)
