@@ -14,7 +14,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 
-from colosseum.core.games.municipium import Event, State, to_act
+from colosseum.core.games.municipium import Event, State, target, to_act
 from colosseum.core.games.municipium.board import ranking, temple_pos
 from colosseum.tui.widgets.keybar import key_for
 from colosseum.tui.widgets.lines import LinePanel
@@ -201,9 +201,11 @@ class PlayersPanel(_Panel):
             return []
         if self.sheet is not None and 0 <= self.sheet < st.n:
             return self._sheet(st, self.sheet)
-        self._titles("Families", "D decurions F favours")
         dark = self.dark
         width = self.width
+        # the goal: the top line drops it below 100 columns, where the status fills it
+        goal = f"Families - goal {target(st)} decurions"
+        self._titles(goal if len(goal) <= width - 4 else "Families", "D decurions F favours")
         actor = to_act(st)
         let = letters(st, self.theme_name)
         lines: list[Text] = []
