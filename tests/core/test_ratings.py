@@ -4,6 +4,7 @@ reads back."""
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -171,7 +172,7 @@ def test_the_shipped_table_keeps_every_games_bot_levels_in_order():
         found = [ratings.bot_anchor(game, level) for level in levels]
         mus = [mu for mu, _, _ in found]
         assert mus == sorted(mus), (game, dict(zip(levels, mus, strict=True)))
-        for (low, _, low_measured), (high, _, high_measured) in zip(found, found[1:], strict=False):
+        for (low, _, low_measured), (high, _, high_measured) in itertools.pairwise(found):
             assert high > low or (low_measured and high_measured), (game, dict(zip(levels, mus, strict=True)))
 
 

@@ -203,7 +203,7 @@ class PlayersPanel(_Panel):
             return self._sheet(st, self.sheet)
         dark = self.dark
         width = self.width
-        # the goal: the top line drops it below 100 columns, where the status fills it
+        # the goal: the top line drops it where the prompt fills the line (always at 80 columns)
         goal = f"Families - goal {target(st)} decurions"
         self._titles(goal if len(goal) <= width - 4 else "Families", "D decurions F favours")
         actor = to_act(st)
