@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Protocol
 
+from colosseum.core.errors import RuleError
+
 from .host import protocol as P
 from .host.proto_client import NetError
 from .hosts import HostsClient
@@ -85,7 +87,10 @@ def _game_app(session: RemoteSession, theme: str | None, home: RemoteClient | No
                 return
             self._said = True
             if event.value.strip():
-                session.say(event.value.strip())
+                try:
+                    session.say(event.value.strip())
+                except RuleError as err:  # the connection is lost: said where the player looks
+                    self.app.notify(f"Not sent: {err}", severity="error", markup=False)
             self.dismiss()
 
         _said = False
@@ -310,7 +315,11 @@ def _game_app(session: RemoteSession, theme: str | None, home: RemoteClient | No
             if session.seat < 0:
                 return
             on = not session.autopilot
-            session.set_autopilot(on)
+            try:
+                session.set_autopilot(on)
+            except RuleError as err:
+                self.notify(str(err), severity="error", markup=False)
+                return
             self.notify("A bot plays your seat (Ctrl+B to take it back)." if on else "You play your seat again.")
 
         def _hangup(self) -> None:

@@ -46,6 +46,8 @@ if os.environ.get("COLOSSEUM_NET_TRACE"):  # timing of pushed updates, for the l
     _TRACE = open(os.environ["COLOSSEUM_NET_TRACE"], "a", buffering=1)
 
 HELLO_TIMEOUT = 10.0
+#: what a game's screen says when the connection is gone
+LOST = "the connection to the server is lost"
 
 _Reply = TypeVar("_Reply", bound=P._Msg)
 
@@ -181,20 +183,20 @@ class RemoteClient(LobbyRequests):
             except queue.Empty:
                 break
         if self.closed.is_set():
-            raise NetError("the connection to the server is lost")
+            raise NetError(LOST)
         self._in_request = True
         try:
             try:
                 self.send(msg)
             except OSError as exc:
-                raise NetError(f"the connection to the server is lost ({exc})") from None
+                raise NetError(f"{LOST} ({exc})") from None
             end = time.monotonic() + timeout
             while True:
                 try:
                     reply = self.replies.get(timeout=0.2)
                 except queue.Empty:
                     if self.closed.is_set():
-                        raise NetError("the connection to the server is lost") from None
+                        raise NetError(LOST) from None
                     if time.monotonic() > end:
                         raise NetError("the server did not answer") from None
                     continue
@@ -326,7 +328,15 @@ class RemoteSession(GameSession):
         if self.seat < 0:
             raise ServerSaid("spectators cannot act")
         if self.lost or self.client.closed.is_set():
-            raise ServerSaid("the connection to the server is lost")
+            raise ServerSaid(LOST)
+
+    def _send(self, msg: P._Msg) -> None:
+        """``msg`` to the server; ServerSaid when the socket refuses it (a broken pipe, a reset:
+        the server gone before the reader thread heard so)."""
+        try:
+            self.client.send(msg)
+        except OSError:
+            raise ServerSaid(LOST) from None
 
     def _request(self, make: Callable[[int], P._Msg]) -> P._Msg:
         """Send the message ``make(ref)`` with a fresh ``ref`` and wait for its answer (an
@@ -337,7 +347,7 @@ class RemoteSession(GameSession):
         ev, box = threading.Event(), list[P._Msg]()
         self.client.acks[ref] = (ev, box)
         try:
-            self.client.send(make(ref))
+            self._send(make(ref))
             end = time.monotonic() + REPLY_TIMEOUT
             while not ev.wait(watchdog.WATCH_EVERY):
                 if self.client.silent:  # the screen waits no longer than the watchdog
@@ -361,10 +371,13 @@ class RemoteSession(GameSession):
         return self.drain(until=reply.n)
 
     def say(self, text: str) -> None:
-        self.client.send(P.Say(table=self.table_id, text=text))
+        """A line to the table's chat; ServerSaid when it cannot be sent."""
+        self._send(P.Say(table=self.table_id, text=text))
 
     def set_autopilot(self, on: bool) -> None:
-        self.client.send(P.Autopilot(table=self.table_id, on=on))
+        """Ask the server to let a bot play this seat (or stop); ServerSaid when it cannot be
+        asked."""
+        self._send(P.Autopilot(table=self.table_id, on=on))
 
     def leave(self) -> None:
         self.client.leave(self.table_id)
@@ -387,7 +400,7 @@ class RemoteSession(GameSession):
         position is the one before with the action applied.  Nothing not yet revealed is in it
         (D-33).  RuleError if the server cannot be asked."""
         if self.lost or self.client.closed.is_set():
-            raise ServerSaid("the connection to the server is lost")
+            raise ServerSaid(LOST)
         from .review import fetch_timeline
 
         return fetch_timeline(lambda start: self._request(functools.partial(self._review, start)), self.codec)[0]
@@ -425,7 +438,7 @@ class RemoteSession(GameSession):
         if self.seat < 0:
             raise ServerSaid("spectators cannot take anything back")
         if self.lost or self.client.closed.is_set():
-            raise ServerSaid("the connection to the server is lost")
+            raise ServerSaid(LOST)
         self.drain()
         at = len(self._actions)
         reply = self._request(lambda ref: P.Undo(table=self.table_id, seat=self.seat, count=1, ref=ref, at=at))

@@ -288,7 +288,10 @@ class GameScreen(StyledOnMount, Screen[None]):
         try:
             line = self.session.undo()
         except RuleError as err:
-            self.notify(reach.reason or str(err), title="Nothing to take back", severity="warning", markup=False)
+            if reach.targets:  # it could be taken back: the refusal is news (e.g. the connection lost)
+                self.notify(str(err), title="Not taken back", severity="error", markup=False)
+            else:
+                self.notify(reach.reason or str(err), title="Nothing to take back", severity="warning", markup=False)
             return
         self._suppressed_at = None
         self.viewed = None

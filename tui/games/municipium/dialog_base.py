@@ -22,8 +22,8 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets.option_list import Option
 
-from colosseum.core.errors import RuleError
 from colosseum.core.games.municipium import MuniAction, State, legal, to_act
+from colosseum.tui.base import submit_or_notify
 from colosseum.tui.dialogs.frame import DecisionScreen
 from colosseum.tui.plain import OptionList, Static
 from colosseum.tui.session import GameSession
@@ -342,12 +342,8 @@ class MuniDialog(DecisionScreen):
         self.submit(action)
 
     def submit(self, action: MuniAction) -> bool:
-        try:
-            self.session.submit(action)
-        except RuleError as err:
-            self.notify(str(err), severity="error", markup=False)
-            return False
-        return True
+        """Send ``action``; a refused one (a rule, a lost connection) is said and changes nothing."""
+        return submit_or_notify(self, self.session, action)
 
 
 class ListDialog(MuniDialog):
