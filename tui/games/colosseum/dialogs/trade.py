@@ -296,11 +296,13 @@ class TradeDialog(DecisionDialog):
             or self.offer.get((q, item, 1))
         ]
         qn = st.players[q].name
-        w = 16 if self.has_class("-wide") else 12
+        w = self._label_width()
         head = Text()
         head.append(pad(fit(qn, w - 1), w), "bold underline")
         head.append(f"{'gives':>6}{'gets':>6}{'you':>4}", "bold")
-        head.append(pad(fit(qn, 3), 4, ">"), "bold")
+        # the partner's holdings: at 80 columns a name of up to 4 cells ([/a], 小明, Kat) whole
+        hold = self._partner_width()
+        head.append(pad(fit(qn, hold - 1), hold, ">"), "bold")
         # which way each column goes, in words (the bare "gives/gets" read both ways)
         head.append("\n")
         head.append(pad(f"{fit(qn, w - 4)} gives you | gets from you", w + 22), "italic")
@@ -311,9 +313,18 @@ class TradeDialog(DecisionDialog):
             grid.set_choices([option(item, self._row_text(item, False)) for item in rows])
         self._redraw_rows()
 
+    def _label_width(self) -> int:
+        """Cells of the item column (and of the partner's name above it): 10 of a name at 80
+        columns (Charioteer, Scenery B~)."""
+        return 16 if self.has_class("-wide") else 11
+
+    def _partner_width(self) -> int:
+        """Cells of the partner's holdings column, whose head is the partner's name."""
+        return 8 if self.has_class("-wide") else 5
+
     def _row_text(self, item: str, cursor: bool) -> Text:
         q = self.partner
-        w = 16 if self.has_class("-wide") else 12
+        w = self._label_width()
         label = self.item_name(item, 2).capitalize() if item in EXTRA_ITEMS else self.item_name(item)
         # one line per item whatever the box's width (a wrapped row reads as two items)
         text = Text(pad(fit(label, w - 1), w), no_wrap=True, overflow="ellipsis")
@@ -321,8 +332,9 @@ class TradeDialog(DecisionDialog):
             n = self.offer.get((q, item, col), 0)
             cell = f"[{n:>2}]" if cursor and col == self.col else f" {n:>2} " if n else "  . "
             text.append(f"{cell:>6}", "bold" if n else "")
-        # 4 cells a holding: the row fits beside the dialog's and the grid's scrollbars
-        text.append(f"{self.holding(self.seat, item):>4}{self.holding(q, item):>4}")
+        # 4 cells for yours, 5 for the partner's at 80 columns (a name of 4 above it): the row
+        # fits beside the dialog's and the grid's scrollbars
+        text.append(f"{self.holding(self.seat, item):>4}{self.holding(q, item):>{self._partner_width()}}")
 
         return text
 
