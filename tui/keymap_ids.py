@@ -91,6 +91,7 @@ KNOWN_IDS = frozenset(
         "mdialog.choose",
         "mdialog.help",
         "mdialog.legend",
+        "mdialog.log",
         "mdialog.next",
         "mdialog.prev",
         "mdialog.rules",

@@ -15,11 +15,31 @@ phase over), and the update the change queued closes the dialog or draws it anew
 
 from __future__ import annotations
 
+from typing import Any
+
+from rich.style import Style
+from rich.text import Text
 from textual.message import Message
 from textual.screen import ModalScreen
 
 from colosseum.tui.base import StyledOnMount
 from colosseum.tui.plain import OptionList
+
+
+def since_text(session: Any, seat: int, limit: int, width: int = 0) -> Text:
+    """``Since your last turn``: one line per turn the others played since ``seat`` last acted
+    (what happened while its player looked away), the latest ``limit`` of them, the latest
+    last; empty when nothing did.  Its heading says less where ``width`` cells are too few."""
+    follow = getattr(session, "follow", None)
+    lines = follow.since(seat, limit) if follow is not None else []
+    t = Text()
+    if not lines:
+        return t
+    t.append("Since your last turn", Style(bold=True))
+    t.append("  (l: the log)" if not width or width >= 34 else " (l: log)")
+    for line in lines:
+        t.append("\n- " + line)  # a player's name inside: a Text, never markup
+    return t
 
 
 class DecisionScreen(StyledOnMount, ModalScreen[None]):
@@ -48,3 +68,19 @@ class DecisionScreen(StyledOnMount, ModalScreen[None]):
         """Close for another seat at this keyboard whose decision comes first (hot seat); the
         decision itself goes on."""
         raise NotImplementedError
+
+    def finish(self) -> None:
+        """Close the dialog (the decision, if still open, waits for the game screen's ``a``)."""
+        raise NotImplementedError
+
+    def action_full_log(self) -> None:
+        """``l``: close the dialog and put the keys on the game's log (``a`` opens it again)."""
+        log = None
+        for screen in reversed(self.app.screen_stack):
+            if isinstance(screen, DecisionScreen):
+                continue
+            log = next(iter(screen.query("#log")), None)
+            break
+        self.finish()
+        if log is not None:
+            self.app.call_after_refresh(log.focus)

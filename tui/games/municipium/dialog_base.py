@@ -24,9 +24,10 @@ from textual.widgets.option_list import Option
 
 from colosseum.core.games.municipium import MuniAction, State, legal, to_act
 from colosseum.tui.base import submit_or_notify
-from colosseum.tui.dialogs.frame import DecisionScreen
+from colosseum.tui.dialogs.frame import DecisionScreen, since_text
 from colosseum.tui.plain import OptionList, Static
 from colosseum.tui.session import GameSession
+from colosseum.tui.widgets.cutlines import CutLines
 from colosseum.tui.widgets.keybar import KeyBar
 
 from .facts import after, describe, gains_lines
@@ -82,6 +83,8 @@ class MuniDialog(DecisionScreen):
         border: round $primary; border-title-color: $primary; border-title-style: bold;
         background: $surface; padding: 0 1; overflow-y: auto; scrollbar-size-vertical: 1;
     }
+    MuniDialog #since { color: $text-muted; margin-bottom: 1; }
+    MuniDialog #since.-cut { margin-bottom: 0; }
     MuniDialog #prompt { text-style: bold; }
     MuniDialog #preview { margin-top: 1; }
     MuniDialog .-empty { display: none; }
@@ -94,6 +97,7 @@ class MuniDialog(DecisionScreen):
         Binding("f1,question_mark", "help", "help", id="mdialog.help", key_display="f1"),
         Binding("r", "rules", "rules", id="mdialog.rules"),
         Binding("k", "legend", "legend", show=False, id="mdialog.legend"),
+        Binding("l", "full_log", "log", show=False, id="mdialog.log"),
         # the app's `u` (a priority key) takes back; this binding shows the count
         Binding("u", "undo", "undo", show=False, id="mdialog.undo"),
     ]
@@ -174,6 +178,10 @@ class MuniDialog(DecisionScreen):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog") as box:
             box.border_title = Text(self.heading)
+            # what the others did (filled by refresh_view): one row a line on a short screen
+            # (cut), wrapped on a tall one
+            short = self.app.size.height < 32
+            yield CutLines(cut=short, id="since", classes="-cut -empty" if short else "-empty")
             yield Static(id="prompt")
             yield ChoiceList(id="choices")
             yield Static(id="preview")
@@ -206,6 +214,15 @@ class MuniDialog(DecisionScreen):
         if self.size.height:  # the whole right column, between the header and the key bar
             box.styles.height = max(8, self.size.height - 2)
 
+    #: "Since your last turn" lines on a short screen (under 32 rows) and a tall one: at 80x24
+    #: two, with no blank line under them, leave a member's placement (its preview the longest)
+    #: room for every line
+    SINCE_LINES = (2, 6)
+
+    def since_text(self) -> Text:
+        """What the others did since this seat last acted (``frame.since_text``)."""
+        return since_text(self.session, self.seat, self.SINCE_LINES[self.app.size.height >= 32], self.text_width)
+
     @property
     def text_width(self) -> int:
         """Cells of text a line of the box holds."""
@@ -221,6 +238,10 @@ class MuniDialog(DecisionScreen):
             who = Text(fit(self.state.players[self.seat].name, 20) + ": ", seat_style(self.state, self.seat, self.dark))
             text = who.append_text(text)
         self.query_one("#prompt", Static).update(text)
+        since = self.since_text()  # gone once this seat acts itself
+        widget = self.query_one("#since", CutLines)
+        widget.update(since)
+        widget.set_class(not since.plain, "-empty")
         lst = self.query_one(ChoiceList)
         old = keep if keep is not None else lst.highlighted_option.id if lst.highlighted_option is not None else None
         self._entries = self.entries()

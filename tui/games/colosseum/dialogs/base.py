@@ -14,7 +14,6 @@ import weakref
 from collections.abc import Hashable, Iterable
 from dataclasses import replace
 
-from rich.style import Style
 from rich.text import Text
 from textual.app import ComposeResult, ScreenStackError
 from textual.binding import Binding
@@ -29,12 +28,11 @@ from colosseum.core.games.colosseum.components import Catalog
 from colosseum.core.games.colosseum.model import Player
 from colosseum.core.games.colosseum.queries import phase_title
 from colosseum.tui.base import submit_or_notify
-from colosseum.tui.dialogs.frame import DecisionScreen
+from colosseum.tui.dialogs.frame import DecisionScreen, since_text
 from colosseum.tui.plain import OptionList, Static
 from colosseum.tui.session import GameSession
 from colosseum.tui.widgets.cutlines import CutLines
 from colosseum.tui.widgets.live_footer import LiveFooter
-from colosseum.tui.widgets.log import LogPanel
 from colosseum.tui.widgets.preview import Preview
 
 
@@ -274,19 +272,9 @@ class DecisionDialog(DecisionScreen):
     SINCE_LINES = (3, 6)
 
     def since_text(self) -> Text:
-        """``Since your last turn``: one line per turn the others played since this seat
-        last acted (what happened while its player looked away), the latest last."""
-        tall = self.app.size.height >= 32
-        follow = getattr(self.session, "follow", None)
-        lines = follow.since(self.seat, self.SINCE_LINES[tall]) if follow is not None else []
-        t = Text()
-        if not lines:
-            return t
-        t.append("Since your last turn", Style(bold=True))
-        t.append("  (l: the log)")
-        for line in lines:
-            t.append("\n- " + line)
-        return t
+        """``Since your last turn`` (``frame.since_text``), as many lines as the screen's height
+        allows."""
+        return since_text(self.session, self.seat, self.SINCE_LINES[self.app.size.height >= 32])
 
     def action_legend(self) -> None:
         """The legend (k), as on the game screen."""
@@ -294,20 +282,6 @@ class DecisionDialog(DecisionScreen):
         from colosseum.tui.screens.legend import LegendScreen
 
         self.app.push_screen(LegendScreen(load_client(self.session.spec), self.session.setup))
-
-    def action_full_log(self) -> None:
-        """Close the dialog and put the keys on the game's log (``a`` opens it again)."""
-        log = None
-        for screen in reversed(self.app.screen_stack):
-            if screen is self or isinstance(screen, DecisionDialog):
-                continue
-            hits = screen.query(LogPanel)
-            if hits:
-                log = hits.first()
-            break
-        self.finish()
-        if log is not None:
-            self.app.call_after_refresh(log.focus)
 
     def phase_title(self) -> str:
         st = self.session.state
