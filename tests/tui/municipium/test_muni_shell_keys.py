@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from muni_ui_helpers import session_for
+from muni_ui_helpers import session_for, wait_for
 
 from colosseum.core.games.municipium import MuniSetup, to_act
 from colosseum.tui.app import ColosseumApp
@@ -15,14 +15,6 @@ from colosseum.tui.games.municipium.dialog_base import MuniDialog
 from colosseum.tui.games.municipium.panels import PlayersPanel
 
 SIZE = (80, 24)
-
-
-async def wait_for(pilot, cond, what: str, steps: int = 300) -> None:
-    for _ in range(steps):
-        if cond():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def test_take_back_hint_boards_detail_review_and_the_rest():

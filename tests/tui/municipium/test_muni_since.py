@@ -9,21 +9,13 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from muni_ui_helpers import session_for
+from muni_ui_helpers import session_for, wait_for
 
 from colosseum.core.games.municipium import MuniSetup, to_act
 from colosseum.tui.app import ColosseumApp
 from colosseum.tui.games.municipium.dialog_base import MuniDialog
 
 NAMES = ("小明", "[/a]", "Aurelia Maximiliana Cornelia", "[b]Kat")
-
-
-async def wait_for(pilot, cond, what: str, steps: int = 300) -> None:
-    for _ in range(steps):
-        if cond():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def _rows(widget) -> list[str]:
