@@ -103,3 +103,49 @@ def test_a_municipium_choice_and_a_chat_line_on_a_broken_socket_are_said_on_scre
     asyncio.run(asyncio.wait_for(play(), 60))
     assert app.return_code in (None, 0)
     client.close()
+
+
+def test_a_take_back_the_connection_refuses_is_said_as_not_taken_back(server, monkeypatch):
+    """``u`` where the server said the seat may take back, on a broken socket: "Not taken back"
+    and the lost connection, not "Nothing to take back" with the reach's old reason."""
+    import random
+
+    from colosseum.tui.net.client import _game_app
+    from colosseum.tui.screens.game import GameScreen
+
+    client = RemoteClient(server.address, server.token_for("key:becky", "Becky"))
+    joined = client.create_table(seats=["human", "random", "random"], sit=0, seed=3)
+    session = client.session_for(joined)
+    app: Any = _game_app(session, None)
+    said: list[tuple[str, str]] = []
+    rng = random.Random(1)
+
+    async def play() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(3000):  # our seat's decisions (random) until it may take one back
+                await pilot.pause(0.01)
+                st = session.state
+                if to_act(st) == 0 and session.undo_reach().targets:
+                    break
+                if to_act(st) == 0:
+                    session.submit(rng.choice(legal(st).actions))
+            assert session.undo_reach().targets, "no decision of ours to take back"
+            while not isinstance(app.screen, GameScreen):
+                app.pop_screen()
+                await pilot.pause()
+            real = app.notify
+
+            def notify(message: str, *args: Any, title: str = "", **kw: Any) -> None:
+                said.append((title, str(message)))
+                real(message, *args, title=title, **kw)
+
+            monkeypatch.setattr(app, "notify", notify)
+            n = len(session.actions)
+            _break(client, monkeypatch)
+            await pilot.press("u")
+            await pilot.pause(0.2)
+            assert ("Not taken back", "the connection to the server is lost") in said, said
+            assert len(session.actions) == n
+
+    asyncio.run(asyncio.wait_for(play(), 90))
+    client.close()
