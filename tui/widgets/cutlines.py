@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
+from textual.geometry import Size
 
 from colosseum.tui.plain import Static
 from colosseum.tui.widgets.header import cut_line
@@ -33,6 +34,13 @@ class CutLines(Static):
     def update(self, content: Any = "", *, layout: bool = True) -> None:
         self.source = content if isinstance(content, Text) else Text(str(content))
         super().update(self.source, layout=layout)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """Cut, the height is the number of lines at any width (Textual measures what ``render``
+        gives, which is the text wrapped until the widget has been laid out at its width)."""
+        if not self.cut:
+            return super().get_content_height(container, viewport, width)
+        return len(self.source.split("\n", allow_blank=True)) if self.source.plain else 0
 
     def render(self) -> Any:
         width = self.content_size.width

@@ -89,3 +89,34 @@ def test_a_tall_screen_shows_the_whole_lines_with_the_full_heading():
             assert "\n- Aurelia Maximiliana Cornelia places a member at the " in plain
 
     asyncio.run(go())
+
+
+def test_a_placement_taller_than_its_box_opens_at_its_first_line():
+    """Four families, seed 1: later placements list more Temple ranks in their preview, and the
+    box at 80x24 holds less than the dialog.  It opens at "Since your last turn" (Textual would
+    scroll it to centre the list), each line of that a row."""
+    from colosseum.tui.games.municipium.dialogs import PlaceMemberDialog
+
+    session = session_for(MuniSetup(players=NAMES, seed=1), humans=(0,), bot="normal")
+    app = ColosseumApp(session, bot_delay=0, auto_dialogs=True)
+    seen: list[tuple[bool, int, int, int]] = []  # (taller than its box, scroll, since's rows, its lines)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            while len(seen) < 7:  # a member's seven placements
+                await wait_for(
+                    pilot, lambda: isinstance(app.screen, MuniDialog) and to_act(session.state) == 0, "a dialog"
+                )
+                await pilot.pause(0.1)
+                dialog = app.screen
+                assert isinstance(dialog, PlaceMemberDialog)
+                box, since = dialog.query_one("#dialog"), dialog.query_one("#since")
+                lines = len(_rows(since)) if since.display else 0
+                seen.append((box.max_scroll_y > 0, box.scroll_y, since.region.height if lines else 0, lines))
+                n = len(session.actions)
+                await pilot.press("enter")
+                await wait_for(pilot, lambda n=n: len(session.actions) > n, "the placement")
+
+    asyncio.run(go())
+    assert any(taller for taller, *_ in seen), seen  # (else this position no longer tests it)
+    assert all(scroll == 0 and rows == lines for _, scroll, rows, lines in seen), seen

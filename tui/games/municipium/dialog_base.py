@@ -103,6 +103,9 @@ class MuniDialog(DecisionScreen):
     ]
 
     heading = "Decision"
+    #: on_mount focuses the list without scrolling the box: Textual's focus on mount scrolls
+    #: a box taller than the screen to centre the list, past "Since your last turn"
+    AUTO_FOCUS = ""
 
     def __init__(self, session: GameSession[State, MuniAction], seat: int) -> None:
         super().__init__()
@@ -196,7 +199,7 @@ class MuniDialog(DecisionScreen):
             self.finish()
             return
         self.refresh_view()
-        self.query_one(ChoiceList).focus()
+        self.query_one(ChoiceList).focus(scroll_visible=False)  # (AUTO_FOCUS)
 
     def on_unmount(self) -> None:
         self.session.remove_listener(self._changed)
