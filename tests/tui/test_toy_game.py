@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 import toygame
+from pilot_wait import wait_for
 from textual.widgets import Input
 
 from colosseum.core.logread import read_log
@@ -52,14 +53,6 @@ def data_dir(tmp_path, monkeypatch):
 def nim_session(kinds=("human", "normal"), heap: int = 4, seed: int = 3, actions=()) -> LocalSession:
     setup = toygame.SPEC.make_setup(("Becky", "Kat", "Laura", "Marcus")[: len(kinds)], seed=seed, heap=heap)
     return LocalSession(setup, tuple(Seat(k) for k in kinds), actions=list(actions))
-
-
-async def wait_for(pilot, cond, what: str, steps: int = 300) -> None:
-    for _ in range(steps):
-        if cond():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 async def play_by_keys(pilot, app: ColosseumApp) -> int:

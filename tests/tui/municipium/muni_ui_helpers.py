@@ -99,12 +99,3 @@ async def answer_dialogs(
         else:
             await pilot.pause(0.01)
     raise AssertionError(f"the game did not end: {app.session.state.phase} turn {app.session.state.turn}")
-
-
-async def wait_for(pilot, cond, what: str, steps: int = 300) -> None:
-    """Let the app run until ``cond()`` holds (about 6 s at most), else fail naming ``what``."""
-    for _ in range(steps):
-        if cond():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError(f"timed out waiting for {what}")

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import asyncio
 
-from muni_ui_helpers import session_for, wait_for
+from muni_ui_helpers import session_for
+from pilot_wait import wait_for
 
 from colosseum.core.games.municipium import MuniSetup, to_act
 from colosseum.tui.app import ColosseumApp
