@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual.message import Message
@@ -24,6 +25,10 @@ from textual.screen import ModalScreen
 
 from colosseum.tui.base import StyledOnMount
 from colosseum.tui.plain import OptionList
+
+#: the heading of "Since your last turn", and its key hint where the box has the cells for it
+SINCE_HEADING = "Since your last turn"
+SINCE_HINTS = ("  (l: the log)", " (l: log)")
 
 
 def since_text(session: Any, seat: int, limit: int, width: int = 0) -> Text:
@@ -35,8 +40,11 @@ def since_text(session: Any, seat: int, limit: int, width: int = 0) -> Text:
     t = Text()
     if not lines:
         return t
-    t.append("Since your last turn", Style(bold=True))
-    t.append("  (l: the log)" if not width or width >= 34 else " (l: log)")
+    hint = SINCE_HINTS[0]
+    if width and cell_len(SINCE_HEADING + hint) > width:
+        hint = SINCE_HINTS[1]
+    t.append(SINCE_HEADING, Style(bold=True))
+    t.append(hint)
     for line in lines:
         t.append("\n- " + line)  # a player's name inside: a Text, never markup
     return t
@@ -45,6 +53,23 @@ def since_text(session: Any, seat: int, limit: int, width: int = 0) -> Text:
 class DecisionScreen(StyledOnMount, ModalScreen[None]):
     seat: int = -1
     handed_over: bool = False
+    session: Any
+    #: "Since your last turn" lines on a short screen and on a tall one (``tall``)
+    SINCE_LINES = (3, 6)
+
+    @property
+    def tall(self) -> bool:
+        """A screen of 32 rows or more: the recap's lines wrap, and more of them show."""
+        return self.app.size.height >= 32
+
+    @property
+    def since_width(self) -> int:
+        """Cells a recap line has (0: as many as its heading needs)."""
+        return 0
+
+    def since_text(self) -> Text:
+        """What the others did since this seat last acted, as many turns as the screen allows."""
+        return since_text(self.session, self.seat, self.SINCE_LINES[self.tall], self.since_width)
 
     @property
     def over(self) -> bool:

@@ -480,8 +480,8 @@ class RemoteSession(GameSession):
 
     def _send_quietly(self, msg: P._Msg) -> None:
         try:
-            self.client.send(msg)
-        except OSError:  # the reader thread reports the lost connection
+            self._send(msg)
+        except ServerSaid:  # the reader thread reports the lost connection
             pass
 
     # ---------------------------------------------------------------- incoming

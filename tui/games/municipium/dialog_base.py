@@ -24,7 +24,7 @@ from textual.widgets.option_list import Option
 
 from colosseum.core.games.municipium import MuniAction, State, legal, to_act
 from colosseum.tui.base import submit_or_notify
-from colosseum.tui.dialogs.frame import DecisionScreen, since_text
+from colosseum.tui.dialogs.frame import DecisionScreen
 from colosseum.tui.plain import OptionList, Static
 from colosseum.tui.session import GameSession
 from colosseum.tui.widgets.cutlines import CutLines
@@ -183,7 +183,7 @@ class MuniDialog(DecisionScreen):
             box.border_title = Text(self.heading)
             # what the others did (filled by refresh_view): one row a line on a short screen
             # (cut), wrapped on a tall one
-            short = self.app.size.height < 32
+            short = not self.tall
             yield CutLines(cut=short, id="since", classes="-cut -empty" if short else "-empty")
             yield Static(id="prompt")
             yield ChoiceList(id="choices")
@@ -217,14 +217,14 @@ class MuniDialog(DecisionScreen):
         if self.size.height:  # the whole right column, between the header and the key bar
             box.styles.height = max(8, self.size.height - 2)
 
-    #: "Since your last turn" lines on a short screen (under 32 rows) and a tall one: at 80x24
+    #: "Since your last turn" lines on a short screen and a tall one (``tall``): at 80x24
     #: two, with no blank line under them, leave a member's placement (its preview the longest)
     #: room for every line
     SINCE_LINES = (2, 6)
 
-    def since_text(self) -> Text:
-        """What the others did since this seat last acted (``frame.since_text``)."""
-        return since_text(self.session, self.seat, self.SINCE_LINES[self.app.size.height >= 32], self.text_width)
+    @property
+    def since_width(self) -> int:
+        return self.text_width
 
     @property
     def text_width(self) -> int:

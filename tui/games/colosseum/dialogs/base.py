@@ -28,7 +28,7 @@ from colosseum.core.games.colosseum.components import Catalog
 from colosseum.core.games.colosseum.model import Player
 from colosseum.core.games.colosseum.queries import phase_title
 from colosseum.tui.base import submit_or_notify
-from colosseum.tui.dialogs.frame import DecisionScreen, since_text
+from colosseum.tui.dialogs.frame import DecisionScreen
 from colosseum.tui.plain import OptionList, Static
 from colosseum.tui.session import GameSession
 from colosseum.tui.widgets.cutlines import CutLines
@@ -259,7 +259,7 @@ class DecisionDialog(DecisionScreen):
             box.border_subtitle = Text(self.phase_title())
             since = self.since_text()
             # one row a line on a short screen (cut in ASCII), wrapped on a tall one
-            short = self.app.size.height < 32
+            short = not self.tall
             yield CutLines(since, cut=short, id="since", classes="" if since.plain else "-empty")
             yield Static(id="prompt")
             yield from self.compose_body()
@@ -267,14 +267,6 @@ class DecisionDialog(DecisionScreen):
 
     def compose_body(self) -> ComposeResult:
         yield from ()
-
-    #: summary lines shown when the screen is short (under 32 rows), and when it is tall
-    SINCE_LINES = (3, 6)
-
-    def since_text(self) -> Text:
-        """``Since your last turn`` (``frame.since_text``), as many lines as the screen's height
-        allows."""
-        return since_text(self.session, self.seat, self.SINCE_LINES[self.app.size.height >= 32])
 
     def action_legend(self) -> None:
         """The legend (k), as on the game screen."""
