@@ -89,6 +89,9 @@ def test_not_this_round():
     third = (seat + 2) % 4
     deal = (Transfer(seat, other, "coins", 1),)
     state, _ = apply(state, ProposeDeal(player=seat, transfers=deal))
+    # legal() offers both refusals (every action apply accepts is offered: the fuzzer's check)
+    assert to_act(state) == other
+    assert legal(state).actions[-2:] == (RejectDeal(player=other), RejectDeal(player=other, whole_round=True))
     state, events = apply(state, RejectDeal(player=other, whole_round=True))
     assert "no more offers" in " ".join(e.text for e in events)
     with pytest.raises(RuleError, match="this round"):

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from colosseum.core.games.colosseum import Action, State, apply, legal, new_game, to_act
-from colosseum.core.games.colosseum.actions import ProposeDeal
+from colosseum.core.games.colosseum.actions import ProposeDeal, RejectDeal
 from colosseum.core.games.colosseum.bots.random_bot import RandomBot
 from colosseum.core.games.colosseum.components import VARIANTS, load_catalog
 from colosseum.core.games.colosseum.model import Transfer
@@ -24,10 +24,12 @@ class _Reference:
 
     def act(self, state: State) -> Action:
         ch = legal(state)
-        i = self.rng.randrange(len(ch))
-        if i < len(ch.actions):
-            return ch.actions[i]
-        i -= len(ch.actions)
+        # every action but the refusal "not this round" (D-69): a kind of refusal, not a move
+        actions = [a for a in ch.actions if not (isinstance(a, RejectDeal) and a.whole_round)]
+        i = self.rng.randrange(len(ch) - (len(ch.actions) - len(actions)))
+        if i < len(actions):
+            return actions[i]
+        i -= len(actions)
         if i < len(ch.bids):
             opt = ch.bids[i]
             return opt.action(ch.player, self.rng.randint(opt.low, opt.high))
@@ -37,6 +39,8 @@ class _Reference:
         cat = load_catalog(state.setup.variant)
         kinds = [*cat.performers, cat.balatro]
         other = self.rng.choice([s for s in range(state.n) if s != seat])
+        if any(r.whole_round and r.proposer == seat and r.by == other for r in state.refusals):
+            return None  # D-69: no more offers to that player this round
         mine = [k for k in kinds if state.players[seat].tiles[k]]
         theirs = [k for k in kinds if state.players[other].tiles[k]]
         if not mine or not theirs:

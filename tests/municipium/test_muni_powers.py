@@ -155,6 +155,13 @@ def test_m8_5_forum_takes_from_a_player_or_a_banner_never_a_favour():
     assert all(t.seat != 0 for t in opts)
     with pytest.raises(RuleError):
         apply(st, Take(player=0, kind="merchant", seat=1))
+    # one source, the other field at its "none" (-1): a stray value is refused, not ignored
+    for stray in (
+        Take(player=0, kind="soldier", seat=1, institution=-3),
+        Take(player=0, kind="priest", seat=-2, institution=TEMPLE),
+    ):
+        with pytest.raises(RuleError, match="one other player or one banner"):
+            apply(st, stray)
     st, _ = apply(st, Take(player=0, kind="soldier", seat=1))
     assert st.players[0].citizens == (0, 1, 0, 0) and st.players[1].citizens == (0, 0, 0, 0)
     assert st.players[1].favours == 2

@@ -165,7 +165,7 @@ def take(ctx: Ctx, a: Take) -> None:
     k = ctx.cat.kind_index.get(a.kind, NO_KIND)
     if k == NO_KIND:
         raise RuleError("M-8.5", f"unknown citizen kind {a.kind!r}")
-    if (a.seat < 0) == (a.institution < 0):
+    if (a.seat == -1) == (a.institution == -1) or min(a.seat, a.institution) < -1:
         raise RuleError("M-8.5", "take from one other player or one banner")
     if a.seat >= 0:
         if a.seat == a.player or a.seat >= ctx.st.n or ctx.st.players[a.seat].citizens[k] == 0:

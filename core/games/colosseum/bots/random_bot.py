@@ -1,4 +1,5 @@
-"""The ``random`` bot: any legal action, uniformly among the kinds of choice offered.
+"""The ``random`` bot: any legal action, uniformly among the kinds of choice offered (a refusal
+"not this round" counts as the refusal it is, D-69).
 
 It runs in every random playout, so it draws its numbers straight from the generator's
 ``getrandbits`` the way ``random.Random.randrange``, ``randint`` and ``choice`` do (rejection
@@ -11,7 +12,7 @@ from __future__ import annotations
 import random
 from functools import cache
 
-from colosseum.core.games.colosseum.actions import Action, ProposeDeal
+from colosseum.core.games.colosseum.actions import Action, ProposeDeal, RejectDeal
 from colosseum.core.games.colosseum.components import load_catalog
 from colosseum.core.games.colosseum.model import State, Transfer
 from colosseum.core.games.colosseum.offers import legal_parts
@@ -42,6 +43,8 @@ class RandomBot:
     def act(self, state: State) -> Action:
         seat, acts, bids, can_propose = legal_parts(state)
         na = len(acts)
+        if na > 2 and type(acts[-1]) is RejectDeal and acts[-1].whole_round:
+            na -= 1  # a refusal "not this round" (D-69, offered last) is not a move of its own here
         n = na + len(bids) + (1 if can_propose else 0)
         # ``self._below(n)`` written out: this runs for every action of a random playout, and
         # the call alone cost 2% of the playouts' time
@@ -65,6 +68,8 @@ class RandomBot:
         # choice() of the other seats, in seat order
         j = self._below(len(players) - 1)
         other = j if j < seat else j + 1
+        if any(r.whole_round and r.proposer == seat and r.by == other for r in state.refusals):
+            return None  # D-69: that player asked for no more offers from this one this round
         have = players[seat].tiles
         mine = [k for k in kinds if have[k]]
         have = players[other].tiles

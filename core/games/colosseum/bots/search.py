@@ -173,7 +173,12 @@ def _trade(state: State, cat: Catalog, seat: int, ch: Choices, g: GreedyBot, wid
     t = state.trade
     if t is None or t.deal is None:
         return []  # proposing: greedy's plan (a deal or the end of the turn)
-    return [a for a in ch.actions if isinstance(a, (AcceptDeal, RejectDeal, CloseDeal, CancelDeal))]
+    # a refusal "not this round" plays out as a plain one (nobody proposes in a playout)
+    return [
+        a
+        for a in ch.actions
+        if isinstance(a, (AcceptDeal, RejectDeal, CloseDeal, CancelDeal)) and not getattr(a, "whole_round", False)
+    ]
 
 
 def _perform(state: State, cat: Catalog, seat: int, ch: Choices, g: GreedyBot, wide: bool) -> list[Action]:

@@ -282,7 +282,8 @@ def offer(state: State, seat: int, cat: Catalog, acts: list[Action], bids: list[
     if t.deal is not None:
         # ``seat`` is the one to act: the next party to answer while any answer is pending
         if "pending" in t.deal.answers:
-            acts += (simple(AcceptDeal, seat), simple(RejectDeal, seat))
+            # D-69: a refusal may also ask for no more offers from the proposer this round
+            acts += (simple(AcceptDeal, seat), simple(RejectDeal, seat), RejectDeal(player=seat, whole_round=True))
         else:
             acts += (simple(CloseDeal, seat), simple(CancelDeal, seat))
         return False
