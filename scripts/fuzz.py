@@ -335,8 +335,8 @@ def listed(st: State, a: Action) -> bool:
         if a in ch.actions:
             return True
         if isinstance(a, (OpenAuction, Raise)):
-            market = a.market if isinstance(a, OpenAuction) else -1
-            return any(o.market == market and o.low <= a.bid <= o.high for o in ch.bids)
+            # the option's own action (an opening on "market -1" is not the raise option's)
+            return any(o.low <= a.bid <= o.high and o.action(a.player, a.bid) == a for o in ch.bids)
         if isinstance(a, ProposeDeal):
             return ch.can_propose and _deal_shape_ok(st, a)
     if st.phase == "over" or not 0 <= a.player < st.n:
