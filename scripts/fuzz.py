@@ -375,10 +375,9 @@ def well_typed(a: Action) -> bool:
     """Whether the action is one the JSON decoder could have produced (types and literals)."""
     for name, t in _fields(type(a)):
         v = getattr(a, name)
-        # a dict encodes like a Transfer, but from Python only a Transfer is one
-        if isinstance(t, mi.VarTupleType) and not (
-            isinstance(v, (tuple, list)) and all(isinstance(x, Transfer) for x in v)
-        ):
+        # a dict encodes like a Transfer, but from Python only a Transfer is one; and a list
+        # like a tuple, but the decoder gives a tuple (the engine refuses a list: G-4)
+        if isinstance(t, mi.VarTupleType) and not (isinstance(v, tuple) and all(isinstance(x, Transfer) for x in v)):
             return False
     try:
         decode_action(encode_action(a))
