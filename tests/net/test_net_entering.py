@@ -204,3 +204,27 @@ def test_the_line_said_meanwhile_is_whole_on_an_80x24_screen(server, monkeypatch
     assert any(f"you are {name}" in row for row in seen["lobby"])
     assert any(entering.HOST_AWAY in row for row in seen["lobby"])
     assert any(entering.CONNECTING in row for row in seen["waiting"])
+
+
+def test_watching_ones_own_table_takes_one_back_to_ones_seat(server):
+    """``s`` on a table where one holds a seat sits one there again, as Enter does: watching it
+    as a spectator, one saw one's own seat's clock run out with no way to act."""
+    from colosseum.tui.net.lobby import LobbyApp, LobbyScreen
+
+    bo = RemoteClient(server.address, server.token_for("key:bo", "bo"))
+    tid = bo.create_table(seats=["human", "normal", "normal"], sit=0, seed=3).table.id
+    bo.leave(tid)  # back in the lobby; the seat stays bo's
+    app = LobbyApp(bo)
+
+    async def main():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _pilot_until(pilot, lambda: isinstance(app.screen, LobbyScreen) and tid in app.held)
+            assert "(your seat)" in str(app.screen.query_one("DataTable").get_row_at(0))
+            await pilot.press("s")
+            await _pilot_until(pilot, lambda: app.result is not None, 10)
+
+    try:
+        asyncio.run(asyncio.wait_for(main(), 60))
+        assert app.result is not None and app.result.table.id == tid and app.result.seat == 0
+    finally:
+        bo.close()

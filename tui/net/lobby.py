@@ -326,8 +326,12 @@ class LobbyScreen(Screen[None]):
     def action_watch(self) -> None:
         app = cast("LobbyApp", self.app)
         t = self.selected()
-        if t is not None:
-            app.enter(lambda: app.client.watch(t.id), table=t.id)
+        if t is None:
+            return
+        if t.id in app.held:  # one's own table: back to one's seat (watching it, the seat's clock ran on)
+            app.enter(lambda: app.client.join(t.id, app.held[t.id]), table=t.id)
+            return
+        app.enter(lambda: app.client.watch(t.id), table=t.id)
 
     def action_leaderboard(self) -> None:
         t = self.selected()
