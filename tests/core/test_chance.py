@@ -6,13 +6,12 @@ with a secret replays byte for byte from its log; no view a player gets holds th
 
 from __future__ import annotations
 
-import importlib.util
 import math
 from collections import Counter
-from pathlib import Path
 
 import msgspec
 import pytest
+from scripts_module import script
 
 from colosseum.core import rng
 from colosseum.core.gamelog import dump_log, make_header
@@ -21,17 +20,12 @@ from colosseum.core.games.colosseum.bots import make_bot
 from colosseum.core.games.colosseum.view import determinised, player_view
 from colosseum.core.logread import parse_log
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "seed_search.py"
 NAMES = ("Becky", "Kat", "Laura", "Marcus")
 SECRET = "5f" * 32  # a fixed secret: the statistics below are deterministic
 
 
 def _attack_module():
-    spec = importlib.util.spec_from_file_location("seed_search", SCRIPT)
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return script("seed_search")
 
 
 def test_the_seed_search_finds_a_small_seed_and_nothing_for_a_secret():

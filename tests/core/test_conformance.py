@@ -11,6 +11,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 import toygame
+from scripts_module import script
 
 from colosseum.core.errors import RuleError
 from colosseum.core.gamelog import dump_log, make_header
@@ -192,26 +193,11 @@ def test_playouts_never_see_the_secret(name):
     assert luck.setup.secret == "" and luck.rng == 99
 
 
-def _fuzz_offers():
-    import importlib.util
-    import sys
-    from pathlib import Path
-
-    if "fuzz_offers" not in sys.modules:
-        path = Path(__file__).resolve().parents[2] / "scripts" / "fuzz_offers.py"
-        found = importlib.util.spec_from_file_location("fuzz_offers", path)
-        assert found is not None and found.loader is not None
-        module = importlib.util.module_from_spec(found)
-        sys.modules["fuzz_offers"] = module
-        found.loader.exec_module(module)
-    return sys.modules["fuzz_offers"]
-
-
 @pytest.mark.parametrize("name", GAMES)
 def test_apply_accepts_only_what_the_game_lists(name):
     """Listed actions with one field changed (scripts/fuzz_offers.py, small): ``apply`` refuses
     with RuleError or accepts one the game lists (or one with a listed one's effect), never
     crashes, for every game alike."""
-    report = _fuzz_offers().fuzz_game(name, games=3, seed=1, tries=12)
+    report = script("fuzz_offers").fuzz_game(name, games=3, seed=1, tries=12)
     assert report.accepted > 0 and report.decoded > report.accepted
     assert report.ok, report.line() + "\n" + "\n".join(report.first.values())

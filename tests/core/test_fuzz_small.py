@@ -8,32 +8,15 @@ unexpected pass (then remove the mark).  ``python scripts/fuzz.py --all`` prints
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 from functools import cache
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from scripts_module import script
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _load() -> ModuleType:
-    if "fuzz" in sys.modules:
-        return sys.modules["fuzz"]
-    spec = importlib.util.spec_from_file_location("fuzz", ROOT / "scripts" / "fuzz.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["fuzz"] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-fuzz = _load()
+fuzz = script("fuzz")
 
 #: Causes of known, not yet fixed gaps (mark each one's test xfail, strict, until it is fixed).
 KNOWN_CAUSES: set[str] = set()

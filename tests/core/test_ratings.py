@@ -8,6 +8,7 @@ import itertools
 import json
 
 import pytest
+from scripts_module import script
 
 from colosseum.core.ratings import LevelRating, MatchResult, best_of, fit, level_rating, parse_table, table_json
 
@@ -64,19 +65,7 @@ def test_level_rating_of_an_unmeasured_game_is_none():
 
 
 def _strength_script():
-    import importlib.util
-    import sys
-    from pathlib import Path
-
-    if "strength" in sys.modules:
-        return sys.modules["strength"]
-    path = Path(__file__).resolve().parents[2] / "scripts" / "strength.py"
-    found = importlib.util.spec_from_file_location("strength", path)
-    assert found is not None and found.loader is not None
-    module = importlib.util.module_from_spec(found)
-    sys.modules["strength"] = module  # dataclasses look their module up by name
-    found.loader.exec_module(module)
-    return module
+    return script("strength")
 
 
 def test_a_strength_run_resumes_from_its_record_and_plays_no_game_twice(tmp_path, capsys):

@@ -5,7 +5,6 @@ being applied)."""
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import os
 import random
@@ -15,6 +14,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from scripts_module import script
 
 from colosseum.core.gamelog import dump_log, make_header
 from colosseum.core.games.colosseum import GameSetup, encode_state
@@ -24,7 +24,6 @@ from colosseum.tui.cli import main as cli
 from colosseum.tui.session import LocalSession, Seat
 from colosseum.tui.storage import game_file_name, start_recording
 
-ROOT = Path(__file__).resolve().parents[2]
 SOAK = max(1, int(os.environ.get("COLOSSEUM_SOAK", "1") or "1"))
 NAMES = ("Becky", "Kat", "Laura")
 
@@ -357,10 +356,7 @@ def test_resume_keeps_human_seats_human(tmp_path, fake_app):
 
 
 def _kill_module():
-    spec = importlib.util.spec_from_file_location("kill_test", ROOT / "scripts" / "kill_test.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return script("kill_test")
 
 
 def test_kill_at_random_moments(tmp_path):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import errno
-import importlib.util
 import os
 import random
 import shutil
@@ -16,6 +15,7 @@ import types
 from pathlib import Path
 
 import pytest
+from scripts_module import script
 
 from colosseum.core.games.colosseum import GameSetup
 from colosseum.core.logread import read_log
@@ -26,7 +26,6 @@ from colosseum.tui.cli import main as cli
 from colosseum.tui.session import LocalSession, Seat
 from colosseum.tui.storage import Recorder, finish_recording, record_game, start_recording
 
-ROOT = Path(__file__).resolve().parents[2]
 NAMES = ("Becky", "Kat", "Laura")
 
 
@@ -433,10 +432,7 @@ def test_export_of_a_fifo_in_a_subprocess_does_not_block(tmp_path):
 
 
 def _kill_module():
-    spec = importlib.util.spec_from_file_location("kill_test", ROOT / "scripts" / "kill_test.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return script("kill_test")
 
 
 def test_power_cut_loses_nothing_that_was_synced(tmp_path):

@@ -328,8 +328,8 @@ class LobbyScreen(Screen[None]):
         t = self.selected()
         if t is None:
             return
-        if t.id in app.held:  # one's own table: back to one's seat (watching it, the seat's clock ran on)
-            app.enter(lambda: app.client.join(t.id, app.held[t.id]), table=t.id)
+        if t.id in app.held:  # one's own table: back to one's seat, as Enter (D-108)
+            self.action_join()
             return
         app.enter(lambda: app.client.watch(t.id), table=t.id)
 

@@ -174,11 +174,8 @@ def _trade(state: State, cat: Catalog, seat: int, ch: Choices, g: GreedyBot, wid
     if t is None or t.deal is None:
         return []  # proposing: greedy's plan (a deal or the end of the turn)
     # a refusal "not this round" plays out as a plain one (nobody proposes in a playout)
-    return [
-        a
-        for a in ch.actions
-        if isinstance(a, (AcceptDeal, RejectDeal, CloseDeal, CancelDeal)) and not getattr(a, "whole_round", False)
-    ]
+    answers = (AcceptDeal, RejectDeal, CloseDeal, CancelDeal)
+    return [a for a in ch.actions if isinstance(a, answers) and not (type(a) is RejectDeal and a.whole_round)]
 
 
 def _perform(state: State, cat: Catalog, seat: int, ch: Choices, g: GreedyBot, wide: bool) -> list[Action]:

@@ -274,6 +274,13 @@ def may_propose(state: State, seat: int) -> bool:
     return t.proposals < load_catalog(state.setup.variant).common.max_deal_proposals
 
 
+@cache
+def _answers(seat: int) -> tuple[Action, ...]:
+    """A party's answers to a deal, built once: accept, refuse, and refuse "not this round"
+    (D-69: no more offers from the proposer this round), offered last."""
+    return (simple(AcceptDeal, seat), simple(RejectDeal, seat), RejectDeal(player=seat, whole_round=True))
+
+
 def offer(state: State, seat: int, cat: Catalog, acts: list[Action], bids: list[BidOption]) -> bool:
     """An answer to the deal on the table (its next party), or closing or cancelling it (the
     active player); with no deal, a proposal (up to the limit) and the end of the turn."""
@@ -282,8 +289,7 @@ def offer(state: State, seat: int, cat: Catalog, acts: list[Action], bids: list[
     if t.deal is not None:
         # ``seat`` is the one to act: the next party to answer while any answer is pending
         if "pending" in t.deal.answers:
-            # D-69: a refusal may also ask for no more offers from the proposer this round
-            acts += (simple(AcceptDeal, seat), simple(RejectDeal, seat), RejectDeal(player=seat, whole_round=True))
+            acts += _answers(seat)
         else:
             acts += (simple(CloseDeal, seat), simple(CancelDeal, seat))
         return False
